@@ -1,0 +1,3 @@
+from rulebot.cli import main
+
+main()

@@ -1,0 +1,580 @@
+"""Reading a corpus folder: game metadata, entries files, and every check.
+
+The loader never stops at the first mistake: it collects every problem with
+its file and line, so that a curator sees them all at once (`rulebot check`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulebot.errors import CorpusError, Problem
+from rulebot.model import KINDS, TRUST_LEVELS, Alias, Corpus, Entry, Expansion, Game, Source
+
+GAME_FILE = "game.toml"
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Larger files are refused rather than read into memory."""
+
+ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)$")
+ALIAS_KEY_RE = re.compile(r"^aliases-([a-z]{2})$")
+TOML_LINE_RE = re.compile(r"at line (\d+)")
+
+ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "see_also", "modifies", "revised"}
+REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
+LIST_SEPARATOR = ";"
+
+
+def shipped_corpus_dir() -> Path:
+    """The corpus that comes with rulebot (inside the wheel, or the source tree)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "corpus"
+    return installed if installed.is_dir() else here.parent / "corpus"
+
+
+def display_path(path: Path) -> str:
+    """A path as short as it can be said from the working directory."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:
+    """Every file the loader reads, in loading order (for fingerprints and loading)."""
+    for root in dirs:
+        try:
+            game_dirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        except OSError:
+            continue
+        for game_dir in game_dirs:
+            try:
+                yield from sorted(p for p in game_dir.iterdir() if p.name == GAME_FILE or _is_entries_file(p))
+            except OSError:
+                continue
+
+
+def fingerprint(dirs: Iterable[Path]) -> str:
+    """A hash of the content and names of every corpus file: it changes when the corpus does."""
+    digest = hashlib.sha256()
+    for path in corpus_files(dirs):
+        digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError as exc:
+            digest.update(repr(exc).encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _is_entries_file(path: Path) -> bool:
+    return path.suffix == ".md" and path.name.lower() != "readme.md" and not path.name.startswith(".")
+
+
+def load(dirs: Iterable[Path]) -> Corpus:
+    """Load and check a corpus; CorpusError with every problem if it has any."""
+    corpus, problems = check(dirs)
+    if problems:
+        raise CorpusError(problems)
+    return corpus
+
+
+def check(dirs: Iterable[Path]) -> tuple[Corpus, list[Problem]]:
+    """Load a corpus and return it with every problem found (empty when valid)."""
+    loader = _Loader()
+    for root in dirs:
+        loader.read_root(Path(root))
+    loader.check_references()
+    return loader.corpus, loader.problems
+
+
+@dataclass
+class _RawEntry:
+    """An entry as written, before its header is checked."""
+
+    id: str
+    path: Path
+    line: int
+    headers: dict[str, tuple[str, int]] = field(default_factory=dict)
+    body: list[str] = field(default_factory=list)
+
+
+class _Loader:
+    """Accumulates games, entries and problems over one or more corpus folders."""
+
+    def __init__(self) -> None:
+        self.corpus = Corpus()
+        self.problems: list[Problem] = []
+
+    def problem(self, path: Path, line: int, message: str) -> None:
+        self.problems.append(Problem(display_path(path), line, message))
+
+    # -- folders and files -------------------------------------------------
+
+    def read_root(self, root: Path) -> None:
+        try:
+            if not root.is_dir():
+                self.problem(root, 0, "not a corpus folder (no such directory)")
+                return
+            children = sorted(root.iterdir())
+        except OSError as exc:
+            self.problem(root, 0, f"cannot read the folder: {exc.strerror or exc}")
+            return
+        game_dirs = []
+        for child in children:
+            if child.name.startswith("."):
+                continue
+            try:
+                if child.is_dir():
+                    game_dirs.append(child)
+            except OSError as exc:
+                self.problem(child, 0, f"cannot read: {exc.strerror or exc}")
+        if not game_dirs:
+            self.problem(root, 0, "no game folders (a game folder holds a game.toml)")
+        for game_dir in game_dirs:
+            self.read_game_dir(game_dir)
+
+    def read_game_dir(self, game_dir: Path) -> None:
+        game_file = game_dir / GAME_FILE
+        try:
+            files = sorted(p for p in game_dir.iterdir() if _is_entries_file(p))
+        except OSError as exc:
+            self.problem(game_dir, 0, f"cannot read the folder: {exc.strerror or exc}")
+            return
+        if not game_file.is_file():
+            self.problem(game_dir, 0, f"no {GAME_FILE} in this game folder")
+            return
+        game = self.read_game(game_file)
+        if game is None:
+            return
+        for path in files:
+            self.read_entries_file(path, game)
+        if not files:
+            self.problem(game_dir, 0, "the game has no entries files (SOURCE-ID.md)")
+
+    def read_text(self, path: Path) -> str | None:
+        """The file's text, or None after recording why it cannot be read."""
+        try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                self.problem(path, 0, f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+                return None
+            data = path.read_bytes()
+        except OSError as exc:
+            self.problem(path, 0, f"cannot read: {exc.strerror or exc}")
+            return None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            self.problem(path, line, f"not valid UTF-8 (byte {data[exc.start]:#04x})")
+            return None
+        if "\0" in text:
+            self.problem(path, text.count("\n", 0, text.index("\0")) + 1, "contains a NUL character")
+            return None
+        return text.removeprefix("\ufeff")
+
+    # -- game.toml ---------------------------------------------------------
+
+    def read_game(self, path: Path) -> Game | None:
+        text = self.read_text(path)
+        if text is None:
+            return None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            match = TOML_LINE_RE.search(str(exc))
+            self.problem(path, int(match.group(1)) if match else 0, f"invalid TOML: {exc}")
+            return None
+        toml = _TomlFile(path, text, self)
+        before = len(self.problems)
+
+        slug = toml.string(data, "slug", required=True)
+        if slug and slug != path.parent.name:
+            toml.error("slug", f"slug {slug!r} differs from the folder name {path.parent.name!r}")
+        if slug and not ID_RE.match(slug):
+            toml.error("slug", f"slug {slug!r} must be lower case letters, digits and hyphens")
+        name = toml.string(data, "name", required=True)
+        prefix = toml.string(data, "id_prefix", required=True)
+        if prefix and not ID_RE.match(prefix):
+            toml.error("id_prefix", f"id_prefix {prefix!r} must be lower case letters, digits and hyphens")
+        year = toml.integer(data, "year")
+        expansions = tuple(
+            Expansion(
+                slug=toml.string(item, "slug", required=True, table="expansions", index=i),
+                name=toml.string(item, "name", required=True, table="expansions", index=i),
+                year=toml.integer(item, "year", table="expansions", index=i),
+            )
+            for i, item in enumerate(toml.tables(data, "expansions"))
+        )
+        expansion_slugs = {e.slug for e in expansions}
+        sources = []
+        for i, item in enumerate(toml.tables(data, "sources")):
+            source = Source(
+                id=toml.string(item, "id", required=True, table="sources", index=i),
+                title=toml.string(item, "title", required=True, table="sources", index=i),
+                edition=toml.string(item, "edition", table="sources", index=i),
+                date=toml.date(item, "date", table="sources", index=i),
+                language=toml.string(item, "language", table="sources", index=i) or "en",
+                trust=toml.string(item, "trust", table="sources", index=i) or "official",
+                expansion=toml.string(item, "expansion", table="sources", index=i) or None,
+            )
+            if source.trust not in TRUST_LEVELS:
+                toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
+            if source.expansion and source.expansion not in expansion_slugs:
+                toml.error("expansion", f"unknown expansion {source.expansion!r}", "sources", i)
+            sources.append(source)
+        vocabulary = data.get("vocabulary", {})
+        if not isinstance(vocabulary, dict):
+            toml.error("vocabulary", "vocabulary must be a table")
+            vocabulary = {}
+        synonyms = toml.string_lists(vocabulary, "synonyms")
+        terms = toml.string_list(vocabulary, "terms")
+        aliases = toml.string_list(data, "aliases")
+        toml.unknown_keys(data, {"slug", "name", "id_prefix", "publisher", "year", "language",
+                                 "aliases", "expansions", "sources", "vocabulary"})
+        toml.unknown_keys(vocabulary, {"synonyms", "terms"})
+        for what, items in (("expansion", [e.slug for e in expansions]), ("source", [s.id for s in sources])):
+            seen = set()
+            for item in items:
+                if item in seen:
+                    toml.error(what, f"{what} {item!r} declared twice")
+                seen.add(item)
+        if len(self.problems) > before:
+            return None
+        if slug in self.corpus.games:
+            self.problem(path, 1, f"game {slug!r} already defined in {self.corpus.games[slug].path}")
+            return None
+        game = Game(
+            slug=slug,
+            name=name,
+            id_prefix=prefix,
+            publisher=toml.string(data, "publisher"),
+            year=year,
+            language=toml.string(data, "language") or "en",
+            aliases=tuple(aliases),
+            expansions=expansions,
+            sources=tuple(sources),
+            synonyms=tuple(tuple(s.lower() for s in group) for group in synonyms),
+            terms=tuple(t.lower() for t in terms),
+            path=display_path(path),
+        )
+        self.corpus.games[slug] = game
+        return game
+
+    # -- entries files -----------------------------------------------------
+
+    def read_entries_file(self, path: Path, game: Game) -> None:
+        source = game.source(path.stem)
+        if source is None:
+            known = ", ".join(s.id for s in game.sources) or "none"
+            self.problem(path, 0, f"no source {path.stem!r} in {GAME_FILE} (declared: {known})")
+            return
+        text = self.read_text(path)
+        if text is None:
+            return
+        for raw in self.split_entries(path, text):
+            entry = self.make_entry(raw, game, source)
+            if entry is None:
+                continue
+            if entry.id in self.corpus.entries:
+                first = self.corpus.entries[entry.id]
+                self.problem(path, raw.line, f"duplicate id {entry.id!r} (first defined at {first.path}:{first.line})")
+                continue
+            self.corpus.entries[entry.id] = entry
+
+    def split_entries(self, path: Path, text: str) -> Iterator[_RawEntry]:
+        """Cut a file into raw entries at each level-2 heading outside code fences."""
+        current: _RawEntry | None = None
+        in_header = False
+        fence: str | None = None
+        for number, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if fence is None and line.startswith("## "):
+                if current is not None:
+                    yield current
+                current = _RawEntry(id=line[3:].strip(), path=path, line=number)
+                in_header = True
+                continue
+            if current is None:
+                continue
+            if in_header:
+                if not stripped:
+                    in_header = False
+                    continue
+                match = HEADER_RE.match(line)
+                if match is None:
+                    self.problem(path, number, "expected a 'key: value' header line or a blank line before the text")
+                    in_header = False
+                    current.body.append(line)
+                    continue
+                key, value = match.group(1), match.group(2).strip()
+                if key in current.headers:
+                    self.problem(path, number, f"key {key!r} given twice (first at line {current.headers[key][1]})")
+                    continue
+                current.headers[key] = (value, number)
+                continue
+            if stripped.startswith(("```", "~~~")):
+                marker = stripped[:3]
+                fence = marker if fence is None else (None if marker == fence else fence)
+            current.body.append(line)
+        if current is not None:
+            yield current
+
+    def make_entry(self, raw: _RawEntry, game: Game, source: Source) -> Entry | None:
+        path = raw.path
+        ok = True
+
+        def bad(line: int, message: str) -> None:
+            nonlocal ok
+            ok = False
+            self.problem(path, line, message)
+
+        if not ID_RE.match(raw.id):
+            bad(raw.line, f"invalid id {raw.id!r}: use lower case letters, digits and single hyphens")
+        elif not raw.id.startswith(game.id_prefix + "-"):
+            bad(raw.line, f"id {raw.id!r} must start with the game's id_prefix {game.id_prefix + '-'!r}")
+        headers = raw.headers
+        for key, (_, line) in headers.items():
+            if key not in ENTRY_KEYS and not ALIAS_KEY_RE.match(key):
+                bad(line, f"unknown key {key!r} (known: {', '.join(sorted(ENTRY_KEYS))}, aliases-XX)")
+        for key in REQUIRED_ENTRY_KEYS:
+            if not headers.get(key, ("", 0))[0]:
+                where = headers[key][1] if key in headers else raw.line
+                bad(where, f"entry {raw.id!r} has no {key}")
+        kind, kind_line = headers.get("kind", ("", raw.line))
+        if kind and kind not in KINDS:
+            bad(kind_line, f"unknown kind {kind!r} (one of: {', '.join(KINDS)})")
+        expansion: str | None = source.expansion
+        if "expansion" in headers:
+            value, line = headers["expansion"]
+            if value in ("", "base"):
+                expansion = None
+            elif game.expansion(value) is None:
+                known = ", ".join(e.slug for e in game.expansions) or "none"
+                bad(line, f"unknown expansion {value!r} (known: {known})")
+            else:
+                expansion = value
+        revised, revised_line = headers.get("revised", ("", 0))
+        if revised and not _is_date(revised):
+            bad(revised_line, f"revised must be a date YYYY-MM-DD, not {revised!r}")
+        text = "\n".join(raw.body).strip()
+        if not text:
+            bad(raw.line, f"entry {raw.id!r} has no text")
+        aliases = []
+        for key, (value, _) in headers.items():
+            lang = "en" if key == "aliases" else (m.group(1) if (m := ALIAS_KEY_RE.match(key)) else None)
+            if lang is not None:
+                aliases.extend(Alias(name, lang) for name in _split_list(value))
+        if not ok:
+            return None
+        return Entry(
+            id=raw.id,
+            game=game.slug,
+            kind=kind,
+            title=headers["title"][0],
+            text=text,
+            source=source.id,
+            section=headers["section"][0],
+            expansion=expansion,
+            aliases=tuple(aliases),
+            see_also=tuple(_split_list(headers.get("see_also", ("", 0))[0])),
+            modifies=tuple(_split_list(headers.get("modifies", ("", 0))[0])),
+            revised=revised or None,
+            path=display_path(path),
+            line=raw.line,
+        )
+
+    # -- whole-corpus checks -------------------------------------------------
+
+    def check_references(self) -> None:
+        """Checks that need every entry: references, cycles, names claimed twice."""
+        entries = self.corpus.entries
+        for entry in entries.values():
+            for key in ("see_also", "modifies"):
+                for target in getattr(entry, key):
+                    if target == entry.id:
+                        self.problems.append(Problem(entry.path, self.header_line(entry, key), f"{key} names the entry itself"))
+                    elif target not in entries:
+                        self.problems.append(
+                            Problem(entry.path, self.header_line(entry, key), f"{key}: unknown entry id {target!r}")
+                        )
+        self.check_modifies_cycles()
+        self.check_names()
+
+    def header_line(self, entry: Entry, key: str) -> int:
+        """The line of a header key of an entry (the heading's line if absent)."""
+        try:
+            lines = Path(entry.path).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            return entry.line
+        for number in range(entry.line, min(len(lines), entry.line + 30)):
+            if lines[number].startswith(key + ":"):
+                return number + 1
+            if not lines[number].strip():
+                break
+        return entry.line
+
+    def check_modifies_cycles(self) -> None:
+        entries = self.corpus.entries
+        state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+        for start in entries:
+            if state.get(start):
+                continue
+            stack = [(start, iter(entries[start].modifies))]
+            state[start] = 1
+            while stack:
+                node, children = stack[-1]
+                child = next(children, None)
+                if child is None:
+                    state[node] = 2
+                    stack.pop()
+                elif child in entries and state.get(child) == 1:
+                    cycle = [n for n, _ in stack][[n for n, _ in stack].index(child):] + [child]
+                    entry = entries[node]
+                    self.problems.append(
+                        Problem(entry.path, self.header_line(entry, "modifies"), "modifies forms a cycle: " + " -> ".join(cycle))
+                    )
+                elif child in entries and not state.get(child):
+                    state[child] = 1
+                    stack.append((child, iter(entries[child].modifies)))
+
+    def check_names(self) -> None:
+        """An alias may be claimed by one entry of a game only, and not be another entry's title."""
+        claimed: dict[tuple[str, str], Entry] = {}
+        titles: dict[tuple[str, str], Entry] = {}
+        for entry in self.corpus.entries.values():
+            titles.setdefault((entry.game, fold(entry.title)), entry)
+        for entry in self.corpus.entries.values():
+            for alias in entry.aliases:
+                key = (entry.game, fold(alias.text))
+                line = self.header_line(entry, "aliases" if alias.lang == "en" else f"aliases-{alias.lang}")
+                other = claimed.get(key)
+                if other is not None and other.id != entry.id:
+                    self.problems.append(
+                        Problem(entry.path, line, f"alias {alias.text!r} is also claimed by {other.id!r} ({other.path}:{other.line})")
+                    )
+                    continue
+                claimed[key] = entry
+                owner = titles.get(key)
+                if owner is not None and owner.id != entry.id:
+                    self.problems.append(
+                        Problem(entry.path, line, f"alias {alias.text!r} is the title of {owner.id!r} ({owner.path}:{owner.line})")
+                    )
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed, spaces collapsed: how names are compared."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(stripped.split())
+
+
+def _split_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(LIST_SEPARATOR) if item.strip()]
+
+
+def _is_date(value: str) -> bool:
+    if not DATE_RE.match(value):
+        return False
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+class _TomlFile:
+    """Typed access to a parsed game.toml that records problems at the key's line."""
+
+    def __init__(self, path: Path, text: str, loader: _Loader):
+        self.path = path
+        self.lines = text.splitlines()
+        self.loader = loader
+
+    def line_of(self, key: str, table: str | None = None, index: int = 0) -> int:
+        start = 0
+        if table is not None:
+            headers = [n for n, line in enumerate(self.lines) if line.strip() == f"[[{table}]]"]
+            if index < len(headers):
+                start = headers[index]
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        for number in range(start, len(self.lines)):
+            if pattern.match(self.lines[number]):
+                return number + 1
+        return start + 1 if table is not None else 1
+
+    def error(self, key: str, message: str, table: str | None = None, index: int = 0) -> None:
+        self.loader.problem(self.path, self.line_of(key, table, index), message)
+
+    def _where(self, key: str, table: str | None, index: int) -> str:
+        return f"{table}[{index}].{key}" if table else key
+
+    def string(self, data: dict, key: str, required: bool = False, table: str | None = None, index: int = 0) -> str:
+        value = data.get(key)
+        if value is None:
+            if required:
+                self.loader.problem(self.path, self.line_of(key, table, index) if table else 1,
+                                    f"missing required key {self._where(key, table, index)!r}")
+            return ""
+        if not isinstance(value, str) or (required and not value.strip()):
+            self.error(key, f"{self._where(key, table, index)} must be a non-empty string", table, index)
+            return ""
+        return value.strip()
+
+    def integer(self, data: dict, key: str, table: str | None = None, index: int = 0) -> int | None:
+        value = data.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            self.error(key, f"{self._where(key, table, index)} must be a whole number", table, index)
+            return None
+        return value
+
+    def date(self, data: dict, key: str, table: str | None = None, index: int = 0) -> str | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            return value.isoformat()
+        if isinstance(value, str) and _is_date(value):
+            return value
+        self.error(key, f"{self._where(key, table, index)} must be a date YYYY-MM-DD", table, index)
+        return None
+
+    def tables(self, data: dict, key: str) -> list[dict]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            self.error(key, f"{key} must be an array of tables ([[{key}]])")
+            return []
+        return value
+
+    def string_list(self, data: dict, key: str) -> list[str]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            self.error(key, f"{key} must be a list of non-empty strings")
+            return []
+        return [v.strip() for v in value]
+
+    def string_lists(self, data: dict, key: str) -> list[list[str]]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(
+            isinstance(group, list) and len(group) >= 2 and all(isinstance(v, str) and v.strip() for v in group)
+            for group in value
+        ):
+            self.error(key, f"{key} must be a list of lists of two or more strings")
+            return []
+        return [[v.strip() for v in group] for group in value]
+
+    def unknown_keys(self, data: dict, known: set[str]) -> None:
+        for key in data:
+            if key not in known:
+                self.error(key, f"unknown key {key!r} (known: {', '.join(sorted(known))})")
