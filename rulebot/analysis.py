@@ -1,0 +1,93 @@
+"""How text becomes index terms, for the index and for questions alike.
+
+English text is stemmed; French names get a French stemmer with accents folded
+after the stop filter and before stemming (so `egalite` and `égalité` meet);
+names are only lower-cased and folded, for exact and typo-tolerant matching.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from whoosh.analysis import (
+    Analyzer,
+    CharsetFilter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.support.charset import accent_map
+
+WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
+
+# Words that carry the grammar of a question rather than its subject. They are
+# dropped from questions (not from the index) so that "can I", "what happens
+# if", "combien de" do not outweigh the terms that matter.
+QUESTION_FILLER = frozenset(
+    """
+    a about after again all also am an and any anyone are as at be been before being but by can
+    cannot could did do does doing done dont either else ever exactly for from get gets getting
+    go goes got had happen happens has have having how i if im in into is isnt it its just
+    know let me might mine more most much must my need needs no not now of off ok on only or
+    other our out per please really rule rules say says should so some someone something still
+    such than that thats the their them then there these they thing things this those though to
+    too us use used using was way we were what whats when where whether which while who whom
+    whose why will with would yes yet you your
+    au aux avec ca ce ces cet cette combien comment d dans de des du elle en est et faire fait
+    il ils j je l la le les leur lui m ma mais me mes moi mon n ne nous on ou par pas peut
+    peux pour pourquoi puis puisje qu quand que quel quelle quelles quels qui quoi s sa se ses
+    si son sur t ta te tes toi ton tu un une vous y
+    """.split()
+)
+
+# Numbers are game facts ("5 cards", "13 points"): keep one-character tokens.
+_MINSIZE = 1
+
+
+@cache
+def english() -> Analyzer:
+    """Stemmed English with folded accents and the usual stop words."""
+    return (
+        RegexTokenizer()
+        | LowercaseFilter()
+        | CharsetFilter(accent_map)
+        | StopFilter(minsize=_MINSIZE)
+        | StemFilter(lang="en", cachesize=50000)
+    )
+
+
+@cache
+def french() -> Analyzer:
+    """Stemmed French; accents are folded after the stop filter and before the stemmer."""
+    return (
+        RegexTokenizer()
+        | LowercaseFilter()
+        | StopFilter(lang="fr", minsize=_MINSIZE)
+        | CharsetFilter(accent_map)
+        | StemFilter(lang="fr", cachesize=50000)
+    )
+
+
+@cache
+def names() -> Analyzer:
+    """Lower-cased, accent-folded words, neither stemmed nor stopped: for names."""
+    return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: how questions and names are compared."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text, in order."""
+    return WORD_RE.findall(fold(text))
+
+
+def terms(analyzer: Analyzer, text: str) -> list[str]:
+    """The index terms an analyzer makes of a text."""
+    return [token.text for token in analyzer(text)]

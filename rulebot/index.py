@@ -1,0 +1,331 @@
+"""The Whoosh index: its schema, and its life in the user cache directory.
+
+An index is built for one exact corpus content (its fingerprint) into a
+temporary folder beside its final place, and renamed into place only when
+complete: readers never see a half-built index, and two processes that build
+at once both end up using one of the complete results. A damaged index
+(missing or truncated files, unreadable segments) is detected on opening and
+rebuilt with a warning. When the cache cannot be written, the index is built
+in memory instead.
+
+Whoosh keeps its schema as a pickle, so rulebot only ever opens an index it
+built itself, in its own cache directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.filedb.filestore import RamStorage
+
+from rulebot import analysis
+from rulebot.errors import IndexBuildError
+from rulebot.model import Corpus, Entry
+
+FORMAT = "1"
+"""Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
+
+META_FILE = "rulebot-meta.json"
+STALE_SECONDS = 600
+"""Leftover build folders older than this are removed; younger ones may be in use."""
+
+Progress = Callable[[int, int], None]
+Warn = Callable[[str], None]
+
+
+def schema() -> Schema:
+    """The fields of an entry document and how each is analysed."""
+    return Schema(
+        id=ID(stored=True, unique=True),
+        game=ID(stored=True),
+        kind=ID(stored=True),
+        expansion=ID(stored=True),
+        title=TEXT(analyzer=analysis.english(), field_boost=4.0),
+        names=TEXT(analyzer=analysis.names(), field_boost=3.0),
+        aliases=TEXT(analyzer=analysis.english(), field_boost=2.5),
+        aliases_fr=TEXT(analyzer=analysis.french(), field_boost=2.5),
+        body=TEXT(analyzer=analysis.english(), spelling=True),
+        section=TEXT(analyzer=analysis.english(), field_boost=0.3),
+        data=STORED(),
+    )
+
+
+def cache_root() -> Path:
+    """Where indexes live: $RULEBOT_CACHE_DIR, else the user cache directory."""
+    configured = os.environ.get("RULEBOT_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    import platformdirs
+
+    return platformdirs.user_cache_path("rulebot", appauthor=False)
+
+
+@dataclass
+class OpenIndex:
+    """An opened index with what rulebot stored beside it."""
+
+    index: whoosh_index.Index
+    """The Whoosh index."""
+    meta: dict
+    """The games' metadata and vocabulary, the fingerprint and the entry count."""
+    path: Path | None
+    """Its folder; None for an in-memory index."""
+    built: bool = False
+    """True when this call built it."""
+    warnings: list[str] = field(default_factory=list)
+    """What went wrong on the way and was worked around."""
+
+
+def open_index(
+    dirs: Iterable[Path],
+    *,
+    rebuild: bool = False,
+    progress: Progress | None = None,
+    warn: Warn | None = None,
+) -> OpenIndex:
+    """Open the index of a corpus, building it first if it is missing, stale or damaged.
+
+    Raises CorpusError when the corpus has to be loaded and has problems.
+    """
+    from rulebot import corpus as corpus_module
+
+    dirs = [Path(d).resolve() for d in dirs]
+    warnings: list[str] = []
+
+    def note(message: str) -> None:
+        warnings.append(message)
+        if warn is not None:
+            warn(message)
+
+    fingerprint = _fingerprint(dirs)
+    home = cache_root() / "index" / _key(dirs)
+    target = home / fingerprint[:24]
+    if not rebuild:
+        opened, problem = _open_built(target, fingerprint)
+        if opened is not None:
+            return OpenIndex(opened[0], opened[1], target, warnings=warnings)
+        if problem is not None:
+            note(f"the index at {target} is damaged ({problem}); rebuilding it")
+    corpus = corpus_module.load(dirs)
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        workdir = Path(tempfile.mkdtemp(prefix=".build-", dir=home))
+    except OSError as exc:
+        note(f"cannot write the index cache at {home} ({exc.strerror or exc}); using an in-memory index")
+        return _build_in_memory(corpus, fingerprint, progress, warnings)
+    try:
+        meta = write_index(workdir, corpus, fingerprint, progress)
+        _swap_in(workdir, target, replace=rebuild)
+    except OSError as exc:
+        shutil.rmtree(workdir, ignore_errors=True)
+        note(f"cannot write the index at {home} ({exc.strerror or exc}); using an in-memory index")
+        return _build_in_memory(corpus, fingerprint, progress, warnings)
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    _prune(home, keep=target)
+    opened, problem = _open_built(target, fingerprint)
+    if opened is None:
+        raise IndexBuildError(f"the index just built at {target} cannot be opened ({problem})")
+    return OpenIndex(opened[0], opened[1], target, built=meta is not None, warnings=warnings)
+
+
+def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None) -> dict:
+    """Write the index of a corpus into an empty folder, with its metadata file last."""
+    index = whoosh_index.create_in(str(folder), schema())
+    meta = _fill(index, corpus, fingerprint, progress)
+    meta["files"] = {p.name: p.stat().st_size for p in folder.iterdir() if not p.name.endswith("LOCK")}
+    _write_json(folder / META_FILE, meta)
+    return meta
+
+
+def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None, warnings: list[str]) -> OpenIndex:
+    index = RamStorage().create_index(schema())
+    meta = _fill(index, corpus, fingerprint, progress)
+    return OpenIndex(index, meta, None, built=True, warnings=warnings)
+
+
+def _fill(index: whoosh_index.Index, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
+    from rulebot.render import to_terminal
+
+    modified_by = corpus.modified_by()
+    referenced_by = corpus.referenced_by()
+    total = len(corpus.entries)
+    writer = index.writer(limitmb=256)
+    try:
+        for number, entry in enumerate(corpus.entries.values(), 1):
+            game = corpus.games[entry.game]
+            payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
+            payload["terminal"] = to_terminal(entry.text)
+            writer.add_document(
+                id=entry.id,
+                game=entry.game,
+                kind=entry.kind,
+                expansion=entry.expansion or "base",
+                title=entry.title,
+                names="\n".join(entry.names()),
+                aliases="\n".join(a.text for a in entry.aliases if a.lang != "fr"),
+                aliases_fr="\n".join(a.text for a in entry.aliases if a.lang == "fr") or (
+                    entry.title if game.language == "fr" else ""
+                ),
+                body=entry.text,
+                section=entry.section,
+                data=json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+            )
+            if progress is not None and (number % 500 == 0 or number == total):
+                progress(number, total)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    return {
+        "format": FORMAT,
+        "fingerprint": fingerprint,
+        "count": total,
+        "built_at": time.time(),
+        "games": {slug: game_payload(corpus, slug) for slug in corpus.games},
+    }
+
+
+def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (), referenced_by: Iterable[str] = ()) -> dict:
+    """The JSON object of an entry, as `ask`, `show` and `list` print it."""
+    game = corpus.games[entry.game]
+    source = game.source(entry.source)
+
+    def ref(entry_id: str) -> dict:
+        other = corpus.entries.get(entry_id)
+        if other is None:
+            return {"id": entry_id, "title": entry_id}
+        return {"id": other.id, "title": other.title, "game": other.game, "expansion": other.expansion}
+
+    expansion = game.expansion(entry.expansion) if entry.expansion else None
+    return {
+        "id": entry.id,
+        "game": entry.game,
+        "game_name": game.name,
+        "kind": entry.kind,
+        "title": entry.title,
+        "expansion": entry.expansion,
+        "expansion_name": expansion.name if expansion else None,
+        "source": {
+            "document": entry.source,
+            "title": source.title if source else entry.source,
+            "edition": source.edition if source else "",
+            "date": source.date if source else None,
+            "trust": source.trust if source else None,
+            "section": entry.section,
+        },
+        "text": entry.text,
+        "aliases": [{"text": a.text, "lang": a.lang} for a in entry.aliases],
+        "see_also": list(entry.see_also),
+        "see_also_refs": [ref(i) for i in entry.see_also],
+        "modifies": [ref(i) for i in entry.modifies],
+        "modified_by": [ref(i) for i in modified_by],
+        "referenced_by": list(referenced_by),
+        "revised": entry.revised,
+    }
+
+
+def game_payload(corpus: Corpus, slug: str) -> dict:
+    """What a search needs to know of a game, without loading the corpus."""
+    game = corpus.games[slug]
+    return {
+        "slug": game.slug,
+        "name": game.name,
+        "language": game.language,
+        "aliases": [game.name, *game.aliases],
+        "expansions": [{"slug": e.slug, "name": e.name} for e in game.expansions],
+        "synonyms": [list(group) for group in game.synonyms],
+        "terms": list(game.terms),
+        "entries": sum(1 for e in corpus.entries.values() if e.game == slug),
+    }
+
+
+# -- the cache folder ------------------------------------------------------
+
+
+def _fingerprint(dirs: list[Path]) -> str:
+    from rulebot import corpus as corpus_module
+
+    return hashlib.sha256(f"format {FORMAT}\0{corpus_module.fingerprint(dirs)}".encode()).hexdigest()
+
+
+def _key(dirs: list[Path]) -> str:
+    """One cache folder per set of corpus folders."""
+    joined = "\0".join(str(d) for d in dirs)
+    return hashlib.sha256(joined.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Index, dict] | None, str | None]:
+    """(index, meta) if the folder holds a sound index of this fingerprint; else why not (None if absent)."""
+    meta_path = folder / META_FILE
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, ("its metadata file is missing" if folder.exists() else None)
+    except (OSError, ValueError) as exc:
+        return None, f"unreadable metadata: {exc}"
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("fingerprint") != fingerprint:
+        return None, "its metadata does not match the corpus"
+    for name, size in meta.get("files", {}).items():
+        try:
+            actual = (folder / name).stat().st_size
+        except OSError:
+            return None, f"file {name} is missing"
+        if actual != size:
+            return None, f"file {name} has {actual} bytes instead of {size}"
+    try:
+        index = whoosh_index.open_dir(str(folder))
+        count = index.doc_count()
+    except Exception as exc:  # Whoosh raises many kinds on damaged files
+        return None, f"Whoosh cannot read it: {type(exc).__name__}"
+    if count != meta.get("count"):
+        return None, f"it holds {count} entries instead of {meta.get('count')}"
+    return (index, meta), None
+
+
+def _swap_in(workdir: Path, target: Path, *, replace: bool) -> None:
+    """Rename a complete build into place; keep a concurrent builder's result if it won."""
+    if replace and target.exists():
+        retired = target.with_name(f".old-{target.name}-{os.getpid()}-{time.monotonic_ns()}")
+        try:
+            target.rename(retired)
+        except FileNotFoundError:
+            pass
+    try:
+        workdir.rename(target)
+    except OSError:
+        if not target.is_dir():
+            raise
+        shutil.rmtree(workdir, ignore_errors=True)  # another process finished first
+
+
+def _prune(home: Path, keep: Path) -> None:
+    """Remove other builds: old fingerprints now, leftovers of dead builds once stale."""
+    now = time.time()
+    for child in home.iterdir():
+        if child == keep:
+            continue
+        try:
+            stale = now - child.stat().st_mtime > STALE_SECONDS
+        except OSError:
+            continue
+        if child.name.startswith((".build-", ".old-")) and not stale:
+            continue  # possibly a build in progress, or a reader still on it
+        shutil.rmtree(child, ignore_errors=True)
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,165 @@
+"""Printing answers and entries for a terminal, and as JSON for scripts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from typing import TYPE_CHECKING
+
+from rulebot.render import PRE, STRONG_OFF, STRONG_ON
+
+if TYPE_CHECKING:
+    from rulebot.search import Answer
+
+INTERNAL_KEYS = ("terminal",)
+"""Payload keys that are for the printer only, not for JSON readers."""
+
+BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
+CYAN, YELLOW = "\x1b[36m", "\x1b[33m"
+
+
+class Style:
+    """ANSI styling that disappears when colour is off."""
+
+    def __init__(self, color: bool):
+        self.color = color
+
+    def __call__(self, text: str, *codes: str) -> str:
+        return "".join(codes) + text + RESET if self.color and codes else text
+
+    def markup(self, text: str) -> str:
+        """Turn the renderer's emphasis markers into bold, or drop them."""
+        if self.color:
+            return text.replace(STRONG_ON, BOLD).replace(STRONG_OFF, RESET)
+        return text.replace(STRONG_ON, "").replace(STRONG_OFF, "")
+
+
+def width() -> int:
+    """The width to wrap at: the terminal's, within reason."""
+    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+
+def public(payload: dict, **extra: object) -> dict:
+    """An entry payload as JSON readers get it."""
+    out = {k: v for k, v in payload.items() if k not in INTERNAL_KEYS}
+    out.update(extra)
+    return out
+
+
+def to_json(data: object) -> str:
+    """Compact-enough, stable JSON, non-ASCII kept readable."""
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def answer_json(answer: Answer) -> dict:
+    """The one JSON object `ask --json` prints."""
+    return {
+        "query": answer.query,
+        "game": answer.game,
+        "confident": answer.confident,
+        "results": [public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3)) for h in answer.results],
+        "suggestions": answer.suggestions,
+        "close_titles": answer.close_titles,
+    }
+
+
+def heading(entry: dict, style: Style) -> str:
+    """Title line: the title, then kind, game and expansion."""
+    where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
+    revised = f" · revised since {entry['revised']}" if entry.get("revised") else ""
+    tags = f"[{entry['kind']} · {where}{revised}]"
+    return f"{style(entry['title'], BOLD, CYAN)}  {style(tags, DIM)}"
+
+
+def citation(entry: dict) -> str:
+    """Where the ruling comes from, precise enough to look it up."""
+    source = entry["source"]
+    parts = [source["title"]]
+    if source.get("edition"):
+        parts.append(f"({source['edition']})")
+    return " ".join(parts) + f", {source['section']}"
+
+
+def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
+    """Wrap rendered entry text to the terminal, keeping tables and list indents."""
+    lines: list[str] = []
+    limit = width() - len(indent)
+    for line in terminal.splitlines():
+        if line.startswith(PRE):
+            lines.append(indent + line[1:])
+            continue
+        if not line.strip():
+            lines.append("")
+            continue
+        stripped = line.lstrip(" ")
+        lead = line[: len(line) - len(stripped)]
+        hang = lead
+        for marker in ("• ",):
+            if stripped.startswith(marker):
+                hang = lead + " " * len(marker)
+        if stripped[:1].isdigit() and ". " in stripped[:5]:
+            hang = lead + " " * (stripped.index(". ") + 2)
+        plain = line.replace(STRONG_ON, "").replace(STRONG_OFF, "")
+        if len(plain) <= limit:
+            lines.append(indent + style.markup(line))
+            continue
+        wrapped = textwrap.wrap(line, width=limit, subsequent_indent=hang, break_on_hyphens=False)
+        lines.extend(indent + style.markup(_balance(w)) for w in wrapped)
+    return lines
+
+
+def _balance(line: str) -> str:
+    """Close an emphasis that wrapping cut in two, so colour never leaks."""
+    if line.count(STRONG_ON) > line.count(STRONG_OFF):
+        line += STRONG_OFF
+    if line.count(STRONG_OFF) > line.count(STRONG_ON):
+        line = STRONG_ON + line
+    return line
+
+
+def refs(items: list[dict], style: Style) -> str:
+    """Linked entries as 'Title (id)'."""
+    return "; ".join(f"{r['title']} {style('(' + r['id'] + ')', DIM)}" for r in items)
+
+
+def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
+    """An entry for the terminal: heading, text, citation and cross-references."""
+    lines = [heading(entry, style)]
+    for note in entry.get("modified_by", []):
+        lines.append("  " + style(f"Changed by {note['title']} ({note['id']})", YELLOW))
+    lines.extend(wrap_text(entry.get("terminal", entry["text"]), style))
+    lines.append("  " + style("Source: ", DIM) + citation(entry))
+    if entry.get("modifies"):
+        lines.append("  " + style("Changes: ", DIM) + refs(entry["modifies"], style))
+    if entry.get("see_also_refs"):
+        lines.append("  " + style("See also: ", DIM) + refs(entry["see_also_refs"], style))
+    if full and entry.get("aliases"):
+        lines.append("  " + style("Also called: ", DIM) + "; ".join(a["text"] for a in entry["aliases"]))
+    lines.append("  " + style(f"id: {entry['id']}", DIM))
+    return lines
+
+
+def answer_text(answer: Answer, style: Style) -> str:
+    """The human answer to a question."""
+    lines: list[str] = []
+    if not answer.results:
+        lines.append(f"Nothing in the corpus matches {answer.query!r}.")
+    elif not answer.confident:
+        lines.append(style("No entry answers this clearly. The closest ones:", YELLOW))
+        lines.append("")
+    if answer.suggestions:
+        lines.append("Did you mean: " + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
+    if not answer.results and answer.close_titles:
+        lines.append("Close titles: " + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
+    for number, hit in enumerate(answer.results):
+        if number == 0 or not answer.confident:
+            if number:
+                lines.append("")
+            lines.extend(entry_block(hit.data, style, full=False))
+        else:
+            if number == 1:
+                lines.append("")
+                lines.append(style("Other matches:", DIM))
+            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}")
+    return "\n".join(lines)

@@ -1,0 +1,120 @@
+"""Markdown: the one configured parser, and the terminal form of entry texts.
+
+Entry texts are rendered for the terminal when the index is built, so that
+`rulebot ask` prints them without importing markdown-it. The terminal form is
+plain text with three control characters that the printer interprets:
+STRONG_ON/STRONG_OFF around emphasis, and PRE at the start of a line that must
+not be re-wrapped (table rows).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+STRONG_ON = "\x01"
+STRONG_OFF = "\x02"
+PRE = "\x03"
+
+
+@cache
+def parser() -> MarkdownIt:
+    """The configured Markdown parser: CommonMark with tables, raw HTML disabled."""
+    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+
+
+def to_terminal(markdown: str) -> str:
+    """Render Markdown as terminal text: one logical line per paragraph or item."""
+    lines: list[str] = []
+    tokens = parser().parse(markdown)
+    lists: list[list[int]] = []  # per open list: [next number] or [] for bullets
+    table: list[list[str]] = []
+    row: list[str] | None = None
+    item_prefix = ""
+    for token in tokens:
+        kind = token.type
+        if kind == "bullet_list_open":
+            lists.append([])
+        elif kind == "ordered_list_open":
+            lists.append([int(token.attrs.get("start", 1) or 1)])
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+            if not lists:
+                lines.append("")
+        elif kind == "list_item_open":
+            indent = "  " * (len(lists) - 1)
+            counter = lists[-1]
+            if counter:
+                item_prefix = f"{indent}{counter[0]}. "
+                counter[0] += 1
+            else:
+                item_prefix = f"{indent}• "
+        elif kind == "tr_open":
+            row = []
+        elif kind == "tr_close" and row is not None:
+            table.append(row)
+            row = None
+        elif kind == "table_close":
+            lines.extend(_table_lines(table))
+            lines.append("")
+            table = []
+        elif kind == "inline":
+            text = _inline(token)
+            if row is not None:
+                row.append(text)
+            elif item_prefix:
+                lines.append(item_prefix + text)
+                item_prefix = ""
+            else:
+                lines.append(text)
+        elif kind == "heading_close":
+            heading = lines[-1].replace(STRONG_ON, "").replace(STRONG_OFF, "")
+            lines[-1] = STRONG_ON + heading + STRONG_OFF
+            lines.append("")
+        elif kind in ("fence", "code_block"):
+            lines.extend(PRE + "    " + code for code in token.content.rstrip("\n").splitlines())
+            lines.append("")
+        elif kind == "paragraph_close" and not lists:
+            lines.append("")
+    return "\n".join(_squeeze_blank(lines)).strip("\n")
+
+
+def _inline(token: Token) -> str:
+    parts: list[str] = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline", "html_inline"):
+            parts.append(child.content)
+        elif child.type in ("strong_open", "em_open"):
+            parts.append(STRONG_ON)
+        elif child.type in ("strong_close", "em_close"):
+            parts.append(STRONG_OFF)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(child.content)
+    return "".join(parts)
+
+
+def _table_lines(rows: list[list[str]]) -> list[str]:
+    if not rows:
+        return []
+    plain = [[cell.replace(STRONG_ON, "").replace(STRONG_OFF, "") for cell in r] for r in rows]
+    widths = [max(len(r[i]) if i < len(r) else 0 for r in plain) for i in range(max(map(len, plain)))]
+    out = []
+    for number, r in enumerate(plain):
+        cells = [(r[i] if i < len(r) else "").ljust(widths[i]) for i in range(len(widths))]
+        out.append(PRE + "  ".join(cells).rstrip())
+        if number == 0 and len(plain) > 1:
+            out.append(PRE + "  ".join("-" * w for w in widths))
+    return out
+
+
+def _squeeze_blank(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if line == "" and (not out or out[-1] == ""):
+            continue
+        out.append(line)
+    return out

@@ -1,0 +1,386 @@
+"""Answering questions: from a player's sloppy question to ranked entries.
+
+A question goes through these steps:
+
+1. clean it (control characters out, length bounded) and split it into
+   folded words;
+2. find the game: the one given, else the one the question names, else every
+   game, each searched with its own vocabulary and the best answers kept;
+3. group the words into *units*: a game synonym phrase ("victory points")
+   becomes one unit whose alternatives are all the phrases of its group;
+   question filler ("can I", "combien de") is dropped;
+4. build a Whoosh query, programmatically (question text is never parsed as
+   query syntax): per unit, a disjunction over the fields (title, names,
+   aliases, French aliases, body) of the unit's alternatives; unknown words
+   also try their close spellings from the corpus vocabulary; adjacent words
+   add a proximity bonus;
+5. rescore the hits by the share of units they match and by exact or
+   contained title/alias matches, so that naming a card finds that card.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from whoosh import query as Q
+from whoosh.lang.porter import stem
+from whoosh.searching import Searcher as WhooshSearcher
+
+from rulebot import analysis
+from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
+from rulebot.index import OpenIndex
+
+MAX_QUESTION_CHARS = 1000
+"""Longer questions are refused: nobody types them, and they only cost time."""
+MAX_UNITS = 24
+"""Only the first words of a long question are searched."""
+CANDIDATES = 40
+"""Hits fetched per game before rescoring."""
+
+# (field, analyzer, boost of the field's clause)
+FIELDS = (
+    ("title", analysis.english, 1.0),
+    ("names", analysis.names, 1.0),
+    ("aliases", analysis.english, 1.0),
+    ("aliases_fr", analysis.french, 1.0),
+    ("body", analysis.english, 1.0),
+    ("section", analysis.english, 1.0),
+)
+SYNONYM_WEIGHT = 0.85
+"""An alternative from the game vocabulary counts a little less than the word typed."""
+CORRECTION_WEIGHT = 0.7
+"""A close spelling of an unknown word counts less than a word found as typed."""
+CONFIDENT_COVERAGE = 0.5
+"""The best hit must match at least this share of the question's units to be trusted."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One thing the question asks about: a word, or a synonym phrase."""
+
+    words: tuple[str, ...]
+    """The folded words as typed."""
+    alternatives: tuple[tuple[str, ...], ...]
+    """Word sequences that mean the same, the typed one first."""
+
+
+@dataclass
+class Hit:
+    """An entry found for a question."""
+
+    id: str
+    """The entry's id."""
+    game: str
+    """The entry's game."""
+    score: float
+    """Final score, comparable within one answer."""
+    coverage: float
+    """Share of the question's units the entry matches (0..1)."""
+    data: dict
+    """The entry's payload (see rulebot.index.entry_payload)."""
+
+
+@dataclass
+class Answer:
+    """What `ask` found for a question."""
+
+    query: str
+    """The question as received."""
+    game: str | None
+    """The game searched: given, named in the question, or of the best hit."""
+    results: list[Hit] = field(default_factory=list)
+    """Best first."""
+    confident: bool = False
+    """False when no entry matches the question clearly."""
+    suggestions: list[str] = field(default_factory=list)
+    """Corrected spellings of the question, for "did you mean"."""
+    close_titles: list[dict] = field(default_factory=list)
+    """Entries whose names resemble the question's words ({id, title, game})."""
+
+
+class Searcher:
+    """Searches one opened index; open once, ask many times."""
+
+    def __init__(self, opened: OpenIndex):
+        self.opened = opened
+        self.games: dict[str, dict] = opened.meta["games"]
+        self.searcher: WhooshSearcher = opened.index.searcher()
+        self.reader = self.searcher.reader()
+        self._synonyms = {slug: _synonym_table(game["synonyms"]) for slug, game in self.games.items()}
+        self._game_names = {
+            slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
+            for slug, game in self.games.items()
+        }
+
+    def close(self) -> None:
+        """Release the index files."""
+        self.searcher.close()
+
+    def __enter__(self) -> Searcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- look-ups ------------------------------------------------------------
+
+    def check_game(self, slug: str) -> None:
+        """UnknownGameError unless the index has this game."""
+        if slug not in self.games:
+            known = ", ".join(self.games) or "none"
+            raise UnknownGameError(f"no game {slug!r}; known games: {known}")
+
+    def get(self, entry_id: str) -> dict:
+        """The payload of one entry; UnknownEntryError (with close ids) if none."""
+        stored = self.searcher.document(id=entry_id)
+        if stored is None:
+            close = self._close_ids(entry_id)
+            hint = f"; did you mean: {', '.join(close)}" if close else "; `rulebot list` shows every id"
+            raise UnknownEntryError(f"no entry {entry_id!r}{hint}")
+        return json.loads(stored["data"])
+
+    def entries(self, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[dict]:
+        """Payloads of every entry matching the filters, in corpus order."""
+        if game is not None:
+            self.check_game(game)
+        terms = [Q.Term(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
+        matcher = Q.And(terms) if terms else Q.Every()
+        docnums = sorted(matcher.docs(self.searcher))
+        return [json.loads(self.reader.stored_fields(n)["data"]) for n in docnums]
+
+    def _close_ids(self, entry_id: str) -> list[str]:
+        from difflib import get_close_matches
+
+        ids = [t.decode("utf-8") for t in self.reader.lexicon("id")]
+        return get_close_matches(entry_id, ids, n=3, cutoff=0.6)
+
+    # -- asking --------------------------------------------------------------
+
+    def ask(self, question: str, *, game: str | None = None, limit: int = 5) -> Answer:
+        """Rank the entries that answer a question, best first."""
+        text = clean_question(question)
+        if game is not None:
+            self.check_game(game)
+        words = analysis.words(text)
+        if not words:
+            raise QueryError("the question has no words to search for")
+        games = [game] if game else self._named_games(words)
+        if not game and len(games) == 1:
+            words = self._without_game_name(words, games[0]) or words
+        candidates: list[Hit] = []
+        for slug in games or list(self.games):
+            candidates.extend(self._search_game(words, slug))
+        candidates.sort(key=lambda h: (-h.score, h.id))
+        results = candidates[:limit]
+        answer = Answer(query=question, game=game or (results[0].game if results else None), results=results)
+        answer.confident = bool(results) and (results[0].coverage >= CONFIDENT_COVERAGE)
+        if not answer.confident:
+            answer.suggestions = self._suggestions(words)
+            answer.close_titles = self._close_titles(words, game)
+        return answer
+
+    def _named_games(self, words: list[str]) -> list[str]:
+        """Games whose name or alias the question contains."""
+        return [slug for slug, names in self._game_names.items() if any(_find(words, n) >= 0 for n in names)]
+
+    def _without_game_name(self, words: list[str], slug: str) -> list[str]:
+        for name in self._game_names[slug]:
+            at = _find(words, name)
+            if at >= 0:
+                return words[:at] + words[at + len(name):]
+        return words
+
+    def _search_game(self, words: list[str], slug: str) -> list[Hit]:
+        units = make_units(words, self._synonyms[slug])[:MAX_UNITS]
+        unit_terms = [self._unit_terms(unit) for unit in units]
+        clauses = [self._unit_query(terms) for terms in unit_terms]
+        clauses.extend(self._proximity(units))
+        clauses = [c for c in clauses if c is not None]
+        if not clauses:
+            return []
+        results = self.searcher.search(
+            Q.Or(clauses), limit=CANDIDATES, filter=Q.Term("game", slug), terms=True
+        )
+        content = [w for unit in units for w in unit.words]
+        hits = []
+        for hit in results:
+            matched = {(f, t.decode("utf-8") if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
+            covered = sum(1 for terms in unit_terms if any(ft in matched for ft, _ in terms))
+            coverage = covered / len(units) if units else 0.0
+            data = json.loads(hit["data"])
+            bonus = _name_bonus(data, content)
+            score = hit.score * (0.3 + 0.7 * coverage) * bonus
+            hits.append(Hit(id=data["id"], game=slug, score=score, coverage=max(coverage, min(1.0, bonus - 1)), data=data))
+        return hits
+
+    def _unit_terms(self, unit: Unit) -> list[tuple[tuple[str, str | tuple[str, ...]], float]]:
+        """Every ((field, term or phrase), weight) a unit may match."""
+        alternatives = [(alt, 1.0 if i == 0 else SYNONYM_WEIGHT) for i, alt in enumerate(unit.alternatives)]
+        if len(unit.words) == 1 and not self._known(unit.words[0]):
+            alternatives.extend((c, CORRECTION_WEIGHT) for c in self._corrections(unit.words[0]))
+        out: list[tuple[tuple[str, str | tuple[str, ...]], float]] = []
+        seen = set()
+        for alt, weight in alternatives:
+            for name, analyzer, _ in FIELDS:
+                terms = analysis.terms(analyzer(), " ".join(alt))
+                if not terms:
+                    continue
+                key = (name, terms[0] if len(terms) == 1 else tuple(terms))
+                if key not in seen:
+                    seen.add(key)
+                    out.append((key, weight))
+        return out
+
+    def _unit_query(self, terms: list[tuple[tuple[str, str | tuple[str, ...]], float]]) -> Q.Query | None:
+        by_field: dict[str, list[Q.Query]] = {}
+        for (name, term), weight in terms:
+            clause = Q.Term(name, term, boost=weight) if isinstance(term, str) else Q.Phrase(name, list(term), boost=weight)
+            by_field.setdefault(name, []).append(clause)
+        parts = [Q.DisjunctionMax(c) if len(c) > 1 else c[0] for c in by_field.values()]
+        if not parts:
+            return None
+        return Q.Or(parts)
+
+    def _proximity(self, units: list[Unit]) -> list[Q.Query]:
+        """A bonus for adjacent question words found close together in a text."""
+        out = []
+        for left, right in zip(units, units[1:]):
+            if len(left.words) != 1 or len(right.words) != 1:
+                continue
+            terms = analysis.terms(analysis.english(), f"{left.words[0]} {right.words[0]}")
+            if len(terms) == 2:
+                out.append(Q.Phrase("body", terms, slop=2, boost=0.5))
+                out.append(Q.Phrase("title", terms, slop=1, boost=0.5))
+        return out
+
+    def _known(self, word: str) -> bool:
+        """True when the word occurs in the corpus vocabulary as typed."""
+        if (len(word) < 4) or word.isdigit():
+            return True
+        for name in ("names", "spell_body"):
+            try:
+                if self.reader.doc_frequency(name, word) or (name, word) in self.reader:
+                    return True
+            except KeyError:
+                continue
+        return False
+
+    def _corrections(self, word: str, limit: int = 3) -> list[tuple[str, ...]]:
+        """Close spellings of a word in the names and text vocabulary, most frequent first."""
+        maxdist = 1 if len(word) <= 6 else 2
+        found: dict[str, int] = {}
+        for name in ("names", "spell_body"):
+            try:
+                for candidate in self.reader.terms_within(name, word, maxdist, prefix=1):
+                    if candidate != word:
+                        found[candidate] = found.get(candidate, 0) + max(1, self.reader.doc_frequency("names", candidate))
+            except KeyError:
+                continue
+        ranked = sorted(found, key=lambda w: (_distance(w, word), -found[w], w))
+        return [(w,) for w in ranked[:limit]]
+
+    def _suggestions(self, words: list[str]) -> list[str]:
+        corrected, changed = [], False
+        for word in words:
+            if word in analysis.QUESTION_FILLER or self._known(word):
+                corrected.append(word)
+                continue
+            options = self._corrections(word, limit=1)
+            if options:
+                corrected.append(options[0][0])
+                changed = True
+            else:
+                corrected.append(word)
+        return [" ".join(corrected)] if changed else []
+
+    def _close_titles(self, words: list[str], game: str | None, limit: int = 5) -> list[dict]:
+        content = [w for w in words if w not in analysis.QUESTION_FILLER] or words
+        terms: list[Q.Query] = []
+        for word in content[:MAX_UNITS]:
+            terms.append(Q.Term("names", word))
+            terms.extend(Q.Term("names", c[0], boost=0.5) for c in self._corrections(word))
+        if not terms:
+            return []
+        results = self.searcher.search(Q.Or(terms), limit=limit, filter=Q.Term("game", game) if game else None)
+        return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in (json.loads(h["data"]) for h in results)]
+
+
+def clean_question(question: str) -> str:
+    """The question without control characters or broken surrogates; QueryError if unusable."""
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QueryError(f"the question is too long ({len(question)} characters; at most {MAX_QUESTION_CHARS})")
+    text = question.encode("utf-8", "replace").decode("utf-8")
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in text)
+    text = " ".join(text.split())
+    if not text:
+        raise QueryError("the question is empty")
+    return text
+
+
+def make_units(words: list[str], synonyms: dict[tuple[str, ...], tuple[tuple[str, ...], ...]]) -> list[Unit]:
+    """Group the words of a question into units, dropping question filler."""
+    longest = max((len(k) for k in synonyms), default=1)
+    stems = [stem(w) for w in words]
+    units: list[Unit] = []
+    i = 0
+    while i < len(words):
+        for size in range(min(longest, len(words) - i), 0, -1):
+            group = synonyms.get(tuple(stems[i:i + size]))
+            if group is not None:
+                typed = tuple(words[i:i + size])
+                units.append(Unit(typed, (typed, *(g for g in group if tuple(stem(w) for w in g) != tuple(stems[i:i + size])))))
+                i += size
+                break
+        else:
+            units.append(Unit((words[i],), ((words[i],),)))
+            i += 1
+    content = [u for u in units if not (len(u.words) == 1 and u.words[0] in analysis.QUESTION_FILLER and len(u.alternatives) == 1)]
+    return content or units
+
+
+def _synonym_table(groups: list[list[str]]) -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Map each member of each synonym group (by stems) to all members (by words)."""
+    table: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
+    for group in groups:
+        members = tuple(tuple(analysis.words(m)) for m in group if analysis.words(m))
+        for member in members:
+            key = tuple(stem(w) for w in member)
+            table[key] = tuple(dict.fromkeys(table.get(key, ()) + members))
+    return table
+
+
+def _find(words: list[str], phrase: tuple[str, ...]) -> int:
+    """Index of the first occurrence of a word sequence in a word list, or -1."""
+    size = len(phrase)
+    for i in range(len(words) - size + 1):
+        if tuple(words[i:i + size]) == phrase:
+            return i
+    return -1
+
+
+def _name_bonus(data: dict, content: list[str]) -> float:
+    """How much naming the entry's title or an alias in the question lifts it."""
+    best = 1.0
+    content_set = set(content)
+    for name in [data["title"], *(a["text"] for a in data["aliases"])]:
+        name_words = tuple(w for w in analysis.words(name) if w not in analysis.QUESTION_FILLER) or tuple(analysis.words(name))
+        if not name_words:
+            continue
+        if list(name_words) == content:
+            return 3.0
+        if set(name_words) <= content_set and sum(len(w) for w in name_words) >= 4:
+            best = max(best, 1.3 + 0.7 * len(name_words) / max(len(content), 1))
+    return best
+
+
+def _distance(a: str, b: str) -> int:
+    from whoosh.support.levenshtein import distance
+
+    return distance(a, b)
+
+
+_DIGITS = re.compile(r"\d")
