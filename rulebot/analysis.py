@@ -31,7 +31,7 @@ QUESTION_FILLER = frozenset(
     a about after again all also am an and any anyone are as at be been before being but by can
     cannot could did do does doing done dont either else ever exactly for from get gets getting
     go goes got had happen happens has have having how i if im in into is isnt it its just
-    know let me might mine more most much must my need needs no not now of off ok on only or
+    know let many me might mine more most much must my need needs no not now of off ok on only or
     other our out per please really rule rules say says should so some someone something still
     such than that thats the their them then there these they thing things this those though to
     too us use used using was way we were what whats when where whether which while who whom

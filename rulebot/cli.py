@@ -69,7 +69,23 @@ def _split_paths(value: str | None) -> tuple[Path, ...]:
     return tuple(Path(p) for p in (value or "").split(os.pathsep) if p)
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+class RulebotGroup(click.Group):
+    """Turns the core's errors into one-line click errors (exit 1), for every command."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except CorpusError as exc:
+            for problem in exc.problems:
+                click.echo(str(problem), err=True)
+            raise click.ClickException(f"{exc} (run `rulebot check` for the full list)") from None
+        except QueryError as exc:
+            raise click.UsageError(str(exc)) from None
+        except RulebotError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=RulebotGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "-V", "--version", prog_name="rulebot")
 @click.option(
     "--corpus",
@@ -118,10 +134,7 @@ def ask(settings: Settings, question: tuple[str, ...], game: str | None, limit: 
 
     text = " ".join(question)
     with settings.searcher() as searcher:
-        try:
-            answer = searcher.ask(text, game=game, limit=limit)
-        except QueryError as exc:
-            raise click.UsageError(str(exc)) from None
+        answer = searcher.ask(text, game=game, limit=limit)
     if as_json:
         click.echo(output.to_json(output.answer_json(answer)))
     else:
@@ -240,32 +253,11 @@ def index(settings: Settings, rebuild: bool) -> None:
 
 
 def main() -> None:
-    """Entry point: run the CLI; report errors in one line, never as a traceback."""
+    """Entry point: run the CLI; report even unexpected errors in one line, never a traceback."""
     try:
-        cli.main(prog_name="rulebot", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except CorpusError as exc:
-        for problem in exc.problems:
-            click.echo(str(problem), err=True)
-        click.echo(f"Error: {exc} (run `rulebot check` for the full list)", err=True)
-        sys.exit(1)
-    except RulebotError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.stderr.close()  # the reader went away (`rulebot list | head`)
-        sys.exit(0)
-    except Exception as exc:  # the last line of defence: no traceback for users
+        cli.main(prog_name="rulebot")
+    except Exception as exc:  # the last line of defence
         if os.environ.get("RULEBOT_DEBUG"):
             raise
         click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
         sys.exit(70)
-    sys.exit(0)

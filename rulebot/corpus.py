@@ -113,6 +113,8 @@ class _Loader:
     def __init__(self) -> None:
         self.corpus = Corpus()
         self.problems: list[Problem] = []
+        self.rejected: set[str] = set()
+        """Ids of entries with problems of their own: references to them are not reported again."""
 
     def problem(self, path: Path, line: int, message: str) -> None:
         self.problems.append(Problem(display_path(path), line, message))
@@ -135,6 +137,8 @@ class _Loader:
             try:
                 if child.is_dir():
                     game_dirs.append(child)
+                elif child.is_symlink() and not child.exists():
+                    self.problem(child, 0, "broken symbolic link or link loop")
             except OSError as exc:
                 self.problem(child, 0, f"cannot read: {exc.strerror or exc}")
         if not game_dirs:
@@ -283,6 +287,7 @@ class _Loader:
         for raw in self.split_entries(path, text):
             entry = self.make_entry(raw, game, source)
             if entry is None:
+                self.rejected.add(raw.id)
                 continue
             if entry.id in self.corpus.entries:
                 first = self.corpus.entries[entry.id]
@@ -402,7 +407,7 @@ class _Loader:
                 for target in getattr(entry, key):
                     if target == entry.id:
                         self.problems.append(Problem(entry.path, self.header_line(entry, key), f"{key} names the entry itself"))
-                    elif target not in entries:
+                    elif target not in entries and target not in self.rejected:
                         self.problems.append(
                             Problem(entry.path, self.header_line(entry, key), f"{key}: unknown entry id {target!r}")
                         )

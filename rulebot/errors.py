@@ -46,3 +46,7 @@ class IndexBuildError(RulebotError):
 
 class QueryError(RulebotError):
     """Raised by the searcher for a question it refuses (empty or too long)."""
+
+
+class SiteError(RulebotError):
+    """Raised by the site builder for an output folder it refuses or cannot write, or a site it cannot serve."""

@@ -116,6 +116,7 @@ def open_index(
             return OpenIndex(opened[0], opened[1], target, warnings=warnings)
         if problem is not None:
             note(f"the index at {target} is damaged ({problem}); rebuilding it")
+            rebuild = True  # replace the damaged folder rather than reuse it
     corpus = corpus_module.load(dirs)
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -271,8 +272,8 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
     meta_path = folder / META_FILE
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None, ("its metadata file is missing" if folder.exists() else None)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, ("its metadata file is missing" if folder.is_dir() else None)
     except (OSError, ValueError) as exc:
         return None, f"unreadable metadata: {exc}"
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("fingerprint") != fingerprint:

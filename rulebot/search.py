@@ -54,7 +54,7 @@ SYNONYM_WEIGHT = 0.85
 CORRECTION_WEIGHT = 0.7
 """A close spelling of an unknown word counts less than a word found as typed."""
 CONFIDENT_COVERAGE = 0.5
-"""The best hit must match at least this share of the question's units to be trusted."""
+"""The best hit must match more than this share of the question's units to be trusted."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +176,7 @@ class Searcher:
         candidates.sort(key=lambda h: (-h.score, h.id))
         results = candidates[:limit]
         answer = Answer(query=question, game=game or (results[0].game if results else None), results=results)
-        answer.confident = bool(results) and (results[0].coverage >= CONFIDENT_COVERAGE)
+        answer.confident = bool(results) and (results[0].coverage > CONFIDENT_COVERAGE)
         if not answer.confident:
             answer.suggestions = self._suggestions(words)
             answer.close_titles = self._close_titles(words, game)

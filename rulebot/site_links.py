@@ -5,9 +5,9 @@ extended by `site_plugin`, whose core rules act only when the parse was given a
 `LinkContext` in its env under ENV_KEY, so that every other use of the parser
 (the terminal form of the index) is unchanged:
 
-- `rulebot_safe_links` keeps a link only when it is http(s), relative, or an
-  anchor naming an entry (rewritten to that entry's page); any other link is
-  reduced to its text, and images become their alt text (linked when http(s)),
+- `rulebot_safe_links` keeps a link only when it is http(s), relative (to a
+  page of the site), or an anchor naming an entry (rewritten to that entry's
+  page); any other link is reduced to its text, and images become their alt text (linked when http(s)),
   so that a page never loads anything from another host.
 - `rulebot_auto_links` turns mentions of another entry's title or alias into a
   link to that entry (see `NameTable` for which names qualify).
@@ -35,6 +35,8 @@ from rulebot.render import parser
 
 ENV_KEY = "rulebot_site"
 """The env key holding the LinkContext of the entry being rendered."""
+LINKED_KEY = "rulebot_site_linked"
+"""The env key where the safe-links rule leaves the ids of the entries the text links itself."""
 
 MIN_NAME_LENGTH = 4
 """Names shorter than this ("tie", "vp", "run") are never linked automatically."""
@@ -64,30 +66,39 @@ class NameTable:
     """One case-insensitive whole-word alternation of every name, longest first."""
     targets: dict[str, str] = field(default_factory=dict)
     """Casefolded name -> entry id, to map a match back to its entry."""
+    langs: dict[str, str] = field(default_factory=dict)
+    """Casefolded name -> its language, when not English (the link gets a lang attribute)."""
 
     @classmethod
     def for_entries(cls, entries: Iterable[Entry]) -> NameTable:
         """The table of the names of these entries (those of one game)."""
         owners: dict[str, set[str]] = {}
         spelling: dict[str, str] = {}
+        langs: dict[str, str] = {}
         for entry in entries:
-            for name, is_title in _candidate_names(entry):
-                if not _linkable(name, is_title):
+            for name, lang in _candidate_names(entry):
+                if not _linkable(name, is_title=lang is None):
                     continue
                 key = _key(name)
                 owners.setdefault(key, set()).add(entry.id)
                 spelling.setdefault(key, name)
+                if lang not in (None, "en"):
+                    langs.setdefault(key, lang)
         targets = {key: ids.pop() for key, ids in owners.items() if len(ids) == 1}
         names = tuple(sorted(((spelling[k], v) for k, v in targets.items()), key=lambda p: (-len(p[0]), _key(p[0]), p[1])))
         if not names:
             return cls(names=(), pattern=None, targets={})
         alternation = "|".join(_name_regex(name) for name, _ in names)
         pattern = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
-        return cls(names=names, pattern=pattern, targets=targets)
+        return cls(names=names, pattern=pattern, targets=targets, langs={k: v for k, v in langs.items() if k in targets})
 
     def target(self, matched: str) -> str | None:
         """The entry id a matched piece of text names."""
         return self.targets.get(_key(matched))
+
+    def lang(self, matched: str) -> str | None:
+        """The language of a matched name, when it is not English."""
+        return self.langs.get(_key(matched))
 
 
 @dataclass(frozen=True)
@@ -102,12 +113,15 @@ class LinkContext:
     """An entry id -> the href reaching it from the current page (None: no such entry)."""
     titles: dict[str, str] = field(default_factory=dict)
     """Entry id -> title, for the tooltip of automatic links."""
+    relative: Callable[[str], str | None] = lambda href: href
+    """A relative href -> the href to keep (None: it leads to no page of the site)."""
 
 
-def _candidate_names(entry: Entry) -> Iterator[tuple[str, bool]]:
-    yield entry.title, True
+def _candidate_names(entry: Entry) -> Iterator[tuple[str, str | None]]:
+    """(name, language) for the aliases, (title, None) for the title."""
+    yield entry.title, None
     for alias in entry.aliases:
-        yield alias.text, False
+        yield alias.text, alias.lang
 
 
 def _linkable(name: str, is_title: bool) -> bool:
@@ -174,18 +188,22 @@ def safe_links_rule(state: StateCore) -> None:
     context = _context(state)
     if context is None:
         return
+    linked: set[str] = state.env.setdefault(LINKED_KEY, set())
     for block in state.tokens:
         if block.type == "inline" and block.children:
-            block.children = _safe_children(block.children, context)
+            block.children = _safe_children(block.children, context, linked)
 
 
-def _safe_children(children: Sequence[Token], context: LinkContext) -> list[Token]:
+def _safe_children(children: Sequence[Token], context: LinkContext, linked: set[str]) -> list[Token]:
     out: list[Token] = []
     kept: list[bool] = []  # per open link: whether its link_close is kept
     for token in children:
         if token.type == "link_open":
-            href = _resolve(str(token.attrGet("href") or ""), context)
+            original = str(token.attrGet("href") or "")
+            href = _resolve(original, context)
             kept.append(href is not None)
+            if href is not None and classify_href(original) == "anchor":
+                linked.add(original[1:])
             if href is not None:
                 token.attrSet("href", href)
                 if classify_href(href) == "external":
@@ -205,6 +223,8 @@ def _resolve(href: str, context: LinkContext) -> str | None:
     kind = classify_href(href)
     if kind == "anchor":
         return context.href_for(href[1:])  # an entry of the corpus, or no link
+    if kind == "relative":
+        return context.relative(href)
     return None if kind == "refused" else href
 
 
@@ -228,7 +248,8 @@ def auto_links_rule(state: StateCore) -> None:
     context = _context(state)
     if context is None or context.names.pattern is None:
         return
-    linked: set[str] = {context.entry_id}
+    # An entry the text links itself, like the entry itself, is not linked again.
+    linked: set[str] = {context.entry_id, *state.env.get(LINKED_KEY, ())}
     for index, block in enumerate(state.tokens):
         if block.type != "inline" or not block.children:
             continue
@@ -273,6 +294,9 @@ def _link_text(token: Token, context: LinkContext, linked: set[str]) -> list[Tok
         attrs: dict[str, str | int | float] = {"href": href, "class": "autolink"}
         if target in context.titles:
             attrs["title"] = context.titles[target]
+        lang = context.names.lang(match.group(0))
+        if lang:
+            attrs["lang"] = lang
         pieces.append(Token("link_open", "a", 1, attrs=attrs))
         pieces.append(Token("text", "", 0, content=match.group(0)))
         pieces.append(Token("link_close", "a", -1))

@@ -1,0 +1,785 @@
+"""The static reference site: one page per game, an A–Z index, sources, search.
+
+`build` renders every page in memory from a loaded corpus, then writes them
+into a fresh folder beside the output folder and swaps it in, so a failed
+build never leaves half a site. The output is a function of the corpus alone
+(no timestamps, sorted iteration): the same corpus gives byte-identical files.
+
+Layout of a built site (`_` folders cannot clash with a game slug)::
+
+    index.html               the games
+    sources.html             every source document, its edition and trust
+    <game>/index.html        the game's entries by source and section
+    <game>/a-z.html          the game's cards and terms, A to Z
+    _static/                 CSS and the search script (templates/static/)
+    _search/all.js           every entry's names, for the search
+    _search/<game>.js        the game's entry texts, for the search
+    .rulebot-site            marks the folder as made by rulebot
+
+`serve` serves a built site over HTTP on the loopback, for `rulebot site
+serve` and the browser tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import itertools
+import os
+import posixpath
+import re
+import shutil
+import tempfile
+import threading
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypedDict
+
+import jinja2
+from markupsafe import Markup
+
+import rulebot
+from rulebot import site_search
+from rulebot.corpus import fold
+from rulebot.errors import SiteError
+from rulebot.model import Alias, Corpus, Entry, Game, Source
+from rulebot.site_links import LinkContext, NameTable, to_html
+
+MARKER = ".rulebot-site"
+"""The file that marks a folder as a site built by rulebot (which it may replace)."""
+MARKER_TEXT = "This folder is a site built by rulebot; `rulebot site build` replaces all of it.\n"
+STATIC_DIR = "_static"
+"""Where templates/static/ is copied in the output."""
+
+KIND_LABELS = {
+    "rule": "Rule",
+    "setup": "Setup",
+    "faq": "FAQ",
+    "errata": "Errata",
+    "fine-point": "Fine point",
+    "variant": "Variant",
+    "house-rule": "House rule",
+}
+TRUST_LABELS = {
+    "official": "Official",
+    "designer": "Designer ruling",
+    "community": "Community",
+    "house": "House rule",
+}
+
+Progress = Callable[[str], None]
+
+_TRAILING_NOTE_RE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    """What a build wrote."""
+
+    out_dir: Path
+    """The site's folder (absolute)."""
+    pages: int
+    """HTML pages written."""
+    files: int
+    """Every file written: pages, CSS, scripts, search data, the marker."""
+    games: int
+    """Games in the site."""
+    entries: int
+    """Entries in the site."""
+
+
+# -- what the templates receive ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class EntryLink:
+    """A link to an entry, as listed under See also, Modifies and the like."""
+
+    href: str
+    """Relative to the page it appears on."""
+    title: str
+    """The entry's title."""
+    note: str = ""
+    """Where it is from when that is not obvious: an expansion or another game."""
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where an entry comes from."""
+
+    source_title: str
+    """Title of the source document."""
+    source_href: str
+    """The document on the sources page."""
+    edition: str
+    """Edition, version or revision (may be empty)."""
+    date: str | None
+    """The document's date, when known."""
+    section: str
+    """Where in the document."""
+    trust: str
+    """The source's trust level (model.TRUST_LEVELS)."""
+    trust_label: str
+    """The trust level for humans."""
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """One entry as a page shows it."""
+
+    id: str
+    """The entry id: the element's id and the URL anchor."""
+    title: str
+    """Title of the entry."""
+    kind: str
+    """One of model.KINDS."""
+    kind_label: str
+    """The kind for humans ("Fine point")."""
+    expansion: str
+    """The expansion's name, or "Base game"."""
+    expansion_slug: str | None
+    """The expansion's slug, None for the base game."""
+    revised: str | None
+    """ISO date since which the source marks the entry new or revised."""
+    html: Markup
+    """The entry text rendered (safe: raw HTML disabled, links checked)."""
+    aliases: tuple[Alias, ...]
+    """Other names of the entry (with their language)."""
+    see_also: tuple[EntryLink, ...]
+    """The entries it points to."""
+    referenced_by: tuple[EntryLink, ...]
+    """The entries whose See also names it."""
+    modifies: tuple[EntryLink, ...]
+    """The entries whose ruling it changes."""
+    modified_by: tuple[EntryLink, ...]
+    """The entries that change its ruling."""
+    citation: Citation
+    """Its source, edition and section."""
+
+
+@dataclass(frozen=True)
+class SectionView:
+    """The entries of a game page under one section heading, in source order."""
+
+    title: str
+    """The section's top heading (`section_heading`), shared by its entries."""
+    lang: str
+    """The language of the heading (the source's)."""
+    anchor: str
+    """Its element id (`s--<source>--<n>`: never an entry id, which has no `--`)."""
+    entries: tuple[EntryView, ...]
+    """Its entries."""
+
+
+@dataclass(frozen=True)
+class SourceView:
+    """One source document with its entries, on a game page or the sources page."""
+
+    source: Source
+    """The document."""
+    anchor: str
+    """Its element id on the game page (`s--<source>`)."""
+    href: str
+    """Link to it on the page where it is shown (game page or sources page)."""
+    trust_label: str
+    """Its trust level for humans."""
+    expansion: str
+    """Name of the expansion it belongs to, or ""."""
+    entry_count: int
+    """How many entries restate it."""
+    sections: tuple[SectionView, ...] = ()
+    """Its entries by section (game page only)."""
+
+
+@dataclass(frozen=True)
+class IndexItem:
+    """One name of the A–Z index."""
+
+    name: str
+    """A title or an alias."""
+    lang: str
+    """The name's language."""
+    href: str
+    """The entry it names."""
+    target: str
+    """The entry's title, when the name is an alias; "" for a title."""
+    kind_label: str
+    """The kind of the entry."""
+
+
+@dataclass(frozen=True)
+class IndexLetter:
+    """The names of the A–Z index under one letter."""
+
+    letter: str
+    """A–Z, or # for names starting otherwise."""
+    anchor: str
+    """Its element id (`az--<letter>`)."""
+    items: tuple[IndexItem, ...]
+    """Its names, sorted."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as the home and sources pages list it."""
+
+    game: Game
+    """The game."""
+    href: str
+    """Its entries page."""
+    az_href: str
+    """Its A–Z index."""
+    sources_href: str
+    """Its documents on the sources page."""
+    anchor: str
+    """Its element id on the sources page (`g--<slug>`)."""
+    entry_count: int
+    """How many entries it has."""
+    sources: tuple[SourceView, ...]
+    """Its documents."""
+
+
+class PageContext(TypedDict):
+    """What every page receives (base.html)."""
+
+    root: str
+    """The relative path from the page to the site root: "" or "../"."""
+    page: str
+    """The page's path from the site root ("dune-imperium/a-z.html")."""
+    page_title: str
+    """The `<title>` of the page, before " · rulebot"."""
+    game: Game | None
+    """The game the page is about, for the game navigation; None elsewhere."""
+    scripts: list[str]
+    """Search data scripts to load, relative to the page."""
+    version: str
+    """rulebot's version, for the footer."""
+
+
+class HomeContext(PageContext):
+    """index.html: the games."""
+
+    games: list[GameSummary]
+    """Every game, by name."""
+    entry_count: int
+    """Entries in the whole site."""
+
+
+class GameContext(PageContext):
+    """<game>/index.html: a game's entries by source and section."""
+
+    sources: list[SourceView]
+    """Its documents, each with its sections and entries, in source order."""
+    entry_count: int
+    """How many entries the game has."""
+
+
+class IndexContext(PageContext):
+    """<game>/a-z.html: a game's names from A to Z."""
+
+    letters: list[IndexLetter]
+    """The letters that have names."""
+    name_count: int
+    """How many names the index lists."""
+
+
+class SourcesContext(PageContext):
+    """sources.html: every document, by game."""
+
+    games: list[GameSummary]
+    """Every game with its sources, by name."""
+
+
+# -- building ----------------------------------------------------------------
+
+
+def templates_dir() -> Path:
+    """The site's templates: inside the installed package, or the source tree's."""
+    installed = Path(rulebot.__file__).resolve().parent / "templates"
+    return installed if installed.is_dir() else Path(rulebot.__file__).resolve().parent.parent / "templates"
+
+
+def build(corpus: Corpus, out_dir: Path, *, force: bool = False, progress: Progress | None = None) -> SiteReport:
+    """Build the site of `corpus` into `out_dir`, replacing the site already there.
+
+    Refuses (SiteError) a folder that is not empty and was not made by a
+    build, unless `force`; always refuses the file system root, the home
+    folder, a folder holding the current directory or the corpus.
+    """
+    say = progress or (lambda message: None)
+    target = _check_target(Path(out_dir), corpus, force)
+    files = dict(_render(corpus, say))
+    say(f"writing {len(files)} files to {target}")
+    _write(target, files)
+    return SiteReport(
+        out_dir=target,
+        pages=sum(1 for name in files if name.endswith(".html")),
+        files=len(files),
+        games=len(corpus.games),
+        entries=len(corpus.entries),
+    )
+
+
+def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
+    """Every file of the site: (path from the root, content), in a fixed order."""
+    env = _environment()
+    site = _Site(corpus)
+    steps: tuple[tuple[str, Callable[[_Site, jinja2.Environment], Iterator[tuple[str, str | bytes]]]], ...] = (
+        ("home page", _home_page),
+        ("game pages", _game_pages),
+        ("A–Z indexes", _index_pages),
+        ("sources page", _sources_page),
+        ("search data", _search_files),
+        ("static files", _static_files),
+    )
+    for name, step in steps:
+        say(f"rendering {name}")
+        for path, content in step(site, env):
+            yield path, content.encode("utf-8") if isinstance(content, str) else content
+    yield MARKER, MARKER_TEXT.encode("utf-8")
+    yield ".nojekyll", b""
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def _page(env: jinja2.Environment, names: list[str], context: PageContext) -> str:
+    """Render the first of `names` that exists (most specific first)."""
+    return env.select_template(names).render(**context)
+
+
+class _Site:
+    """The corpus arranged for the pages: games by name, links, names to link."""
+
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.games = sorted(corpus.games, key=lambda slug: (fold(corpus.games[slug].name), slug))
+        self.referenced_by = corpus.referenced_by()
+        self.modified_by = corpus.modified_by()
+        self.titles = {entry.id: entry.title for entry in corpus.entries.values()}
+        self.all_pages = self.pages()
+
+    def base(self, page: str, title: str, game: Game | None) -> PageContext:
+        root = "../" * page.count("/")
+        scripts = [site_search.ALL_FILE] + ([site_search.game_file(game.slug)] if game else [])
+        return PageContext(
+            root=root,
+            page=page,
+            page_title=title,
+            game=game,
+            scripts=[root + script for script in scripts],
+            version=rulebot.__version__,
+        )
+
+    def href(self, entry_id: str, page: str) -> str | None:
+        """The link to an entry from a page (None when there is no such entry)."""
+        entry = self.corpus.entries.get(entry_id)
+        if entry is None:
+            return None
+        target = game_page(entry.game)
+        if target == page:
+            return f"#{entry.id}"
+        return "../" * page.count("/") + f"{target}#{entry.id}"
+
+    def links(self, ids: list[str] | tuple[str, ...], page: str, game: str) -> tuple[EntryLink, ...]:
+        out = []
+        for entry_id in ids:
+            href = self.href(entry_id, page)
+            if href is None:
+                continue  # the loader refuses dangling references; never link nowhere
+            entry = self.corpus.entries[entry_id]
+            out.append(EntryLink(href=href, title=entry.title, note=self.note(entry, game)))
+        return tuple(out)
+
+    def note(self, entry: Entry, game: str) -> str:
+        if entry.game != game:
+            return self.corpus.games[entry.game].name
+        if entry.expansion:
+            expansion = self.corpus.games[game].expansion(entry.expansion)
+            return expansion.name if expansion else entry.expansion
+        return ""
+
+    def pages(self) -> set[str]:
+        """Every page of the site, from the root."""
+        pages = {"index.html", "sources.html"}
+        for slug in self.games:
+            pages.update((game_page(slug), index_page(slug)))
+        return pages
+
+    def relative(self, href: str, page: str) -> str | None:
+        """A relative link of an entry text, kept only when it leads to a page (and anchor) of the site."""
+        path, _, fragment = href.partition("#")
+        path = path.partition("?")[0]
+        if not path:
+            return None
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), urllib.parse.unquote(path)))
+        if resolved not in self.all_pages:
+            return None
+        entry = self.corpus.entries.get(fragment)
+        if fragment and entry is not None and game_page(entry.game) == resolved:
+            return href
+        return href.partition("#")[0]  # the page exists; an anchor it may not have is dropped
+
+    def source_href(self, page: str, game: str, source: str) -> str:
+        return "../" * page.count("/") + f"sources.html#{source_anchor(game, source)}"
+
+
+def game_page(slug: str) -> str:
+    """The path of a game's entries page from the site root."""
+    return f"{slug}/index.html"
+
+
+def index_page(slug: str) -> str:
+    """The path of a game's A–Z index from the site root."""
+    return f"{slug}/a-z.html"
+
+
+def source_anchor(game: str, source: str) -> str:
+    """The id of a source on the sources page."""
+    return f"src--{game}--{source}"
+
+
+def _home_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    page = "index.html"
+    context = HomeContext(
+        **site.base(page, "Board game rules, FAQ and errata", None),
+        games=[_summary(site, slug, page) for slug in site.games],
+        entry_count=len(site.corpus.entries),
+    )
+    yield page, _page(env, ["home.html"], context)
+
+
+def _summary(site: _Site, slug: str, page: str) -> GameSummary:
+    game = site.corpus.games[slug]
+    root = "../" * page.count("/")
+    counts: dict[str, int] = {}
+    for entry in site.corpus.entries_of(slug):
+        counts[entry.source] = counts.get(entry.source, 0) + 1
+    sources = tuple(
+        SourceView(
+            source=source,
+            anchor=source_anchor(slug, source.id),
+            href=f"{root}{game_page(slug)}#s--{source.id}",
+            trust_label=TRUST_LABELS.get(source.trust, source.trust),
+            expansion=_expansion_name(game, source.expansion),
+            entry_count=counts.get(source.id, 0),
+        )
+        for source in game.sources
+    )
+    return GameSummary(
+        game=game,
+        href=root + game_page(slug),
+        az_href=root + index_page(slug),
+        sources_href=f"{root}sources.html#g--{slug}",
+        anchor=f"g--{slug}",
+        entry_count=sum(counts.values()),
+        sources=sources,
+    )
+
+
+def _expansion_name(game: Game, slug: str | None) -> str:
+    if not slug:
+        return ""
+    expansion = game.expansion(slug)
+    return expansion.name if expansion else slug
+
+
+def _game_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    for slug in site.games:
+        game = site.corpus.games[slug]
+        page = game_page(slug)
+        entries = site.corpus.entries_of(slug)
+        names = NameTable.for_entries(entries)
+        views = {entry.id: _entry_view(site, entry, page, names) for entry in entries}
+        sources = []
+        summary = _summary(site, slug, page)
+        for source_view in summary.sources:
+            of_source = [views[e.id] for e in entries if e.source == source_view.source.id]
+            runs = itertools.groupby(of_source, key=lambda view: section_heading(view.citation.section))
+            sections = tuple(
+                SectionView(
+                    title=title,
+                    lang=source_view.source.language,
+                    anchor=f"s--{source_view.source.id}--{number}",
+                    entries=tuple(group),
+                )
+                for number, (title, group) in enumerate(runs, 1)
+            )
+            sources.append(
+                SourceView(
+                    source=source_view.source,
+                    anchor=f"s--{source_view.source.id}",
+                    href=f"#s--{source_view.source.id}",
+                    trust_label=source_view.trust_label,
+                    expansion=source_view.expansion,
+                    entry_count=len(of_source),
+                    sections=sections,
+                )
+            )
+        context = GameContext(**site.base(page, game.name, game), sources=sources, entry_count=len(entries))
+        yield page, _page(env, [f"game-{slug}.html", "game.html"], context)
+
+
+def section_heading(section: str) -> str:
+    """The top heading of an entry's section: "Phase 2: Actions, bullet 3" -> "Phase 2: Actions".
+
+    Sections locate an entry precisely ("FAQ > Chaumurky", "Preparation, step
+    3", "Mise en place (note under the illustration)"); a game page groups
+    consecutive entries under the part before the first `, `, ` > ` or `; `
+    outside brackets, without a trailing bracketed note.
+    """
+    depth = 0
+    head = section
+    for index, char in enumerate(section):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and section.startswith((", ", " > ", "; "), index):
+            head = section[:index]
+            break
+    head = _TRAILING_NOTE_RE.sub("", head).strip()
+    return head or section.strip()
+
+
+def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> EntryView:
+    game = site.corpus.games[entry.game]
+    source = game.source(entry.source) or Source(id=entry.source, title=entry.source)
+    context = LinkContext(
+        entry_id=entry.id,
+        names=names,
+        href_for=lambda target: site.href(target, page),
+        titles=site.titles,
+        relative=lambda href: site.relative(href, page),
+    )
+    return EntryView(
+        id=entry.id,
+        title=entry.title,
+        kind=entry.kind,
+        kind_label=KIND_LABELS.get(entry.kind, entry.kind),
+        expansion=_expansion_name(game, entry.expansion) or "Base game",
+        expansion_slug=entry.expansion,
+        revised=entry.revised,
+        html=Markup(to_html(entry.text, context)),  # noqa: S704 - raw HTML is disabled, links are checked
+        aliases=entry.aliases,
+        see_also=site.links(entry.see_also, page, entry.game),
+        referenced_by=site.links(site.referenced_by.get(entry.id, []), page, entry.game),
+        modifies=site.links(entry.modifies, page, entry.game),
+        modified_by=site.links(site.modified_by.get(entry.id, []), page, entry.game),
+        citation=Citation(
+            source_title=source.title,
+            source_href=site.source_href(page, entry.game, source.id),
+            edition=source.edition,
+            date=source.date,
+            section=entry.section,
+            trust=source.trust,
+            trust_label=TRUST_LABELS.get(source.trust, source.trust),
+        ),
+    )
+
+
+def _index_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    for slug in site.games:
+        game = site.corpus.games[slug]
+        page = index_page(slug)
+        items = []
+        for entry in site.corpus.entries_of(slug):
+            href = f"index.html#{entry.id}"
+            label = KIND_LABELS.get(entry.kind, entry.kind)
+            items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label))
+            for alias in entry.aliases:
+                items.append(IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label))
+        items.sort(key=lambda item: (fold(item.name), item.name, item.target, item.href))
+        letters = [
+            IndexLetter(letter=letter, anchor=f"az--{letter.lower() if letter != '#' else 'other'}", items=tuple(group))
+            for letter, group in itertools.groupby(items, key=lambda item: _letter(item.name))
+        ]
+        letters.sort(key=lambda letter: (letter.letter == "#", letter.letter))
+        context = IndexContext(**site.base(page, f"{game.name}: A–Z", game), letters=letters, name_count=len(items))
+        yield page, _page(env, [f"a-z-{slug}.html", "a-z.html"], context)
+
+
+def _letter(name: str) -> str:
+    first = fold(name)[:1].upper()
+    return first if "A" <= first <= "Z" else "#"
+
+
+def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    page = "sources.html"
+    context = SourcesContext(**site.base(page, "Sources", None), games=[_summary(site, slug, page) for slug in site.games])
+    yield page, _page(env, ["sources.html"], context)
+
+
+def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    yield site_search.ALL_FILE, site_search.assignment("all", site_search.all_data(site.corpus, site.games))
+    for slug in site.games:
+        data = site_search.game_data(site.corpus.entries_of(slug))
+        yield site_search.game_file(slug), site_search.assignment(f"game:{slug}", data)
+
+
+def _static_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:
+    static = templates_dir() / "static"
+    for path in sorted(p for p in static.rglob("*") if p.is_file()):
+        yield f"{STATIC_DIR}/{path.relative_to(static).as_posix()}", path.read_bytes()
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def _check_target(out_dir: Path, corpus: Corpus, force: bool) -> Path:
+    """The absolute output folder, once it is known to be safe to replace."""
+    target = out_dir.expanduser().resolve()
+    home = Path.home().resolve()
+    if target == Path(target.anchor) or target == home or target in home.parents:
+        raise SiteError(f"refusing to build the site into {target}: pick a folder of its own")
+    cwd = Path.cwd().resolve()
+    if target == cwd or target in cwd.parents:
+        if not (target / MARKER).is_file():
+            raise SiteError(f"refusing to build the site into {target}: it holds the current directory")
+    for game in corpus.games.values():
+        if game.path:
+            corpus_dir = Path(game.path).resolve().parent
+            if target == corpus_dir or target in corpus_dir.parents:
+                raise SiteError(f"refusing to build the site into {target}: it holds the corpus")
+    if target.exists() and not target.is_dir():
+        raise SiteError(f"cannot build the site into {target}: not a folder")
+    if target.is_dir() and not (target / MARKER).is_file() and not force:
+        try:
+            empty = next(target.iterdir(), None) is None
+        except OSError as exc:
+            raise SiteError(f"cannot read {target}: {exc.strerror or exc}") from None
+        if not empty:
+            raise SiteError(
+                f"{target} is not empty and was not made by rulebot (no {MARKER}); "
+                "empty it, pick another folder, or force the build to replace its content"
+            )
+    return target
+
+
+def _write(target: Path, files: dict[str, bytes]) -> None:
+    """Write `files` into a fresh folder beside `target`, then swap it in."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".rulebot-new", dir=target.parent))
+    except OSError as exc:
+        raise SiteError(f"cannot write the site beside {target}: {exc.strerror or exc}") from None
+    try:
+        os.chmod(fresh, 0o777 & ~_umask())
+        for name, content in files.items():
+            path = fresh / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content)
+        _swap(fresh, target)
+    except OSError as exc:
+        raise SiteError(f"cannot write the site to {target}: {exc.strerror or exc}") from None
+    finally:
+        if fresh.exists():
+            shutil.rmtree(fresh, ignore_errors=True)
+
+
+def _swap(fresh: Path, target: Path) -> None:
+    if not target.exists():
+        fresh.rename(target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".rulebot-old", dir=target.parent))
+    old.rmdir()
+    try:
+        target.rename(old)
+    except OSError:
+        # A folder that cannot be moved (a mount point, say): replace its
+        # content instead, which is all inside it.
+        _empty(target)
+        for child in sorted(fresh.iterdir()):
+            child.rename(target / child.name)
+        return
+    try:
+        fresh.rename(target)
+    except OSError:
+        old.rename(target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _empty(folder: Path) -> None:
+    for child in folder.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# -- serving -------------------------------------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves files without logging every request to stderr."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a browser closing a connection early is not worth a traceback
+
+
+class SiteServer:
+    """A built site served over HTTP in a background thread; close() stops it."""
+
+    def __init__(self, out_dir: Path, host: str, port: int):
+        handler = functools.partial(_QuietHandler, directory=str(out_dir))
+        try:
+            self._server = _Server((host, port), handler)
+        except OSError as exc:
+            raise SiteError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+        self.out_dir = out_dir
+        """The folder served."""
+        bound_host, bound_port = self._server.server_address[:2]
+        shown = f"[{bound_host}]" if ":" in str(bound_host) else str(bound_host)
+        self.url = f"http://{shown}:{bound_port}/"
+        """The site's address, ending in a slash."""
+        self._thread = threading.Thread(target=self._server.serve_forever, name="rulebot-site", daemon=True)
+        self._thread.start()
+
+    def wait(self) -> None:
+        """Block until the server stops (Ctrl-C interrupts it)."""
+        while self._thread.is_alive():
+            self._thread.join(0.5)
+
+    def close(self) -> None:
+        """Stop serving and release the port."""
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+    def __enter__(self) -> SiteServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def serve(out_dir: Path, host: str = "127.0.0.1", port: int = 0) -> SiteServer:
+    """Serve a built site (port 0: any free port); the caller closes the server."""
+    folder = Path(out_dir).expanduser().resolve()
+    if not (folder / "index.html").is_file():
+        raise SiteError(f"no site in {folder}: build it first (rulebot site build)")
+    return SiteServer(folder, host, port)

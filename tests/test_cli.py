@@ -1,0 +1,194 @@
+"""Every command, through click's runner and as a real process."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import MINIMAL, rulebot_process
+from rulebot.cli import cli
+
+TOY = ("--no-shipped", "--corpus", str(MINIMAL))
+
+
+class TestAsk:
+    def test_human_answer_cites_its_source(self, run_cli):
+        """ask prints the ruling, its citation, See also and the modifying entry."""
+        result = run_cli(*TOY, "ask", "winning", "the", "game")
+        assert result.exit_code == 0
+        assert "Winning the game" in result.output
+        assert "Source: Lantern Harbor rulebook (first edition), End of the game" in result.output
+        assert "See also: Setup (lh-setup)" in result.output
+        assert "Changed by Winning with Deep Tides (lh-tides-winning)" in result.output
+
+    def test_json_shape(self, run_cli):
+        """ask --json prints exactly one object with the documented result fields."""
+        result = run_cli(*TOY, "ask", "--json", "--limit", "2", "ferry gull")
+        data = json.loads(result.output)
+        assert data["query"] == "ferry gull"
+        assert len(data["results"]) == 2
+        top = data["results"][0]
+        for key in ("id", "game", "kind", "title", "source", "score", "text", "see_also"):
+            assert key in top
+        assert top["source"]["document"] == "rulebook" and top["source"]["section"] == "Cards > Ferry Gull"
+        assert "terminal" not in top
+
+    def test_game_option(self, run_cli):
+        """--game restricts to a game; results carry it."""
+        data = json.loads(run_cli(*TOY, "ask", "--json", "--game", "lantern-harbor", "tie").output)
+        assert {r["game"] for r in data["results"]} == {"lantern-harbor"}
+
+    def test_unknown_game_lists_known(self, run_cli):
+        """An unknown game is exit 1 with the known games."""
+        result = run_cli(*TOY, "ask", "--game", "chess", "tie")
+        assert result.exit_code == 1
+        assert "Error: no game 'chess'; known games: lantern-harbor" in result.output
+
+    def test_empty_question_is_usage_error(self, run_cli):
+        """An empty question is a usage error (exit 2)."""
+        result = run_cli(*TOY, "ask", "  ")
+        assert result.exit_code == 2
+        assert "Error: the question is empty" in result.output
+
+    def test_missing_question_is_usage_error(self, run_cli):
+        """No question at all is a usage error."""
+        assert run_cli(*TOY, "ask").exit_code == 2
+
+    def test_unknown_option_is_usage_error(self, run_cli):
+        """An unknown option is a usage error."""
+        assert run_cli(*TOY, "ask", "--frobnicate", "x").exit_code == 2
+
+    def test_nothing_found_suggests(self, run_cli):
+        """Nothing clear found: say so and suggest a spelling."""
+        result = run_cli(*TOY, "ask", "zzyzx", "whirlpol")
+        assert result.exit_code == 0
+        assert "No entry answers this clearly" in result.output or "Nothing in the corpus" in result.output
+
+    def test_huge_question_is_refused(self, run_cli):
+        """A 100 KB question is refused with a message, exit 2."""
+        result = run_cli(*TOY, "ask", "x" * 100_000)
+        assert result.exit_code == 2
+        assert "too long" in result.output
+
+
+class TestOtherCommands:
+    def test_show(self, run_cli):
+        """show prints one entry with what refers to it."""
+        result = run_cli(*TOY, "show", "lh-setup")
+        assert result.exit_code == 0
+        assert "Referenced by: Winning the game (lh-winning)" in result.output
+
+    def test_show_json(self, run_cli):
+        """show --json prints the same entry object as ask."""
+        data = json.loads(run_cli(*TOY, "show", "--json", "lh-ferry-gull").output)
+        assert data["id"] == "lh-ferry-gull" and data["aliases"] == [{"text": "Mouette du Bac", "lang": "fr"}]
+
+    def test_show_unknown(self, run_cli):
+        """An unknown id is exit 1 with close ids."""
+        result = run_cli(*TOY, "show", "lh-setpu")
+        assert result.exit_code == 1
+        assert "did you mean: lh-setup" in result.output
+
+    def test_games(self, run_cli):
+        """games lists each game with its expansions."""
+        result = run_cli(*TOY, "games")
+        assert "lantern-harbor  Lantern Harbor – 6 entries; expansions: Deep Tides (deep-tides)" in result.output
+
+    def test_games_json(self, run_cli):
+        """games --json lists the games."""
+        data = json.loads(run_cli(*TOY, "games", "--json").output)
+        assert data["games"][0]["slug"] == "lantern-harbor"
+
+    def test_list_filters(self, run_cli):
+        """list filters by kind and expansion."""
+        result = run_cli(*TOY, "list", "--expansion", "deep-tides")
+        assert [line.split()[0] for line in result.output.splitlines()] == ["lh-tides-winning", "lh-tides-whirlpool"]
+
+    def test_list_json(self, run_cli):
+        """list --json wraps entry objects in {"results": [...]}."""
+        data = json.loads(run_cli(*TOY, "list", "--json", "--kind", "setup").output)
+        assert [r["id"] for r in data["results"]] == ["lh-setup"]
+
+    def test_check_ok(self, run_cli):
+        """check of a valid corpus exits 0 with a one-line summary."""
+        result = run_cli("check", str(MINIMAL))
+        assert result.exit_code == 0
+        assert result.output == "OK: 6 entries in 1 game(s) (lantern-harbor 6)\n"
+
+    def test_check_reports_file_and_line(self, run_cli, minimal_copy: Path):
+        """check of a broken corpus prints FILE:LINE: message and exits 1."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu"), encoding="utf-8")
+        result = run_cli("check", str(minimal_copy))
+        assert result.exit_code == 1
+        assert re.search(r"rulebook\.md:5: unknown kind 'setpu'", result.output)
+        assert "Error: 1 problem(s) found" in result.output
+
+    def test_broken_corpus_on_ask(self, run_cli, minimal_copy: Path):
+        """ask on a broken corpus reports its problems, exit 1, no traceback."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("see_also: lh-winning", "see_also: lh-nowhere"), encoding="utf-8")
+        result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "ask", "setup")
+        assert result.exit_code == 1
+        assert "unknown entry id 'lh-nowhere'" in result.output
+
+    def test_index(self, run_cli):
+        """index --rebuild builds and says where."""
+        result = run_cli(*TOY, "index", "--rebuild")
+        assert result.exit_code == 0
+        assert "Index of 6 entries at" in result.output and "built in" in result.output
+
+    def test_no_corpus_is_usage_error(self, run_cli):
+        """--no-shipped without --corpus is a usage error."""
+        assert run_cli("--no-shipped", "games").exit_code == 2
+
+
+def test_every_command_has_help_and_is_in_the_readme(run_cli):
+    """Each command has --help text and the README mentions it."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    for name, command in cli.commands.items():
+        result = run_cli(name, "--help")
+        assert result.exit_code == 0 and command.help
+        assert f"rulebot {name}" in readme, name
+
+
+class TestRealProcess:
+    def test_ask_shipped_corpus(self):
+        """The installed module answers a real question from the shipped corpus."""
+        process = rulebot_process("ask", "--json", "can i trash assassination mission")
+        assert process.returncode == 0, process.stderr
+        assert json.loads(process.stdout)["results"][0]["id"] == "dune-assassination-mission"
+
+    def test_no_color_when_piped(self):
+        """Output to a pipe carries no ANSI escapes."""
+        process = rulebot_process(*TOY, "ask", "ferry gull", env={"NO_COLOR": ""})
+        assert process.returncode == 0 and "\x1b[" not in process.stdout
+
+    def test_error_has_no_traceback(self):
+        """A user error is one line on stderr with exit 1, never a traceback."""
+        process = rulebot_process(*TOY, "show", "nope")
+        assert process.returncode == 1
+        assert "Traceback" not in process.stderr and process.stderr.startswith("Error: no entry 'nope'")
+
+    def test_lone_surrogate_argument(self):
+        """Undecodable bytes in the question are answered or refused cleanly."""
+        import os
+        import subprocess
+        import sys
+
+        process = subprocess.run(
+            [sys.executable.encode(), b"-m", b"rulebot", *[a.encode() for a in TOY], b"ask", b"ferry \xff\xfe gull"],
+            capture_output=True,
+            env=dict(os.environ),
+            timeout=60,
+        )
+        assert process.returncode == 0, process.stderr
+        assert b"Traceback" not in process.stderr
+
+    def test_version(self):
+        """--version prints the version."""
+        process = rulebot_process("--version")
+        assert process.returncode == 0 and process.stdout.startswith("rulebot, version ")

@@ -1,0 +1,160 @@
+"""The corpus loader and validator, on small corpora written for each case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import MINIMAL, write_corpus
+from rulebot import corpus
+from rulebot.errors import CorpusError
+
+GAME_TOML = """\
+slug = "toy"
+name = "Toy Game"
+id_prefix = "toy"
+
+[[sources]]
+id = "rules"
+title = "Toy rules"
+
+[[expansions]]
+slug = "extra"
+name = "Extra"
+"""
+
+ENTRY = """\
+## toy-one
+title: One
+kind: rule
+section: Part 1
+
+The first rule of the toy game.
+"""
+
+
+def problems_for(tmp_path: Path, files: dict[str, str | bytes]) -> list[str]:
+    """Problems of a corpus made of the given files, as 'FILE:LINE: message' strings."""
+    root = write_corpus(tmp_path / "c", files)
+    _, problems = corpus.check([root])
+    return [f"{Path(p.path).name}:{p.line}: {p.message}" for p in problems]
+
+
+class TestMinimalCorpus:
+    def test_loads_every_entry(self):
+        """The minimal test corpus loads with its six entries and one game."""
+        loaded = corpus.load([MINIMAL])
+        assert list(loaded.games) == ["lantern-harbor"]
+        assert len(loaded.entries) == 6
+
+    def test_entry_fields(self):
+        """An entry carries its game, source, aliases by language and references."""
+        loaded = corpus.load([MINIMAL])
+        keeper = loaded.entry("lh-lantern-keeper")
+        assert keeper.game == "lantern-harbor"
+        assert keeper.source == "rulebook"
+        assert [(a.text, a.lang) for a in keeper.aliases] == [("Gardien du Phare", "fr"), ("égalité", "fr")]
+        assert keeper.line == 28
+
+    def test_source_expansion_is_the_default(self):
+        """Entries of a source declared for an expansion belong to it."""
+        loaded = corpus.load([MINIMAL])
+        assert loaded.entry("lh-tides-winning").expansion == "deep-tides"
+        assert loaded.entry("lh-winning").expansion is None
+
+    def test_backlinks(self):
+        """modified_by and referenced_by are computed from modifies and see_also."""
+        loaded = corpus.load([MINIMAL])
+        assert loaded.modified_by()["lh-winning"] == ["lh-tides-winning"]
+        assert set(loaded.referenced_by()["lh-winning"]) == {"lh-setup", "lh-tides-winning"}
+
+    def test_revised_date(self):
+        """A revised date is kept as an ISO string."""
+        assert corpus.load([MINIMAL]).entry("lh-tides-whirlpool").revised == "2024-06-01"
+
+
+BROKEN_CASES = [
+    # (name, files, expected "FILE:LINE: fragment")
+    ("missing title", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("title: One\n", "")}, "rules.md:1: entry 'toy-one' has no title"),
+    ("unknown kind", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("kind: rule", "kind: law")}, "rules.md:3: unknown kind 'law'"),
+    ("unknown key", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section", "colour: red\nsection")}, "rules.md:4: unknown key 'colour'"),
+    ("key twice", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("kind: rule", "kind: rule\nkind: faq")}, "rules.md:4: key 'kind' given twice"),
+    ("bad id", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("toy-one", "Toy One")}, "rules.md:1: invalid id 'Toy One'"),
+    ("wrong prefix", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("toy-one", "other-one")}, "rules.md:1: id 'other-one' must start"),
+    ("empty text", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("The first rule of the toy game.\n", "")}, "rules.md:1: entry 'toy-one' has no text"),
+    ("duplicate id", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY + "\n" + ENTRY}, "rules.md:8: duplicate id 'toy-one'"),
+    ("unknown see_also", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nsee_also: toy-nowhere")}, "rules.md:5: see_also: unknown entry id 'toy-nowhere'"),
+    ("unknown modifies", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nmodifies: toy-two")}, "rules.md:5: modifies: unknown entry id 'toy-two'"),
+    ("unknown expansion", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nexpansion: nope")}, "rules.md:5: unknown expansion 'nope'"),
+    ("bad revised", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nrevised: last week")}, "rules.md:5: revised must be a date"),
+    ("header junk", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nthis is not a header")}, "rules.md:5: expected a 'key: value' header line"),
+    ("unknown source file", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY, "toy/faq.md": ENTRY.replace("toy-one", "toy-two")}, "faq.md:0: no source 'faq'"),
+    ("bad utf-8", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.encode() + b"\nbroken \xff byte\n"}, "rules.md:8: not valid UTF-8"),
+    ("invalid toml", {"toy/game.toml": GAME_TOML.replace('name = "Toy Game"', "name = Toy Game"), "toy/rules.md": ENTRY}, "game.toml:2: invalid TOML"),
+    ("missing slug", {"toy/game.toml": GAME_TOML.replace('slug = "toy"\n', ""), "toy/rules.md": ENTRY}, "game.toml:1: missing required key 'slug'"),
+    ("slug differs", {"toy/game.toml": GAME_TOML.replace('slug = "toy"', 'slug = "toys"'), "toy/rules.md": ENTRY}, "game.toml:1: slug 'toys' differs from the folder name"),
+    ("wrong type", {"toy/game.toml": GAME_TOML.replace('id_prefix = "toy"', "id_prefix = 3"), "toy/rules.md": ENTRY}, "game.toml:3: id_prefix must be a non-empty string"),
+    ("unknown trust", {"toy/game.toml": GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\ntrust = "gossip"'), "toy/rules.md": ENTRY}, "game.toml:8: unknown trust 'gossip'"),
+    ("no game.toml", {"toy/rules.md": ENTRY}, "toy:0: no game.toml"),
+    ("alias twice", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\naliases: Uno") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\naliases: uno")}, "rules.md:13: alias 'uno' is also claimed by 'toy-one'"),
+    ("self reference", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nsee_also: toy-one")}, "rules.md:5: see_also names the entry itself"),
+    ("modifies cycle", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nmodifies: toy-two") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\nmodifies: toy-one")}, "modifies forms a cycle"),
+    ("bad vocabulary", {"toy/game.toml": GAME_TOML + '\n[vocabulary]\nsynonyms = ["money"]\n', "toy/rules.md": ENTRY}, "game.toml:14: synonyms must be a list of lists"),
+]
+
+
+@pytest.mark.parametrize(("files", "expected"), [c[1:] for c in BROKEN_CASES], ids=[c[0] for c in BROKEN_CASES])
+def test_broken_corpus_is_reported_with_file_and_line(tmp_path: Path, files: dict, expected: str):
+    """Each kind of mistake is reported once, at its file and line."""
+    found = problems_for(tmp_path, files)
+    assert any(p.startswith(expected) or expected in p for p in found), found
+
+
+def test_every_problem_is_collected(tmp_path: Path):
+    """Two mistakes in two entries give two problems, not one."""
+    files = {
+        "toy/game.toml": GAME_TOML,
+        "toy/rules.md": ENTRY.replace("kind: rule", "kind: law") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("title: One\n", ""),
+    }
+    assert len(problems_for(tmp_path, files)) == 2
+
+
+def test_load_raises_with_all_problems(tmp_path: Path):
+    """load() raises CorpusError holding every problem."""
+    root = write_corpus(tmp_path / "c", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("kind: rule", "kind: law")})
+    with pytest.raises(CorpusError) as caught:
+        corpus.load([root])
+    assert len(caught.value.problems) == 1
+
+
+def test_missing_folder(tmp_path: Path):
+    """A corpus folder that does not exist is a problem, not a crash."""
+    _, problems = corpus.check([tmp_path / "nowhere"])
+    assert "no such directory" in problems[0].message
+
+
+def test_symlink_loop_is_reported(tmp_path: Path):
+    """A game folder that is a symlink loop is reported, not followed forever."""
+    root = write_corpus(tmp_path / "c", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY})
+    (root / "loop").symlink_to(root / "loop")
+    _, problems = corpus.check([root])
+    assert any("loop" in p.path for p in problems)
+
+
+def test_code_fence_does_not_start_an_entry(tmp_path: Path):
+    """A '## ' line inside a fenced code block belongs to the text."""
+    text = ENTRY + "\n```\n## not-an-entry\n```\n"
+    root = write_corpus(tmp_path / "c", {"toy/game.toml": GAME_TOML, "toy/rules.md": text})
+    loaded = corpus.load([root])
+    assert list(loaded.entries) == ["toy-one"]
+    assert "## not-an-entry" in loaded.entry("toy-one").text
+
+
+def test_fingerprint_changes_with_content(tmp_path: Path):
+    """Editing one entry changes the corpus fingerprint; nothing else does."""
+    root = write_corpus(tmp_path / "c", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY})
+    before = corpus.fingerprint([root])
+    assert corpus.fingerprint([root]) == before
+    (root / "toy/rules.md").write_text(ENTRY.replace("first", "only"), encoding="utf-8")
+    assert corpus.fingerprint([root]) != before

@@ -1,0 +1,124 @@
+"""The index lifecycle: first use, change detection, damage, read-only caches, concurrency."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import MINIMAL
+from rulebot.index import META_FILE, open_index
+from rulebot.search import Searcher
+
+
+def top_id(opened, question: str) -> str:
+    with Searcher(opened) as searcher:
+        return searcher.ask(question).results[0].id
+
+
+class TestFirstUse:
+    def test_builds_then_reuses(self, fresh_cache: Path):
+        """The first open builds the index in the cache; the second reuses it."""
+        first = open_index([MINIMAL])
+        assert first.built and first.path is not None and first.path.is_relative_to(fresh_cache)
+        second = open_index([MINIMAL])
+        assert not second.built and second.path == first.path
+
+    def test_progress_is_reported(self, fresh_cache: Path):
+        """A build reports its progress, ending at the entry count."""
+        seen = []
+        open_index([MINIMAL], progress=lambda done, total: seen.append((done, total)))
+        assert seen[-1] == (6, 6)
+
+    def test_rebuild_replaces(self, fresh_cache: Path):
+        """--rebuild builds a new index even when one is up to date, and it works."""
+        open_index([MINIMAL])
+        again = open_index([MINIMAL], rebuild=True)
+        assert again.built
+        assert top_id(again, "ferry gull") == "lh-ferry-gull"
+
+    def test_no_leftover_build_folders(self, fresh_cache: Path):
+        """After a build, only the finished index folder remains."""
+        opened = open_index([MINIMAL])
+        assert [p.name for p in opened.path.parent.iterdir()] == [opened.path.name]
+
+
+class TestChanges:
+    def test_edit_triggers_rebuild(self, fresh_cache: Path, minimal_copy: Path):
+        """Editing an entry rebuilds the index, and answers follow the edit."""
+        open_index([minimal_copy])
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("Ferry Gull", "Harbor Heron"), encoding="utf-8")
+        opened = open_index([minimal_copy])
+        assert opened.built
+        assert top_id(opened, "harbor heron") == "lh-ferry-gull"
+
+    def test_old_build_is_pruned(self, fresh_cache: Path, minimal_copy: Path):
+        """The index of the previous corpus content is removed once a new one is built."""
+        first = open_index([minimal_copy])
+        (minimal_copy / "lantern-harbor" / "rulebook.md").write_text(
+            (minimal_copy / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8") + "\nMore text.\n",
+            encoding="utf-8",
+        )
+        second = open_index([minimal_copy])
+        assert second.path != first.path and not first.path.exists()
+
+
+class TestDamage:
+    # Whoosh leaves a damaged segment's file handle to the garbage collector.
+    @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+    @pytest.mark.parametrize("damage", ["truncate", "zero", "delete-segment", "garble-meta", "delete-meta"])
+    def test_damaged_index_is_rebuilt_with_a_warning(self, fresh_cache: Path, damage: str):
+        """A damaged index is detected on opening and rebuilt, with a warning."""
+        opened = open_index([MINIMAL])
+        folder = opened.path
+        segment = max((p for p in folder.iterdir() if p.suffix == ".seg"), key=lambda p: p.stat().st_size)
+        if damage == "truncate":
+            segment.write_bytes(segment.read_bytes()[: segment.stat().st_size // 2])
+        elif damage == "zero":
+            segment.write_bytes(b"\0" * segment.stat().st_size)
+        elif damage == "delete-segment":
+            segment.unlink()
+        elif damage == "garble-meta":
+            (folder / META_FILE).write_text("{not json", encoding="utf-8")
+        else:
+            (folder / META_FILE).unlink()
+        warnings: list[str] = []
+        again = open_index([MINIMAL], warn=warnings.append)
+        assert again.built
+        assert top_id(again, "lantern keeper") == "lh-lantern-keeper"
+        if damage != "zero":  # same size, so only a failing search can reveal zeroed bytes
+            assert warnings and "damaged" in warnings[0]
+
+    def test_read_only_cache_falls_back_to_memory(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """When the cache cannot be written, the index is built in memory with a warning."""
+        if os.geteuid() == 0:
+            blocker = tmp_path / "file"
+            blocker.write_text("not a folder")
+            monkeypatch.setenv("RULEBOT_CACHE_DIR", str(blocker / "cache"))  # root ignores modes
+        else:
+            cache = tmp_path / "ro"
+            cache.mkdir(mode=0o500)
+            monkeypatch.setenv("RULEBOT_CACHE_DIR", str(cache))
+        warnings: list[str] = []
+        opened = open_index([MINIMAL], warn=warnings.append)
+        assert opened.path is None
+        assert "in-memory" in warnings[0]
+        assert top_id(opened, "ferry gull") == "lh-ferry-gull"
+
+
+def test_concurrent_first_use(fresh_cache: Path):
+    """Six processes started at once on an empty cache all answer correctly."""
+    env = dict(os.environ, RULEBOT_CACHE_DIR=str(fresh_cache))
+    command = [sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(MINIMAL), "ask", "--json", "ferry", "gull"]
+    processes = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for _ in range(6)]
+    outputs = [p.communicate(timeout=120) for p in processes]
+    for process, (out, err) in zip(processes, outputs):
+        assert process.returncode == 0, err
+        assert json.loads(out)["results"][0]["id"] == "lh-ferry-gull"
+    home = next((fresh_cache / "index").iterdir())
+    assert len([p for p in home.iterdir() if not p.name.startswith(".")]) == 1

@@ -1,0 +1,164 @@
+"""Answering questions: names, typos, French, synonyms, game detection, hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import MINIMAL
+from rulebot.corpus import shipped_corpus_dir
+from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
+from rulebot.index import open_index
+from rulebot.search import Searcher, clean_question, make_units
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory):
+    """A searcher over the shipped corpus, opened once for the module."""
+    import os
+
+    os.environ["RULEBOT_CACHE_DIR"] = str(tmp_path_factory.mktemp("search-cache"))
+    with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+        yield searcher
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory: pytest.TempPathFactory):
+    """A searcher over the minimal test corpus."""
+    import os
+
+    os.environ["RULEBOT_CACHE_DIR"] = str(tmp_path_factory.mktemp("toy-cache"))
+    with Searcher(open_index([MINIMAL])) as searcher:
+        yield searcher
+
+
+def first(searcher: Searcher, question: str, game: str | None = None) -> str:
+    return searcher.ask(question, game=game).results[0].id
+
+
+class TestNames:
+    def test_card_name_alone(self, shipped: Searcher):
+        """A card name alone finds its entry first."""
+        assert first(shipped, "assassination mission") == "dune-assassination-mission"
+
+    def test_card_name_in_a_question(self, shipped: Searcher):
+        """A card name inside a sloppy question still wins over filler words."""
+        assert first(shipped, "can i trash assassination mission") == "dune-assassination-mission"
+
+    @pytest.mark.parametrize(
+        ("question", "expected"),
+        [("chamurky", "dune-chaumurky"), ("ilesa ekaz", "dune-ilesa-ecaz"), ("acadamy", "catalyst-academy")],
+    )
+    def test_typos_in_names(self, shipped: Searcher, question: str, expected: str):
+        """A misspelled card name finds the card."""
+        assert first(shipped, question) == expected
+
+    def test_redirect_alias(self, shipped: Searcher):
+        """A name the source only redirects finds the entry it redirects to."""
+        entry = shipped.ask("chani", game="dune-imperium").results[0]
+        assert "Chani" in [a["text"] for a in entry.data["aliases"]]
+
+
+class TestLanguages:
+    def test_french_alias(self, toy: Searcher):
+        """A French alias finds its entry."""
+        assert first(toy, "mouette du bac") == "lh-ferry-gull"
+
+    def test_accent_folding(self, toy: Searcher):
+        """An unaccented French word finds the accented alias, and the reverse."""
+        assert first(toy, "egalite") == "lh-lantern-keeper"
+        assert first(toy, "égalité") == "lh-lantern-keeper"
+
+    def test_french_question_on_shipped_corpus(self, shipped: Searcher):
+        """A French question finds a Molthar entry without naming the game."""
+        assert shipped.ask("qui peut activer le feu follet").results[0].game == "portals-of-molthar"
+
+
+class TestVocabulary:
+    def test_synonym_from_game_vocabulary(self, toy: Searcher):
+        """A word of a synonym group finds entries written with another member."""
+        assert first(toy, "how much money do captains start with") == "lh-setup"
+
+    def test_units_group_synonym_phrases(self):
+        """A synonym phrase becomes one unit with every alternative."""
+        table = {("victori", "point"): (("victory", "points"), ("vp",)), ("vp",): (("victory", "points"), ("vp",))}
+        units = make_units(["how", "many", "victory", "points"], table)
+        assert [u.words for u in units] == [("victory", "points")]
+        assert ("vp",) in units[0].alternatives
+
+    def test_filler_only_question_still_searches(self, toy: Searcher):
+        """A question made only of filler or stop words is searched as typed, without error."""
+        answer = toy.ask("it and")
+        assert answer.query == "it and"
+
+
+class TestGames:
+    def test_game_detected_from_terms(self, shipped: Searcher):
+        """Without a game, the question's terms pick the right game."""
+        assert shipped.ask("how many coins can i keep at the end of my turn").results[0].game == "catalyst"
+
+    def test_game_named_in_question(self, shipped: Searcher):
+        """Naming the game restricts the answer to it."""
+        answer = shipped.ask("res arcana victory")
+        assert {h.game for h in answer.results} == {"res-arcana"}
+
+    def test_unknown_game(self, shipped: Searcher):
+        """An unknown game slug is an error naming the known ones."""
+        with pytest.raises(UnknownGameError, match="catalyst"):
+            shipped.ask("anything", game="chess")
+
+    def test_every_game_answers(self, shipped: Searcher):
+        """Each game of the shipped corpus answers a question about its own ending."""
+        for slug in shipped.games:
+            answer = shipped.ask("end of the game", game=slug)
+            assert answer.results and answer.results[0].game == slug
+
+
+class TestUnsure:
+    def test_nonsense_gives_no_confident_answer(self, shipped: Searcher):
+        """Words absent from the corpus give no confident answer."""
+        assert not shipped.ask("xylophone quasar").confident
+
+    def test_did_you_mean(self, toy: Searcher):
+        """A misspelled word outside any name gets a corrected suggestion."""
+        answer = toy.ask("whirlpoool")
+        assert answer.results[0].id == "lh-tides-whirlpool"
+
+
+class TestHostileInput:
+    @pytest.mark.parametrize(
+        "question",
+        ['title:*', "(", '"', "*", "AND", "OR NOT", "a* b? ~2 ^3", "id:dune-*", "\x00\x07 bell", "\u202eevil", "🂡 🃏", "\ud800 lone"],
+    )
+    def test_query_syntax_is_plain_text(self, toy: Searcher, question: str):
+        """Query syntax and odd characters are plain text: an answer, never a crash."""
+        try:
+            toy.ask(question)
+        except QueryError:
+            pass  # nothing searchable is a clean refusal
+
+    def test_too_long_is_refused(self, toy: Searcher):
+        """A 100 KB question is refused with a message."""
+        with pytest.raises(QueryError, match="too long"):
+            toy.ask("ferry " * 20000)
+
+    def test_empty_is_refused(self):
+        """Whitespace and control characters alone are an empty question."""
+        with pytest.raises(QueryError, match="empty"):
+            clean_question(" \t\x00 ")
+
+
+class TestLookups:
+    def test_get_unknown_suggests_close_ids(self, toy: Searcher):
+        """An unknown id is an error that proposes close ids."""
+        with pytest.raises(UnknownEntryError, match="lh-setup"):
+            toy.get("lh-setpu")
+
+    def test_entries_filters(self, toy: Searcher):
+        """entries() filters by game, kind and expansion, in corpus order."""
+        assert [e["id"] for e in toy.entries(kind="faq")] == ["lh-tides-winning"]
+        assert [e["id"] for e in toy.entries(expansion="deep-tides")] == ["lh-tides-winning", "lh-tides-whirlpool"]
+        assert len(toy.entries(game="lantern-harbor")) == 6
+
+    def test_modified_by_in_payload(self, toy: Searcher):
+        """An entry's payload names the entries that modify it."""
+        assert [m["id"] for m in toy.get("lh-winning")["modified_by"]] == ["lh-tides-winning"]

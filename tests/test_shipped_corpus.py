@@ -1,0 +1,59 @@
+"""The corpus shipped with rulebot: valid, complete per source, linked across expansions."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebot import corpus
+from rulebot.model import Corpus
+
+GAMES = {"dune-imperium", "res-arcana", "catalyst", "portals-of-molthar"}
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Corpus:
+    return corpus.load([corpus.shipped_corpus_dir()])
+
+
+def test_shipped_corpus_has_no_problem():
+    """`rulebot check` of the shipped corpus finds nothing to report."""
+    _, problems = corpus.check([corpus.shipped_corpus_dir()])
+    assert problems == []
+
+
+def test_the_four_games(shipped: Corpus):
+    """The four games are there, each with entries from every declared source."""
+    assert set(shipped.games) == GAMES
+    for game in shipped.games.values():
+        used = {e.source for e in shipped.entries_of(game.slug)}
+        assert used == {s.id for s in game.sources}, game.slug
+
+
+def test_expansion_rules_point_at_what_they_change(shipped: Corpus):
+    """The Perlae Imperii victory threshold modifies the base victory check."""
+    modifiers = shipped.modified_by()["arcana-victory-check"]
+    texts = " ".join(shipped.entry(i).text for i in modifiers)
+    assert "13" in texts
+
+
+def test_missing_table_is_said_not_invented(shipped: Corpus):
+    """Catalyst's starting-coins table is missing from the source, and the entry says so."""
+    entry = shipped.entry("catalyst-starting-coins")
+    assert "not" in entry.text and "table" in entry.text.lower()
+
+
+def test_molthar_has_french_aliases(shipped: Corpus):
+    """The French rules' terms are kept as French aliases."""
+    french = {a.text.lower() for e in shipped.entries_of("portals-of-molthar") for a in e.aliases if a.lang == "fr"}
+    assert {"portail", "diamant", "feu follet"} <= french
+
+
+def test_dune_redirects_become_aliases(shipped: Corpus):
+    """Redirect-only names of the Dune FAQ are aliases of the entry they point to."""
+    names = {a.text for e in shipped.entries_of("dune-imperium") for a in e.aliases}
+    assert {"Chani", "Poison Snooper"} <= names
+
+
+def test_revised_marks_are_kept(shipped: Corpus):
+    """Entries the Dune FAQ marks as revised carry the date."""
+    assert shipped.entry("dune-chaumurky").revised == "2021-02-14"
