@@ -122,19 +122,36 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
 @click.argument("question", nargs=-1, required=True)
 @click.option("-g", "--game", metavar="SLUG", help="Only this game (see `rulebot games`).")
 @click.option("-n", "--limit", default=3, show_default=True, type=click.IntRange(1, 50), help="How many entries to show.")
+@click.option(
+    "-w",
+    "--with",
+    "with_",
+    multiple=True,
+    metavar="EXP",
+    help="An expansion in play (repeatable); 'base' with --game for none. Default: `rulebot config`.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: {query, game, results: [...]}.")
 @click.pass_obj
-def ask(settings: Settings, question: tuple[str, ...], game: str | None, limit: int, as_json: bool) -> None:
+def ask(
+    settings: Settings, question: tuple[str, ...], game: str | None, limit: int, with_: tuple[str, ...], as_json: bool
+) -> None:
     """Answer a rules question, best ruling first, with its source.
 
     QUESTION is free text: a card name, a sloppy question, typos, French.
     Quotes are optional: `rulebot ask chamurky tie` works.
+
+    With expansions in play (--with, or `rulebot config set GAME.with EXP`),
+    entries of other expansions of that game are left out, and a rule an
+    expansion changes is shown after the change. Without any, every entry
+    counts, and an expansion named in the question is taken as in play.
     """
-    from rulebot import output
+    from rulebot import config, output
 
     text = " ".join(question)
     with settings.searcher() as searcher:
-        answer = searcher.ask(text, game=game, limit=limit)
+        in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
+        in_play.update(searcher.resolve_expansions(with_, game))
+        answer = searcher.ask(text, game=game, limit=limit, expansions=in_play)
     if as_json:
         click.echo(output.to_json(output.answer_json(answer)))
     else:
@@ -227,6 +244,63 @@ def check(settings: Settings, corpus_dirs: tuple[Path, ...]) -> None:
     counts = Counter(e.game for e in loaded.entries.values())
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in loaded.games)
     click.echo(f"OK: {len(loaded.entries)} entries in {len(loaded.games)} game(s) ({per_game})")
+
+
+@cli.group(name="config")
+def config_group() -> None:
+    """Default settings, kept in the user config directory.
+
+    \b
+    The only setting is GAME.with, the expansions in play for a game:
+      rulebot config set res-arcana.with perlae-imperii
+      rulebot config get res-arcana.with
+      rulebot config unset res-arcana.with
+    """
+
+
+@config_group.command(name="set")
+@click.argument("key")
+@click.argument("values", nargs=-1, required=True)
+@click.pass_obj
+def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
+    """Set KEY (GAME.with) to one or more VALUES (expansion slugs)."""
+    from rulebot import config
+
+    game, _ = config.split_key(key)
+    with settings.searcher() as searcher:
+        searcher.check_game(game)
+        searcher.resolve_expansions([v for v in values if v != "base"], game)
+    path = config.set_value(key, [v for v in values if v != "base"])
+    click.echo(f"{key} = {', '.join(values)} (saved in {path})")
+
+
+@config_group.command(name="get")
+@click.argument("key")
+def config_get(key: str) -> None:
+    """Print the value of KEY (GAME.with), one item a line."""
+    from rulebot import config
+
+    game, setting = config.split_key(key)
+    for value in config.load().get(game, {}).get(setting, []):
+        click.echo(value)
+
+
+@config_group.command(name="unset")
+@click.argument("key")
+def config_unset(key: str) -> None:
+    """Remove KEY (GAME.with): every expansion counts again."""
+    from rulebot import config
+
+    path = config.set_value(key, [])
+    click.echo(f"{key} removed (from {path})")
+
+
+@config_group.command(name="path")
+def config_path() -> None:
+    """Print where the config file is."""
+    from rulebot import config
+
+    click.echo(str(config.config_path()))
 
 
 @cli.command()

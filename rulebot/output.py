@@ -61,6 +61,7 @@ def answer_json(answer: Answer) -> dict:
         "results": [public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3)) for h in answer.results],
         "suggestions": answer.suggestions,
         "close_titles": answer.close_titles,
+        "other_games": [public(h.data, score=round(h.score, 4)) for h in answer.other_games],
     }
 
 
@@ -162,4 +163,9 @@ def answer_text(answer: Answer, style: Style) -> str:
                 lines.append("")
                 lines.append(style("Other matches:", DIM))
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}")
+    if answer.other_games:
+        lines.append("")
+        lines.append(style("Also close, in other games (add --game to choose):", DIM))
+        for hit in answer.other_games:
+            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['game_name']}")
     return "\n".join(lines)

@@ -10,9 +10,11 @@ not be re-wrapped (table rows).
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:  # markdown-it is imported only when rendering, never by `ask`
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 STRONG_ON = "\x01"
 STRONG_OFF = "\x02"
@@ -22,6 +24,8 @@ PRE = "\x03"
 @cache
 def parser() -> MarkdownIt:
     """The configured Markdown parser: CommonMark with tables, raw HTML disabled."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 

@@ -21,8 +21,8 @@ A question goes through these steps:
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from whoosh import query as Q
@@ -53,6 +53,8 @@ SYNONYM_WEIGHT = 0.85
 """An alternative from the game vocabulary counts a little less than the word typed."""
 CORRECTION_WEIGHT = 0.7
 """A close spelling of an unknown word counts less than a word found as typed."""
+AMBIGUOUS_SHARE = 0.8
+"""Another game's best entry scoring at least this share of the best answer is shown too."""
 CONFIDENT_COVERAGE = 0.5
 """The best hit must match more than this share of the question's units to be trusted."""
 
@@ -99,6 +101,8 @@ class Answer:
     """Corrected spellings of the question, for "did you mean"."""
     close_titles: list[dict] = field(default_factory=list)
     """Entries whose names resemble the question's words ({id, title, game})."""
+    other_games: list[Hit] = field(default_factory=list)
+    """When the game was not given: the best entry of other games that score close."""
 
 
 class Searcher:
@@ -133,6 +137,30 @@ class Searcher:
             known = ", ".join(self.games) or "none"
             raise UnknownGameError(f"no game {slug!r}; known games: {known}")
 
+    def resolve_expansions(self, names: Collection[str], game: str | None = None) -> dict[str, set[str]]:
+        """Map `--with` names to {game: expansions}; `base` (with a game) means none.
+
+        UnknownGameError (a RulebotError) when a name is no expansion, or is
+        ambiguous between games without a game to choose.
+        """
+        chosen: dict[str, set[str]] = {}
+        for name in names:
+            if name == "base":
+                if game is None:
+                    raise UnknownGameError("--with base needs --game, to say which game is played without expansions")
+                chosen.setdefault(game, set())
+                continue
+            owners = [slug for slug, g in self.games.items() if any(e["slug"] == name for e in g["expansions"])]
+            if game is not None:
+                owners = [o for o in owners if o == game]
+            if not owners:
+                known = ", ".join(f"{e['slug']} ({slug})" for slug, g in self.games.items() for e in g["expansions"])
+                raise UnknownGameError(f"no expansion {name!r}" + (f" for {game}" if game else "") + f"; known: {known or 'none'}")
+            if len(owners) > 1:
+                raise UnknownGameError(f"expansion {name!r} belongs to several games ({', '.join(owners)}): add --game")
+            chosen.setdefault(owners[0], set()).add(name)
+        return chosen
+
     def get(self, entry_id: str) -> dict:
         """The payload of one entry; UnknownEntryError (with close ids) if none."""
         stored = self.searcher.document(id=entry_id)
@@ -159,28 +187,99 @@ class Searcher:
 
     # -- asking --------------------------------------------------------------
 
-    def ask(self, question: str, *, game: str | None = None, limit: int = 5) -> Answer:
-        """Rank the entries that answer a question, best first."""
+    def ask(
+        self,
+        question: str,
+        *,
+        game: str | None = None,
+        limit: int = 5,
+        expansions: Mapping[str, Collection[str]] | None = None,
+    ) -> Answer:
+        """Rank the entries that answer a question, best first.
+
+        `expansions` maps a game to the expansions in play: that game's
+        entries of other expansions are left out, and a rule changed by an
+        expansion in play comes after the entry that changes it. Games it does
+        not name are searched whole. Expansions named in the question are in
+        play for the ordering too.
+        """
         text = clean_question(question)
         if game is not None:
             self.check_game(game)
+        in_play = {g: set(e) for g, e in (expansions or {}).items()}
+        for slug in in_play:
+            self.check_game(slug)
         words = analysis.words(text)
         if not words:
             raise QueryError("the question has no words to search for")
         games = [game] if game else self._named_games(words)
         if not game and len(games) == 1:
             words = self._without_game_name(words, games[0]) or words
-        candidates: list[Hit] = []
-        for slug in games or list(self.games):
-            candidates.extend(self._search_game(words, slug))
-        candidates.sort(key=lambda h: (-h.score, h.id))
-        results = candidates[:limit]
+        searched = games or list(self.games)
+        by_game: dict[str, list[Hit]] = {}
+        named: dict[str, set[str]] = {}
+        for slug in searched:
+            by_game[slug] = self._search_game(words, slug, in_play.get(slug))
+            named[slug] = self._named_expansions(words, slug)
+        candidates = sorted((h for hits in by_game.values() for h in hits), key=lambda h: (-h.score, h.id))
+        ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
+        results = self._modifications_first(candidates, ordering, in_play)[:limit]
         answer = Answer(query=question, game=game or (results[0].game if results else None), results=results)
+        if len(searched) > 1 and results:
+            answer.other_games = self._runners_up(by_game, results)
         answer.confident = bool(results) and (results[0].coverage > CONFIDENT_COVERAGE)
         if not answer.confident:
             answer.suggestions = self._suggestions(words)
             answer.close_titles = self._close_titles(words, game)
         return answer
+
+    def _named_expansions(self, words: list[str], slug: str) -> set[str]:
+        """Expansions of a game that the question names (directly or by a synonym)."""
+        found = set()
+        units = make_units(words, self._synonyms[slug])
+        phrases = {alt for unit in units for alt in unit.alternatives}
+        for expansion in self.games[slug]["expansions"]:
+            name = tuple(analysis.words(expansion["name"]))
+            if name in phrases or any(_find(list(p), name) >= 0 for p in phrases if len(p) >= len(name)):
+                found.add(expansion["slug"])
+            elif _find(words, name) >= 0:
+                found.add(expansion["slug"])
+        return found
+
+    def _modifications_first(self, hits: list[Hit], ordering: dict[str, set[str]], in_play: dict[str, set[str]]) -> list[Hit]:
+        """Put the entry of an expansion in play before the rule it changes."""
+        out: list[Hit] = []
+        placed: set[str] = set()
+        by_id = {h.id: h for h in hits}
+        for hit in hits:
+            if hit.id in placed:
+                continue
+            for modifier in hit.data.get("modified_by", []):
+                expansion = modifier.get("expansion")
+                if modifier["id"] in placed or expansion is None or expansion not in ordering.get(hit.game, ()):
+                    continue
+                if expansion not in in_play.get(hit.game, {expansion}):
+                    continue
+                before = by_id.get(modifier["id"])
+                if before is None:
+                    before = Hit(modifier["id"], hit.game, hit.score, hit.coverage, self.get(modifier["id"]))
+                out.append(before)
+                placed.add(before.id)
+            out.append(hit)
+            placed.add(hit.id)
+        return out
+
+    def _runners_up(self, by_game: dict[str, list[Hit]], results: list[Hit]) -> list[Hit]:
+        """The best entry of each other game that scores close to the best answer."""
+        best = results[0].score
+        shown = {h.game for h in results[:1]}
+        out = []
+        for slug, hits in by_game.items():
+            if slug in shown or not hits:
+                continue
+            if hits[0].score >= AMBIGUOUS_SHARE * best:
+                out.append(hits[0])
+        return sorted(out, key=lambda h: -h.score)
 
     def _named_games(self, words: list[str]) -> list[str]:
         """Games whose name or alias the question contains."""
@@ -193,7 +292,7 @@ class Searcher:
                 return words[:at] + words[at + len(name):]
         return words
 
-    def _search_game(self, words: list[str], slug: str) -> list[Hit]:
+    def _search_game(self, words: list[str], slug: str, expansions: set[str] | None = None) -> list[Hit]:
         units = make_units(words, self._synonyms[slug])[:MAX_UNITS]
         unit_terms = [self._unit_terms(unit) for unit in units]
         clauses = [self._unit_query(terms) for terms in unit_terms]
@@ -201,9 +300,11 @@ class Searcher:
         clauses = [c for c in clauses if c is not None]
         if not clauses:
             return []
-        results = self.searcher.search(
-            Q.Or(clauses), limit=CANDIDATES, filter=Q.Term("game", slug), terms=True
-        )
+        scope: Q.Query = Q.Term("game", slug)
+        if expansions is not None:
+            allowed = [Q.Term("expansion", e) for e in sorted(expansions | {"base"})]
+            scope = Q.And([scope, Q.Or(allowed)])
+        results = self.searcher.search(Q.Or(clauses), limit=CANDIDATES, filter=scope, terms=True)
         content = [w for unit in units for w in unit.words]
         hits = []
         for hit in results:
@@ -382,5 +483,3 @@ def _distance(a: str, b: str) -> int:
 
     return distance(a, b)
 
-
-_DIGITS = re.compile(r"\d")

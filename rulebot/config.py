@@ -1,0 +1,98 @@
+"""User settings: which expansions are in play for each game, by default.
+
+The file is `config.toml` in the user config directory ($RULEBOT_CONFIG_DIR
+overrides it), for example:
+
+    [res-arcana]
+    with = ["perlae-imperii"]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+
+from rulebot.errors import RulebotError
+
+CONFIG_FILE = "config.toml"
+KEYS = ("with",)
+"""Settings a game can have: `with`, the expansions in play."""
+
+
+class ConfigError(RulebotError):
+    """Raised by the config module for an unreadable file or an unknown key."""
+
+
+def config_path() -> Path:
+    """The config file: $RULEBOT_CONFIG_DIR/config.toml, else in the user config directory."""
+    configured = os.environ.get("RULEBOT_CONFIG_DIR")
+    if configured:
+        return Path(configured) / CONFIG_FILE
+    import platformdirs
+
+    return platformdirs.user_config_path("rulebot", appauthor=False) / CONFIG_FILE
+
+
+def load() -> dict[str, dict[str, list[str]]]:
+    """The settings per game; empty when there is no config file."""
+    path = config_path()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    settings: dict[str, dict[str, list[str]]] = {}
+    for game, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [{game}] must be a table")
+        for key, value in table.items():
+            if key not in KEYS or not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{path}: {game}.{key} is not a known setting (known: {', '.join(KEYS)}, a list of names)")
+        settings[game] = {k: list(v) for k, v in table.items()}
+    return settings
+
+
+def expansions_in_play() -> dict[str, list[str]]:
+    """The configured expansions per game."""
+    return {game: table["with"] for game, table in load().items() if "with" in table}
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """`GAME.SETTING` as (game, setting); ConfigError if malformed or unknown."""
+    game, _, setting = key.rpartition(".")
+    if not game or setting not in KEYS:
+        raise ConfigError(f"unknown setting {key!r}: use GAME.with (e.g. res-arcana.with)")
+    return game, setting
+
+
+def set_value(key: str, values: list[str]) -> Path:
+    """Set GAME.SETTING to a list of values (empty: remove it); returns the file written."""
+    game, setting = split_key(key)
+    settings = load()
+    if values:
+        settings.setdefault(game, {})[setting] = values
+    else:
+        settings.get(game, {}).pop(setting, None)
+        if not settings.get(game):
+            settings.pop(game, None)
+    return _save(settings)
+
+
+def _save(settings: dict[str, dict[str, list[str]]]) -> Path:
+    path = config_path()
+    lines = ["# rulebot settings: the expansions in play per game (rulebot config set GAME.with EXP...)"]
+    for game in sorted(settings):
+        lines.append(f"\n[{json.dumps(game)}]")
+        for key, values in sorted(settings[game].items()):
+            lines.append(f"{key} = {json.dumps(values, ensure_ascii=False)}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
