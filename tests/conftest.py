@@ -25,6 +25,7 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("RULEBOT_CACHE_DIR", str(cache))
     monkeypatch.delenv("RULEBOT_CORPUS", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path_factory.getbasetemp() / "config"))
     return cache
 
 

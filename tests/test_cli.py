@@ -192,3 +192,36 @@ class TestRealProcess:
         """--version prints the version."""
         process = rulebot_process("--version")
         assert process.returncode == 0 and process.stdout.startswith("rulebot, version ")
+
+
+class TestExpansions:
+    def test_with_puts_the_modification_first(self, run_cli):
+        """With an expansion in play, the entry that changes a rule comes before it."""
+        data = json.loads(run_cli(*TOY, "ask", "--json", "--with", "deep-tides", "winning the game").output)
+        assert [r["id"] for r in data["results"][:2]] == ["lh-tides-winning", "lh-winning"]
+
+    def test_base_leaves_expansions_out(self, run_cli):
+        """--with base leaves the game's expansion entries out."""
+        data = json.loads(run_cli(*TOY, "ask", "--json", "-g", "lantern-harbor", "--with", "base", "winning glory").output)
+        assert all(r["expansion"] is None for r in data["results"])
+
+    def test_unknown_expansion(self, run_cli):
+        """An unknown expansion is an error listing the known ones."""
+        result = run_cli(*TOY, "ask", "--with", "nope", "winning")
+        assert result.exit_code == 1 and "known: deep-tides (lantern-harbor)" in result.output
+
+    def test_config_default(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """`config set GAME.with` makes an expansion in play by default; unset removes it."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        assert run_cli(*TOY, "config", "set", "lantern-harbor.with", "deep-tides").exit_code == 0
+        assert run_cli("config", "get", "lantern-harbor.with").output == "deep-tides\n"
+        data = json.loads(run_cli(*TOY, "ask", "--json", "winning the game").output)
+        assert data["results"][0]["id"] == "lh-tides-winning"
+        run_cli("config", "unset", "lantern-harbor.with")
+        assert run_cli("config", "get", "lantern-harbor.with").output == ""
+
+    def test_config_rejects_unknown_key(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An unknown setting is an error naming the known form."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        result = run_cli(*TOY, "config", "set", "lantern-harbor.colour", "blue")
+        assert result.exit_code == 1 and "use GAME.with" in result.output
