@@ -21,7 +21,12 @@ from whoosh.analysis import (
 )
 from whoosh.support.charset import accent_map
 
-WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
+WORD_PATTERN = r"[^\W_]+(?:\.[^\W_]+)*"
+"""A word: letters and digits, with inner dots kept (rule numbers such as 702.19b).
+
+Whoosh's default tokenizer also keeps `*` (for wildcards), which would index
+Markdown emphasis (`**Mentat**`) as a different word: this pattern does not."""
+WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
 
 # Words that carry the grammar of a question rather than its subject. They are
 # dropped from questions (not from the index) so that "can I", "what happens
@@ -51,7 +56,7 @@ _MINSIZE = 1
 def english() -> Analyzer:
     """Stemmed English with folded accents and the usual stop words."""
     return (
-        RegexTokenizer()
+        RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
         | CharsetFilter(accent_map)
         | StopFilter(minsize=_MINSIZE)
@@ -63,7 +68,7 @@ def english() -> Analyzer:
 def french() -> Analyzer:
     """Stemmed French; accents are folded after the stop filter and before the stemmer."""
     return (
-        RegexTokenizer()
+        RegexTokenizer(WORD_PATTERN)
         | LowercaseFilter()
         | StopFilter(lang="fr", minsize=_MINSIZE)
         | CharsetFilter(accent_map)
@@ -74,7 +79,7 @@ def french() -> Analyzer:
 @cache
 def names() -> Analyzer:
     """Lower-cased, accent-folded words, neither stemmed nor stopped: for names."""
-    return RegexTokenizer() | LowercaseFilter() | CharsetFilter(accent_map)
+    return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
 
 
 def fold(text: str) -> str:

@@ -32,7 +32,7 @@ from rulebot import analysis
 from rulebot.errors import IndexBuildError
 from rulebot.model import Corpus, Entry
 
-FORMAT = "1"
+FORMAT = "2"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -234,6 +234,8 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
         "modified_by": [ref(i) for i in modified_by],
         "referenced_by": list(referenced_by),
         "revised": entry.revised,
+        "draft": entry.draft,
+        "house_rule": entry.kind == "house-rule" or (source is not None and source.trust == "house"),
     }
 
 

@@ -1,0 +1,142 @@
+"""Retrieval quality: the project's own question set, scored by hit@3 over the shipped corpus.
+
+tests/questions.jsonl holds questions written the way players type them, each
+with the ids of the entries that truly answer it. This module checks that the
+file is well formed and that rulebot finds an expected entry among its first
+three answers for at least QUALITY_FLOOR of the questions. bench/quality.py
+scores the same questions in more detail, next to a plain BM25 baseline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rulebot.corpus import load, shipped_corpus_dir
+from rulebot.index import open_index
+from rulebot.search import Searcher
+
+QUESTIONS = Path(__file__).resolve().parent / "questions.jsonl"
+TYPES = ("exact-name", "typo", "paraphrase", "redirect", "numeric/setup", "cross-game", "french", "expansion")
+"""Every question type, as the `type` field spells it."""
+KEYS = {"q", "game", "expect_game", "expect", "type", "lang", "with"}
+MIN_QUESTIONS = 80
+MIN_PER_TYPE = 8
+QUALITY_FLOOR = 0.9
+"""Share of questions whose expected entry must be among the first three answers."""
+DEPTH = 3
+
+
+def read_questions() -> list[dict]:
+    """The questions of tests/questions.jsonl, one dict per line, with its line number as `line`."""
+    rows = []
+    for number, line in enumerate(QUESTIONS.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            rows.append({**json.loads(line), "line": number})
+    return rows
+
+
+@pytest.fixture(scope="module")
+def questions() -> list[dict]:
+    return read_questions()
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory):
+    """A searcher over the shipped corpus, opened once for the module in a cache of its own."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RULEBOT_CACHE_DIR", str(tmp_path_factory.mktemp("quality-cache")))
+        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+            yield searcher
+
+
+def top_ids(searcher: Searcher, row: dict, depth: int = DEPTH) -> list[str]:
+    """The ids of the first `depth` answers to a question, asked as its row says."""
+    expansions = {row["game"]: set(row["with"])} if row.get("with") else None
+    answer = searcher.ask(row["q"], game=row["game"], limit=depth, expansions=expansions)
+    return [hit.id for hit in answer.results[:depth]]
+
+
+class TestQuestionFile:
+    def test_lines_have_known_keys_and_values(self, questions: list[dict]):
+        """Every line has the required fields, known keys, a known type and a language."""
+        problems = []
+        for row in questions:
+            where = f"line {row['line']}"
+            unknown = set(row) - KEYS - {"line"}
+            missing = {"q", "game", "expect", "type", "lang"} - set(row)
+            if unknown or missing:
+                problems.append(f"{where}: unknown keys {sorted(unknown)}, missing keys {sorted(missing)}")
+                continue
+            if not isinstance(row["q"], str) or not row["q"].strip():
+                problems.append(f"{where}: empty question")
+            if row["type"] not in TYPES:
+                problems.append(f"{where}: unknown type {row['type']!r}")
+            if row["lang"] not in ("en", "fr"):
+                problems.append(f"{where}: unknown lang {row['lang']!r}")
+            if not isinstance(row["expect"], list) or not row["expect"]:
+                problems.append(f"{where}: expect must be a non-empty list of ids")
+            if (row["game"] is None) != ("expect_game" in row):
+                problems.append(f"{where}: expect_game is required when game is null, and only then")
+            if row["type"] == "cross-game" and row["game"] is not None:
+                problems.append(f"{where}: a cross-game question has game null")
+        assert not problems, "\n".join(problems)
+
+    def test_expected_ids_games_and_expansions_exist(self, questions: list[dict]):
+        """Every expected id is an entry of the shipped corpus, of the question's game, and every `with` an expansion of it."""
+        corpus = load([shipped_corpus_dir()])
+        problems = []
+        for row in questions:
+            where = f"line {row['line']} ({row['q']!r})"
+            game = row["game"] or row.get("expect_game")
+            if game not in corpus.games:
+                problems.append(f"{where}: unknown game {game!r}")
+                continue
+            for entry_id in row["expect"]:
+                entry = corpus.entries.get(entry_id)
+                if entry is None:
+                    problems.append(f"{where}: no entry {entry_id!r}")
+                elif entry.game != game:
+                    problems.append(f"{where}: {entry_id} belongs to {entry.game}, not {game}")
+            known = {e.slug for e in corpus.games[game].expansions}
+            for expansion in row.get("with", []):
+                if row["game"] is None or expansion not in known:
+                    problems.append(f"{where}: 'with' {expansion!r} needs a game that has it")
+        assert not problems, "\n".join(problems)
+
+    def test_enough_questions_of_every_type(self, questions: list[dict]):
+        """At least 80 questions, no question twice, and at least 8 of every type."""
+        counts = Counter(row["type"] for row in questions)
+        assert len(questions) >= MIN_QUESTIONS
+        assert len({(row["q"], row["game"]) for row in questions}) == len(questions), "a question appears twice"
+        thin = {t: counts.get(t, 0) for t in TYPES if counts.get(t, 0) < MIN_PER_TYPE}
+        assert not thin, f"types with fewer than {MIN_PER_TYPE} questions: {thin}"
+
+    def test_every_game_is_asked_about(self, questions: list[dict]):
+        """Each game of the shipped corpus has questions."""
+        corpus = load([shipped_corpus_dir()])
+        asked = {row["game"] or row.get("expect_game") for row in questions}
+        assert set(corpus.games) <= asked
+
+
+class TestRetrievalQuality:
+    def test_hit_at_3(self, shipped: Searcher, questions: list[dict]):
+        """An expected entry is among the first three answers for at least 90% of the questions."""
+        misses = []
+        for row in questions:
+            found = top_ids(shipped, row)
+            if not set(found) & set(row["expect"]):
+                misses.append((row, found))
+        score = 1 - len(misses) / len(questions)
+        report = "\n".join(
+            f"  [{row['type']}] {row['q']!r} (game={row['game'] or 'none'}"
+            + (f", with={','.join(row['with'])}" if row.get("with") else "")
+            + f"): expected {' or '.join(row['expect'])}; top 3: {', '.join(found) or 'nothing'}"
+            for row, found in misses
+        )
+        assert score >= QUALITY_FLOOR, (
+            f"hit@3 = {score:.3f} < {QUALITY_FLOOR} ({len(misses)} of {len(questions)} questions missed):\n{report}"
+        )
