@@ -13,8 +13,9 @@ from pathlib import Path
 
 import click
 
-from rulebot import __version__
+from rulebot import __version__, completion
 from rulebot.errors import CorpusError, QueryError, RulebotError
+from rulebot.model import KINDS
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -110,6 +111,9 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
       rulebot show dune-chaumurky
     Curate:
       rulebot check               validate the corpus (FILE:LINE: message)
+      rulebot import rules.md --game SLUG --source ID   draft entries from a document
+      rulebot new --game SLUG --kind faq                start a new entry
+      rulebot changes SLUG --since 2024-01-01           what is new or revised
       rulebot index --rebuild     rebuild the search index
 
     The index is built on first use in the user cache directory and rebuilt
@@ -120,7 +124,9 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
 
 @cli.command()
 @click.argument("question", nargs=-1, required=True)
-@click.option("-g", "--game", metavar="SLUG", help="Only this game (see `rulebot games`).")
+@click.option(
+    "-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Only this game (see `rulebot games`)."
+)
 @click.option("-n", "--limit", default=3, show_default=True, type=click.IntRange(1, 50), help="How many entries to show.")
 @click.option(
     "-w",
@@ -128,12 +134,20 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
     "with_",
     multiple=True,
     metavar="EXP",
+    shell_complete=completion.expansion_slugs,
     help="An expansion in play (repeatable); 'base' with --game for none. Default: `rulebot config`.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: {query, game, results: [...]}.")
+@click.option("--official-only", is_flag=True, help="Leave out house rules (kind house-rule, or a source of trust house).")
 @click.pass_obj
 def ask(
-    settings: Settings, question: tuple[str, ...], game: str | None, limit: int, with_: tuple[str, ...], as_json: bool
+    settings: Settings,
+    question: tuple[str, ...],
+    game: str | None,
+    limit: int,
+    with_: tuple[str, ...],
+    as_json: bool,
+    official_only: bool,
 ) -> None:
     """Answer a rules question, best ruling first, with its source.
 
@@ -151,7 +165,7 @@ def ask(
     with settings.searcher() as searcher:
         in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
         in_play.update(searcher.resolve_expansions(with_, game))
-        answer = searcher.ask(text, game=game, limit=limit, expansions=in_play)
+        answer = searcher.ask(text, game=game, limit=limit, expansions=in_play, official_only=official_only)
     if as_json:
         click.echo(output.to_json(output.answer_json(answer)))
     else:
@@ -159,7 +173,7 @@ def ask(
 
 
 @cli.command()
-@click.argument("entry_id", metavar="ID")
+@click.argument("entry_id", metavar="ID", shell_complete=completion.entry_ids)
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as a JSON object.")
 @click.pass_obj
 def show(settings: Settings, entry_id: str, as_json: bool) -> None:
@@ -201,7 +215,7 @@ def games(settings: Settings, as_json: bool) -> None:
 
 
 @cli.command(name="list")
-@click.option("-g", "--game", metavar="SLUG", help="Only this game.")
+@click.option("-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Only this game.")
 @click.option("-k", "--kind", help="Only this kind (rule, setup, faq, errata, fine-point, variant, house-rule).")
 @click.option("-e", "--expansion", metavar="SLUG", help="Only this expansion ('base' for the base game).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
@@ -224,19 +238,37 @@ def list_(settings: Settings, game: str | None, kind: str | None, expansion: str
 
 @cli.command()
 @click.argument("corpus_dirs", nargs=-1, type=click.Path(path_type=Path), metavar="[CORPUS_DIR]...")
+@click.option("--strict", is_flag=True, help="Fail on warnings too: draft entries, ambiguous citations.")
+@click.option(
+    "--sources",
+    "sources_dir",
+    metavar="DIR",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    help="Check that each cited section is in your copy of its source document (DIR/<source-id>.md or .txt).",
+)
 @click.pass_obj
-def check(settings: Settings, corpus_dirs: tuple[Path, ...]) -> None:
+def check(settings: Settings, corpus_dirs: tuple[Path, ...], strict: bool, sources_dir: Path | None) -> None:
     """Validate a corpus and report every problem as FILE:LINE: message.
 
     Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one and
     any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
+    Draft entries (`rulebot import`) are counted in a warning; --strict lists
+    them as problems. --sources DIR also reports dangling citations (a section
+    not found in its document) and, as warnings, ambiguous ones.
     """
     from collections import Counter
 
     from rulebot import corpus
 
     dirs = list(corpus_dirs) or settings.corpus_dirs()
-    loaded, problems = corpus.check(dirs)
+    review = corpus.review(dirs, strict=strict, sources=sources_dir)
+    for warning in review.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    if review.drafts:
+        click.echo(f"Warning: {len(review.drafts)} draft entries, whose text is still the document's own (--strict lists them)", err=True)
+    for note in review.notes:
+        click.echo(note, err=True)
+    loaded, problems = review.corpus, review.problems
     if problems:
         for problem in problems:
             click.echo(str(problem), err=True)
@@ -244,6 +276,54 @@ def check(settings: Settings, corpus_dirs: tuple[Path, ...]) -> None:
     counts = Counter(e.game for e in loaded.entries.values())
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in loaded.games)
     click.echo(f"OK: {len(loaded.entries)} entries in {len(loaded.games)} game(s) ({per_game})")
+
+
+@cli.command()
+@click.option(
+    "-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Start with this game (`:game` changes it)."
+)
+@click.option(
+    "-w",
+    "--with",
+    "with_",
+    multiple=True,
+    metavar="EXP",
+    shell_complete=completion.expansion_slugs,
+    help="An expansion in play (repeatable; `:with` adds more). Default: `rulebot config`.",
+)
+@click.pass_obj
+def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
+    """Answer question after question at the table, in an interactive prompt.
+
+    \b
+    Type a question to ask it, or a command:
+      :game [SLUG|-]     show, set or clear the game
+      :with [EXP...|-]   show, add or clear the expansions in play
+      :show ID           show one entry in full
+      :see N             follow the Nth "See also" of the last entry
+      :help, :quit       (Ctrl-D leaves too; Ctrl-C cancels the line)
+
+    Tab completes card names, titles, entry ids and commands. The index is
+    opened once, so every answer is instant; the lines typed are kept across
+    sessions in the user data directory ($RULEBOT_DATA_DIR overrides it).
+    Lines piped in are answered one after the other, without a prompt.
+    """
+    from rulebot import config
+    from rulebot import play as playing
+
+    def echo(text: str) -> None:
+        click.echo(text, color=_color())
+
+    with settings.searcher() as searcher:
+        if game is not None:
+            searcher.check_game(game)
+        in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
+        in_play.update(searcher.resolve_expansions(with_, game))
+        session = playing.PlaySession(searcher, game=game, expansions=in_play, style=_style())
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            playing.run(session, playing.history_path(), echo=echo)
+        else:
+            playing.run_plain(session, click.get_text_stream("stdin"), echo=echo)
 
 
 @cli.group(name="config")
@@ -303,6 +383,102 @@ def config_path() -> None:
     click.echo(str(config.config_path()))
 
 
+@cli.command(name="import")
+@click.argument("document", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("-g", "--game", required=True, metavar="SLUG", shell_complete=completion.game_slugs, help="The game the document is for.")
+@click.option("-s", "--source", "source_id", required=True, metavar="ID", help="The source the drafts cite (declared in game.toml).")
+@click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
+@click.option("--force", is_flag=True, help="With --out: replace FILE if it exists.")
+@click.pass_obj
+def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool) -> None:
+    """Draft corpus entries from a rules or FAQ document (.md, or plain text).
+
+    Headings, bold lead-ins (**Name** — text), Q:/A: pairs and numbered rules
+    (702.19b) become entries; See also lines, `see rule 702.19` and links to
+    headings become see_also; redirects (X - See Y.) become aliases. Every
+    entry is marked `draft: true` until a curator restates it.
+    """
+    from rulebot import corpus, importer, scaffold
+
+    if force and out is None:
+        raise click.UsageError("--force goes with --out")
+    loaded, _ = corpus.check(settings.corpus_dirs())
+    drafted = importer.import_document(document, loaded, game, source_id)
+    if out is None:
+        click.echo(drafted.to_markdown(), nl=False)
+    else:
+        scaffold.write_new(out, drafted.to_markdown(), force=force)
+    click.echo(drafted.summary() + (f"; written to {out}" if out else ""), err=True)
+
+
+@cli.command()
+@click.option("-g", "--game", required=True, metavar="SLUG", shell_complete=completion.game_slugs, help="The game of the entry.")
+@click.option("-k", "--kind", required=True, type=click.Choice(KINDS), help="The entry's kind.")
+@click.option("-s", "--source", "source_id", metavar="ID", help="The source it restates (default: the game's first).")
+@click.option("-t", "--title", help="Its title (also gives its id).")
+@click.option("--append", is_flag=True, help="Append it to the source's entries file instead of printing it.")
+@click.pass_obj
+def new(settings: Settings, game: str, kind: str, source_id: str | None, title: str | None, append: bool) -> None:
+    """Start a new entry: a block with a fresh unique id, ready to fill in.
+
+    The section and text are left empty: `rulebot check` points at them
+    until they are written.
+    """
+    from rulebot import corpus, scaffold
+
+    loaded, _ = corpus.check(settings.corpus_dirs())
+    block = scaffold.scaffold(loaded, game, kind, source_id, title)
+    if append:
+        path = scaffold.append(block)
+        click.echo(f"{block.id} appended to {path}", err=True)
+    else:
+        click.echo(block.block, nl=False)
+
+
+@cli.command()
+@click.argument("game", metavar="GAME", shell_complete=completion.game_slugs)
+@click.option("--since", metavar="DATE", callback=lambda ctx, param, value: _date(value), help="Only entries dated DATE (YYYY-MM-DD) or later.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"game", "since", "results": [...]}, entries with "changed" and "because".')
+@click.pass_obj
+def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> None:
+    """List a game's entries new or revised since a date, newest first.
+
+    An entry's date is its `revised` date, else its source's date. Without
+    --since, every dated entry is listed.
+    """
+    from rulebot import changes as changes_core
+    from rulebot import corpus, output
+
+    loaded = corpus.load(settings.corpus_dirs())
+    found = changes_core.changes(loaded, game, since)
+    if as_json:
+        from rulebot.index import entry_payload
+
+        results = [output.public(entry_payload(loaded, c.entry), changed=c.date, because=c.because) for c in found]
+        click.echo(output.to_json({"game": game, "since": since, "results": results}))
+        return
+    style = _style()
+    name = loaded.games[game].name
+    click.echo(f"{name}: {len(found)} entries new or revised" + (f" since {since}" if since else ""), color=_color())
+    for change in found:
+        why = "revised" if change.because == changes_core.REVISED else "source date"
+        line = f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}"
+        click.echo(line, color=_color())
+
+
+def _date(value: str | None) -> str | None:
+    """A --since value checked: YYYY-MM-DD, else a usage error."""
+    if value is None:
+        return None
+    from rulebot.changes import parse_date
+    from rulebot.errors import CurationError
+
+    try:
+        return parse_date(value)
+    except CurationError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @cli.command()
 @click.option("--rebuild", is_flag=True, help="Rebuild even if the index is up to date.")
 @click.pass_obj
@@ -324,6 +500,55 @@ def index(settings: Settings, rebuild: bool) -> None:
     where = opened.path or "memory"
     state = f"built in {time.perf_counter() - started:.2f} s" if opened.built else "already up to date"
     click.echo(f"Index of {opened.meta['count']} entries at {where}: {state}")
+
+
+@cli.group()
+def site() -> None:
+    """The static HTML reference site: build it, preview it.
+
+    \b
+      rulebot site build public/        every game, cross-linked, searchable
+      rulebot site serve public/        preview it on http://127.0.0.1
+    The built folder is self-contained and works from disk (file://) too.
+    """
+
+
+@site.command(name="build")
+@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--force", is_flag=True, help="Replace the content of a non-empty folder rulebot did not create.")
+@click.pass_obj
+def site_build(settings: Settings, out_dir: Path, force: bool) -> None:
+    """Build the site into OUT_DIR (created if needed).
+
+    Refuses a non-empty folder it did not create unless --force, which
+    replaces that folder's content; never writes outside OUT_DIR.
+    """
+    import time
+
+    from rulebot import corpus, site as site_module
+
+    started = time.perf_counter()
+    loaded = corpus.load(settings.corpus_dirs())
+    report = site_module.build(loaded, out_dir, force=force, progress=lambda m: click.echo(m, err=True))
+    elapsed = time.perf_counter() - started
+    click.echo(f"Built {report.pages} pages for {report.entries} entries of {report.games} game(s) in {out_dir} ({elapsed:.2f} s)")
+
+
+@site.command(name="serve")
+@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False), default="site", required=False)
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port (default: a free one).")
+def site_serve(out_dir: Path, port: int) -> None:
+    """Preview a built site on 127.0.0.1 until Ctrl-C (OUT_DIR defaults to ./site)."""
+    from rulebot import site as site_module
+
+    server = site_module.serve(out_dir, port=port)
+    click.echo(f"Serving {out_dir} at {server.url} (Ctrl-C to stop)")
+    try:
+        server.wait()
+    except KeyboardInterrupt:
+        click.echo("Stopped.", err=True)
+    finally:
+        server.close()
 
 
 def main() -> None:

@@ -10,9 +10,10 @@ import datetime
 import hashlib
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulebot.errors import CorpusError, Problem
@@ -21,6 +22,8 @@ from rulebot.model import KINDS, TRUST_LEVELS, Alias, Corpus, Entry, Expansion, 
 GAME_FILE = "game.toml"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Larger files are refused rather than read into memory."""
+LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+"""Line endings as Markdown and editors count them (not str.splitlines's \\f, \\x85, \\u2028...)."""
 
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -28,9 +31,14 @@ HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)$")
 ALIAS_KEY_RE = re.compile(r"^aliases-([a-z]{2})$")
 TOML_LINE_RE = re.compile(r"at line (\d+)")
 
-ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "see_also", "modifies", "revised"}
+ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "see_also", "modifies", "revised", "draft"}
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
+BOOLEANS = {"true": True, "false": False, "": False}
+HOUSE_KIND = "house-rule"
+HOUSE_TRUST = "house"
+OVERLAY_KEYS = {"extends", "sources"}
+"""The only keys of a house-rules folder's game.toml."""
 
 
 def shipped_corpus_dir() -> Path:
@@ -68,11 +76,44 @@ def fingerprint(dirs: Iterable[Path]) -> str:
     for path in corpus_files(dirs):
         digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
         try:
-            digest.update(path.read_bytes())
+            data, refused = read_corpus_file(path)
         except OSError as exc:
-            digest.update(repr(exc).encode())
+            data, refused = None, repr(exc)
+        digest.update(data if data is not None else f"{refused}".encode())
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def read_corpus_file(path: Path) -> tuple[bytes | None, str | None]:
+    """(bytes, None) for a regular file within MAX_FILE_BYTES, else (None, why it is refused).
+
+    Never blocks nor reads without end: a FIFO, a device (a link to /dev/zero)
+    or a folder named like an entries file is refused without reading, and a
+    file growing past the limit while read is cut off. OSError when the file
+    cannot be opened.
+    """
+    too_large = f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, "not a regular file"
+        if info.st_size > MAX_FILE_BYTES:
+            return None, too_large
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES and (chunk := os.read(fd, 1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        return None, too_large
+    return b"".join(chunks), None
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a text, cut at CRLF, CR or LF only, so that line numbers match an editor's."""
+    return LINE_BREAK_RE.split(text)
 
 
 def _is_entries_file(path: Path) -> bool:
@@ -92,8 +133,51 @@ def check(dirs: Iterable[Path]) -> tuple[Corpus, list[Problem]]:
     loader = _Loader()
     for root in dirs:
         loader.read_root(Path(root))
+    # House rules are read once every game is known, whichever folder comes first.
+    loader.read_overlays()
     loader.check_references()
     return loader.corpus, loader.problems
+
+
+def drafts(corpus: Corpus) -> list[Problem]:
+    """One 'entry X is a draft' notice per draft entry, at its heading."""
+    return [Problem(e.path, e.line, f"entry {e.id!r} is a draft") for e in corpus.entries.values() if e.draft]
+
+
+@dataclass
+class Review:
+    """What `rulebot check` found: problems fail, warnings only inform (unless strict)."""
+
+    corpus: Corpus
+    """The corpus as loaded (entries with problems left out)."""
+    problems: list[Problem] = field(default_factory=list)
+    """Mistakes: the check fails when there is any."""
+    warnings: list[Problem] = field(default_factory=list)
+    """Things a curator should look at (ambiguous citations); problems under --strict."""
+    drafts: list[Problem] = field(default_factory=list)
+    """Draft entries; problems under --strict."""
+    notes: list[str] = field(default_factory=list)
+    """One-line facts for the summary (citations verified, documents missing)."""
+
+
+def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None = None) -> Review:
+    """Check a corpus as `rulebot check` does: problems, drafts, and cited sections when `sources` is given.
+
+    With `strict`, warnings and drafts are moved to the problems.
+    """
+    loaded, problems = check(dirs)
+    result = Review(loaded, problems, drafts=drafts(loaded))
+    if sources is not None:
+        from rulebot import citations
+
+        verified = citations.verify(loaded, sources)
+        result.problems.extend(verified.dangling)
+        result.warnings.extend(verified.ambiguous)
+        result.notes.append(verified.summary())
+    if strict:
+        result.problems.extend(result.warnings + result.drafts)
+        result.warnings, result.drafts = [], []
+    return result
 
 
 @dataclass
@@ -107,6 +191,16 @@ class _RawEntry:
     body: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Overlay:
+    """A house-rules folder (its game.toml says `extends`), read once every game is known."""
+
+    path: Path
+    text: str
+    data: dict
+    files: list[Path]
+
+
 class _Loader:
     """Accumulates games, entries and problems over one or more corpus folders."""
 
@@ -115,6 +209,10 @@ class _Loader:
         self.problems: list[Problem] = []
         self.rejected: set[str] = set()
         """Ids of entries with problems of their own: references to them are not reported again."""
+        self.overlays: list[_Overlay] = []
+        """House-rules folders waiting for every game to be read."""
+        self._lines: dict[str, list[str] | None] = {}
+        """The lines of each entries file a problem has been located in."""
 
     def problem(self, path: Path, line: int, message: str) -> None:
         self.problems.append(Problem(display_path(path), line, message))
@@ -156,7 +254,16 @@ class _Loader:
         if not game_file.is_file():
             self.problem(game_dir, 0, f"no {GAME_FILE} in this game folder")
             return
-        game = self.read_game(game_file)
+        parsed = self.read_toml(game_file)
+        if parsed is None:
+            return
+        text, data = parsed
+        if "extends" in data:
+            self.overlays.append(_Overlay(game_file, text, data, files))
+            if not files:
+                self.problem(game_dir, 0, "the house-rules folder has no entries files (SOURCE-ID.md)")
+            return
+        game = self.read_game(game_file, text, data)
         if game is None:
             return
         for path in files:
@@ -167,36 +274,46 @@ class _Loader:
     def read_text(self, path: Path) -> str | None:
         """The file's text, or None after recording why it cannot be read."""
         try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                self.problem(path, 0, f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
-                return None
-            data = path.read_bytes()
+            data, refused = read_corpus_file(path)
         except OSError as exc:
             self.problem(path, 0, f"cannot read: {exc.strerror or exc}")
+            return None
+        if data is None:
+            self.problem(path, 0, refused or "cannot read")
             return None
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
+            line = len(split_lines(data[: exc.start].decode("utf-8")))
             self.problem(path, line, f"not valid UTF-8 (byte {data[exc.start]:#04x})")
             return None
         if "\0" in text:
-            self.problem(path, text.count("\n", 0, text.index("\0")) + 1, "contains a NUL character")
+            self.problem(path, len(split_lines(text[: text.index("\0")])), "contains a NUL character")
             return None
-        return text.removeprefix("\ufeff")
+        text = text.removeprefix("\ufeff")
+        if "\ufeff" in text:  # invisible, and hides a heading after it: files joined together?
+            self.problem(path, len(split_lines(text[: text.index("\ufeff")])), "byte order mark (U+FEFF) after the start of the file")
+            return None
+        return text
 
     # -- game.toml ---------------------------------------------------------
 
-    def read_game(self, path: Path) -> Game | None:
+    def read_toml(self, path: Path) -> tuple[str, dict] | None:
+        """The text and parsed content of a game.toml, or None after recording why not."""
         text = self.read_text(path)
         if text is None:
             return None
         try:
-            data = tomllib.loads(text)
+            return text, tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             match = TOML_LINE_RE.search(str(exc))
             self.problem(path, int(match.group(1)) if match else 0, f"invalid TOML: {exc}")
             return None
+        except RecursionError:  # tomllib recurses into nested arrays and inline tables
+            self.problem(path, 0, "invalid TOML: arrays or tables nested too deeply")
+            return None
+
+    def read_game(self, path: Path, text: str, data: dict) -> Game | None:
         toml = _TomlFile(path, text, self)
         before = len(self.problems)
 
@@ -218,23 +335,7 @@ class _Loader:
             )
             for i, item in enumerate(toml.tables(data, "expansions"))
         )
-        expansion_slugs = {e.slug for e in expansions}
-        sources = []
-        for i, item in enumerate(toml.tables(data, "sources")):
-            source = Source(
-                id=toml.string(item, "id", required=True, table="sources", index=i),
-                title=toml.string(item, "title", required=True, table="sources", index=i),
-                edition=toml.string(item, "edition", table="sources", index=i),
-                date=toml.date(item, "date", table="sources", index=i),
-                language=toml.string(item, "language", table="sources", index=i) or "en",
-                trust=toml.string(item, "trust", table="sources", index=i) or "official",
-                expansion=toml.string(item, "expansion", table="sources", index=i) or None,
-            )
-            if source.trust not in TRUST_LEVELS:
-                toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
-            if source.expansion and source.expansion not in expansion_slugs:
-                toml.error("expansion", f"unknown expansion {source.expansion!r}", "sources", i)
-            sources.append(source)
+        sources = self.read_sources(toml, data, {e.slug for e in expansions})
         vocabulary = data.get("vocabulary", {})
         if not isinstance(vocabulary, dict):
             toml.error("vocabulary", "vocabulary must be a table")
@@ -254,7 +355,11 @@ class _Loader:
         if len(self.problems) > before:
             return None
         if slug in self.corpus.games:
-            self.problem(path, 1, f"game {slug!r} already defined in {self.corpus.games[slug].path}")
+            self.problem(
+                path, 1,
+                f"game {slug!r} already defined in {self.corpus.games[slug].path}"
+                f" (house rules for it: a game.toml with only extends = {slug!r} and [[sources]])",
+            )
             return None
         game = Game(
             slug=slug,
@@ -273,9 +378,66 @@ class _Loader:
         self.corpus.games[slug] = game
         return game
 
+    def read_sources(self, toml: _TomlFile, data: dict, expansion_slugs: set[str], default_trust: str = "official") -> list[Source]:
+        """The `[[sources]]` of a game.toml, each checked."""
+        sources = []
+        for i, item in enumerate(toml.tables(data, "sources")):
+            source = Source(
+                id=toml.string(item, "id", required=True, table="sources", index=i),
+                title=toml.string(item, "title", required=True, table="sources", index=i),
+                edition=toml.string(item, "edition", table="sources", index=i),
+                date=toml.date(item, "date", table="sources", index=i),
+                language=toml.string(item, "language", table="sources", index=i) or "en",
+                trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
+                expansion=toml.string(item, "expansion", table="sources", index=i) or None,
+            )
+            if source.trust not in TRUST_LEVELS:
+                toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
+            if source.expansion and source.expansion not in expansion_slugs:
+                toml.error("expansion", f"unknown expansion {source.expansion!r}", "sources", i)
+            sources.append(source)
+        return sources
+
+    # -- house-rules folders -------------------------------------------------
+
+    def read_overlays(self) -> None:
+        """Add each house-rules folder's sources and entries to the game it extends."""
+        for overlay in self.overlays:
+            self.read_overlay(overlay)
+
+    def read_overlay(self, overlay: _Overlay) -> None:
+        path, data = overlay.path, overlay.data
+        toml = _TomlFile(path, overlay.text, self)
+        before = len(self.problems)
+        slug = toml.string(data, "extends", required=True)
+        toml.unknown_keys(data, OVERLAY_KEYS)
+        game = self.corpus.games.get(slug)
+        if slug and game is None:
+            known = ", ".join(self.corpus.games) or "none"
+            toml.error("extends", f"extends unknown game {slug!r} (known: {known})")
+        if game is None:
+            return
+        sources = self.read_sources(toml, data, {e.slug for e in game.expansions}, default_trust=HOUSE_TRUST)
+        if not sources:
+            toml.error("sources", "a house-rules folder declares its own [[sources]]")
+        for i, source in enumerate(sources):
+            if source.trust != HOUSE_TRUST:
+                toml.error("trust", f"source {source.id!r} of a house-rules folder must have trust \"house\", not {source.trust!r}", "sources", i)
+            if game.source(source.id) is not None:
+                toml.error("id", f"source {source.id!r} is already declared by {slug!r} ({game.path})", "sources", i)
+            if source.id in {s.id for s in sources[:i]}:
+                toml.error("id", f"source {source.id!r} declared twice", "sources", i)
+        if len(self.problems) > before:
+            return
+        game = replace(game, sources=game.sources + tuple(sources))
+        self.corpus.games[slug] = game
+        own = replace(game, sources=tuple(sources))  # its files restate its own sources only
+        for entries_file in overlay.files:
+            self.read_entries_file(entries_file, own, house_only=True)
+
     # -- entries files -----------------------------------------------------
 
-    def read_entries_file(self, path: Path, game: Game) -> None:
+    def read_entries_file(self, path: Path, game: Game, house_only: bool = False) -> None:
         source = game.source(path.stem)
         if source is None:
             known = ", ".join(s.id for s in game.sources) or "none"
@@ -286,6 +448,13 @@ class _Loader:
             return
         for raw in self.split_entries(path, text):
             entry = self.make_entry(raw, game, source)
+            if entry is not None and house_only and entry.kind != HOUSE_KIND:
+                # Added to a game someone else curates, it must never pass for an official ruling.
+                line = raw.headers.get("kind", ("", raw.line))[1]
+                self.problem(
+                    path, line, f"entry {entry.id!r} is kind {entry.kind!r}: a house-rules folder holds only kind: {HOUSE_KIND} entries"
+                )
+                entry = None
             if entry is None:
                 self.rejected.add(raw.id)
                 continue
@@ -300,7 +469,7 @@ class _Loader:
         current: _RawEntry | None = None
         in_header = False
         fence: str | None = None
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(split_lines(text), 1):
             stripped = line.strip()
             if fence is None and line.startswith("## "):
                 if current is not None:
@@ -370,6 +539,9 @@ class _Loader:
         revised, revised_line = headers.get("revised", ("", 0))
         if revised and not _is_date(revised):
             bad(revised_line, f"revised must be a date YYYY-MM-DD, not {revised!r}")
+        draft, draft_line = headers.get("draft", ("", 0))
+        if draft not in BOOLEANS:
+            bad(draft_line, f"draft must be true or false, not {draft!r}")
         text = "\n".join(raw.body).strip()
         if not text:
             bad(raw.line, f"entry {raw.id!r} has no text")
@@ -393,6 +565,7 @@ class _Loader:
             see_also=tuple(_split_list(headers.get("see_also", ("", 0))[0])),
             modifies=tuple(_split_list(headers.get("modifies", ("", 0))[0])),
             revised=revised or None,
+            draft=BOOLEANS.get(draft, False),
             path=display_path(path),
             line=raw.line,
         )
@@ -415,17 +588,11 @@ class _Loader:
         self.check_names()
 
     def header_line(self, entry: Entry, key: str) -> int:
-        """The line of a header key of an entry (the heading's line if absent)."""
-        try:
-            lines = Path(entry.path).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            return entry.line
-        for number in range(entry.line, min(len(lines), entry.line + 30)):
-            if lines[number].startswith(key + ":"):
-                return number + 1
-            if not lines[number].strip():
-                break
-        return entry.line
+        # Each file is read once however many problems it has: a large file
+        # with many of them must not be read again for each.
+        if entry.path not in self._lines:
+            self._lines[entry.path] = _file_lines(entry.path)
+        return header_line(entry, key, self._lines[entry.path])
 
     def check_modifies_cycles(self) -> None:
         entries = self.corpus.entries
@@ -461,19 +628,56 @@ class _Loader:
         for entry in self.corpus.entries.values():
             for alias in entry.aliases:
                 key = (entry.game, fold(alias.text))
-                line = self.header_line(entry, "aliases" if alias.lang == "en" else f"aliases-{alias.lang}")
+                header = "aliases" if alias.lang == "en" else f"aliases-{alias.lang}"
                 other = claimed.get(key)
                 if other is not None and other.id != entry.id:
                     self.problems.append(
-                        Problem(entry.path, line, f"alias {alias.text!r} is also claimed by {other.id!r} ({other.path}:{other.line})")
+                        Problem(entry.path, self.header_line(entry, header),
+                                f"alias {alias.text!r} is also claimed by {other.id!r} ({other.path}:{other.line})")
                     )
                     continue
                 claimed[key] = entry
                 owner = titles.get(key)
                 if owner is not None and owner.id != entry.id:
                     self.problems.append(
-                        Problem(entry.path, line, f"alias {alias.text!r} is the title of {owner.id!r} ({owner.path}:{owner.line})")
+                        Problem(entry.path, self.header_line(entry, header),
+                                f"alias {alias.text!r} is the title of {owner.id!r} ({owner.path}:{owner.line})")
                     )
+
+
+def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -> str:
+    """One entry in the entries-file format: the heading, `key: value` lines, a blank line, the text."""
+    lines = [f"## {entry_id}"]
+    lines.extend(f"{key}: {' '.join(value.split())}".rstrip() for key, value in headers)
+    lines.append("")
+    if text.strip():
+        lines.extend([text.strip(), ""])
+    return "\n".join(lines)
+
+
+def _file_lines(path: str) -> list[str] | None:
+    try:
+        data, _ = read_corpus_file(Path(path))
+        return split_lines(data.decode("utf-8")) if data is not None else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def header_line(entry: Entry, key: str, lines: list[str] | None = None) -> int:
+    """The line of a header key of an entry (the heading's line if absent).
+
+    `lines` are the lines of the entry's file when the caller has them already.
+    """
+    if lines is None:
+        lines = _file_lines(entry.path)
+    if lines is None:
+        return entry.line
+    for number in range(entry.line, min(len(lines), entry.line + 30)):
+        if lines[number].startswith(key + ":"):
+            return number + 1
+        if not lines[number].strip():
+            break
+    return entry.line
 
 
 def fold(text: str) -> str:
@@ -504,7 +708,7 @@ class _TomlFile:
 
     def __init__(self, path: Path, text: str, loader: _Loader):
         self.path = path
-        self.lines = text.splitlines()
+        self.lines = split_lines(text)
         self.loader = loader
 
     def line_of(self, key: str, table: str | None = None, index: int = 0) -> int:

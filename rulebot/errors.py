@@ -50,3 +50,7 @@ class QueryError(RulebotError):
 
 class SiteError(RulebotError):
     """Raised by the site builder for an output folder it refuses or cannot write, or a site it cannot serve."""
+
+
+class CurationError(RulebotError):
+    """Raised by the curator's tools (import, new, changes, citations) for a document, file or folder they cannot use."""

@@ -4,9 +4,9 @@ An index is built for one exact corpus content (its fingerprint) into a
 temporary folder beside its final place, and renamed into place only when
 complete: readers never see a half-built index, and two processes that build
 at once both end up using one of the complete results. A damaged index
-(missing or truncated files, unreadable segments) is detected on opening and
-rebuilt with a warning. When the cache cannot be written, the index is built
-in memory instead.
+(missing or truncated files, a file whose checksum changed, unreadable
+segments) is detected on opening and rebuilt with a warning. When the cache
+cannot be written, the index is built in memory instead.
 
 Whoosh keeps its schema as a pickle, so rulebot only ever opens an index it
 built itself, in its own cache directory.
@@ -14,10 +14,12 @@ built itself, in its own cache directory.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -32,7 +34,7 @@ from rulebot import analysis
 from rulebot.errors import IndexBuildError
 from rulebot.model import Corpus, Entry
 
-FORMAT = "2"
+FORMAT = "3"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -112,6 +114,10 @@ def open_index(
     target = home / fingerprint[:24]
     if not rebuild:
         opened, problem = _open_built(target, fingerprint)
+        if problem is not None:
+            # Another process may have swapped a new build in while this one was
+            # checked (its files then seem missing or changed): look again.
+            opened, problem = _open_built(target, fingerprint)
         if opened is not None:
             return OpenIndex(opened[0], opened[1], target, warnings=warnings)
         if problem is not None:
@@ -145,13 +151,27 @@ def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progre
     """Write the index of a corpus into an empty folder, with its metadata file last."""
     index = whoosh_index.create_in(str(folder), schema())
     meta = _fill(index, corpus, fingerprint, progress)
-    meta["files"] = {p.name: p.stat().st_size for p in folder.iterdir() if not p.name.endswith("LOCK")}
+    files = sorted(p for p in folder.iterdir() if not p.name.endswith("LOCK"))
+    meta["files"] = {p.name: p.stat().st_size for p in files}
+    meta["sha256"] = {p.name: _sha256(p) for p in files}
     _write_json(folder / META_FILE, meta)
     return meta
 
 
+class _MemoryOnly(RamStorage):
+    """A RamStorage whose scratch files stay in memory too.
+
+    Whoosh's RamStorage writes a build's temporary files (sorted postings,
+    columns) to the system temp folder: on a full disk the in-memory
+    fallback would fail like the cache did.
+    """
+
+    def temp_storage(self, name: str | None = None) -> RamStorage:
+        return _MemoryOnly()
+
+
 def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None, warnings: list[str]) -> OpenIndex:
-    index = RamStorage().create_index(schema())
+    index = _MemoryOnly().create_index(schema())
     meta = _fill(index, corpus, fingerprint, progress)
     return OpenIndex(index, meta, None, built=True, warnings=warnings)
 
@@ -186,7 +206,10 @@ def _fill(index: whoosh_index.Index, corpus: Corpus, fingerprint: str, progress:
             if progress is not None and (number % 500 == 0 or number == total):
                 progress(number, total)
     except BaseException:
-        writer.cancel()
+        # Cancelling writes too, and fails the same way on a full disk: the
+        # first error is the one to report (an OSError means "use memory").
+        with contextlib.suppress(Exception):
+            writer.cancel()
         raise
     writer.commit()
     return {
@@ -275,7 +298,10 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except (FileNotFoundError, NotADirectoryError):
-        return None, ("its metadata file is missing" if folder.is_dir() else None)
+        if folder.is_dir():
+            return None, "its metadata file is missing"
+        # Something else in the index's place would block every build after this one.
+        return None, ("it is not a folder" if folder.is_symlink() or folder.exists() else None)
     except (OSError, ValueError) as exc:
         return None, f"unreadable metadata: {exc}"
     if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("fingerprint") != fingerprint:
@@ -287,6 +313,18 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
             return None, f"file {name} is missing"
         if actual != size:
             return None, f"file {name} has {actual} bytes instead of {size}"
+    # Sizes miss damage that keeps them: a page of zeros left by a crash (Whoosh
+    # never fsyncs), a flipped bit. Such a segment can make searches fail or
+    # rank wrongly long after opening, so every file is checked before use.
+    checksums = meta.get("sha256")
+    if not isinstance(checksums, dict) or set(checksums) != set(meta.get("files", {})):
+        return None, "its metadata has no checksums"
+    for name, expected in checksums.items():
+        try:
+            if _sha256(folder / name) != expected:
+                return None, f"file {name} does not match its checksum"
+        except OSError:
+            return None, f"file {name} is unreadable"
     try:
         index = whoosh_index.open_dir(str(folder))
         count = index.doc_count()
@@ -320,12 +358,20 @@ def _prune(home: Path, keep: Path) -> None:
         if child == keep:
             continue
         try:
-            stale = now - child.stat().st_mtime > STALE_SECONDS
+            info = child.lstat()
         except OSError:
             continue
-        if child.name.startswith((".build-", ".old-")) and not stale:
+        if child.name.startswith((".build-", ".old-")) and now - info.st_mtime <= STALE_SECONDS:
             continue  # possibly a build in progress, or a reader still on it
-        shutil.rmtree(child, ignore_errors=True)
+        if stat.S_ISDIR(info.st_mode):
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
+
+
+def _sha256(path: Path) -> str:
+    with path.open("rb") as stream:
+        return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
 def _write_json(path: Path, data: dict) -> None:

@@ -120,6 +120,8 @@ class Entry:
     """Ids of entries whose ruling this one changes."""
     revised: str | None = None
     """ISO date: the source marks the entry new or revised since then."""
+    draft: bool = False
+    """Imported and not yet rewritten: its text is still the document's own (`rulebot import`)."""
     path: str = ""
     """The file it was read from."""
     line: int = 0

@@ -70,7 +70,12 @@ def heading(entry: dict, style: Style) -> str:
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
     revised = f" · revised since {entry['revised']}" if entry.get("revised") else ""
     tags = f"[{entry['kind']} · {where}{revised}]"
-    return f"{style(entry['title'], BOLD, CYAN)}  {style(tags, DIM)}"
+    flags = []
+    if entry.get("house_rule"):
+        flags.append(style("HOUSE RULE, not an official ruling", YELLOW, BOLD))
+    if entry.get("draft"):
+        flags.append(style("DRAFT, not yet reviewed", YELLOW))
+    return "  ".join([f"{style(entry['title'], BOLD, CYAN)}  {style(tags, DIM)}", *flags])
 
 
 def citation(entry: dict) -> str:
@@ -79,7 +84,9 @@ def citation(entry: dict) -> str:
     parts = [source["title"]]
     if source.get("edition"):
         parts.append(f"({source['edition']})")
-    return " ".join(parts) + f", {source['section']}"
+    trust = source.get("trust")
+    suffix = f" [{trust} source]" if trust and trust != "official" else ""
+    return " ".join(parts) + f", {source['section']}{suffix}"
 
 
 def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
@@ -162,7 +169,8 @@ def answer_text(answer: Answer, style: Style) -> str:
             if number == 1:
                 lines.append("")
                 lines.append(style("Other matches:", DIM))
-            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}")
+            house = style(" (house rule)", YELLOW) if hit.data.get("house_rule") else ""
+            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}{house}")
     if answer.other_games:
         lines.append("")
         lines.append(style("Also close, in other games (add --game to choose):", DIM))

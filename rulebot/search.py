@@ -37,6 +37,8 @@ MAX_QUESTION_CHARS = 1000
 """Longer questions are refused: nobody types them, and they only cost time."""
 MAX_UNITS = 24
 """Only the first words of a long question are searched."""
+MAX_TYPO_WORD = 32
+"""Longer words are not looked up as typos: no name of a game is within two edits of them."""
 CANDIDATES = 40
 """Hits fetched per game before rescoring."""
 
@@ -53,6 +55,10 @@ SYNONYM_WEIGHT = 0.85
 """An alternative from the game vocabulary counts a little less than the word typed."""
 CORRECTION_WEIGHT = 0.7
 """A close spelling of an unknown word counts less than a word found as typed."""
+TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
+"""When two entries score alike, the more trusted source comes first; a clearly better match still wins."""
+MAX_GAMES = 3
+"""When the question names no game, at most this many likely games are searched in depth."""
 AMBIGUOUS_SHARE = 0.8
 """Another game's best entry scoring at least this share of the best answer is shown too."""
 CONFIDENT_COVERAGE = 0.5
@@ -110,10 +116,14 @@ class Searcher:
 
     def __init__(self, opened: OpenIndex):
         self.opened = opened
+        self._official_only = False
         self.games: dict[str, dict] = opened.meta["games"]
         self.searcher: WhooshSearcher = opened.index.searcher()
         self.reader = self.searcher.reader()
         self._synonyms = {slug: _synonym_table(game["synonyms"]) for slug, game in self.games.items()}
+        self._all_synonyms = _synonym_table([group for game in self.games.values() for group in game["synonyms"]])
+        self._spelling: dict[str, list[tuple[str, ...]]] = {}
+        """Close spellings of unknown words, by word: the same for every question."""
         self._game_names = {
             slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
             for slug, game in self.games.items()
@@ -194,6 +204,7 @@ class Searcher:
         game: str | None = None,
         limit: int = 5,
         expansions: Mapping[str, Collection[str]] | None = None,
+        official_only: bool = False,
     ) -> Answer:
         """Rank the entries that answer a question, best first.
 
@@ -201,7 +212,7 @@ class Searcher:
         entries of other expansions are left out, and a rule changed by an
         expansion in play comes after the entry that changes it. Games it does
         not name are searched whole. Expansions named in the question are in
-        play for the ordering too.
+        play for the ordering too. `official_only` leaves house rules out.
         """
         text = clean_question(question)
         if game is not None:
@@ -215,7 +226,8 @@ class Searcher:
         games = [game] if game else self._named_games(words)
         if not game and len(games) == 1:
             words = self._without_game_name(words, games[0]) or words
-        searched = games or list(self.games)
+        self._official_only = official_only
+        searched = games or self._likely_games(words)
         by_game: dict[str, list[Hit]] = {}
         named: dict[str, set[str]] = {}
         for slug in searched:
@@ -224,7 +236,7 @@ class Searcher:
         candidates = sorted((h for hits in by_game.values() for h in hits), key=lambda h: (-h.score, h.id))
         ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
         results = self._modifications_first(candidates, ordering, in_play)[:limit]
-        answer = Answer(query=question, game=game or (results[0].game if results else None), results=results)
+        answer = Answer(query=valid_text(question), game=game or (results[0].game if results else None), results=results)
         if len(searched) > 1 and results:
             answer.other_games = self._runners_up(by_game, results)
         answer.confident = bool(results) and (results[0].coverage > CONFIDENT_COVERAGE)
@@ -292,19 +304,38 @@ class Searcher:
                 return words[:at] + words[at + len(name):]
         return words
 
+    def _likely_games(self, words: list[str]) -> list[str]:
+        """The games whose entries answer best, from one search over all of them.
+
+        Every game's synonyms count here; each likely game is then searched
+        again with its own vocabulary alone. This keeps the number of
+        searches per question small however many games the corpus has.
+        """
+        if len(self.games) <= 1:
+            return list(self.games)
+        hits = self._search(make_units(words, self._all_synonyms)[:MAX_UNITS], None, None)
+        best: dict[str, float] = {}
+        for hit in hits:
+            best[hit.game] = max(best.get(hit.game, 0.0), hit.score)
+        return sorted(best, key=lambda g: -best[g])[:MAX_GAMES]
+
     def _search_game(self, words: list[str], slug: str, expansions: set[str] | None = None) -> list[Hit]:
-        units = make_units(words, self._synonyms[slug])[:MAX_UNITS]
+        return self._search(make_units(words, self._synonyms[slug])[:MAX_UNITS], slug, expansions)
+
+    def _search(self, units: list[Unit], slug: str | None, expansions: set[str] | None) -> list[Hit]:
+        """Search for the units in one game (or all when slug is None), rescored."""
         unit_terms = [self._unit_terms(unit) for unit in units]
         clauses = [self._unit_query(terms) for terms in unit_terms]
         clauses.extend(self._proximity(units))
         clauses = [c for c in clauses if c is not None]
         if not clauses:
             return []
-        scope: Q.Query = Q.Term("game", slug)
-        if expansions is not None:
+        scope: Q.Query | None = Q.Term("game", slug) if slug else None
+        if scope is not None and expansions is not None:
             allowed = [Q.Term("expansion", e) for e in sorted(expansions | {"base"})]
             scope = Q.And([scope, Q.Or(allowed)])
-        results = self.searcher.search(Q.Or(clauses), limit=CANDIDATES, filter=scope, terms=True)
+        mask = Q.Term("kind", "house-rule") if self._official_only else None
+        results = self.searcher.search(Q.Or(clauses), limit=CANDIDATES, filter=scope, mask=mask, terms=True)
         content = [w for unit in units for w in unit.words]
         hits = []
         for hit in results:
@@ -312,16 +343,20 @@ class Searcher:
             covered = sum(1 for terms in unit_terms if any(ft in matched for ft, _ in terms))
             coverage = covered / len(units) if units else 0.0
             data = json.loads(hit["data"])
+            if self._official_only and data.get("house_rule"):
+                continue
             bonus = _name_bonus(data, content)
-            score = hit.score * (0.3 + 0.7 * coverage) * bonus
-            hits.append(Hit(id=data["id"], game=slug, score=score, coverage=max(coverage, min(1.0, bonus - 1)), data=data))
+            trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
+            score = hit.score * (0.3 + 0.7 * coverage) * bonus * trust
+            hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=max(coverage, min(1.0, bonus - 1)), data=data))
         return hits
 
     def _unit_terms(self, unit: Unit) -> list[tuple[tuple[str, str | tuple[str, ...]], float]]:
         """Every ((field, term or phrase), weight) a unit may match."""
         alternatives = [(alt, 1.0 if i == 0 else SYNONYM_WEIGHT) for i, alt in enumerate(unit.alternatives)]
-        if len(unit.words) == 1 and not self._known(unit.words[0]):
-            alternatives.extend((c, CORRECTION_WEIGHT) for c in self._corrections(unit.words[0]))
+        if len(unit.words) == 1:
+            word = unit.words[0]
+            alternatives.extend((c, CORRECTION_WEIGHT) for c in self._close_spellings(word))
         out: list[tuple[tuple[str, str | tuple[str, ...]], float]] = []
         seen = set()
         for alt, weight in alternatives:
@@ -369,6 +404,24 @@ class Searcher:
                 continue
         return False
 
+    def _close_spellings(self, word: str) -> list[tuple[str, ...]]:
+        """Close spellings of a word unknown to the corpus, best first; [] for a known word.
+
+        Looked up once per word (cached), and never for a word too long to be
+        a typo of anything in the corpus: the look-up cost stays bounded.
+        """
+        cached = self._spelling.get(word)
+        if cached is not None:
+            return cached
+        if len(word) > MAX_TYPO_WORD or self._known(word):
+            found: list[tuple[str, ...]] = []
+        else:
+            found = self._corrections(word)
+        if len(self._spelling) > 10_000:
+            self._spelling.clear()
+        self._spelling[word] = found
+        return found
+
     def _corrections(self, word: str, limit: int = 3) -> list[tuple[str, ...]]:
         """Close spellings of a word in the names and text vocabulary, most frequent first."""
         maxdist = 1 if len(word) <= 6 else 2
@@ -385,11 +438,8 @@ class Searcher:
 
     def _suggestions(self, words: list[str]) -> list[str]:
         corrected, changed = [], False
-        for word in words:
-            if word in analysis.QUESTION_FILLER or self._known(word):
-                corrected.append(word)
-                continue
-            options = self._corrections(word, limit=1)
+        for word in words[:MAX_UNITS]:
+            options = [] if word in analysis.QUESTION_FILLER else self._close_spellings(word)
             if options:
                 corrected.append(options[0][0])
                 changed = True
@@ -402,11 +452,21 @@ class Searcher:
         terms: list[Q.Query] = []
         for word in content[:MAX_UNITS]:
             terms.append(Q.Term("names", word))
-            terms.extend(Q.Term("names", c[0], boost=0.5) for c in self._corrections(word))
+            terms.extend(Q.Term("names", c[0], boost=0.5) for c in self._close_spellings(word))
         if not terms:
             return []
-        results = self.searcher.search(Q.Or(terms), limit=limit, filter=Q.Term("game", game) if game else None)
-        return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in (json.loads(h["data"]) for h in results)]
+        mask = Q.Term("kind", "house-rule") if self._official_only else None
+        results = self.searcher.search(Q.Or(terms), limit=limit, filter=Q.Term("game", game) if game else None, mask=mask)
+        found = (json.loads(h["data"]) for h in results)
+        return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
+
+
+def valid_text(text: str) -> str:
+    """Text that encodes as UTF-8: undecodable argv bytes and lone surrogates become U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that is no escaped byte
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
 def clean_question(question: str) -> str:

@@ -570,7 +570,7 @@ def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> Entry
         expansion=_expansion_name(game, entry.expansion) or "Base game",
         expansion_slug=entry.expansion,
         revised=entry.revised,
-        html=Markup(to_html(entry.text, context)),  # noqa: S704 - raw HTML is disabled, links are checked
+        html=Markup(to_html(entry.text, context)),  # safe: raw HTML disabled, links checked
         aliases=entry.aliases,
         see_also=site.links(entry.see_also, page, entry.game),
         referenced_by=site.links(site.referenced_by.get(entry.id, []), page, entry.game),
@@ -643,9 +643,8 @@ def _check_target(out_dir: Path, corpus: Corpus, force: bool) -> Path:
     if target == Path(target.anchor) or target == home or target in home.parents:
         raise SiteError(f"refusing to build the site into {target}: pick a folder of its own")
     cwd = Path.cwd().resolve()
-    if target == cwd or target in cwd.parents:
-        if not (target / MARKER).is_file():
-            raise SiteError(f"refusing to build the site into {target}: it holds the current directory")
+    if (target == cwd or target in cwd.parents) and not (target / MARKER).is_file():
+        raise SiteError(f"refusing to build the site into {target}: it holds the current directory")
     for game in corpus.games.values():
         if game.path:
             corpus_dir = Path(game.path).resolve().parent
@@ -730,7 +729,7 @@ def _umask() -> int:
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Serves files without logging every request to stderr."""
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, *args: Any) -> None:
         pass
 
 
@@ -752,8 +751,9 @@ class SiteServer:
             raise SiteError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
         self.out_dir = out_dir
         """The folder served."""
-        bound_host, bound_port = self._server.server_address[:2]
-        shown = f"[{bound_host}]" if ":" in str(bound_host) else str(bound_host)
+        address, bound_port = self._server.server_address[:2]
+        bound_host = address.decode() if isinstance(address, bytes) else str(address)
+        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
         self.url = f"http://{shown}:{bound_port}/"
         """The site's address, ending in a slash."""
         self._thread = threading.Thread(target=self._server.serve_forever, name="rulebot-site", daemon=True)

@@ -18,15 +18,17 @@
  * each entry's title, aliases (French ones too) and text:
  *   same word                                   1
  *   beginning of the word (2+ letters typed)    0.7 to 0.9
- *   one typo (4+ letters), or two (8+ letters): 0.6 / 0.45  (insertion,
+ *   one typo (4+ letters), or two (8+ letters): 0.45 / 0.3  (insertion,
  *     deletion, substitution or swap of two neighbours: "chaumurki" finds
- *     "Chaumurky"); on the word's beginning, for a word still being typed: 0.5 / 0.4
+ *     "Chaumurky"); on the word's beginning, for a word still being typed: 0.3 / 0.2
  * Titles and aliases also count as one joined word ("tiebreak" matches
- * "Tie-break"). Texts only take typos from 5 letters on. An entry scores
- * 10 x its title's match + 6 x its best alias's + 1.5 x its text's, per query
- * word, plus a bonus when the whole query is (or begins) its title or an
- * alias; the sum is scaled by the square of the share of query words found,
- * so entries matching every word come first. The 12 best are listed, each
+ * "Tie-break"). Texts only take typos from 5 letters on. Per query word, an
+ * entry's fields weigh 10 (title), 6 (best alias) and 1.5 (text): the word
+ * scores its best weighted match plus a quarter of the other two. An entry
+ * adds up its words' scores, plus a bonus when the whole query is (or
+ * begins) its title or an alias, and one for the share of its title's words
+ * the query matches; the sum is scaled by the square of the share of query
+ * words found, so entries matching every word come first. The 12 best are listed, each
  * linking to its entry's anchor; Enter opens the first, arrow keys move
  * through them, Escape goes back to the box.
  */
@@ -99,10 +101,10 @@
     if (q.length < minFuzzy) return 0;
     var max = q.length >= 8 ? 2 : 1;
     var d = distance(q, w, max);
-    if (d <= max) return 0.75 - 0.15 * d;
+    if (d <= max) return 0.6 - 0.15 * d;
     if (w.length > q.length) {
       d = distance(q, w.slice(0, q.length), max);
-      if (d <= max) return 0.5 - 0.1 * d;
+      if (d <= max) return 0.4 - 0.1 * d;
     }
     return 0;
   }
@@ -137,6 +139,7 @@
         title: row[3],
         titleFold: words(row[3]).join(" "),
         titleWords: nameWords(row[3]),
+        titleBase: unique(words(row[3])),
         aliases: row[4].map(function (pair) {
           return { text: pair[0], lang: pair[1], fold: words(pair[0]).join(" "), words: nameWords(pair[0]) };
         }),
@@ -164,16 +167,21 @@
   }
 
   // Pages of no game load the texts of every game when a search begins.
+  // Returns whether every text this page searches is there.
   function loadTexts(rerun) {
-    if (document.documentElement.hasAttribute("data-game")) return;
+    if (document.documentElement.hasAttribute("data-game")) return true;
+    var complete = true;
     games.forEach(function (game) {
-      if (DATA["game:" + game.slug] || loading[game.slug]) return;
+      if (DATA["game:" + game.slug]) return;
+      complete = false;
+      if (loading[game.slug]) return;
       loading[game.slug] = true;
       var script = document.createElement("script");
       script.src = root + "_search/" + game.slug + ".js";
       script.onload = function () { addTexts(game.slug); rerun(); };
       document.head.appendChild(script);
     });
+    return complete;
   }
 
   // -- searching --------------------------------------------------------------
@@ -196,9 +204,16 @@
       });
       var x = entry.textWords ? best(q, entry.textWords, 5) : 0;
       if (t || a || x) found++;
-      total += 10 * t + 6 * a + 1.5 * x;
+      var fields = [10 * t, 6 * a, 1.5 * x].sort(function (m, n) { return n - m; });
+      total += fields[0] + 0.25 * (fields[1] + fields[2]);
     });
     if (!found) return null;
+    // The more of its title the query covers, the better: "Raven Familiar"
+    // before "Raven Familiar: moving Gold does not count".
+    var covered = entry.titleBase.filter(function (w) {
+      return qwords.some(function (q) { return wordScore(q, w, 4) > 0; });
+    }).length;
+    if (covered) total += 4 * covered / entry.titleBase.length;
     if (entry.titleFold === phrase) total += 40;
     else if (entry.titleFold.lastIndexOf(phrase, 0) === 0) total += 8;
     entry.aliases.forEach(function (al) {
@@ -206,13 +221,13 @@
       else if (al.fold.lastIndexOf(phrase, 0) === 0) total += 5;
     });
     var share = found / qwords.length;
-    return { entry: entry, score: total * share * share, alias: aliasTop >= 0.45 ? alias : null };
+    return { entry: entry, score: total * share * share, alias: aliasTop >= 0.3 ? alias : null };
   }
 
   function search(query) {
     var qwords = queryWords(query);
     if (!qwords.length) return [];
-    var phrase = qwords.join(" ");
+    var phrase = words(query).join(" ");
     var results = [];
     entries.forEach(function (entry) {
       var r = score(entry, qwords, phrase);
@@ -255,8 +270,12 @@
     function run() {
       var query = input.value.trim();
       list.textContent = "";
+      // What the list shows, for scripts and tests: the query, and whether
+      // every text was there to search (the home page loads them lazily).
+      list.setAttribute("data-query", query);
+      list.setAttribute("data-complete", "true");
       if (!query) { status.textContent = ""; return; }
-      loadTexts(run);
+      if (!loadTexts(run)) list.setAttribute("data-complete", "false");
       var qwords = queryWords(query);
       var results = search(query);
       status.textContent = results.length

@@ -1,0 +1,382 @@
+"""Curator workflow: drafts, house rules over a shipped game, what changed, verified citations, `rulebot new`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import MINIMAL, write_corpus
+from rulebot import changes, citations, corpus, scaffold
+from rulebot.index import entry_payload
+
+TOY = ("--no-shipped", "--corpus", str(MINIMAL))
+
+HOUSE_TOML = """\
+extends = "lantern-harbor"
+
+[[sources]]
+id = "our-table"
+title = "House rules of our table"
+date = 2024-09-01
+"""
+
+HOUSE_RULE = """\
+## lh-house-double-gull
+title: Double Gull
+kind: house-rule
+section: Our table
+modifies: lh-ferry-gull
+
+At our table the Ferry Gull moves two ferries.
+"""
+
+
+def house_corpus(tmp_path: Path, toml: str = HOUSE_TOML, entries: str = HOUSE_RULE, folder: str = "lantern-harbor") -> Path:
+    """A corpus folder holding house rules for the minimal corpus's game."""
+    return write_corpus(tmp_path / "house", {f"{folder}/game.toml": toml, f"{folder}/our-table.md": entries})
+
+
+def messages(problems) -> list[str]:
+    """Problems as 'FILE:LINE: message' with the file's name only."""
+    return [f"{Path(p.path).name}:{p.line}: {p.message}" for p in problems]
+
+
+class TestDrafts:
+    @pytest.fixture
+    def drafted(self, minimal_copy: Path) -> Path:
+        """The minimal corpus with one entry marked as a draft."""
+        path = minimal_copy / "lantern-harbor" / "rulebook.md"
+        text = path.read_text(encoding="utf-8").replace("section: Setup\n", "section: Setup\ndraft: true\n", 1)
+        path.write_text(text, encoding="utf-8")
+        return minimal_copy
+
+    def test_draft_is_read(self, drafted: Path):
+        """`draft: true` marks the entry; entries without it are not drafts."""
+        loaded = corpus.load([drafted])
+        assert loaded.entry("lh-setup").draft is True
+        assert loaded.entry("lh-winning").draft is False
+
+    def test_draft_value_is_checked(self, tmp_path: Path, minimal_copy: Path):
+        """A draft value other than true or false is a problem at its line."""
+        path = minimal_copy / "lantern-harbor" / "rulebook.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("section: Setup\n", "section: Setup\ndraft: maybe\n", 1), encoding="utf-8")
+        _, problems = corpus.check([minimal_copy])
+        assert messages(problems) == ["rulebook.md:7: draft must be true or false, not 'maybe'"]
+
+    def test_payload_has_draft(self, drafted: Path):
+        """The entry payload (ask, list, the site) carries draft."""
+        loaded = corpus.load([drafted])
+        assert entry_payload(loaded, loaded.entry("lh-setup"))["draft"] is True
+
+    def test_check_warns(self, run_cli, drafted: Path):
+        """Plain check counts the drafts in a warning and passes."""
+        result = run_cli("--no-shipped", "check", str(drafted))
+        assert result.exit_code == 0
+        assert "Warning: 1 draft entries" in result.stderr
+        assert result.stdout.startswith("OK: 6 entries")
+
+    def test_strict_check_fails(self, run_cli, drafted: Path):
+        """check --strict lists each draft at its file and line and fails."""
+        result = run_cli("--no-shipped", "check", "--strict", str(drafted))
+        assert result.exit_code == 1
+        assert f"{drafted / 'lantern-harbor' / 'rulebook.md'}:3: entry 'lh-setup' is a draft" in result.stderr
+        assert "Error: 1 problem(s) found" in result.stderr
+
+    def test_strict_passes_without_drafts(self, run_cli):
+        """check --strict passes a corpus without drafts."""
+        assert run_cli(*TOY, "check", "--strict").exit_code == 0
+
+
+class TestHouseRules:
+    def test_overlay_adds_house_rules_to_a_game(self, tmp_path: Path):
+        """A folder whose game.toml extends a game adds its house sources and entries to it."""
+        loaded = corpus.load([MINIMAL, house_corpus(tmp_path)])
+        game = loaded.game("lantern-harbor")
+        assert [s.id for s in game.sources] == ["rulebook", "tides-faq", "our-table"]
+        assert game.source("our-table").trust == "house"
+        entry = loaded.entry("lh-house-double-gull")
+        assert (entry.game, entry.source, entry.kind) == ("lantern-harbor", "our-table", "house-rule")
+        assert loaded.modified_by()["lh-ferry-gull"] == ["lh-house-double-gull"]
+
+    def test_overlay_may_come_first(self, tmp_path: Path):
+        """The folders may be given in any order."""
+        loaded = corpus.load([house_corpus(tmp_path), MINIMAL])
+        assert "lh-house-double-gull" in loaded.entries
+
+    def test_payload_flags_house_rules(self, tmp_path: Path):
+        """The payload says house_rule, and the source's trust is house."""
+        loaded = corpus.load([MINIMAL, house_corpus(tmp_path)])
+        payload = entry_payload(loaded, loaded.entry("lh-house-double-gull"))
+        assert payload["house_rule"] is True and payload["source"]["trust"] == "house"
+        assert entry_payload(loaded, loaded.entry("lh-ferry-gull"))["house_rule"] is False
+
+    def test_list_json_shows_house_rules(self, run_cli, tmp_path: Path):
+        """`--corpus HOUSE` adds the house rules to what rulebot lists, flagged."""
+        result = run_cli(*TOY, "--corpus", str(house_corpus(tmp_path)), "list", "--json", "--kind", "house-rule")
+        assert result.exit_code == 0
+        [entry] = json.loads(result.stdout)["results"]
+        assert entry["id"] == "lh-house-double-gull" and entry["house_rule"] is True
+
+    CONFLICTS = (
+        ("non-house entry", HOUSE_TOML, HOUSE_RULE.replace("kind: house-rule", "kind: rule"),
+         "our-table.md:3: entry 'lh-house-double-gull' is kind 'rule': a house-rules folder holds only kind: house-rule entries"),
+        ("official source", HOUSE_TOML.replace('date = 2024-09-01', 'trust = "official"'), HOUSE_RULE,
+         "game.toml:6: source 'our-table' of a house-rules folder must have trust \"house\", not 'official'"),
+        ("same id twice", HOUSE_TOML, HOUSE_RULE.replace("lh-house-double-gull", "lh-ferry-gull"),
+         "our-table.md:1: duplicate id 'lh-ferry-gull'"),
+        ("alias claimed twice", HOUSE_TOML, HOUSE_RULE.replace("section: Our table", "section: Our table\naliases: victory"),
+         "our-table.md:5: alias 'victory' is also claimed by 'lh-winning'"),
+        ("source declared twice", HOUSE_TOML.replace('id = "our-table"', 'id = "rulebook"'), HOUSE_RULE,
+         "game.toml:4: source 'rulebook' is already declared by 'lantern-harbor'"),
+        ("unknown game", HOUSE_TOML.replace('extends = "lantern-harbor"', 'extends = "chess"'), HOUSE_RULE,
+         "game.toml:1: extends unknown game 'chess' (known: lantern-harbor)"),
+        ("game keys", 'name = "Other"\n' + HOUSE_TOML, HOUSE_RULE,
+         "game.toml:1: unknown key 'name' (known: extends, sources)"),
+    )
+
+    @pytest.mark.parametrize(("toml", "entries", "expected"), [c[1:] for c in CONFLICTS], ids=[c[0] for c in CONFLICTS])
+    def test_conflicts_are_reported(self, tmp_path: Path, toml: str, entries: str, expected: str):
+        """Each conflict between a house-rules folder and the game it extends is reported at its line."""
+        _, problems = corpus.check([MINIMAL, house_corpus(tmp_path, toml, entries)])
+        found = messages(problems)
+        assert any(p.startswith(expected) for p in found), found
+
+    def test_second_game_folder_without_extends(self, tmp_path: Path):
+        """A second folder for a game, without `extends`, is refused with a hint."""
+        toml = (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8")
+        _, problems = corpus.check([MINIMAL, house_corpus(tmp_path, toml.replace('id = "tides-faq"', 'id = "our-table"'))])
+        assert any("already defined" in p.message and "extends = 'lantern-harbor'" in p.message for p in problems)
+
+    def test_check_reports_conflicts_across_corpora(self, run_cli, tmp_path: Path):
+        """`rulebot check` with --corpus reports a conflict with the corpus below it."""
+        house = house_corpus(tmp_path, entries=HOUSE_RULE.replace("lh-house-double-gull", "lh-setup"))
+        result = run_cli(*TOY, "--corpus", str(house), "check")
+        assert result.exit_code == 1
+        assert "duplicate id 'lh-setup'" in result.stderr
+
+    def test_official_only_hides_house_rules(self, run_cli, tmp_path: Path):
+        """ask --official-only leaves house rules out."""
+        house = house_corpus(tmp_path)
+        found = json.loads(run_cli(*TOY, "--corpus", str(house), "ask", "--json", "double gull").stdout)
+        assert "lh-house-double-gull" in [r["id"] for r in found["results"]]
+        result = run_cli(*TOY, "--corpus", str(house), "ask", "--json", "--official-only", "double gull")
+        assert "lh-house-double-gull" not in [r["id"] for r in json.loads(result.stdout)["results"]]
+
+
+class TestChanges:
+    def test_since_a_date(self):
+        """Entries revised on or after the date, or whose source is dated then, newest first."""
+        loaded = corpus.load([MINIMAL])
+        found = changes.changes(loaded, "lantern-harbor", "2024-03-01")
+        assert [(c.entry.id, c.date, c.because) for c in found][:2] == [
+            ("lh-tides-whirlpool", "2024-06-01", "revised"),
+            ("lh-setup", "2024-03-01", "source"),
+        ]
+        assert [c.entry.id for c in changes.changes(loaded, "lantern-harbor", "2024-04-01")] == ["lh-tides-whirlpool"]
+
+    def test_undated_entries_are_never_listed(self):
+        """An entry without revised date whose source has no date is not listed."""
+        ids = [c.entry.id for c in changes.changes(corpus.load([MINIMAL]), "lantern-harbor")]
+        assert "lh-tides-winning" not in ids and len(ids) == 5
+
+    def test_bad_date(self):
+        """A date that is not YYYY-MM-DD is refused."""
+        from rulebot.errors import CurationError
+
+        with pytest.raises(CurationError):
+            changes.changes(corpus.load([MINIMAL]), "lantern-harbor", "June")
+
+    def test_command(self, run_cli):
+        """`rulebot changes GAME --since DATE` prints one line per entry."""
+        result = run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-04-01")
+        assert result.exit_code == 0
+        assert result.output == (
+            "Lantern Harbor: 1 entries new or revised since 2024-04-01\n"
+            "2024-06-01  lh-tides-whirlpool  Whirlpool [fine-point, revised]\n"
+        )
+
+    def test_command_json(self, run_cli):
+        """`changes --json` prints entry objects with the date that counted."""
+        data = json.loads(run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-01-01", "--json").output)
+        assert data["since"] == "2024-01-01"
+        assert data["results"][0]["id"] == "lh-tides-whirlpool"
+        assert data["results"][1]["changed"] == "2024-03-01" and data["results"][1]["because"] == "source"
+
+    def test_command_bad_date_is_usage_error(self, run_cli):
+        """A bad --since is a usage error (exit 2)."""
+        result = run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-02-30")
+        assert result.exit_code == 2
+        assert "not a date YYYY-MM-DD: '2024-02-30'" in result.output
+
+    def test_unknown_game(self, run_cli):
+        """An unknown game is a one-line error."""
+        assert "Error: no game 'chess'" in run_cli(*TOY, "changes", "chess").output
+
+
+RULEBOOK_COPY = """\
+# Lantern Harbor
+
+## Contents
+
+Setup
+End of the game
+Cards
+
+## Setup
+
+Everyone takes shells and a ferry.
+
+## End of the Game
+
+Whoever has most glory wins.
+
+## Cards
+
+**Ferry Gull** — Moves a ferry.
+"""
+
+
+class TestCitations:
+    @pytest.fixture
+    def sources(self, tmp_path: Path) -> Path:
+        """A folder with a copy of the rulebook (but not of the FAQ)."""
+        folder = tmp_path / "sources"
+        folder.mkdir()
+        (folder / "rulebook.md").write_text(RULEBOOK_COPY, encoding="utf-8")
+        return folder
+
+    def test_dangling_citation(self, sources: Path):
+        """A section found nowhere in its document is dangling, at the entry's section line."""
+        found = citations.verify(corpus.load([MINIMAL]), sources)
+        assert messages(found.dangling) == [
+            (
+                "rulebook.md:31: dangling citation: 'lh-lantern-keeper' cites section 'Cards > Lantern Keeper', "
+                "not found in rulebook.md (looked for 'Lantern Keeper')"
+            )
+        ]
+        assert found.verified == 3
+        assert found.missing == {"lantern-harbor/tides-faq": 2}
+
+    def test_summary(self, sources: Path):
+        """The summary counts verified, dangling, ambiguous and unchecked citations."""
+        found = citations.verify(corpus.load([MINIMAL]), sources)
+        assert found.summary() == "citations: 3 verified, 1 dangling, 0 ambiguous; 2 not checked (no document for lantern-harbor/tides-faq)"
+
+    @pytest.mark.parametrize(
+        ("section", "document", "line"),
+        [
+            ("Setup", "## Setup\n\nText.", 1),
+            ("End of the game", "END OF THE GAME\n\nText.", 1),
+            ("Égalité", "## EGALITE\n\nTexte.", 1),
+            ("Cards > Ferry Gull", "Intro.\n\n\\* **Ferry Gull** – moves.", 3),
+            ("Scoring (the table)", "Intro.\n\nScoring:\n\nText.", 3),
+            ("Phase 2, bullet 3", "Phase 2\n\n- one\n- two\n- three", 1),
+            ("702.19b", "702.19a First.\n\n702.19b Second.", 3),
+            ("Victory check", "### Phase 3: Victory check\n\nText.", 1),
+            ("Rules > Ferry Gull", "Mid sentence. **Ferry Gull** — a card.", 1),
+        ],
+    )
+    def test_found(self, section: str, document: str, line: int):
+        """A section is found case- and accent-insensitively, as heading, lead-in, rule number or title."""
+        components = section.split(" > ")
+        places = citations.Document(document).locate(components[-1], components[:-1])
+        assert [p.line for p in places] == [line]
+
+    def test_not_found(self):
+        """A name that is only mentioned in running text is not found."""
+        assert citations.Document("The Ferry Gull is a card.\n").locate("Ferry Gull") == []
+
+    def test_table_of_contents_does_not_compete(self):
+        """A title listed in a table of contents is no ambiguity with the heading in the text."""
+        text = "Contents\nSetup\nPlay\nScoring\n\nSetup\nEveryone takes three shells.\n"
+        assert [p.line for p in citations.Document(text).locate("Setup")] == [6]
+
+    def test_context_decides(self):
+        """The earlier components of the section choose between two places."""
+        text = "## Cards\n\n**Gull** — a card.\n\n## Promo cards\n\n**Gull** — the promo card.\n"
+        document = citations.Document(text)
+        assert [p.line for p in document.locate("Gull", ["Promo cards"])] == [7]
+        assert [p.line for p in document.locate("Gull")] == [3, 7]
+
+    def test_find_document(self, tmp_path: Path):
+        """A source's copy is <id>.md or .txt, in a game subfolder, or a file named with the id as prefix."""
+        write_corpus(tmp_path, {"rulebook.txt": "x", "lantern-harbor/tides-faq.md": "x", "other-faq-v2.md": "x", "lantern-harbor-notes-2024.txt": "x"})
+        assert citations.find_document(tmp_path, "lantern-harbor", "rulebook") == tmp_path / "rulebook.txt"
+        assert citations.find_document(tmp_path, "lantern-harbor", "tides-faq") == tmp_path / "lantern-harbor" / "tides-faq.md"
+        assert citations.find_document(tmp_path, "lantern-harbor", "other-faq") == tmp_path / "other-faq-v2.md"
+        assert citations.find_document(tmp_path, "lantern-harbor", "notes") == tmp_path / "lantern-harbor-notes-2024.txt"
+        assert citations.find_document(tmp_path, "lantern-harbor", "missing") is None
+
+    def test_check_sources(self, run_cli, sources: Path):
+        """check --sources reports dangling citations as problems and exits 1."""
+        result = run_cli(*TOY, "check", "--sources", str(sources))
+        assert result.exit_code == 1
+        assert "lantern-harbor/rulebook.md:31: dangling citation: 'lh-lantern-keeper'" in result.stderr
+        assert "citations: 3 verified, 1 dangling" in result.stderr
+
+    def test_ambiguous_is_a_warning(self, run_cli, sources: Path):
+        """An ambiguous citation is a warning; --strict makes it a problem."""
+        text = RULEBOOK_COPY + "\n**Lantern Keeper** — wins ties.\n\n## Promo\n\n**Lantern Keeper** — a promo.\n"
+        (sources / "rulebook.md").write_text(text.replace("## Cards\n", "## Cards\n\nSee below.\n"), encoding="utf-8")
+        keeper_free = run_cli(*TOY, "check", "--sources", str(sources))
+        assert keeper_free.exit_code == 0, keeper_free.output
+        assert "Warning: " not in keeper_free.stderr
+        (sources / "rulebook.md").write_text(text.replace("## Promo", "## Cards"), encoding="utf-8")
+        result = run_cli(*TOY, "check", "--sources", str(sources))
+        assert result.exit_code == 0
+        assert "ambiguous citation: 'lh-lantern-keeper' cites section 'Cards > Lantern Keeper', found in rulebook.md at lines" in result.stderr
+        assert run_cli(*TOY, "check", "--strict", "--sources", str(sources)).exit_code == 1
+
+    def test_missing_folder_is_usage_error(self, run_cli, tmp_path: Path):
+        """--sources naming no folder is a usage error."""
+        assert run_cli(*TOY, "check", "--sources", str(tmp_path / "nowhere")).exit_code == 2
+
+
+class TestNew:
+    def test_block_with_fresh_id(self):
+        """The block has a fresh id from the title, the kind, and empty values to fill."""
+        made = scaffold.scaffold(corpus.load([MINIMAL]), "lantern-harbor", "faq", title="Setup")
+        assert made.id == "lh-setup-2"
+        assert made.block == "## lh-setup-2\ntitle: Setup\nkind: faq\nsection:\naliases:\nsee_also:\n"
+        assert made.path == Path(corpus.load([MINIMAL]).entry("lh-setup").path)
+
+    def test_id_without_title(self):
+        """Without a title the id is the kind and a number."""
+        assert scaffold.scaffold(corpus.load([MINIMAL]), "lantern-harbor", "errata").id == "lh-errata-1"
+
+    def test_command_prints(self, run_cli):
+        """`rulebot new` prints the block."""
+        result = run_cli(*TOY, "new", "--game", "lantern-harbor", "--kind", "faq", "--source", "tides-faq", "--title", "Do gulls swim?")
+        assert result.exit_code == 0
+        assert result.output.startswith("## lh-do-gulls-swim\ntitle: Do gulls swim?\nkind: faq\n")
+
+    def test_append(self, run_cli, minimal_copy: Path):
+        """--append adds the block to the source's file; check then points at what is left to write."""
+        args = ("--no-shipped", "--corpus", str(minimal_copy))
+        result = run_cli(*args, "new", "-g", "lantern-harbor", "-k", "faq", "-s", "tides-faq", "-t", "Do gulls swim?", "--append")
+        assert result.exit_code == 0
+        faq = minimal_copy / "lantern-harbor" / "tides-faq.md"
+        assert faq.read_text(encoding="utf-8").endswith("shells.\n\n## lh-do-gulls-swim\ntitle: Do gulls swim?\nkind: faq\nsection:\naliases:\nsee_also:\n")
+        check = run_cli(*args, "check")
+        assert check.exit_code == 1
+        assert "entry 'lh-do-gulls-swim' has no section" in check.stderr and "entry 'lh-do-gulls-swim' has no text" in check.stderr
+
+    def test_unknown_kind_is_usage_error(self, run_cli):
+        """An unknown kind is a usage error (exit 2)."""
+        assert run_cli(*TOY, "new", "-g", "lantern-harbor", "-k", "law").exit_code == 2
+
+    def test_unknown_source(self, run_cli):
+        """An unknown source is a one-line error."""
+        result = run_cli(*TOY, "new", "-g", "lantern-harbor", "-k", "faq", "-s", "nope")
+        assert result.exit_code == 1
+        assert "Error: no source 'nope' in lantern-harbor (declared: rulebook, tides-faq)" in result.output
+
+
+def test_house_rule_is_flagged_in_human_output(run_cli, tmp_path: Path):
+    """A house rule is flagged as such whenever `ask` prints it."""
+    house = house_corpus(tmp_path)
+    result = run_cli(*TOY, "--corpus", str(house), "ask", "double gull")
+    assert "HOUSE RULE, not an official ruling" in result.output
+    assert "[house source]" in result.output

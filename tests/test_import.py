@@ -1,0 +1,323 @@
+"""`rulebot import`: drafting entries from small Markdown and plain-text documents written for these tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import MINIMAL, write_corpus
+from rulebot import corpus, importer
+from rulebot.model import Game, Source
+
+GAME = Game(slug="toy", name="Toy Game", id_prefix="toy", sources=(Source(id="reference", title="Toy reference"),))
+SOURCE = GAME.sources[0]
+
+FAQ_MD = """\
+# Toy Game Reference
+
+Read this after the rulebook.
+
+## Errata
+
+**Ferry Gull** — The card should say one ferry, not two.
+
+## Frequently Asked Questions
+
+**Lantern Keeper** — The keeper breaks every tie at the end of the game.
+
+#### See also Tides, "Night Watch."
+
+\\* **Tides** — The tide rises by one each round. **Storm Bell** — Ringing it ends the round at once.
+
+#### Keeper - See Lantern Keeper.
+
+Beacon – See Nowhere Card.
+
+Q: Can one ferry carry two captains?
+
+A: No, a ferry carries a single captain.
+
+It may carry cargo too.
+
+## Glossary
+
+### Dock
+
+A dock holds two ferries at most. Its rules are in [the tides entry](#tides-and-docks).
+
+```
+## not a heading: code
+```
+
+### Tides and Docks
+
+Docks flood when the tide reaches 5 (see Dock).
+
+### Harbour Master
+
+See Lantern Keeper.
+"""
+
+RULES_TXT = """\
+Toy Comprehensive Rules
+
+These rules apply from the first game on.
+
+1. Basics
+
+100. General
+
+100.1. A game is played by two to four captains.
+
+100.2. Ferries
+
+100.2a A ferry moves one dock per turn. See rule 100.1.
+Example: A ferry on dock 3 can reach dock 4.
+
+100.2b A ferry never sinks (see rules 100.2a–c and 101.1).
+
+100.2c A sunk ferry is a house rule only.
+
+101. Docks
+
+101.1. Each dock holds two ferries. See rule 100.
+
+Glossary
+
+Dock
+A place where ferries wait. See rule 101.1.
+
+Ferry
+A boat of a captain. See rule 100.2.
+"""
+
+
+def draft(text: str, markdown: bool = True, existing: corpus.Corpus | None = None) -> importer.Imported:
+    """Draft the toy game's entries from a document text."""
+    return importer.draft_entries(text, game=GAME, source=SOURCE, markdown=markdown, corpus=existing, document="doc")
+
+
+def by_title(result: importer.Imported) -> dict[str, importer.DraftEntry]:
+    """The drafts of a result by title."""
+    return {e.title: e for e in result.entries}
+
+
+class TestMarkdown:
+    def test_lead_ins_become_entries_with_sections_and_kinds(self):
+        """A bold lead-in is an entry titled by its name, in the section of the headings above it."""
+        entries = by_title(draft(FAQ_MD))
+        gull = entries["Ferry Gull"]
+        assert (gull.id, gull.kind, gull.section) == ("toy-ferry-gull", "errata", "Errata > Ferry Gull")
+        assert gull.text == "The card should say one ferry, not two."
+        assert entries["Lantern Keeper"].kind == "faq"
+
+    def test_heading_with_text_is_an_entry(self):
+        """A heading with text of its own is an entry; the document title is no section."""
+        entries = by_title(draft(FAQ_MD))
+        assert entries["Dock"].section == "Glossary > Dock"
+        assert entries["Dock"].kind == "fine-point"
+        assert entries["Toy Game Reference"].text == "Read this after the rulebook."
+
+    def test_lead_in_in_the_middle_of_a_paragraph(self):
+        """A second bold lead-in inside a paragraph starts an entry of its own."""
+        entries = by_title(draft(FAQ_MD))
+        assert entries["Tides"].text.startswith("The tide rises by one each round.")
+        assert "Storm Bell" not in entries["Tides"].text
+        assert entries["Storm Bell"].text == "Ringing it ends the round at once."
+
+    def test_revision_mark_is_noted(self):
+        """An entry marked new or revised (a leading *) says so in a draft note."""
+        assert "Draft note: the document marks this entry as new or revised." in by_title(draft(FAQ_MD))["Tides"].text
+
+    def test_see_also_resolves_to_drafted_ids(self):
+        """A See also line links to the draft of that title; one naming nothing stays as a note."""
+        result = draft(FAQ_MD)
+        keeper = by_title(result)["Lantern Keeper"]
+        assert keeper.see_also == ("toy-tides",)
+        assert "Draft note: “See also Night Watch” names no drafted entry." in keeper.text
+        assert any(text == "Night Watch" for _, text in result.unresolved)
+
+    def test_redirects_become_aliases(self):
+        """`X - See Y.` puts the alias X on Y; a heading whose only text is `See Y.` too."""
+        result = draft(FAQ_MD)
+        keeper = by_title(result)["Lantern Keeper"]
+        assert keeper.aliases == ("Keeper", "Harbour Master")
+        assert "Harbour Master" not in by_title(result)
+        assert result.aliases == 2
+        assert [text for _, text in result.redirects_unresolved] == ["Beacon – See Nowhere Card."]
+
+    def test_question_and_answer(self):
+        """A Q:/A: pair is an FAQ entry titled by the question, its text the answer and what follows."""
+        question = by_title(draft(FAQ_MD))["Can one ferry carry two captains?"]
+        assert question.kind == "faq"
+        assert question.section == "Frequently Asked Questions, question 1"
+        assert question.text == "No, a ferry carries a single captain.\n\nIt may carry cargo too."
+
+    def test_links_and_see_references(self):
+        """A link to a heading of the document and `(see X)` become see_also."""
+        entries = by_title(draft(FAQ_MD))
+        assert entries["Dock"].see_also == ("toy-tides-and-docks",)
+        assert entries["Tides and Docks"].see_also == ("toy-dock",)
+
+    def test_code_stays_in_the_text(self):
+        """A `## ` line inside a fenced code block stays text, and the file still loads."""
+        assert "## not a heading: code" in by_title(draft(FAQ_MD))["Dock"].text
+
+    def test_every_entry_is_a_draft_and_the_file_loads(self, tmp_path: Path):
+        """The drafted file is a valid entries file whose entries are all drafts."""
+        result = draft(FAQ_MD)
+        root = write_corpus(tmp_path / "c", {
+            "toy/game.toml": 'slug = "toy"\nname = "Toy Game"\nid_prefix = "toy"\n\n[[sources]]\nid = "reference"\ntitle = "Toy reference"\n',
+            "toy/reference.md": result.to_markdown(),
+        })
+        loaded, problems = corpus.check([root])
+        assert problems == []
+        assert len(loaded.entries) == len(result.entries)
+        assert all(e.draft for e in loaded.entries.values())
+        assert loaded.entry("toy-lantern-keeper").aliases[0].text == "Keeper"
+
+    def test_ids_are_unique(self):
+        """Two drafts of one title, or a title already taken in the corpus, get -2, -3 ..."""
+        existing = corpus.load([MINIMAL])
+        game = Game(slug="lantern-harbor", name="Lantern Harbor", id_prefix="lh", sources=(SOURCE,))
+        text = "## Setup\n\nFirst.\n\n## Setup\n\nSecond.\n"
+        result = importer.draft_entries(text, game=game, source=SOURCE, corpus=existing)
+        assert [e.id for e in result.entries] == ["lh-setup-2", "lh-setup-3"]
+
+    def test_references_may_name_existing_entries(self):
+        """A See also naming an entry already in the game's corpus links to it."""
+        existing = corpus.load([MINIMAL])
+        game = existing.game("lantern-harbor")
+        result = importer.draft_entries("## Tie\n\nCaptains compare shells.\n\nSee also Lantern Keeper.\n", game=game, source=SOURCE, corpus=existing)
+        assert result.entries[0].see_also == ("lh-lantern-keeper",)
+
+
+class TestPlainText:
+    def test_numbered_rules_are_entries(self):
+        """Each numbered rule is an entry titled by its number and the name of the rule above it."""
+        entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
+        rule = entries["toy-100-2a-ferries"]
+        assert rule.title == "100.2a Ferries"
+        assert rule.section == "1. Basics > 100. General > 100.2a"
+        assert rule.text.startswith("A ferry moves one dock per turn.")
+        assert "Example: A ferry on dock 3" in rule.text
+        assert entries["toy-100-1-general"].text == "A game is played by two to four captains."
+
+    def test_titled_rule_is_no_entry(self):
+        """`100.2. Ferries` names the rules below it instead of being an entry."""
+        titles = [e.title for e in draft(RULES_TXT, markdown=False).entries]
+        assert "100.2 Ferries" not in titles
+
+    def test_rule_references(self):
+        """`See rule N`, `rules A–c and B` and section numbers resolve to the clauses they name."""
+        entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
+        assert entries["toy-100-2a-ferries"].see_also == ("toy-100-1-general",)
+        assert entries["toy-100-2b-ferries"].see_also == ("toy-100-2a-ferries", "toy-100-2c-ferries", "toy-101-1-docks")
+        assert entries["toy-101-1-docks"].see_also == ("toy-100-1-general",)
+        assert entries["toy-ferry"].see_also == ("toy-100-2a-ferries",)
+
+    def test_glossary_terms(self):
+        """A short line with its definition below is a glossary entry."""
+        dock = by_title(draft(RULES_TXT, markdown=False))["Dock"]
+        assert (dock.kind, dock.section, dock.text) == ("fine-point", "Glossary > Dock", "A place where ferries wait. See rule 101.1.")
+
+    def test_counts(self):
+        """The result counts the drafts and the references resolved."""
+        result = draft(RULES_TXT, markdown=False)
+        assert len(result.entries) == 8
+        assert result.resolved == 7 and result.unresolved == []
+
+    def test_hash_line_is_escaped(self):
+        """A plain-text line starting with # cannot become a heading in the draft."""
+        result = draft("Rules\n\n# of ferries is four.\n", markdown=False)
+        assert result.entries[0].text == "\\# of ferries is four."
+
+
+NUMBERED_MD = """\
+# Reference
+
+## 1. BASICS
+
+### 1.1. FERRIES
+
+#### 1.1.1. Moving
+
+A ferry moves one dock. [See 1.2. Docks](#12-docks)
+
+##### 1.1.1.A.
+
+A ferry may wait instead.
+
+### 1.2. DOCKS
+
+#### 1.2.1.
+
+A dock holds two ferries.
+"""
+
+
+class TestNumberedMarkdown:
+    def test_numbered_headings(self):
+        """Numbered headings are rules titled by number and name; a sub-rule takes its parent's name."""
+        entries = draft(NUMBERED_MD).entries
+        assert [(e.title, e.section) for e in entries] == [
+            ("1.1.1 Moving", "1. Basics > 1.1. Ferries > 1.1.1. Moving"),
+            ("1.1.1.A Moving", "1. Basics > 1.1. Ferries > 1.1.1. Moving > 1.1.1.A"),
+            ("1.2.1 Docks", "1. Basics > 1.2. Docks > 1.2.1"),
+        ]
+
+    def test_link_to_a_numbered_section(self):
+        """`[See 1.2. Docks](#12-docks)` links to the first rule of that section."""
+        assert draft(NUMBERED_MD).entries[0].see_also == ("toy-1-2-1-docks",)
+
+
+class TestCommand:
+    @pytest.fixture
+    def document(self, tmp_path: Path) -> Path:
+        """A small FAQ document on disk."""
+        path = tmp_path / "faq.md"
+        path.write_text(FAQ_MD, encoding="utf-8")
+        return path
+
+    ARGS = ("--no-shipped", "--corpus", str(MINIMAL), "import")
+
+    def test_prints_drafts(self, run_cli, document: Path):
+        """Without --out the drafts go to stdout and the summary to stderr."""
+        result = run_cli(*self.ARGS, str(document), "--game", "lantern-harbor", "--source", "tides-faq")
+        assert result.exit_code == 0
+        assert "## lh-ferry-gull-2\ntitle: Ferry Gull\nkind: errata\nsection: Errata > Ferry Gull\ndraft: true\n" in result.stdout
+        assert "Drafted 8 entries from faq.md: 3 references resolved, 2 unresolved, 2 aliases" in result.stderr
+
+    def test_out_refuses_to_overwrite(self, run_cli, document: Path, tmp_path: Path):
+        """--out writes a new file, refuses an existing one, and replaces it with --force."""
+        out = tmp_path / "drafts.md"
+        args = (*self.ARGS, str(document), "-g", "lantern-harbor", "-s", "tides-faq", "--out", str(out))
+        assert run_cli(*args).exit_code == 0
+        assert out.read_text(encoding="utf-8").startswith("# Drafts imported from faq.md")
+        out.write_text("mine", encoding="utf-8")
+        refused = run_cli(*args)
+        assert refused.exit_code == 1
+        assert f"Error: {out} exists: add --force to replace it" in refused.output
+        assert out.read_text(encoding="utf-8") == "mine"
+        assert run_cli(*args, "--force").exit_code == 0
+        assert out.read_text(encoding="utf-8") != "mine"
+
+    def test_force_without_out_is_usage_error(self, run_cli, document: Path):
+        """--force alone is a usage error (exit 2)."""
+        result = run_cli(*self.ARGS, str(document), "-g", "lantern-harbor", "-s", "tides-faq", "--force")
+        assert result.exit_code == 2
+
+    def test_unknown_source(self, run_cli, document: Path):
+        """A source the game does not declare is a one-line error."""
+        result = run_cli(*self.ARGS, str(document), "-g", "lantern-harbor", "-s", "nope")
+        assert result.exit_code == 1
+        assert "Error: no source 'nope' in lantern-harbor (declared: rulebook, tides-faq); declare it in game.toml first" in result.output
+
+    def test_not_utf8(self, run_cli, tmp_path: Path):
+        """A document that is not UTF-8 is a one-line error with its line."""
+        path = tmp_path / "bad.txt"
+        path.write_bytes(b"Rules\n\ncaf\xe9\n")
+        result = run_cli(*self.ARGS, str(path), "-g", "lantern-harbor", "-s", "rulebook")
+        assert result.exit_code == 1
+        assert "bad.txt:3: not valid UTF-8" in result.output

@@ -1,0 +1,693 @@
+"""The static reference site: pages, links, cross-references, safety, output folder."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import urllib.parse
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from rulebot import site, site_links, site_search
+from rulebot.corpus import fold, load, shipped_corpus_dir
+from rulebot.errors import RulebotError, SiteError
+from rulebot.model import Alias, Corpus, Entry
+from rulebot.render import parser, to_terminal
+
+CORPORA = Path(__file__).parent / "corpora"
+
+
+# -- fixtures and helpers -------------------------------------------------------
+
+
+def _build(tmp_path_factory: pytest.TempPathFactory, corpus: Corpus, name: str) -> Path:
+    out = tmp_path_factory.mktemp(name) / "site"
+    site.build(corpus, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Corpus:
+    return load([shipped_corpus_dir()])
+
+
+@pytest.fixture(scope="module")
+def minimal() -> Corpus:
+    return load([CORPORA / "site-minimal"])
+
+
+@pytest.fixture(scope="module")
+def hostile() -> Corpus:
+    return load([CORPORA / "site-hostile"])
+
+
+@pytest.fixture(scope="module")
+def shipped_site(tmp_path_factory: pytest.TempPathFactory, shipped: Corpus) -> Path:
+    return _build(tmp_path_factory, shipped, "shipped")
+
+
+@pytest.fixture(scope="module")
+def minimal_site(tmp_path_factory: pytest.TempPathFactory, minimal: Corpus) -> Path:
+    return _build(tmp_path_factory, minimal, "minimal")
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory, hostile: Corpus) -> Path:
+    return _build(tmp_path_factory, hostile, "hostile")
+
+
+class _Page(HTMLParser):
+    """The ids, links, resources, tags and attributes of one HTML page."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.resources: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        self.tags.append((tag, values))
+        if values.get("id"):
+            self.ids.append(str(values["id"]))
+        if tag == "a" and values.get("href") is not None:
+            self.links.append(str(values["href"]))
+        if tag in ("link", "script", "img", "iframe", "source", "video", "audio"):
+            for key in ("href", "src"):
+                if values.get(key):
+                    self.resources.append(str(values[key]))
+
+
+def _pages(root: Path) -> dict[str, _Page]:
+    return {p.relative_to(root).as_posix(): _Page(p.read_text(encoding="utf-8")) for p in sorted(root.rglob("*.html"))}
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _article(site_dir: Path, entry: Entry) -> str:
+    """The HTML of one entry's article on its game page."""
+    text = (site_dir / site.game_page(entry.game)).read_text(encoding="utf-8")
+    match = re.search(rf'<article [^>]*id="{re.escape(entry.id)}".*?</article>', text, re.DOTALL)
+    assert match, f"no article for {entry.id}"
+    return match.group(0)
+
+
+def _entry_text(site_dir: Path, entry: Entry) -> str:
+    """The rendered text of one entry (without its header, cross-references and citation)."""
+    match = re.search(r'<div class="entry-text">(.*?)</div>\s*(?:<p class="aliases"|<dl|<footer)', _article(site_dir, entry), re.DOTALL)
+    assert match
+    return match.group(1)
+
+
+def _hrefs(fragment: str) -> list[str]:
+    return [html.unescape(h) for h in re.findall(r'<a [^>]*href="([^"]*)"', fragment)]
+
+
+def _data(path: Path) -> dict:
+    """The value a search data file assigns."""
+    text = path.read_text(encoding="ascii")
+    return json.loads(text.rsplit(" = ", 1)[1].rstrip().rstrip(";"))
+
+
+def _broken_links(root: Path) -> list[str]:
+    pages = _pages(root)
+    ids = {name: set(page.ids) for name, page in pages.items()}
+    broken = []
+    for name, page in pages.items():
+        for href in page.links + page.resources:
+            parts = urllib.parse.urlsplit(href)
+            if parts.scheme in ("http", "https"):
+                continue
+            assert not parts.scheme and not parts.netloc, f"{name}: unexpected link {href}"
+            target = (root / name).parent / urllib.parse.unquote(parts.path) if parts.path else root / name
+            target = target.resolve()
+            relative = target.relative_to(root.resolve()).as_posix() if target.is_relative_to(root.resolve()) else None
+            if relative is None or not target.is_file():
+                broken.append(f"{name}: {href} (no such file)")
+            elif parts.fragment and parts.fragment not in ids.get(relative, set()):
+                broken.append(f"{name}: {href} (no such anchor)")
+    return broken
+
+
+# -- the pages ------------------------------------------------------------------
+
+
+class TestPages:
+    def test_report_counts_pages_and_entries(self, shipped: Corpus, tmp_path: Path):
+        """The report counts the HTML pages written and the corpus's entries and games."""
+        report = site.build(shipped, tmp_path / "site")
+        assert report.entries == len(shipped.entries)
+        assert report.games == len(shipped.games)
+        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games)
+        assert report.out_dir == (tmp_path / "site").resolve()
+
+    def test_every_game_has_a_page_and_an_index(self, shipped: Corpus, shipped_site: Path):
+        """Each game gets <slug>/index.html and <slug>/a-z.html, next to index.html and sources.html."""
+        assert (shipped_site / "index.html").is_file()
+        assert (shipped_site / "sources.html").is_file()
+        for slug in shipped.games:
+            assert (shipped_site / slug / "index.html").is_file()
+            assert (shipped_site / slug / "a-z.html").is_file()
+
+    def test_home_page_links_every_game(self, shipped: Corpus, shipped_site: Path):
+        """The home page links each game's entries page under its name."""
+        text = (shipped_site / "index.html").read_text(encoding="utf-8")
+        for slug, game in shipped.games.items():
+            assert f'<a href="{slug}/index.html">{html.escape(game.name)}</a>' in text
+
+    def test_every_entry_has_one_stable_anchor(self, shipped: Corpus, shipped_site: Path):
+        """Every entry is an element whose id is the entry id, once, on its game's page."""
+        pages = _pages(shipped_site)
+        for entry in shipped.entries.values():
+            assert pages[site.game_page(entry.game)].ids.count(entry.id) == 1
+
+    def test_entries_keep_source_order(self, shipped: Corpus, shipped_site: Path):
+        """A game page lists each source's entries in the order of the source."""
+        for slug, game in shipped.games.items():
+            ids = [i for i in _pages(shipped_site)[site.game_page(slug)].ids if i in shipped.entries]
+            expected = [e.id for s in game.sources for e in shipped.entries_of(slug) if e.source == s.id]
+            assert ids == expected
+
+    def test_entries_are_grouped_by_section_heading(self, minimal: Corpus, minimal_site: Path):
+        """Consecutive entries sharing a section heading sit under one h3."""
+        text = (minimal_site / "lantern-harbor/index.html").read_text(encoding="utf-8")
+        headings = re.findall(r'<h3 id="s--[^"]*" class="section-title">([^<]*)</h3>', text)
+        assert headings == ["Preparation", "Cards", "End of the game", "Changes to the base game", "Questions"]
+
+    @pytest.mark.parametrize(
+        ("section", "heading"),
+        [
+            ("Phase 2: Actions, bullet 3", "Phase 2: Actions"),
+            ("FAQ > Chaumurky", "FAQ"),
+            ("Setup (opening list, unheaded), bullet 1", "Setup"),
+            ("Mise en place (note under the illustration)", "Mise en place"),
+            ("Déroulement de la partie > Prendre une carte; Fin d'un tour", "Déroulement de la partie"),
+            ("(only a note)", "(only a note)"),
+        ],
+    )
+    def test_section_heading(self, section: str, heading: str):
+        """A section's heading is its part before the first separator outside brackets."""
+        assert site.section_heading(section) == heading
+
+    def test_entry_shows_kind_expansion_and_revised(self, minimal: Corpus, minimal_site: Path):
+        """An entry shows its kind badge, its expansion and when it was revised."""
+        article = _article(minimal_site, minimal.entries["harbor-dt-longer-game"])
+        assert '<span class="badge kind">Rule</span>' in article
+        assert '<span class="badge expansion">Deep Tides</span>' in article
+        assert 'Revised <time datetime="2024-03-01">2024-03-01</time>' in article
+
+    def test_base_game_entry_says_so(self, minimal: Corpus, minimal_site: Path):
+        """An entry of the base game is badged as such, even from an expansion's source."""
+        article = _article(minimal_site, minimal.entries["harbor-dt-keeper-twice"])
+        assert '<span class="badge expansion base">Base game</span>' in article
+        assert '<span class="badge kind">FAQ</span>' in article
+
+    def test_entry_cites_source_edition_date_and_section(self, minimal: Corpus, minimal_site: Path):
+        """The citation names the source (linked to the sources page), its edition and date, and the section."""
+        article = _article(minimal_site, minimal.entries["harbor-tide-clock"])
+        citation = article[article.index('<footer class="citation">'):]
+        assert '<a href="../sources.html#src--lantern-harbor--rulebook">Lantern Harbor rulebook</a>' in citation
+        assert "second printing" in citation and "2021-05-01" in citation
+        assert "Cards &gt; Tide Clock (the round tracker)" in citation
+        assert "Official" in citation
+
+    def test_aliases_listed_with_language(self, minimal: Corpus, minimal_site: Path):
+        """An entry lists its aliases, French ones marked lang="fr"."""
+        article = _article(minimal_site, minimal.entries["harbor-beacon-keeper"])
+        assert '<span class="alias" lang="fr">Gardien du Phare</span>' in article
+        assert '<span class="alias">Keeper</span>' in article
+
+    def test_every_page_has_landmarks_and_skip_link(self, shipped_site: Path):
+        """Every page is lang="en" with a skip link to main, a header, a nav, a main and a footer."""
+        for name, page in _pages(shipped_site).items():
+            tags = [tag for tag, _ in page.tags]
+            html_attrs = page.tags[0][1]
+            assert page.tags[0][0] == "html" and html_attrs.get("lang") == "en", name
+            assert {"header", "nav", "main", "footer"} <= set(tags), name
+            assert page.links[0] == "#main" and "main" in page.ids, name
+
+    def test_same_corpus_gives_identical_files(self, minimal: Corpus, tmp_path: Path):
+        """Two builds of one corpus write byte-identical files."""
+        site.build(minimal, tmp_path / "one")
+        site.build(minimal, tmp_path / "two")
+        assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+
+    def test_static_files_are_copied(self, shipped_site: Path):
+        """templates/static/ is copied into _static/."""
+        for path in (site.templates_dir() / "static").iterdir():
+            assert (shipped_site / "_static" / path.name).read_bytes() == path.read_bytes()
+
+
+# -- links ---------------------------------------------------------------------
+
+
+class TestLinks:
+    @pytest.mark.parametrize("which", ["shipped_site", "minimal_site", "hostile_site"])
+    def test_no_broken_internal_link_or_anchor(self, which: str, request: pytest.FixtureRequest):
+        """Every internal href and src of every page reaches an existing file and anchor."""
+        assert _broken_links(request.getfixturevalue(which)) == []
+
+    def test_search_results_reach_entry_anchors(self, shipped: Corpus, shipped_site: Path):
+        """Every entry of the search data leads to an element with its id on its game's page."""
+        data = _data(shipped_site / site_search.ALL_FILE)
+        pages = _pages(shipped_site)
+        for entry_id, game_index, *_ in data["entries"]:
+            slug = data["games"][game_index]["slug"]
+            assert entry_id in pages[f"{slug}/index.html"].ids
+        assert len(data["entries"]) == len(shipped.entries)
+
+    @pytest.mark.parametrize("which", ["shipped_site", "hostile_site"])
+    def test_no_resource_from_another_host(self, which: str, request: pytest.FixtureRequest):
+        """No page loads a script, style sheet or image from another host."""
+        for name, page in _pages(request.getfixturevalue(which)).items():
+            for resource in page.resources:
+                assert not urllib.parse.urlsplit(resource).netloc and not resource.startswith("//"), (name, resource)
+
+    def test_static_files_name_no_other_host(self):
+        """The CSS and the search script name no URL of another host."""
+        for path in (site.templates_dir() / "static").iterdir():
+            assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", path.read_text(encoding="utf-8")), path
+
+    def test_see_also_links_each_target(self, shipped: Corpus, shipped_site: Path):
+        """See also lists each target by title, linked to its anchor."""
+        entry = shipped.entries["arcana-victory-check"]
+        article = _article(shipped_site, entry)
+        see_also = article[article.index("<dt>See also</dt>"):]
+        see_also = see_also[: see_also.index("</dd>")]
+        assert _hrefs(see_also) == [f"#{target}" for target in entry.see_also]
+
+    def test_referenced_by_lists_backlinks(self, shipped: Corpus, shipped_site: Path):
+        """Referenced by lists every entry whose See also names this one."""
+        article = _article(shipped_site, shipped.entries["arcana-victory-check"])
+        block = article[article.index("<dt>Referenced by</dt>"):]
+        block = block[: block.index("</dd>")]
+        expected = shipped.referenced_by()["arcana-victory-check"]
+        assert _hrefs(block) == [f"#{i}" for i in expected]
+
+    def test_backlink_across_games_reaches_other_page(self, minimal: Corpus, minimal_site: Path):
+        """A See also from another game shows as a Referenced by linking to that game's page."""
+        article = _article(minimal_site, minimal.entries["harbor-setup"])
+        link = '<a href="../copper-orchard/index.html#orchard-harvest">Harvest</a> <span class="link-note">(Copper Orchard)</span>'
+        assert link in article
+
+    def test_modified_by_note_on_base_victory_check(self, shipped: Corpus, shipped_site: Path):
+        """The base victory check carries a note that the Perlae Imperii 13-VP entry modifies it."""
+        article = _article(shipped_site, shipped.entries["arcana-victory-check"])
+        note = re.search(r'<p class="note modified-by">(.*?)</p>', article, re.DOTALL)
+        assert note and "#arcana-pi-victory-check" in _hrefs(note.group(1))
+        assert "(Perlae Imperii)" in note.group(1)
+
+    def test_modifies_listed_on_the_modifying_entry(self, shipped: Corpus, shipped_site: Path):
+        """The 13-VP entry lists the base victory check under Modifies."""
+        article = _article(shipped_site, shipped.entries["arcana-pi-victory-check"])
+        block = article[article.index("<dt>Modifies</dt>"):]
+        assert _hrefs(block[: block.index("</dd>")]) == ["#arcana-victory-check"]
+
+    def test_anchor_link_in_text_points_at_entry(self, minimal: Corpus, minimal_site: Path):
+        """A `[text](#entry-id)` link of an entry text leads to that entry."""
+        assert "#harbor-tide-clock" in _hrefs(_entry_text(minimal_site, minimal.entries["harbor-end"]))
+
+    def test_external_link_kept_with_rel(self, minimal: Corpus, minimal_site: Path):
+        """An https link of an entry text is kept, with rel="noopener noreferrer"."""
+        text = _entry_text(minimal_site, minimal.entries["harbor-end"])
+        assert '<a href="https://example.org/lantern-harbor" rel="noopener noreferrer">' in text
+
+
+# -- automatic links between entries --------------------------------------------
+
+
+class TestAutoLinks:
+    def test_title_mention_links_entry(self, minimal: Corpus, minimal_site: Path):
+        """A mention of another entry's title in a text links to that entry."""
+        text = _entry_text(minimal_site, minimal.entries["harbor-setup"])
+        assert '<a href="#harbor-tide-clock" class="autolink" title="Tide Clock">Tide Clock</a>' in text
+
+    def test_match_is_case_insensitive(self, minimal: Corpus, minimal_site: Path):
+        """A lower-case mention of a title is linked, keeping the text's spelling."""
+        text = _entry_text(minimal_site, minimal.entries["harbor-turn"])
+        assert '<a href="#harbor-tide-clock" class="autolink" title="Tide Clock">tide clock</a>' in text
+
+    def test_at_most_once_per_target(self, minimal: Corpus, minimal_site: Path):
+        """A target mentioned twice is linked once, at its first mention."""
+        assert _hrefs(_entry_text(minimal_site, minimal.entries["harbor-turn"])).count("#harbor-tide-clock") == 1
+
+    def test_entry_never_links_itself(self, minimal: Corpus, minimal_site: Path):
+        """An entry's mention of its own title or alias is not linked."""
+        for entry_id in ("harbor-beacon-keeper", "harbor-turn"):
+            assert f"#{entry_id}" not in _hrefs(_entry_text(minimal_site, minimal.entries[entry_id]))
+
+    def test_not_inside_links_nor_code_and_not_after_explicit_link(self, minimal: Corpus, minimal_site: Path):
+        """Existing links and code are left alone, and a target the text links itself is not linked again."""
+        text = _entry_text(minimal_site, minimal.entries["harbor-dt-keeper-twice"])
+        assert _hrefs(text) == ["#harbor-beacon-keeper"]
+        assert '<a href="#harbor-beacon-keeper">Keeper</a>' in text
+        assert "<code>Beacon Keeper</code>" in text
+
+    def test_french_alias_links_with_lang(self, minimal: Corpus, minimal_site: Path):
+        """A French alias mentioned in a table cell links with lang="fr"."""
+        text = _entry_text(minimal_site, minimal.entries["harbor-tide-clock"])
+        assert 'title="Beacon Keeper" lang="fr">Gardien du Phare</a>' in text
+
+    def test_names_of_another_game_are_not_linked(self, minimal: Corpus, minimal_site: Path):
+        """Only names of the same game are linked."""
+        assert "autolink" not in _entry_text(minimal_site, minimal.entries["orchard-harvest"])
+
+    def test_short_and_common_word_aliases_are_not_linkable(self):
+        """Names under 4 characters and lower-case one-word aliases are not linked; titles and proper names are."""
+        entry = Entry(
+            id="t-a", game="t", kind="rule", title="Tie", text="x", source="s", section="s",
+            aliases=(Alias("draw"), Alias("clock"), Alias("Keeper"), Alias("tide track"), Alias("13 vp"), Alias("vp")),
+        )
+        names = {name for name, _ in site_links.NameTable.for_entries([entry]).names}
+        assert names == {"Keeper", "tide track", "13 vp"}
+
+    def test_names_claimed_twice_are_not_linkable(self):
+        """A name two entries of a game share is ambiguous and never linked."""
+        entries = [
+            Entry(id=f"t-{n}", game="t", kind="rule", title=f"Card {n}", text="x", source="s", section="s", aliases=(Alias("Shared Name"),))
+            for n in (1, 2)
+        ]
+        assert "Shared Name" not in {name for name, _ in site_links.NameTable.for_entries(entries).names}
+
+    def test_longest_name_wins(self):
+        """Where names overlap, the longest is linked: "Pearl Bed" rather than "Pearl"."""
+        entries = [
+            Entry(id="t-pearl", game="t", kind="rule", title="Pearl", text="x", source="s", section="s"),
+            Entry(id="t-bed", game="t", kind="rule", title="Pearl Bed", text="x", source="s", section="s"),
+            Entry(id="t-other", game="t", kind="rule", title="Other", text="Put it on the Pearl Bed.", source="s", section="s"),
+        ]
+        context = site_links.LinkContext("t-other", site_links.NameTable.for_entries(entries), lambda i: f"#{i}")
+        assert _hrefs(site_links.to_html(entries[2].text, context)) == ["#t-bed"]
+
+    def test_whole_words_only(self):
+        """A name inside a longer word is not linked."""
+        entries = [Entry(id="t-pearl", game="t", kind="rule", title="Pearl", text="x", source="s", section="s")]
+        context = site_links.LinkContext("t-x", site_links.NameTable.for_entries(entries), lambda i: f"#{i}")
+        assert "autolink" not in site_links.to_html("Pearlescent shells and mother-of-pearls.", context)
+
+    def test_parser_unchanged_outside_the_site(self):
+        """The shared parser renders as before when no site context is given."""
+        site_links.site_plugin(parser())
+        assert parser().render("[x](#a) [y](mailto:a@b.c)\n") == '<p><a href="#a">x</a> <a href="mailto:a@b.c">y</a></p>\n'
+        assert to_terminal("### Title\n\nText") == "\x01Title\x02\n\nText"
+
+    def test_plugin_registers_once(self):
+        """Using the plugin twice adds its rules once."""
+        site_links.site_plugin(parser())
+        site_links.site_plugin(parser())
+        rules = parser().core.ruler.get_all_rules()
+        assert rules.count("rulebot_auto_links") == 1
+
+
+# -- A–Z and sources -------------------------------------------------------------
+
+
+class TestIndexAndSources:
+    def test_index_lists_titles_and_aliases(self, minimal: Corpus, minimal_site: Path):
+        """The A–Z lists every title and alias of the game, each linked to its entry."""
+        page = _pages(minimal_site)["lantern-harbor/a-z.html"]
+        text = (minimal_site / "lantern-harbor/a-z.html").read_text(encoding="utf-8")
+        for entry in minimal.entries_of("lantern-harbor"):
+            for name in entry.names():
+                assert f">{html.escape(name)}</a>" in text, name
+        assert page.links.count("index.html#harbor-beacon-keeper") == 4
+
+    def test_index_marks_french_names(self, minimal_site: Path):
+        """French aliases in the A–Z carry lang="fr"."""
+        text = (minimal_site / "lantern-harbor/a-z.html").read_text(encoding="utf-8")
+        assert '<a href="index.html#harbor-beacon-keeper" lang="fr">Gardien du Phare</a>' in text
+
+    def test_index_is_sorted_without_accents_or_case(self, shipped_site: Path):
+        """The A–Z of the French-sourced game is in folded alphabetical order."""
+        text = (shipped_site / "portals-of-molthar/a-z.html").read_text(encoding="utf-8")
+        names = [html.unescape(n) for n in re.findall(r'<li(?: class="alias-item")?><a href="index.html#[^"]*"[^>]*>([^<]*)</a>', text)]
+        letters = [n for n in names if "A" <= fold(n)[:1].upper() <= "Z"]
+        assert letters == sorted(letters, key=fold) and len(names) > 100
+
+    def test_sources_page_lists_each_document(self, shipped: Corpus, shipped_site: Path):
+        """The sources page gives each document with its edition, date and trust level."""
+        text = (shipped_site / "sources.html").read_text(encoding="utf-8")
+        for game in shipped.games.values():
+            for source in game.sources:
+                block = text[text.index(f'id="{site.source_anchor(game.slug, source.id)}"'):]
+                block = block[: block.index("</li>")]
+                assert html.escape(source.title) in block
+                assert html.escape(source.edition) in block
+                assert site.TRUST_LABELS[source.trust] in block
+                if source.date:
+                    assert source.date in block
+
+
+# -- safety ----------------------------------------------------------------------
+
+
+class TestSafety:
+    def test_no_script_element_comes_from_the_corpus(self, hostile_site: Path):
+        """The only script elements of a page are the site's own, loaded by src."""
+        for name, page in _pages(hostile_site).items():
+            scripts = [attrs for tag, attrs in page.tags if tag == "script"]
+            assert scripts and all(attrs.get("src") for attrs in scripts), name
+            text = (hostile_site / name).read_text(encoding="utf-8")
+            assert text.count("<script") == len(scripts), name
+
+    def test_no_event_handler_attribute(self, hostile_site: Path):
+        """No element of any page has an on* attribute."""
+        for name, page in _pages(hostile_site).items():
+            for tag, attrs in page.tags:
+                assert not [a for a in attrs if a.startswith("on")], (name, tag, attrs)
+
+    def test_no_image_element(self, hostile_site: Path):
+        """Images of entry texts become text or links: nothing is loaded from their URL."""
+        for page in _pages(hostile_site).values():
+            assert "img" not in [tag for tag, _ in page.tags]
+
+    def test_links_are_http_relative_or_anchors(self, hostile_site: Path):
+        """Every link is http(s), relative or an in-site anchor: no javascript:, data:, mailto: or //host."""
+        for name, page in _pages(hostile_site).items():
+            for href in page.links:
+                assert site_links.classify_href(href) != "refused", (name, href)
+        hrefs = _pages(hostile_site)["hostile-game/index.html"].links
+        assert "https://example.org/rules" in hrefs
+        assert not [h for h in hrefs if "evil.example/x" in h or "passwd" in h or "nowhere" in h or "notes.html" in h]
+
+    def test_hostile_title_is_escaped_everywhere(self, hostile_site: Path):
+        """A title holding </script> appears escaped in every page that shows it."""
+        for name in ("hostile-game/index.html", "hostile-game/a-z.html"):
+            text = (hostile_site / name).read_text(encoding="utf-8")
+            assert "&lt;/script&gt;&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;" in text
+            assert "<script>alert" not in text
+
+    def test_search_data_cannot_close_its_script(self, hostile_site: Path):
+        """The search data has no <, > or & character, and decodes back to the hostile title."""
+        for path in (hostile_site / site_search.SEARCH_DIR).iterdir():
+            raw = path.read_bytes()
+            assert raw.isascii() and not re.search(rb"[<>&]", raw), path.name
+        titles = [row[3] for row in _data(hostile_site / site_search.ALL_FILE)["entries"]]
+        assert "</script><script>alert('title')</script>" in titles
+
+    def test_script_json_escapes_separators(self):
+        """U+2028, U+2029, <, > and & are written as \\u escapes."""
+        text = site_search.script_json({"t": "</script>\u2028\u2029&"})
+        assert text == '{"t":"\\u003c/script\\u003e\\u2028\\u2029\\u0026"}'
+        assert json.loads(text) == {"t": "</script>\u2028\u2029&"}
+
+    @pytest.mark.parametrize(
+        ("href", "kind"),
+        [
+            ("https://example.org/x", "external"),
+            ("http://example.org", "external"),
+            ("#arcana-x", "anchor"),
+            ("other.html#x", "relative"),
+            ("../sources.html", "relative"),
+            ("javascript:alert(1)", "refused"),
+            ("JavaScript:alert(1)", "refused"),
+            ("data:text/html,x", "refused"),
+            ("mailto:a@b.c", "refused"),
+            ("//evil.example/x", "refused"),
+            ("/etc/passwd", "refused"),
+            ("http:evil", "refused"),
+            ("java%0Ascript:alert(1)", "refused"),
+            ("a\\b", "refused"),
+        ],
+    )
+    def test_classify_href(self, href: str, kind: str):
+        """Links are sorted into external, anchor, relative and refused."""
+        assert site_links.classify_href(href) == kind
+
+    def test_site_error_is_a_rulebot_error(self):
+        """SiteError is reported to the user like every rulebot error."""
+        assert issubclass(SiteError, RulebotError)
+
+
+# -- the output folder -------------------------------------------------------------
+
+
+class TestOutputFolder:
+    def test_refuses_a_foreign_non_empty_folder(self, minimal: Corpus, tmp_path: Path):
+        """A non-empty folder without the marker is refused and left untouched."""
+        out = tmp_path / "mine"
+        out.mkdir()
+        (out / "notes.txt").write_text("keep me")
+        with pytest.raises(SiteError, match="not made by rulebot"):
+            site.build(minimal, out)
+        assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+    def test_force_replaces_a_foreign_folder(self, minimal: Corpus, tmp_path: Path):
+        """With force, a foreign folder's content is replaced by the site."""
+        out = tmp_path / "mine"
+        out.mkdir()
+        (out / "notes.txt").write_text("old")
+        site.build(minimal, out, force=True)
+        assert not (out / "notes.txt").exists()
+        assert (out / site.MARKER).is_file() and (out / "index.html").is_file()
+
+    def test_accepts_an_empty_folder(self, minimal: Corpus, tmp_path: Path):
+        """An existing empty folder is built into without force."""
+        (tmp_path / "empty").mkdir()
+        assert site.build(minimal, tmp_path / "empty").pages > 0
+
+    def test_rebuild_replaces_its_own_site(self, minimal: Corpus, tmp_path: Path):
+        """A folder it made is rebuilt without force, stale files gone."""
+        out = tmp_path / "site"
+        site.build(minimal, out)
+        (out / "stale.html").write_text("old page")
+        site.build(minimal, out)
+        assert not (out / "stale.html").exists()
+
+    def test_leaves_nothing_beside_the_folder(self, minimal: Corpus, tmp_path: Path):
+        """Building and rebuilding leave no temporary folder beside the site."""
+        site.build(minimal, tmp_path / "site")
+        site.build(minimal, tmp_path / "site")
+        assert [p.name for p in tmp_path.iterdir()] == ["site"]
+
+    def test_failed_build_keeps_previous_site(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A build that fails while rendering leaves the previous site as it was, and no temporary folder."""
+        out = tmp_path / "site"
+        site.build(minimal, out)
+        before = _tree(out)
+
+        def fail(*args: object) -> str:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(site, "to_html", fail)
+        with pytest.raises(RuntimeError):
+            site.build(minimal, out)
+        assert _tree(out) == before
+        assert [p.name for p in tmp_path.iterdir()] == ["site"]
+
+    def test_failed_write_keeps_previous_site(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A build that fails while writing raises SiteError and keeps the previous site."""
+        out = tmp_path / "site"
+        site.build(minimal, out)
+        before = _tree(out)
+        original = Path.write_bytes
+
+        def write_bytes(self: Path, data: bytes) -> int:
+            if self.name == "sources.html":
+                raise OSError(28, "No space left on device")
+            return original(self, data)
+
+        monkeypatch.setattr(Path, "write_bytes", write_bytes)
+        with pytest.raises(SiteError, match="No space left"):
+            site.build(minimal, out)
+        monkeypatch.undo()
+        assert _tree(out) == before
+        assert [p.name for p in tmp_path.iterdir()] == ["site"]
+
+    @pytest.mark.parametrize("force", [False, True])
+    def test_refuses_root_and_home(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, force: bool):
+        """The file system root and the home folder are refused, even with force."""
+        home = tmp_path / "home"
+        home.mkdir()
+        monkeypatch.setenv("HOME", str(home))
+        for target in (Path("/"), home, Path("~"), tmp_path):
+            with pytest.raises(SiteError, match="refusing"):
+                site.build(minimal, target, force=force)
+        assert [p.name for p in home.iterdir()] == []
+
+    def test_refuses_the_current_directory(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A folder holding the current directory is refused, even with force."""
+        (tmp_path / "work").mkdir()
+        (tmp_path / "work" / "file.txt").write_text("x")
+        monkeypatch.chdir(tmp_path / "work")
+        with pytest.raises(SiteError, match="current directory"):
+            site.build(minimal, Path("."), force=True)
+        assert (tmp_path / "work" / "file.txt").is_file()
+
+    def test_refuses_the_corpus_folder(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A folder holding the corpus is refused, even with force."""
+        game_dir = tmp_path / "corpus" / "tiny"
+        game_dir.mkdir(parents=True)
+        (game_dir / "game.toml").write_text('slug = "tiny"\nname = "Tiny"\nid_prefix = "tiny"\n[[sources]]\nid = "r"\ntitle = "R"\n')
+        (game_dir / "r.md").write_text("## tiny-one\ntitle: One\nkind: rule\nsection: S\n\nA rule.\n")
+        corpus = load([tmp_path / "corpus"])
+        for target in (tmp_path / "corpus", game_dir):
+            with pytest.raises(SiteError, match="holds the corpus"):
+                site.build(corpus, target, force=True)
+        assert sorted(p.name for p in game_dir.iterdir()) == ["game.toml", "r.md"]
+
+    def test_refuses_a_file(self, minimal: Corpus, tmp_path: Path):
+        """An output path that is a file is refused."""
+        (tmp_path / "file").write_text("x")
+        with pytest.raises(SiteError, match="not a folder"):
+            site.build(minimal, tmp_path / "file", force=True)
+
+    def test_progress_reports_steps(self, minimal: Corpus, tmp_path: Path):
+        """progress receives one message per step and one for the writing."""
+        messages: list[str] = []
+        site.build(minimal, tmp_path / "site", progress=messages.append)
+        assert messages[0] == "rendering home page" and messages[-1].startswith("writing ")
+
+
+# -- serving and templates -----------------------------------------------------------
+
+
+class TestServeAndTemplates:
+    def test_serve_serves_the_site(self, minimal_site: Path):
+        """serve() answers on the loopback with the site's pages until closed."""
+        with site.serve(minimal_site) as server:
+            assert server.url.startswith("http://127.0.0.1:")
+            with urllib.request.urlopen(server.url + "lantern-harbor/index.html", timeout=10) as response:
+                assert response.status == 200
+                assert b'id="harbor-beacon-keeper"' in response.read()
+
+    def test_serve_refuses_a_folder_without_site(self, tmp_path: Path):
+        """serve() of a folder without a built site raises SiteError."""
+        with pytest.raises(SiteError, match="no site"):
+            site.serve(tmp_path)
+
+    def test_templates_dir_holds_the_templates(self):
+        """templates_dir() finds base.html and the static files."""
+        assert (site.templates_dir() / "base.html").is_file()
+        assert (site.templates_dir() / "static" / "search.js").is_file()
+
+    def test_pages_receive_their_documented_context(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Each page template receives exactly the keys of its documented context."""
+        seen: dict[str, set[str]] = {}
+        original = site._page
+
+        def spy(env, names, context):  # type: ignore[no-untyped-def]
+            seen[names[-1]] = set(context)
+            return original(env, names, context)
+
+        monkeypatch.setattr(site, "_page", spy)
+        site.build(minimal, tmp_path / "site")
+        assert seen == {
+            "home.html": set(site.HomeContext.__required_keys__),
+            "game.html": set(site.GameContext.__required_keys__),
+            "a-z.html": set(site.IndexContext.__required_keys__),
+            "sources.html": set(site.SourcesContext.__required_keys__),
+        }
+
+    def test_autoescape_is_on(self):
+        """The template environment escapes every value."""
+        env = site._environment()
+        assert env.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"

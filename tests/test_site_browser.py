@@ -1,0 +1,226 @@
+"""The built site in a real browser (Debian's chromium driven by Playwright), over http and from file://."""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rulebot import site
+from rulebot.corpus import load, shipped_corpus_dir
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+CORPORA = Path(__file__).parent / "corpora"
+
+# CI sets RULEBOT_REQUIRE_BROWSER so that a missing browser fails instead of skipping.
+REQUIRED = bool(os.environ.get("RULEBOT_REQUIRE_BROWSER"))
+if REQUIRED:
+    from playwright import sync_api
+    assert CHROMIUM.exists(), "RULEBOT_REQUIRE_BROWSER is set but /usr/bin/chromium is missing"
+else:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright package is not installed (pip install playwright)", exc_type=ImportError
+    )
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: Debian's chromium is not installed at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The shipped, minimal and hostile corpora, each built once."""
+    built = {}
+    corpora = {"shipped": shipped_corpus_dir(), "minimal": CORPORA / "site-minimal", "hostile": CORPORA / "site-hostile"}
+    for name, corpus_dir in corpora.items():
+        out = tmp_path_factory.mktemp(f"browser-{name}") / "site"
+        site.build(load([corpus_dir]), out)
+        built[name] = out
+    return built
+
+
+@pytest.fixture(scope="module")
+def servers(sites: dict[str, Path]) -> Iterator[dict[str, site.SiteServer]]:
+    started = {name: site.serve(path) for name, path in sites.items()}
+    yield started
+    for server in started.values():
+        server.close()
+
+
+@pytest.fixture(scope="module", params=["http", "file"])
+def base(request: pytest.FixtureRequest, sites: dict[str, Path], servers: dict[str, site.SiteServer]) -> dict[str, str]:
+    """The root URL of each site: served on 127.0.0.1, or opened as file://."""
+    if request.param == "http":
+        return {name: server.url for name, server in servers.items()}
+    return {name: path.resolve().as_uri() + "/" for name, path in sites.items()}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, base: dict[str, str]):  # type: ignore[no-untyped-def]
+    """A fresh page that records dialogs and fails the test on a request to another host."""
+    context = browser.new_context(viewport={"width": 1024, "height": 800})
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    requests: list[str] = []
+    tab.dialogs = []
+    tab.on("request", lambda request: requests.append(request.url))
+    tab.on("dialog", lambda dialog: (tab.dialogs.append(dialog.message), dialog.dismiss()))
+    yield tab
+    context.close()
+    allowed = tuple(base.values())
+    assert [url for url in requests if not url.startswith(allowed)] == []
+
+
+def _target(page) -> str:  # type: ignore[no-untyped-def]
+    return page.evaluate("document.querySelector(':target') ? document.querySelector(':target').id : ''")
+
+
+def _search(page, query: str):  # type: ignore[no-untyped-def]
+    """Type a query and wait for its complete results (the search data loaded)."""
+    page.fill("#search--q", query)
+    page.wait_for_function(
+        "q => { const list = document.getElementById('search--results');"
+        " return list.dataset.query === q && list.dataset.complete === 'true'; }",
+        arg=query.strip(),
+    )
+    results = page.locator("#search--results a")
+    results.first.wait_for()
+    return results
+
+
+def test_see_also_link_leads_to_entry(page, base):  # type: ignore[no-untyped-def]
+    """From the home page, a game and then a See also link lead to the entry's anchor."""
+    page.goto(base["shipped"] + "index.html")
+    page.get_by_role("link", name="Res Arcana", exact=True).first.click()
+    page.wait_for_url("**/res-arcana/index.html")
+    page.locator("#arcana-victory-check .see-also a", has_text="Tie-break").click()
+    page.wait_for_url("**/res-arcana/index.html#arcana-tiebreak")
+    assert _target(page) == "arcana-tiebreak"
+    assert page.locator("#arcana-tiebreak").is_visible()
+
+
+def test_misspelled_card_name_is_found(page, base):  # type: ignore[no-untyped-def]
+    """Searching "chaumurki" on the home page finds Chaumurky, and its result opens the entry."""
+    page.goto(base["shipped"] + "index.html")
+    results = _search(page, "chaumurki")
+    assert results.first.inner_text() == "Chaumurky"
+    results.first.click()
+    page.wait_for_url("**/dune-imperium/index.html#dune-chaumurky")
+    assert _target(page) == "dune-chaumurky"
+
+
+def test_two_letter_typo_and_enter_open_the_entry(page, base):  # type: ignore[no-untyped-def]
+    """A two-letter typo in a long card name still finds it, and Enter opens the first result."""
+    page.goto(base["shipped"] + "dune-imperium/index.html")
+    results = _search(page, "Asassination Misison")
+    assert results.first.inner_text() == "Assassination Mission"
+    page.press("#search--q", "Enter")
+    page.wait_for_url("**/dune-imperium/index.html#dune-assassination-mission")
+
+
+def test_french_words_find_molthar_entries_without_accents(page, base):  # type: ignore[no-untyped-def]
+    """French terms find the Molthar entries, with or without their accents."""
+    page.goto(base["shipped"] + "index.html")
+    found = []
+    for query in ("défausse", "defausse", "FEU FOLLET"):
+        results = _search(page, query)
+        found.append(results.first.get_attribute("href"))
+        assert "Die Portale von Molthar" in page.locator("#search--results li").first.inner_text()
+    assert found[0] == found[1]
+    assert found[2].endswith("portals-of-molthar/index.html#molthar-will-o-the-wisp")
+
+
+def test_search_from_test_corpus_alias(page, base):  # type: ignore[no-untyped-def]
+    """A misspelled French alias of a test card finds it, with the alias marked lang="fr"."""
+    page.goto(base["minimal"] + "index.html")
+    results = _search(page, "gardien du phrae")
+    assert results.first.inner_text() == "Beacon Keeper"
+    assert page.locator("#search--results li").first.locator('[lang="fr"]').inner_text() == "Gardien du Phare"
+
+
+def test_keyboard_reaches_results(page, base):  # type: ignore[no-untyped-def]
+    """The skip link comes first on Tab, and arrow keys move from the search box into the results."""
+    page.goto(base["shipped"] + "index.html")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    assert page.locator(".skip-link").bounding_box()["y"] >= 0
+    _search(page, "tiebreak")
+    page.focus("#search--q")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.closest('#search--results') !== null")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/index.html#*")
+
+
+@pytest.mark.parametrize(
+    ("which", "path"),
+    [
+        ("shipped", "index.html"),
+        ("shipped", "sources.html"),
+        ("shipped", "res-arcana/index.html"),
+        ("shipped", "dune-imperium/index.html"),
+        ("shipped", "portals-of-molthar/a-z.html"),
+        ("shipped", "catalyst/index.html"),
+        ("minimal", "lantern-harbor/index.html"),
+    ],
+)
+def test_no_horizontal_scroll_at_360px(page, base, which, path):  # type: ignore[no-untyped-def]
+    """At 360 px wide, no page scrolls sideways (long words wrap, tables scroll in their box)."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(base[which] + path)
+    _search(page, "keeper" if which == "minimal" else "victory")  # open results must fit too
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1]
+
+
+def test_dark_mode_changes_background(page, base):  # type: ignore[no-untyped-def]
+    """With a dark colour scheme the page background differs from the light one."""
+    page.goto(base["shipped"] + "res-arcana/index.html")
+    colours = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        colours.append(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+    assert colours[0] != colours[1]
+
+
+def test_hostile_entry_triggers_no_dialog(page, base):  # type: ignore[no-untyped-def]
+    """Pages and search results showing hostile text run none of it."""
+    for path in ("hostile-game/index.html", "hostile-game/a-z.html", "sources.html", "index.html"):
+        page.goto(base["hostile"] + path)
+        page.hover("h1")
+        page.mouse.move(200, 300)
+    results = _search(page, "script")
+    assert "</script>" in results.first.inner_text()
+    _search(page, "trap card")
+    page.wait_for_timeout(200)
+    assert page.dialogs == []
+    assert page.evaluate("document.querySelectorAll('img, svg, iframe').length") == 0
+    page.evaluate("alert('control')")  # the listener does see a dialog when there is one
+    assert page.dialogs == ["control"]
+
+
+def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-def]
+    """Search on a game page finds entries of other games by name."""
+    page.goto(base["shipped"] + "catalyst/index.html")
+    results = _search(page, "Perlae Imperii overview")
+    assert results.first.inner_text() == "Perlae Imperii overview"
+    assert urllib.parse.unquote(results.first.get_attribute("href")) == "../res-arcana/index.html#arcana-pi-overview"
