@@ -323,7 +323,7 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
         if sys.stdin.isatty() and sys.stdout.isatty():
             playing.run(session, playing.history_path(), echo=echo)
         else:
-            playing.run_plain(session, click.get_text_stream("stdin"), echo=echo)
+            playing.run_plain(session, sys.stdin, echo=echo)
 
 
 @cli.group(name="config")
