@@ -96,3 +96,17 @@ def words(text: str) -> list[str]:
 def terms(analyzer: Analyzer, text: str) -> list[str]:
     """The index terms an analyzer makes of a text."""
     return [token.text for token in analyzer(text)]
+
+
+def stem(word: str) -> str:
+    """The English stem of a folded word (how names and questions are compared)."""
+    from whoosh.lang.porter import stem as porter
+
+    return porter(word)
+
+
+def name_stems(name: str) -> list[str]:
+    """The stems of a name's words, without question filler (unless that is all it has)."""
+    found = words(name)
+    kept = [w for w in found if w not in QUESTION_FILLER] or found
+    return [stem(w) for w in kept]

@@ -20,6 +20,8 @@ from rulebot.errors import CorpusError, Problem
 from rulebot.model import KINDS, TRUST_LEVELS, Alias, Corpus, Entry, Expansion, Game, Source
 
 GAME_FILE = "game.toml"
+VOCABULARY_FILE = "vocabulary.toml"
+"""At a corpus folder's top: synonyms shared by every game of that folder."""
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Larger files are refused rather than read into memory."""
 LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
@@ -63,6 +65,8 @@ def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:
             game_dirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
         except OSError:
             continue
+        if (root / VOCABULARY_FILE).is_file():
+            yield root / VOCABULARY_FILE
         for game_dir in game_dirs:
             try:
                 yield from sorted(p for p in game_dir.iterdir() if p.name == GAME_FILE or _is_entries_file(p))
@@ -241,8 +245,25 @@ class _Loader:
                 self.problem(child, 0, f"cannot read: {exc.strerror or exc}")
         if not game_dirs:
             self.problem(root, 0, "no game folders (a game folder holds a game.toml)")
+        before = set(self.corpus.games)
         for game_dir in game_dirs:
             self.read_game_dir(game_dir)
+        shared = self.read_shared_vocabulary(root / VOCABULARY_FILE)
+        for slug in [g for g in self.corpus.games if g not in before]:
+            game = self.corpus.games[slug]
+            self.corpus.games[slug] = replace(game, synonyms=game.synonyms + shared)
+
+    def read_shared_vocabulary(self, path: Path) -> tuple[tuple[str, ...], ...]:
+        """The synonym groups of a corpus folder's vocabulary.toml (none if absent)."""
+        if not path.is_file():
+            return ()
+        parsed = self.read_toml(path)
+        if parsed is None:
+            return ()
+        text, data = parsed
+        toml = _TomlFile(path, text, self)
+        toml.unknown_keys(data, {"synonyms"})
+        return tuple(tuple(s.lower() for s in group) for group in toml.string_lists(data, "synonyms"))
 
     def read_game_dir(self, game_dir: Path) -> None:
         game_file = game_dir / GAME_FILE

@@ -34,7 +34,7 @@ from rulebot import analysis
 from rulebot.errors import IndexBuildError
 from rulebot.model import Corpus, Entry
 
-FORMAT = "3"
+FORMAT = "5"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -188,6 +188,7 @@ def _fill(index: whoosh_index.Index, corpus: Corpus, fingerprint: str, progress:
             game = corpus.games[entry.game]
             payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
             payload["terminal"] = to_terminal(entry.text)
+            payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
             writer.add_document(
                 id=entry.id,
                 game=entry.game,

@@ -12,7 +12,7 @@ from rulebot.render import PRE, STRONG_OFF, STRONG_ON
 if TYPE_CHECKING:
     from rulebot.search import Answer
 
-INTERNAL_KEYS = ("terminal",)
+INTERNAL_KEYS = ("terminal", "name_stems")
 """Payload keys that are for the printer only, not for JSON readers."""
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"

@@ -26,10 +26,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from whoosh import query as Q
-from whoosh.lang.porter import stem
 from whoosh.searching import Searcher as WhooshSearcher
 
 from rulebot import analysis
+from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import OpenIndex
 
@@ -42,14 +42,15 @@ MAX_TYPO_WORD = 32
 CANDIDATES = 40
 """Hits fetched per game before rescoring."""
 
-# (field, analyzer, boost of the field's clause)
+# (field, its analyzer, searched for the words as typed only). Synonyms and
+# close spellings skip `section`, a weak hint: fewer clauses.
 FIELDS = (
-    ("title", analysis.english, 1.0),
-    ("names", analysis.names, 1.0),
-    ("aliases", analysis.english, 1.0),
-    ("aliases_fr", analysis.french, 1.0),
-    ("body", analysis.english, 1.0),
-    ("section", analysis.english, 1.0),
+    ("title", analysis.english, False),
+    ("aliases", analysis.english, False),
+    ("aliases_fr", analysis.french, False),
+    ("body", analysis.english, False),
+    ("names", analysis.names, False),
+    ("section", analysis.english, True),
 )
 SYNONYM_WEIGHT = 0.85
 """An alternative from the game vocabulary counts a little less than the word typed."""
@@ -57,10 +58,10 @@ CORRECTION_WEIGHT = 0.7
 """A close spelling of an unknown word counts less than a word found as typed."""
 TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
 """When two entries score alike, the more trusted source comes first; a clearly better match still wins."""
-MAX_GAMES = 3
-"""When the question names no game, at most this many likely games are searched in depth."""
 AMBIGUOUS_SHARE = 0.8
 """Another game's best entry scoring at least this share of the best answer is shown too."""
+EXACT_NAME = 3.0
+"""The lift of an entry whose title or alias is the whole question: it answers for sure."""
 CONFIDENT_COVERAGE = 0.5
 """The best hit must match more than this share of the question's units to be trusted."""
 
@@ -122,6 +123,8 @@ class Searcher:
         self.reader = self.searcher.reader()
         self._synonyms = {slug: _synonym_table(game["synonyms"]) for slug, game in self.games.items()}
         self._all_synonyms = _synonym_table([group for game in self.games.values() for group in game["synonyms"]])
+        self._terms: dict[Unit, list] = {}
+        """Field terms of each unit met so far."""
         self._spelling: dict[str, list[tuple[str, ...]]] = {}
         """Close spellings of unknown words, by word: the same for every question."""
         self._game_names = {
@@ -227,12 +230,15 @@ class Searcher:
         if not game and len(games) == 1:
             words = self._without_game_name(words, games[0]) or words
         self._official_only = official_only
-        searched = games or self._likely_games(words)
         by_game: dict[str, list[Hit]] = {}
-        named: dict[str, set[str]] = {}
-        for slug in searched:
-            by_game[slug] = self._search_game(words, slug, in_play.get(slug))
-            named[slug] = self._named_expansions(words, slug)
+        if games:
+            for slug in games:
+                by_game[slug] = self._search_game(words, slug, in_play.get(slug))
+        else:
+            for hit in self._search_everywhere(words, in_play):
+                by_game.setdefault(hit.game, []).append(hit)
+        searched = list(by_game) or games
+        named = {slug: self._named_expansions(words, slug) for slug in searched}
         candidates = sorted((h for hits in by_game.values() for h in hits), key=lambda h: (-h.score, h.id))
         ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
         results = self._modifications_first(candidates, ordering, in_play)[:limit]
@@ -304,26 +310,24 @@ class Searcher:
                 return words[:at] + words[at + len(name):]
         return words
 
-    def _likely_games(self, words: list[str]) -> list[str]:
-        """The games whose entries answer best, from one search over all of them.
+    def _search_everywhere(self, words: list[str], in_play: dict[str, set[str]]) -> list[Hit]:
+        """One search over every game, with every game's synonyms, for a question that names none.
 
-        Every game's synonyms count here; each likely game is then searched
-        again with its own vocabulary alone. This keeps the number of
-        searches per question small however many games the corpus has.
+        A single search keeps the cost of a question flat however many games
+        the corpus holds; each game's synonyms only add alternatives (that
+        count less than the words typed), so they cannot outweigh a game
+        whose entries use the question's own words.
         """
-        if len(self.games) <= 1:
-            return list(self.games)
         hits = self._search(make_units(words, self._all_synonyms)[:MAX_UNITS], None, None)
-        best: dict[str, float] = {}
-        for hit in hits:
-            best[hit.game] = max(best.get(hit.game, 0.0), hit.score)
-        return sorted(best, key=lambda g: -best[g])[:MAX_GAMES]
+        return [h for h in hits if h.game not in in_play or (h.data["expansion"] or "base") in in_play[h.game] | {"base"}]
 
     def _search_game(self, words: list[str], slug: str, expansions: set[str] | None = None) -> list[Hit]:
         return self._search(make_units(words, self._synonyms[slug])[:MAX_UNITS], slug, expansions)
 
     def _search(self, units: list[Unit], slug: str | None, expansions: set[str] | None) -> list[Hit]:
         """Search for the units in one game (or all when slug is None), rescored."""
+        words = [w for unit in units for w in unit.words]
+        meanings: dict[str, list[set[str]]] = {}  # per game: what each unit may mean, as stems
         unit_terms = [self._unit_terms(unit) for unit in units]
         clauses = [self._unit_query(terms) for terms in unit_terms]
         clauses.extend(self._proximity(units))
@@ -336,7 +340,6 @@ class Searcher:
             scope = Q.And([scope, Q.Or(allowed)])
         mask = Q.Term("kind", "house-rule") if self._official_only else None
         results = self.searcher.search(Q.Or(clauses), limit=CANDIDATES, filter=scope, mask=mask, terms=True)
-        content = [w for unit in units for w in unit.words]
         hits = []
         for hit in results:
             matched = {(f, t.decode("utf-8") if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
@@ -345,22 +348,43 @@ class Searcher:
             data = json.loads(hit["data"])
             if self._official_only and data.get("house_rule"):
                 continue
-            bonus = _name_bonus(data, content)
+            game = data["game"]
+            if game not in meanings:
+                own = units if slug else make_units(words, self._synonyms.get(game, {}))[:MAX_UNITS]
+                meanings[game] = [self._meaning(unit) for unit in own]
+            bonus = _name_bonus(data, meanings[game])
             trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
             score = hit.score * (0.3 + 0.7 * coverage) * bonus * trust
-            hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=max(coverage, min(1.0, bonus - 1)), data=data))
+            hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
 
+    def _meaning(self, unit: Unit) -> set[str]:
+        """The stems a unit may stand for: its words, its synonyms, close spellings of an unknown word."""
+        stems = {stem(w) for alt in unit.alternatives for w in alt}
+        if len(unit.words) == 1:
+            stems.update(stem(c[0]) for c in self._close_spellings(unit.words[0]))
+        return stems
+
     def _unit_terms(self, unit: Unit) -> list[tuple[tuple[str, str | tuple[str, ...]], float]]:
-        """Every ((field, term or phrase), weight) a unit may match."""
+        """Every ((field, term or phrase), weight) a unit may match (cached: units recur)."""
+        cached = self._terms.get(unit)
+        if cached is None:
+            if len(self._terms) > 10_000:
+                self._terms.clear()
+            cached = self._terms[unit] = self._analyse_unit(unit)
+        return cached
+
+    def _analyse_unit(self, unit: Unit) -> list[tuple[tuple[str, str | tuple[str, ...]], float]]:
         alternatives = [(alt, 1.0 if i == 0 else SYNONYM_WEIGHT) for i, alt in enumerate(unit.alternatives)]
         if len(unit.words) == 1:
             word = unit.words[0]
             alternatives.extend((c, CORRECTION_WEIGHT) for c in self._close_spellings(word))
         out: list[tuple[tuple[str, str | tuple[str, ...]], float]] = []
         seen = set()
-        for alt, weight in alternatives:
-            for name, analyzer, _ in FIELDS:
+        for number, (alt, weight) in enumerate(alternatives):
+            for name, analyzer, typed_only in FIELDS:
+                if typed_only and number:
+                    continue
                 terms = analysis.terms(analyzer(), " ".join(alt))
                 if not terms:
                     continue
@@ -523,18 +547,27 @@ def _find(words: list[str], phrase: tuple[str, ...]) -> int:
     return -1
 
 
-def _name_bonus(data: dict, content: list[str]) -> float:
-    """How much naming the entry's title or an alias in the question lifts it."""
+def _name_bonus(data: dict, meanings: list[set[str]]) -> float:
+    """How much naming the entry's title or an alias in the question lifts it.
+
+    `meanings` holds, per unit of the question, the stems it may stand for
+    (its words, the game's synonyms, close spellings). A name every stem of
+    which the question says, in its words or in other words, is *named*: it
+    lifts the entry by the share of the question's units it covers, and most
+    when it covers them all. "max coins at end of turn" names "Coin limit at
+    end of turn".
+    """
+    if not meanings:
+        return 1.0
+    said = set().union(*meanings)
     best = 1.0
-    content_set = set(content)
-    for name in [data["title"], *(a["text"] for a in data["aliases"])]:
-        name_words = tuple(w for w in analysis.words(name) if w not in analysis.QUESTION_FILLER) or tuple(analysis.words(name))
-        if not name_words:
+    for name in data["name_stems"]:
+        if not name or not said.issuperset(name) or sum(len(w) for w in name) < 4:
             continue
-        if list(name_words) == content:
-            return 3.0
-        if set(name_words) <= content_set and sum(len(w) for w in name_words) >= 4:
-            best = max(best, 1.3 + 0.7 * len(name_words) / max(len(content), 1))
+        covered = sum(1 for meaning in meanings if meaning.intersection(name))
+        if covered == len(meanings):
+            return EXACT_NAME
+        best = max(best, 1.3 + 0.7 * covered / len(meanings))
     return best
 
 

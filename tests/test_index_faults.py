@@ -89,9 +89,12 @@ def command(corpus: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(corpus), *args]
 
 
-def ask_top(corpus: Path, cache: Path, question: str) -> tuple[subprocess.CompletedProcess, str | None]:
+def ask_top(corpus: Path, cache: Path, question: str, nice: int = 0) -> tuple[subprocess.CompletedProcess, str | None]:
     """Run `rulebot ask --json` as a process; (the process, the top entry id or None)."""
-    done = subprocess.run(command(corpus, "ask", "--json", question), capture_output=True, text=True, env=rulebot_env(cache), timeout=300)
+    done = subprocess.run(
+        command(corpus, "ask", "--json", question), capture_output=True, text=True, env=rulebot_env(cache), timeout=300,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,
+    )
     top = None
     if done.returncode == 0:
         results = json.loads(done.stdout)["results"]
@@ -353,9 +356,9 @@ class TestUnwritableCache:
 def test_concurrent_asks_during_repeated_rebuilds(tmp_path: Path):
     """8 `rulebot ask` processes asking over and over while another process rebuilds 5 times: no failure, no wrong answer."""
     corpus = tmp_path / "corpus"
-    shutil.copytree(shipped_corpus_dir(), corpus)  # a snapshot: others may edit the shipped one meanwhile
+    shutil.copytree(shipped_corpus_dir(), corpus)  # a snapshot: the expected answers hold for the whole run
     cache = tmp_path / "cache"
-    questions = {"chamurky tie": None, "how many coins can i keep": None, "combien d'actions par tour": None}
+    questions: dict[str, str | None] = {"chamurky tie": None, "how many coins can i keep": None, "combien d'actions par tour": None}
     for question in questions:  # the expected answers, from a quiet index
         done, questions[question] = ask_top(corpus, cache, question)
         assert done.returncode == 0 and questions[question], done.stderr
@@ -375,9 +378,10 @@ def test_concurrent_asks_during_repeated_rebuilds(tmp_path: Path):
         rng = random.Random(f"{SEED}-{number}")
         while not stop.is_set():
             question = rng.choice(list(questions))
-            done, top = ask_top(corpus, cache, question)
+            # Niced and paced, so that on two cores the rebuilds still get done in seconds.
+            done, top = ask_top(corpus, cache, question, nice=5)
             results.append((question, done.returncode, top, done.stderr))
-            stop.wait(rng.uniform(0, 1.0))  # leave the rebuilder some of the two cores
+            stop.wait(rng.uniform(0, 0.5))
 
     threads = [threading.Thread(target=rebuilder)] + [threading.Thread(target=asker, args=(n,)) for n in range(8)]
     started = time.monotonic()

@@ -27,7 +27,7 @@ from rulebot.cli import cli
 from rulebot.corpus import shipped_corpus_dir
 from rulebot.errors import QueryError
 from rulebot.index import open_index
-from rulebot.search import valid_text, MAX_QUESTION_CHARS, MAX_UNITS, Answer, Searcher
+from rulebot.search import MAX_QUESTION_CHARS, MAX_UNITS, Answer, Searcher, valid_text
 
 # On a failure hypothesis writes a patch with libcst, which warns through
 # mypy_extensions where both are installed: not ours to fix.

@@ -1,0 +1,213 @@
+"""Speed and scale of rulebot, side by side with a minimal reference in the same run.
+
+    python bench/speed.py                         # shipped corpus, 10k and 100k entries
+    python bench/speed.py --sizes shipped,10000   # some sizes only
+    python bench/speed.py --runs 30               # more cold runs
+
+For each corpus size it measures:
+
+- cold answer: `rulebot ask` as a fresh process, index already built, median
+  of --runs, interleaved run by run with the reference (a fresh `python`
+  process that opens an SQLite FTS5 table of the same entries and runs one
+  `bm25()` query), so that the machine's noise hits both alike;
+- warm answer: in-process latency, p50 and p95, over 200+ varied questions;
+- index build: a full build, then bringing the index up to date after one
+  entry is edited (both as `rulebot index` processes);
+- site build time;
+- peak memory (max RSS) of `ask` and of the index build, per process (wait4).
+
+Large corpora come from bench/scale_corpus.py (real rules documents from
+../shared/data when present, else a seeded generator). Everything runs in
+temporary folders with its own index cache: nothing touches the user's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import scale_corpus  # noqa: E402
+
+from rulebot import corpus as corpus_module  # noqa: E402
+from rulebot.corpus import shipped_corpus_dir  # noqa: E402
+
+QUESTIONS = ["chaumurky tie", "can i trash assassination mission", "how many coins can i keep",
+             "combien d'actions par tour", "what happens when a creature with deathtouch deals damage"]
+
+
+def run(command: list[str], env: dict) -> tuple[float, int, int]:
+    """Run a process: (wall seconds, exit status, max RSS in KiB)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return time.perf_counter() - started, process.returncode, usage.ru_maxrss
+
+
+def rulebot(args: list[str]) -> list[str]:
+    return [sys.executable, "-m", "rulebot", *args]
+
+
+def fts5_reference(corpus, folder: Path) -> Path:
+    """An SQLite FTS5 table of the same entries (title, aliases, text)."""
+    path = folder / "reference.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("CREATE VIRTUAL TABLE e USING fts5(id UNINDEXED, body)")
+    con.executemany(
+        "INSERT INTO e VALUES (?, ?)",
+        ((e.id, " ".join([e.title, *(a.text for a in e.aliases), e.text])) for e in corpus.entries.values()),
+    )
+    con.commit()
+    con.close()
+    return path
+
+
+REFERENCE_SCRIPT = (
+    "import sqlite3,sys\n"
+    "con=sqlite3.connect(sys.argv[1])\n"
+    "q=' OR '.join('\"'+w.replace('\"','')+'\"' for w in sys.argv[2].split())\n"
+    "print(con.execute('SELECT id FROM e WHERE e MATCH ? ORDER BY bm25(e) LIMIT 5',(q,)).fetchall())\n"
+)
+
+
+def median_ms(values: list[float]) -> float:
+    return statistics.median(values) * 1000
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+
+
+def warm_questions(corpus, count: int = 240, seed: int = 1) -> list[str]:
+    """Varied questions: titles, titles with a typo, and words from texts."""
+    rng = random.Random(seed)
+    entries = list(corpus.entries.values())
+    out = list(QUESTIONS)
+    own = ROOT / "tests" / "questions.jsonl"
+    if own.is_file():
+        out.extend(json.loads(line)["q"] for line in own.read_text(encoding="utf-8").splitlines() if line.strip())
+    while len(out) < count:
+        entry = rng.choice(entries)
+        title = entry.title.lower()
+        if rng.random() < 0.4 and len(title) > 5:
+            i = rng.randrange(1, len(title) - 1)
+            title = title[:i] + title[i + 1:]
+        words = entry.text.split()
+        if rng.random() < 0.5 and len(words) > 6:
+            start = rng.randrange(len(words) - 4)
+            title = f"{title} {' '.join(words[start:start + 3])}"
+        out.append(title)
+    return out[:count]
+
+
+def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) -> dict:
+    env = dict(os.environ, RULEBOT_CACHE_DIR=str(work / "cache"), RULEBOT_CONFIG_DIR=str(work / "config"), NO_COLOR="1")
+    corpus_args = [] if shipped else ["--no-shipped", "--corpus", str(corpus_dir)]
+    result: dict = {"size": label}
+    loaded = corpus_module.load([corpus_dir])
+    result["entries"] = len(loaded.entries)
+
+    seconds, status, rss = run(rulebot([*corpus_args, "index", "--rebuild"]), env)
+    assert status == 0, "index build failed"
+    result["build_s"], result["build_rss_mb"] = seconds, rss / 1024
+
+    # One edited entry: append a word to the text of the last entry of the first entries file.
+    if not shipped:
+        first = next(p for p in sorted(corpus_dir.rglob("*.md")))
+        first.write_text(first.read_text(encoding="utf-8") + "\nEdited for the benchmark.\n", encoding="utf-8")
+        seconds, status, _ = run(rulebot([*corpus_args, "index"]), env)
+        assert status == 0
+        result["update_s"] = seconds
+    reference = fts5_reference(loaded, work)
+    cold, ref, rss_ask = [], [], 0
+    for number in range(runs):
+        question = QUESTIONS[number % len(QUESTIONS)]
+        seconds, status, rss = run(rulebot([*corpus_args, "ask", question]), env)
+        assert status == 0
+        cold.append(seconds)
+        rss_ask = max(rss_ask, rss)
+        seconds, status, _ = run([sys.executable, "-c", REFERENCE_SCRIPT, str(reference), question], env)
+        ref.append(seconds)
+    result["cold_ms"], result["ref_ms"] = median_ms(cold), median_ms(ref)
+    result["ask_rss_mb"] = rss_ask / 1024
+
+    from rulebot.index import open_index
+    from rulebot.search import Searcher
+
+    os.environ["RULEBOT_CACHE_DIR"] = env["RULEBOT_CACHE_DIR"]
+    dirs = [shipped_corpus_dir()] if shipped else [corpus_dir]
+    with Searcher(open_index(dirs)) as searcher:
+        questions = warm_questions(loaded)
+        for question in questions[:20]:
+            searcher.ask(question)  # warm the caches as a session would
+        timings = []
+        for question in questions:
+            started = time.perf_counter()
+            searcher.ask(question)
+            timings.append(time.perf_counter() - started)
+    result["warm_p50_ms"], result["warm_p95_ms"], result["warm_n"] = percentile(timings, 0.5), percentile(timings, 0.95), len(timings)
+
+    seconds, status, rss = run(rulebot([*corpus_args, "site", "build", "--force", str(work / "site")]), env)
+    assert status == 0, "site build failed"
+    result["site_s"], result["site_rss_mb"] = seconds, rss / 1024
+    return result
+
+
+def table(results: list[dict]) -> str:
+    rows = [
+        "| corpus | entries | cold ask (ms) | FTS5 reference (ms) | ratio | warm p50 / p95 (ms) | index build (s) | one edit (s) | site build (s) | max RSS ask / build (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        update = f"{r['update_s']:.2f}" if "update_s" in r else "–"
+        rows.append(
+            f"| {r['size']} | {r['entries']} | {r['cold_ms']:.0f} | {r['ref_ms']:.0f} | {r['cold_ms'] / r['ref_ms']:.1f}x "
+            f"| {r['warm_p50_ms']:.1f} / {r['warm_p95_ms']:.1f} | {r['build_s']:.1f} | {update} | {r['site_s']:.1f} "
+            f"| {r['ask_rss_mb']:.0f} / {r['build_rss_mb']:.0f} |"
+        )
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="shipped,10000,100000", help="comma-separated: shipped and/or entry counts")
+    parser.add_argument("--runs", type=int, default=20, help="cold runs per size (each also runs the reference)")
+    parser.add_argument("--data", type=Path, default=scale_corpus.DEFAULT_DATA)
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="rulebot-speed-") as tmp:
+        for size in args.sizes.split(","):
+            work = Path(tmp) / size
+            work.mkdir()
+            if size == "shipped":
+                corpus_dir, shipped = shipped_corpus_dir(), True
+            else:
+                corpus_dir, shipped = work / "corpus", False
+                scale_corpus.build(int(size), corpus_dir, args.data)
+            results.append(measure(size, corpus_dir, shipped, args.runs, work))
+            print(json.dumps(results[-1]), file=sys.stderr)
+            shutil.rmtree(work / "cache", ignore_errors=True)
+    print(f"{date.today()}, Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores; "
+          f"{args.runs} cold runs per size\n")
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()
