@@ -34,7 +34,7 @@ from rulebot import analysis
 from rulebot.errors import IndexBuildError
 from rulebot.model import Corpus, Entry
 
-FORMAT = "5"
+FORMAT = "6"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -56,7 +56,7 @@ def schema() -> Schema:
         names=TEXT(analyzer=analysis.names(), field_boost=3.0),
         aliases=TEXT(analyzer=analysis.english(), field_boost=2.5),
         aliases_fr=TEXT(analyzer=analysis.french(), field_boost=2.5),
-        body=TEXT(analyzer=analysis.english(), spelling=True),
+        body=TEXT(analyzer=analysis.english()),
         section=TEXT(analyzer=analysis.english(), field_boost=0.3),
         data=STORED(),
     )

@@ -417,16 +417,12 @@ class Searcher:
         return out
 
     def _known(self, word: str) -> bool:
-        """True when the word occurs in the corpus vocabulary as typed."""
+        """True when the word is in the corpus vocabulary: a name's word, or a text's (by stem)."""
         if (len(word) < 4) or word.isdigit():
             return True
-        for name in ("names", "spell_body"):
-            try:
-                if self.reader.doc_frequency(name, word) or (name, word) in self.reader:
-                    return True
-            except KeyError:
-                continue
-        return False
+        if self.reader.doc_frequency("names", word):
+            return True
+        return any(self.reader.doc_frequency("body", term) for term in analysis.terms(analysis.english(), word))
 
     def _close_spellings(self, word: str) -> list[tuple[str, ...]]:
         """Close spellings of a word unknown to the corpus, best first; [] for a known word.
@@ -447,17 +443,14 @@ class Searcher:
         return found
 
     def _corrections(self, word: str, limit: int = 3) -> list[tuple[str, ...]]:
-        """Close spellings of a word in the names and text vocabulary, most frequent first."""
+        """Close spellings of a word: names' words first, then text stems; most frequent first."""
         maxdist = 1 if len(word) <= 6 else 2
-        found: dict[str, int] = {}
-        for name in ("names", "spell_body"):
-            try:
-                for candidate in self.reader.terms_within(name, word, maxdist, prefix=1):
-                    if candidate != word:
-                        found[candidate] = found.get(candidate, 0) + max(1, self.reader.doc_frequency("names", candidate))
-            except KeyError:
-                continue
-        ranked = sorted(found, key=lambda w: (_distance(w, word), -found[w], w))
+        found: dict[str, tuple[int, int]] = {}  # candidate: (from text, -frequency)
+        for name, typed in (("names", word), ("body", stem(word))):
+            for candidate in self.reader.terms_within(name, typed, maxdist, prefix=1):
+                if candidate != typed and candidate not in found:
+                    found[candidate] = (name == "body", -self.reader.doc_frequency(name, candidate))
+        ranked = sorted(found, key=lambda w: (found[w][0], _distance(w, word), found[w][1], w))
         return [(w,) for w in ranked[:limit]]
 
     def _suggestions(self, words: list[str]) -> list[str]:

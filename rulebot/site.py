@@ -9,7 +9,8 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
 
     index.html               the games
     sources.html             every source document, its edition and trust
-    <game>/index.html        the game's entries by source and section
+    <game>/index.html        the game's entries by source and section, after
+                             its "What's new" (`#whats--new`, when it has any)
     <game>/a-z.html          the game's cards and terms, A to Z
     _static/                 CSS and the search script (templates/static/)
     _search/all.js           every entry's names, for the search
@@ -42,7 +43,8 @@ from markupsafe import Markup
 
 import rulebot
 from rulebot import site_search
-from rulebot.corpus import fold
+from rulebot.changes import SOURCE, changes
+from rulebot.corpus import HOUSE_KIND, HOUSE_TRUST, fold
 from rulebot.errors import SiteError
 from rulebot.model import Alias, Corpus, Entry, Game, Source
 from rulebot.site_links import LinkContext, NameTable, to_html
@@ -66,8 +68,12 @@ TRUST_LABELS = {
     "official": "Official",
     "designer": "Designer ruling",
     "community": "Community",
-    "house": "House rule",
+    "house": "House",
 }
+WHATS_NEW_ANCHOR = "whats--new"
+"""The element id of a game page's "What's new" (with `--`, which no entry id has; the templates spell it too)."""
+COLLAPSE_SOURCE_GROUP = 8
+"""A "What's new" group dated by its source alone is folded (`<details>`) above this many entries."""
 
 Progress = Callable[[str], None]
 
@@ -103,6 +109,8 @@ class EntryLink:
     """The entry's title."""
     note: str = ""
     """Where it is from when that is not obvious: an expansion or another game."""
+    house: bool = False
+    """The entry is a house rule (flagged wherever it is linked)."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +165,10 @@ class EntryView:
     """The entries that change its ruling."""
     citation: Citation
     """Its source, edition and section."""
+    draft: bool = False
+    """Its text is still the source document's own (`draft: true`): badged."""
+    house: bool = False
+    """A house rule (kind house-rule, or a source of trust house): never an official ruling."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +219,8 @@ class IndexItem:
     """The entry's title, when the name is an alias; "" for a title."""
     kind_label: str
     """The kind of the entry."""
+    house: bool = False
+    """The entry is a house rule."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +253,48 @@ class GameSummary:
     """How many entries it has."""
     sources: tuple[SourceView, ...]
     """Its documents."""
+    house_count: int = 0
+    """How many of its entries are house rules."""
+
+
+@dataclass(frozen=True)
+class ChangeItem:
+    """One entry of a game's "What's new"."""
+
+    href: str
+    """Its anchor on the game page."""
+    title: str
+    """The entry's title."""
+    kind_label: str
+    """The entry's kind for humans."""
+    note: str
+    """Its expansion's name, or ""."""
+    house: bool
+    """The entry is a house rule."""
+    draft: bool
+    """The entry is a draft."""
+
+
+@dataclass(frozen=True)
+class ChangeGroup:
+    """The entries of "What's new" sharing a date, a reason and a source, as `rulebot.changes` finds them."""
+
+    date: str
+    """The date that counted, ISO `YYYY-MM-DD`."""
+    because: str
+    """`revised` (the source marks each entry new or revised since the date) or `source` (the document's date)."""
+    anchor: str
+    """Its element id (`whats--new--<n>`)."""
+    source_title: str
+    """The source document of its entries."""
+    source_href: str
+    """That document on the game page."""
+    source_edition: str
+    """The document's edition (may be empty)."""
+    collapsed: bool
+    """Listed inside a closed `<details>` (a long group dated by its source alone)."""
+    items: tuple[ChangeItem, ...]
+    """Its entries, in corpus order."""
 
 
 class PageContext(TypedDict):
@@ -252,6 +308,8 @@ class PageContext(TypedDict):
     """The `<title>` of the page, before " · rulebot"."""
     game: Game | None
     """The game the page is about, for the game navigation; None elsewhere."""
+    whats_new_href: str
+    """The game's "What's new" from this page, for the game navigation; "" when it has none or no game."""
     scripts: list[str]
     """Search data scripts to load, relative to the page."""
     version: str
@@ -274,6 +332,10 @@ class GameContext(PageContext):
     """Its documents, each with its sections and entries, in source order."""
     entry_count: int
     """How many entries the game has."""
+    whats_new: list[ChangeGroup]
+    """Its entries new or revised (`rulebot.changes.changes`), newest first, by date, reason and source; empty: no section."""
+    whats_new_count: int
+    """How many entries "What's new" lists."""
 
 
 class IndexContext(PageContext):
@@ -368,15 +430,19 @@ class _Site:
         self.modified_by = corpus.modified_by()
         self.titles = {entry.id: entry.title for entry in corpus.entries.values()}
         self.all_pages = self.pages()
+        self.changes = {slug: changes(corpus, slug) for slug in self.games}
+        """Each game's entries new or revised (`rulebot changes`), newest first."""
 
     def base(self, page: str, title: str, game: Game | None) -> PageContext:
         root = "../" * page.count("/")
         scripts = [site_search.ALL_FILE] + ([site_search.game_file(game.slug)] if game else [])
+        whats_new = f"{root}{game_page(game.slug)}#{WHATS_NEW_ANCHOR}" if game and self.changes.get(game.slug) else ""
         return PageContext(
             root=root,
             page=page,
             page_title=title,
             game=game,
+            whats_new_href=whats_new,
             scripts=[root + script for script in scripts],
             version=rulebot.__version__,
         )
@@ -398,8 +464,12 @@ class _Site:
             if href is None:
                 continue  # the loader refuses dangling references; never link nowhere
             entry = self.corpus.entries[entry_id]
-            out.append(EntryLink(href=href, title=entry.title, note=self.note(entry, game)))
+            out.append(EntryLink(href=href, title=entry.title, note=self.note(entry, game), house=self.is_house(entry)))
         return tuple(out)
+
+    def is_house(self, entry: Entry) -> bool:
+        """Whether an entry is a house rule: kind house-rule, or a source of trust house."""
+        return is_house(entry, self.corpus.games[entry.game].source(entry.source))
 
     def note(self, entry: Entry, game: str) -> str:
         if entry.game != game:
@@ -432,6 +502,11 @@ class _Site:
 
     def source_href(self, page: str, game: str, source: str) -> str:
         return "../" * page.count("/") + f"sources.html#{source_anchor(game, source)}"
+
+
+def is_house(entry: Entry, source: Source | None) -> bool:
+    """A house rule: kind house-rule, or from a source of trust house (as `rulebot ask` flags it)."""
+    return entry.kind == HOUSE_KIND or (source is not None and source.trust == HOUSE_TRUST)
 
 
 def game_page(slug: str) -> str:
@@ -484,6 +559,7 @@ def _summary(site: _Site, slug: str, page: str) -> GameSummary:
         anchor=f"g--{slug}",
         entry_count=sum(counts.values()),
         sources=sources,
+        house_count=sum(1 for entry in site.corpus.entries_of(slug) if site.is_house(entry)),
     )
 
 
@@ -526,8 +602,50 @@ def _game_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str
                     sections=sections,
                 )
             )
-        context = GameContext(**site.base(page, game.name, game), sources=sources, entry_count=len(entries))
+        whats_new = _whats_new(site, slug)
+        context = GameContext(
+            **site.base(page, game.name, game),
+            sources=sources,
+            entry_count=len(entries),
+            whats_new=whats_new,
+            whats_new_count=sum(len(group.items) for group in whats_new),
+        )
         yield page, _page(env, [f"game-{slug}.html", "game.html"], context)
+
+
+def _whats_new(site: _Site, slug: str) -> list[ChangeGroup]:
+    """A game's changes, newest first, grouped by date, reason and source (groups in order of first appearance)."""
+    game = site.corpus.games[slug]
+    grouped: dict[tuple[str, str, str], list[Entry]] = {}
+    for change in site.changes[slug]:
+        grouped.setdefault((change.date, change.because, change.entry.source), []).append(change.entry)
+    groups = []
+    for number, ((date, because, source_id), entries) in enumerate(grouped.items(), 1):
+        source = game.source(source_id) or Source(id=source_id, title=source_id)
+        items = tuple(
+            ChangeItem(
+                href=f"#{entry.id}",
+                title=entry.title,
+                kind_label=KIND_LABELS.get(entry.kind, entry.kind),
+                note=_expansion_name(game, entry.expansion),
+                house=site.is_house(entry),
+                draft=entry.draft,
+            )
+            for entry in entries
+        )
+        groups.append(
+            ChangeGroup(
+                date=date,
+                because=because,
+                anchor=f"{WHATS_NEW_ANCHOR}--{number}",
+                source_title=source.title,
+                source_href=f"#s--{source.id}",
+                source_edition=source.edition,
+                collapsed=because == SOURCE and len(items) > COLLAPSE_SOURCE_GROUP,
+                items=items,
+            )
+        )
+    return groups
 
 
 def section_heading(section: str) -> str:
@@ -585,6 +703,8 @@ def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> Entry
             trust=source.trust,
             trust_label=TRUST_LABELS.get(source.trust, source.trust),
         ),
+        draft=entry.draft,
+        house=is_house(entry, source),
     )
 
 
@@ -596,9 +716,12 @@ def _index_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, st
         for entry in site.corpus.entries_of(slug):
             href = f"index.html#{entry.id}"
             label = KIND_LABELS.get(entry.kind, entry.kind)
-            items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label))
+            house = site.is_house(entry)
+            items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label, house=house))
             for alias in entry.aliases:
-                items.append(IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label))
+                items.append(
+                    IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label, house=house)
+                )
         items.sort(key=lambda item: (fold(item.name), item.name, item.target, item.href))
         letters = [
             IndexLetter(letter=letter, anchor=f"az--{letter.lower() if letter != '#' else 'other'}", items=tuple(group))
@@ -621,7 +744,7 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
 
 
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
-    yield site_search.ALL_FILE, site_search.assignment("all", site_search.all_data(site.corpus, site.games))
+    yield site_search.ALL_FILE, site_search.assignment("all", site_search.all_data(site.corpus, site.games, site.is_house))
     for slug in site.games:
         data = site_search.game_data(site.corpus.entries_of(slug))
         yield site_search.game_file(slug), site_search.assignment(f"game:{slug}", data)

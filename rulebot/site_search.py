@@ -5,8 +5,10 @@ where fetch() of a JSON file is refused), so its data is loaded by `<script>`
 tags: each file adds one key to `window.RULEBOT_DATA`.
 
 - `_search/all.js` (key "all"): every game (slug, name) and every entry's id,
-  game, kind, title and aliases with their language; small, loaded on every
-  page, enough to find any card or term by name.
+  game, kind, title, aliases with their language, and flags (FLAG_HOUSE for
+  a house rule, never an official ruling; FLAG_DRAFT for a draft); small,
+  loaded on every page, enough to find any card or term by name and to flag
+  house rules in the results.
 - `_search/<game>.js` (key "game:<slug>"): the plain text of that game's
   entries, for full-text matches and result snippets; loaded by the game's
   pages, and by the other pages only once someone searches.
@@ -19,6 +21,7 @@ text of the corpus can close the script or break the file's encoding.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rulebot.model import Corpus, Entry
@@ -27,6 +30,10 @@ from rulebot.render import PRE, STRONG_OFF, STRONG_ON, to_terminal
 SEARCH_DIR = "_search"
 """The output folder of the search data (an underscore: no game slug can clash)."""
 ALL_FILE = f"{SEARCH_DIR}/all.js"
+FLAG_HOUSE = "house"
+"""Flag of an entry that is a house rule (kind house-rule, or a source of trust house)."""
+FLAG_DRAFT = "draft"
+"""Flag of an entry whose text is still its source's own (`draft: true`)."""
 
 
 def game_file(slug: str) -> str:
@@ -57,13 +64,22 @@ def plain_text(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def all_data(corpus: Corpus, games: list[str]) -> dict[str, Any]:
-    """The names of every entry: [id, game index, kind, title, [[alias, lang], ...]]."""
+def flags(entry: Entry, house: bool) -> list[str]:
+    """The flags of an entry, in a fixed order: FLAG_HOUSE, FLAG_DRAFT."""
+    return [flag for flag, on in ((FLAG_HOUSE, house), (FLAG_DRAFT, entry.draft)) if on]
+
+
+def all_data(corpus: Corpus, games: list[str], is_house: Callable[[Entry], bool]) -> dict[str, Any]:
+    """The names of every entry: [id, game index, kind, title, [[alias, lang], ...], [flag, ...]].
+
+    `is_house` tells a house rule (the site's rule, shared with its pages).
+    """
     index = {slug: number for number, slug in enumerate(games)}
     entries: list[list[Any]] = []
     for slug in games:
         for entry in corpus.entries_of(slug):
-            entries.append([entry.id, index[slug], entry.kind, entry.title, [[a.text, a.lang] for a in entry.aliases]])
+            aliases = [[a.text, a.lang] for a in entry.aliases]
+            entries.append([entry.id, index[slug], entry.kind, entry.title, aliases, flags(entry, is_house(entry))])
     return {
         "games": [{"slug": slug, "name": corpus.games[slug].name} for slug in games],
         "entries": entries,

@@ -12,13 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from rulebot import site, site_links, site_search
-from rulebot.corpus import fold, load, shipped_corpus_dir
+from rulebot import changes, site, site_links, site_search
+from rulebot.corpus import ID_RE, fold, load, shipped_corpus_dir
 from rulebot.errors import RulebotError, SiteError
 from rulebot.model import Alias, Corpus, Entry
 from rulebot.render import parser, to_terminal
 
 CORPORA = Path(__file__).parent / "corpora"
+CURATION = (CORPORA / "site-curation" / "base", CORPORA / "site-curation" / "house")
+"""An invented game of every trust level, with a draft, revised entries and a house-rules overlay."""
+HOUSE_FLAG = "House rule — not an official ruling"
 
 
 # -- fixtures and helpers -------------------------------------------------------
@@ -43,6 +46,16 @@ def minimal() -> Corpus:
 @pytest.fixture(scope="module")
 def hostile() -> Corpus:
     return load([CORPORA / "site-hostile"])
+
+
+@pytest.fixture(scope="module")
+def curation() -> Corpus:
+    return load(list(CURATION))
+
+
+@pytest.fixture(scope="module")
+def curation_site(tmp_path_factory: pytest.TempPathFactory, curation: Corpus) -> Path:
+    return _build(tmp_path_factory, curation, "curation")
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +118,19 @@ def _entry_text(site_dir: Path, entry: Entry) -> str:
     match = re.search(r'<div class="entry-text">(.*?)</div>\s*(?:<p class="aliases"|<dl|<footer)', _article(site_dir, entry), re.DOTALL)
     assert match
     return match.group(1)
+
+
+def _element(text: str, element_id: str, tag: str = "section") -> str:
+    """The HTML of the (non-nested) element with this id."""
+    match = re.search(rf'<{tag} [^>]*id="{re.escape(element_id)}".*?</{tag}>', text, re.DOTALL)
+    assert match, f"no {tag} #{element_id}"
+    return match.group(0)
+
+
+def _whats_new(text: str) -> str:
+    """The "What's new" section of a game page (its groups are nested sections)."""
+    start = text.index('<section class="whats-new" id="whats--new"')
+    return text[start : text.index('<section class="source"', start)]
 
 
 def _hrefs(fragment: str) -> list[str]:
@@ -250,7 +276,7 @@ class TestPages:
 
 
 class TestLinks:
-    @pytest.mark.parametrize("which", ["shipped_site", "minimal_site", "hostile_site"])
+    @pytest.mark.parametrize("which", ["shipped_site", "minimal_site", "hostile_site", "curation_site"])
     def test_no_broken_internal_link_or_anchor(self, which: str, request: pytest.FixtureRequest):
         """Every internal href and src of every page reaches an existing file and anchor."""
         assert _broken_links(request.getfixturevalue(which)) == []
@@ -691,3 +717,184 @@ class TestServeAndTemplates:
         """The template environment escapes every value."""
         env = site._environment()
         assert env.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"
+
+
+# -- curator workflow: what's new, drafts, trust, house rules ---------------------
+
+
+class TestWhatsNew:
+    def test_dune_page_lists_revised_entries(self, shipped: Corpus, shipped_site: Path):
+        """The shipped Dune page's What's new links every entry the FAQ marks revised since 2021-02-14, under that date."""
+        text = (shipped_site / "dune-imperium/index.html").read_text(encoding="utf-8")
+        news = _whats_new(text)
+        revised = [e.id for e in shipped.entries_of("dune-imperium") if e.revised == "2021-02-14"]
+        assert len(revised) >= 10
+        group = news[news.index('New or revised since <time datetime="2021-02-14">2021-02-14</time>'):]
+        group = group[: group.index("</section>")]
+        assert _hrefs(group) == ["#s--dune-faq"] + [f"#{entry_id}" for entry_id in revised]
+        assert "As marked by" in group
+
+    def test_dune_page_links_it_from_nav_and_contents(self, shipped_site: Path):
+        """The game navigation and the contents link the What's new section of the page."""
+        page = _pages(shipped_site)["dune-imperium/index.html"]
+        assert "whats--new" in page.ids
+        assert page.links.count("../dune-imperium/index.html#whats--new") == 1  # game nav
+        assert page.links.count("#whats--new") == 1  # contents
+        assert "../dune-imperium/index.html#whats--new" in _pages(shipped_site)["dune-imperium/a-z.html"].links
+
+    def test_entries_follow_changes_newest_first(self, curation: Corpus, curation_site: Path):
+        """What's new lists `changes()` of the game in its order (newest first), each linked to its anchor."""
+        news = _whats_new((curation_site / "quill-market/index.html").read_text(encoding="utf-8"))
+        found = [h[1:] for h in _hrefs(news) if not h.startswith("#s--")]
+        assert found == [c.entry.id for c in changes.changes(curation, "quill-market")]
+        assert "quill-blotter" not in found and "quill-trade" not in found  # undated sources, no revised date
+        dates = re.findall(r'<h3 id="whats--new--\d+--title" class="change-title">([^<]*)<time datetime="([^"]*)">', news)
+        assert dates == [
+            ("New or revised since ", "2024-10-05"),
+            ("Dated ", "2024-09-01"),
+            ("New or revised since ", "2024-02-10"),
+            ("Dated ", "2023-06-01"),
+        ]
+
+    def test_each_group_names_its_reason_and_source(self, curation_site: Path):
+        """A group says why its entries count (marked revised, or the document's date) and links its source."""
+        text = (curation_site / "quill-market/index.html").read_text(encoding="utf-8")
+        revised = _element(text, "whats--new--3")
+        assert "As marked by" in revised and '<a href="#s--designer-notes">Quill Market designer notes</a>' in revised
+        dated = _element(text, "whats--new--4")
+        assert "carry the date of their document" in dated and "(first edition)" in dated
+        assert '<a href="#s--rulebook">Quill Market rulebook</a>' in dated
+
+    def test_long_group_dated_by_its_source_is_folded(self, shipped_site: Path):
+        """Dune's 40 entries dated by the document sit in a closed <details>; the revised ones stay open."""
+        news = _whats_new((shipped_site / "dune-imperium/index.html").read_text(encoding="utf-8"))
+        folded = re.findall(r"<details class=\"change-more\">\s*<summary>Show the (\d+) entries</summary>", news)
+        assert folded == ["40"] and news.count("<details") == 1
+        assert news.index("</details>") < news.index("New or revised since")
+
+    def test_anchor_cannot_be_an_entry_id(self):
+        """The section's anchor (and its groups') holds `--`, which no entry id may: no clash with an entry."""
+        assert not ID_RE.match(site.WHATS_NEW_ANCHOR) and not ID_RE.match(f"{site.WHATS_NEW_ANCHOR}--1")
+
+    @pytest.mark.parametrize("slug", ["catalyst", "portals-of-molthar"])
+    def test_no_section_without_changes(self, shipped_site: Path, slug: str):
+        """A game whose entries carry no date has no What's new, and no link to one."""
+        text = (shipped_site / slug / "index.html").read_text(encoding="utf-8")
+        assert 'id="whats--new"' not in text and "whats--new" not in "".join(_pages(shipped_site)[f"{slug}/index.html"].links)
+        assert "What’s new" not in text
+
+
+class TestDrafts:
+    def test_draft_entry_has_a_badge_in_words(self, curation: Corpus, curation_site: Path):
+        """A draft entry is marked by a badge that says so in words, and its article is styled apart."""
+        article = _article(curation_site, curation.entries["quill-trade"])
+        assert '<span class="badge draft">Draft — not yet restated</span>' in article
+        assert article.startswith('<article class="entry kind-faq is-draft"')
+
+    def test_other_entries_have_no_draft_badge(self, curation: Corpus, curation_site: Path):
+        """Only entries with `draft: true` carry the badge."""
+        for entry in curation.entries.values():
+            if not entry.draft:
+                article = _article(curation_site, entry)
+                assert "badge draft" not in article and "is-draft" not in article, entry.id
+
+    def test_shipped_site_has_no_draft(self, shipped_site: Path):
+        """The shipped corpus has no draft, so no page shows the badge."""
+        for path in shipped_site.rglob("*.html"):
+            assert "badge draft" not in path.read_text(encoding="utf-8"), path.name
+
+
+class TestTrust:
+    def test_citation_names_the_trust_level(self, curation: Corpus, curation_site: Path):
+        """Every citation shows its source's trust level, labelled, with a class per level."""
+        labels = {"quill-setup": "Official", "quill-blotter": "Designer ruling", "quill-trade": "Community", "quill-house-free-ink": "House"}
+        for entry_id, label in labels.items():
+            entry = curation.entries[entry_id]
+            trust = curation.games["quill-market"].source(entry.source).trust
+            article = _article(curation_site, entry)
+            citation = article[article.index('<footer class="citation">'):]
+            badge = f'<span class="label">Trust:</span> <span class="badge trust trust-{trust}">{label}</span>'
+            assert badge in citation, entry_id
+            assert site.TRUST_LABELS[trust] == label
+
+    def test_sources_page_shows_every_trust_level(self, curation: Corpus, curation_site: Path):
+        """The sources page gives each document its trust level, and flags the house-rules document."""
+        text = (curation_site / "sources.html").read_text(encoding="utf-8")
+        for source in curation.games["quill-market"].sources:
+            block = text[text.index(f'id="{site.source_anchor("quill-market", source.id)}"'):]
+            block = block[: block.index("</li>")]
+            assert f'<span class="badge trust trust-{source.trust}">{site.TRUST_LABELS[source.trust]}</span>' in block
+            assert (HOUSE_FLAG in block) == (source.trust == "house"), source.id
+        assert {s.trust for s in curation.games["quill-market"].sources} == {"official", "designer", "community", "house"}
+
+
+class TestHouseRules:
+    def test_house_rule_entry_is_flagged(self, curation: Corpus, curation_site: Path):
+        """A house rule's article carries the flag in words, above its text, and is styled apart."""
+        article = _article(curation_site, curation.entries["quill-house-short-market"])
+        assert f'<p class="house-note"><span class="flag house-flag">{HOUSE_FLAG}</span></p>' in article
+        assert article.index(HOUSE_FLAG) < article.index('<div class="entry-text">')
+        assert 'class="entry kind-house-rule is-house"' in article
+
+    def test_house_title_is_escaped(self, curation: Corpus, curation_site: Path):
+        """The house rule's title, holding & and <, is escaped wherever it is shown."""
+        for name in ("quill-market/index.html", "quill-market/a-z.html"):
+            text = (curation_site / name).read_text(encoding="utf-8")
+            assert "Short market &amp; &lt;quick&gt; end" in text and "<quick>" not in text, name
+
+    def test_official_entries_are_not_flagged(self, curation: Corpus, curation_site: Path):
+        """Entries of official, designer and community sources are not house rules."""
+        for entry_id in ("quill-setup", "quill-blotter", "quill-trade", "quill-ink-well"):
+            article = _article(curation_site, curation.entries[entry_id])
+            assert "is-house" not in article and HOUSE_FLAG not in article, entry_id
+
+    def test_links_to_a_house_rule_are_flagged(self, curation: Corpus, curation_site: Path):
+        """An official entry's "Modified by" and "Referenced by" links to a house rule carry the flag."""
+        modified = _article(curation_site, curation.entries["quill-end"])
+        note = re.search(r'<p class="note modified-by">(.*?)</p>', modified, re.DOTALL)
+        assert note and _hrefs(note.group(1)) == ["#quill-house-short-market"] and HOUSE_FLAG in note.group(1)
+        turn = _article(curation_site, curation.entries["quill-turn"])
+        block = turn[turn.index("<dt>Referenced by</dt>"):]
+        block = block[: block.index("</dd>")]
+        assert '<a href="#quill-house-short-market">' in block and HOUSE_FLAG in block
+
+    def test_whats_new_and_index_flag_house_rules(self, curation_site: Path):
+        """In What's new and the A–Z, each house rule (and only they) carries the flag after its link."""
+        news = _whats_new((curation_site / "quill-market/index.html").read_text(encoding="utf-8"))
+        index = (curation_site / "quill-market/a-z.html").read_text(encoding="utf-8")
+        for text in (news, index):
+            items = re.findall(r"<li>(.*?)</li>", text, re.DOTALL)
+            flagged = sorted(re.search(r'href="(?:index\.html)?#([^"]*)"', item).group(1) for item in items if HOUSE_FLAG in item)
+            assert flagged == ["quill-house-free-ink", "quill-house-short-market"]
+
+    def test_home_page_counts_house_rules(self, curation_site: Path, shipped_site: Path):
+        """The home page says how many house rules a game has, and says nothing for a game without."""
+        assert "9 entries · 2 house rules, not official" in (curation_site / "index.html").read_text(encoding="utf-8")
+        assert "house rule" not in (shipped_site / "index.html").read_text(encoding="utf-8")
+
+    def test_search_data_flags_house_rules_and_drafts(self, curation: Corpus, curation_site: Path):
+        """Each entry of the search data ends with its flags: "house" for a house rule, "draft" for a draft."""
+        rows = {row[0]: row for row in _data(curation_site / site_search.ALL_FILE)["entries"]}
+        assert set(rows) == set(curation.entries)
+        assert rows["quill-house-short-market"][5] == ["house"]
+        assert rows["quill-house-free-ink"][5] == ["house"]
+        assert rows["quill-trade"][5] == ["draft"]
+        assert all(row[5] == [] for entry_id, row in rows.items() if entry_id not in {"quill-house-short-market", "quill-house-free-ink", "quill-trade"})
+
+    def test_shipped_search_data_has_no_flag(self, shipped_site: Path):
+        """The shipped corpus has neither house rules nor drafts."""
+        assert all(row[5] == [] for row in _data(shipped_site / site_search.ALL_FILE)["entries"])
+
+    def test_source_of_trust_house_makes_a_house_rule(self, curation: Corpus):
+        """An entry of a house source is a house rule whatever its kind, as `rulebot ask` flags it."""
+        source = curation.games["quill-market"].source("our-table")
+        assert source is not None and source.trust == "house"
+        entry = Entry(id="quill-x", game="quill-market", kind="rule", title="X", text="x", source="our-table", section="s")
+        assert site.is_house(entry, source)
+        assert not site.is_house(curation.entries["quill-end"], curation.games["quill-market"].source("rulebook"))
+
+    def test_same_corpus_gives_identical_files(self, curation: Corpus, tmp_path: Path):
+        """Two builds of the corpus with house rules write byte-identical files."""
+        site.build(curation, tmp_path / "one")
+        site.build(load(list(CURATION)), tmp_path / "two")
+        assert _tree(tmp_path / "one") == _tree(tmp_path / "two")

@@ -22,6 +22,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 CORPORA = Path(__file__).parent / "corpora"
+HOUSE_FLAG = "House rule — not an official ruling"
 
 # CI sets RULEBOT_REQUIRE_BROWSER so that a missing browser fails instead of skipping.
 REQUIRED = bool(os.environ.get("RULEBOT_REQUIRE_BROWSER"))
@@ -40,12 +41,17 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The shipped, minimal and hostile corpora, each built once."""
+    """The shipped, minimal, hostile and curation (with house rules) corpora, each built once."""
     built = {}
-    corpora = {"shipped": shipped_corpus_dir(), "minimal": CORPORA / "site-minimal", "hostile": CORPORA / "site-hostile"}
-    for name, corpus_dir in corpora.items():
+    corpora = {
+        "shipped": [shipped_corpus_dir()],
+        "minimal": [CORPORA / "site-minimal"],
+        "hostile": [CORPORA / "site-hostile"],
+        "curation": [CORPORA / "site-curation" / "base", CORPORA / "site-curation" / "house"],
+    }
+    for name, corpus_dirs in corpora.items():
         out = tmp_path_factory.mktemp(f"browser-{name}") / "site"
-        site.build(load([corpus_dir]), out)
+        site.build(load(corpus_dirs), out)
         built[name] = out
     return built
 
@@ -181,13 +187,17 @@ def test_keyboard_reaches_results(page, base):  # type: ignore[no-untyped-def]
         ("shipped", "portals-of-molthar/a-z.html"),
         ("shipped", "catalyst/index.html"),
         ("minimal", "lantern-harbor/index.html"),
+        ("curation", "quill-market/index.html"),
+        ("curation", "quill-market/a-z.html"),
+        ("curation", "sources.html"),
     ],
 )
 def test_no_horizontal_scroll_at_360px(page, base, which, path):  # type: ignore[no-untyped-def]
     """At 360 px wide, no page scrolls sideways (long words wrap, tables scroll in their box)."""
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(base[which] + path)
-    _search(page, "keeper" if which == "minimal" else "victory")  # open results must fit too
+    query = {"minimal": "keeper", "curation": "market"}.get(which, "victory")
+    _search(page, query)  # open results must fit too
     width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1]
 
@@ -224,3 +234,43 @@ def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-
     results = _search(page, "Perlae Imperii overview")
     assert results.first.inner_text() == "Perlae Imperii overview"
     assert urllib.parse.unquote(results.first.get_attribute("href")) == "../res-arcana/index.html#arcana-pi-overview"
+
+
+def test_house_rule_result_is_flagged(page, base):  # type: ignore[no-untyped-def]
+    """A house rule found by the search says in words that it is not an official ruling; an official entry does not."""
+    page.goto(base["curation"] + "index.html")
+    _search(page, "short market")
+    items = page.locator("#search--results li")
+    assert items.first.locator("a").inner_text() == "Short market & <quick> end"
+    assert items.first.locator(".house-flag").inner_text() == HOUSE_FLAG
+    official = items.filter(has_text="End of the market")
+    assert official.count() == 1 and official.locator(".house-flag").count() == 0
+
+
+def test_whats_new_folded_group_opens(page, base):  # type: ignore[no-untyped-def]
+    """On the Dune page, What's new shows the revised entries, and its folded group opens to links that reach their entries."""
+    page.goto(base["shipped"] + "dune-imperium/index.html")
+    page.get_by_role("navigation", name="Dune: Imperium").get_by_role("link", name="What’s new").click()
+    page.wait_for_url("**/dune-imperium/index.html#whats--new")
+    news = page.locator("#whats--new")
+    assert news.get_by_role("link", name="Chaumurky", exact=True).is_visible()
+    folded = news.get_by_role("link", name="Imperial Spy", exact=True)
+    assert not folded.is_visible()
+    news.get_by_text("Show the 40 entries").click()
+    folded.click()
+    page.wait_for_url("**/dune-imperium/index.html#dune-imperial-spy")
+    assert _target(page) == "dune-imperial-spy"
+
+
+def test_flags_follow_dark_mode(page, base):  # type: ignore[no-untyped-def]
+    """The house-rule flag and the draft badge change colours with the colour scheme, and stay readable (text, not colour alone)."""
+    page.goto(base["curation"] + "quill-market/index.html")
+    colours = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        colours.append(page.evaluate(
+            "['#quill-house-short-market .house-flag', '#quill-trade .badge.draft']"
+            ".map(s => { const c = getComputedStyle(document.querySelector(s)); return [c.backgroundColor, c.color]; })"
+        ))
+    assert colours[0] != colours[1]
+    assert page.locator("#quill-trade .badge.draft").inner_text() == "Draft — not yet restated"

@@ -5,7 +5,11 @@
  * global window.RULEBOT_DATA, loaded by <script> tags, so the search works
  * over http and from file:// alike (where fetch() of a JSON file is refused):
  *   _search/all.js     "all": {games: [{slug, name}],
- *                              entries: [[id, game index, kind, title, [[alias, lang], ...]], ...]}
+ *                              entries: [[id, game index, kind, title, [[alias, lang], ...],
+ *                                         [flag, ...]], ...]}
+ *                      flags: "house" (a house rule, never an official ruling:
+ *                      every result shows HOUSE_FLAG) and "draft" (text not yet
+ *                      restated by a curator)
  *   _search/<game>.js  "game:<slug>": {texts: {entry id: plain text}}
  * Every page loads all.js (every name of every entry); a game's pages load
  * that game's texts; pages of no game (home, sources) inject the texts'
@@ -44,6 +48,7 @@
     "rule": "Rule", "setup": "Setup", "faq": "FAQ", "errata": "Errata",
     "fine-point": "Fine point", "variant": "Variant", "house-rule": "House rule"
   };
+  var HOUSE_FLAG = "House rule \u2014 not an official ruling";
   var WORD = /[\p{L}\p{N}]+/gu;
 
   function fold(text) {
@@ -143,6 +148,8 @@
         aliases: row[4].map(function (pair) {
           return { text: pair[0], lang: pair[1], fold: words(pair[0]).join(" "), words: nameWords(pair[0]) };
         }),
+        house: (row[5] || []).indexOf("house") >= 0,
+        draft: (row[5] || []).indexOf("draft") >= 0,
         text: null,
         textWords: null
       };
@@ -295,6 +302,12 @@
           meta.appendChild(alias);
         }
         item.appendChild(meta);
+        if (entry.house || entry.draft) {
+          var flags = element("span", "result-flags");
+          if (entry.house) flags.appendChild(element("span", "flag house-flag", HOUSE_FLAG));
+          if (entry.draft) flags.appendChild(element("span", "badge draft", "Draft"));
+          item.appendChild(flags);
+        }
         var text = snippet(entry, qwords);
         if (text) item.appendChild(element("span", "result-snippet", text));
         list.appendChild(item);
