@@ -110,3 +110,28 @@ def name_stems(name: str) -> list[str]:
     found = words(name)
     kept = [w for w in found if w not in QUESTION_FILLER] or found
     return [stem(w) for w in kept]
+
+
+SynonymTable = dict[tuple[str, ...], tuple[tuple[str, ...], ...]]
+"""Each member of each synonym group, by its stems, mapped to every member of its groups, by words."""
+
+
+def synonym_table(groups: list[list[str]] | tuple[tuple[str, ...], ...]) -> SynonymTable:
+    """Map each member of each synonym group (by stems) to all members (by words)."""
+    table: SynonymTable = {}
+    for group in groups:
+        members = tuple(tuple(words(m)) for m in group if words(m))
+        for member in members:
+            key = tuple(stem(w) for w in member)
+            table[key] = tuple(dict.fromkeys(table.get(key, ()) + members))
+    return table
+
+
+def encode_synonyms(table: SynonymTable) -> list:
+    """A synonym table as JSON-ready lists."""
+    return [[list(key), [list(m) for m in members]] for key, members in table.items()]
+
+
+def decode_synonyms(encoded: list) -> SynonymTable:
+    """The table encode_synonyms() wrote."""
+    return {tuple(key): tuple(tuple(m) for m in members) for key, members in encoded}

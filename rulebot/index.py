@@ -22,22 +22,28 @@ import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
+from whoosh.filedb.filestore import FileStorage, RamStorage
 
 from rulebot import analysis
 from rulebot.errors import IndexBuildError
 from rulebot.model import Corpus, Entry
 
-FORMAT = "6"
+FORMAT = "8"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
+DIGESTS_FILE = "rulebot-digests.json"
+"""A hash of each entry's document, kept apart from the metadata that every `ask` reads."""
+ALL_GAMES = "*"
+"""Key of the synonym table that merges every game's, in the index metadata."""
+PARALLEL_FROM = 3000
+"""From this many entries on, the index is built by two processes."""
 STALE_SECONDS = 600
 """Leftover build folders older than this are removed; younger ones may be in use."""
 
@@ -131,7 +137,11 @@ def open_index(
         note(f"cannot write the index cache at {home} ({exc.strerror or exc}); using an in-memory index")
         return _build_in_memory(corpus, fingerprint, progress, warnings)
     try:
-        meta = write_index(workdir, corpus, fingerprint, progress)
+        base = None if rebuild else _latest_build(home, exclude=target)
+        meta = update_index(workdir, base, corpus, fingerprint, progress) if base is not None else None
+        if meta is None:
+            _empty(workdir)
+            meta = write_index(workdir, corpus, fingerprint, progress)
         _swap_in(workdir, target, replace=rebuild)
     except OSError as exc:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -151,11 +161,19 @@ def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progre
     """Write the index of a corpus into an empty folder, with its metadata file last."""
     index = whoosh_index.create_in(str(folder), schema())
     meta = _fill(index, corpus, fingerprint, progress)
-    files = sorted(p for p in folder.iterdir() if not p.name.endswith("LOCK"))
+    _seal(folder, meta)
+    return meta
+
+
+def _seal(folder: Path, meta: dict) -> None:
+    """Write the entry digests, record each file's size and hash, then write the metadata file, last."""
+    digests = meta.pop("digests", None)
+    if digests is not None:
+        _write_json(folder / DIGESTS_FILE, digests)
+    files = sorted(p for p in folder.iterdir() if not p.name.endswith("LOCK") and p.name != META_FILE)
     meta["files"] = {p.name: p.stat().st_size for p in files}
     meta["sha256"] = {p.name: _sha256(p) for p in files}
     _write_json(folder / META_FILE, meta)
-    return meta
 
 
 class _MemoryOnly(RamStorage):
@@ -176,34 +194,63 @@ def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None
     return OpenIndex(index, meta, None, built=True, warnings=warnings)
 
 
-def _fill(index: whoosh_index.Index, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
-    from rulebot.render import to_terminal
+def documents(corpus: Corpus) -> Iterator[tuple[str, Callable[[], dict]]]:
+    """Each entry's (digest, document maker), in corpus order.
 
+    The digest covers everything the document is made from, so an update can
+    skip an unchanged entry without paying for its rendering.
+    """
     modified_by = corpus.modified_by()
     referenced_by = corpus.referenced_by()
+    for entry in corpus.entries.values():
+        game = corpus.games[entry.game]
+        payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
+        fields = {
+            "id": entry.id,
+            "game": entry.game,
+            "kind": entry.kind,
+            "expansion": entry.expansion or "base",
+            "title": entry.title,
+            "names": "\n".join(entry.names()),
+            "aliases": "\n".join(a.text for a in entry.aliases if a.lang != "fr"),
+            "aliases_fr": "\n".join(a.text for a in entry.aliases if a.lang == "fr")
+            or (entry.title if game.language == "fr" else ""),
+            "body": entry.text,
+            "section": entry.section,
+        }
+        yield _digest(fields, payload), _maker(entry, fields, payload)
+
+
+def _maker(entry: Entry, fields: dict, payload: dict) -> Callable[[], dict]:
+    def make() -> dict:
+        from rulebot.render import to_terminal
+
+        payload["terminal"] = to_terminal(entry.text)
+        payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
+        return {**fields, "data": json.dumps(payload, ensure_ascii=False, separators=(",", ":"))}
+
+    return make
+
+
+def _digest(fields: dict, payload: dict) -> str:
+    """A short hash of what an entry's document is made from: equal hashes, nothing to re-index."""
+    encoded = json.dumps([FORMAT, fields, payload], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha1(encoded.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def _fill(index: whoosh_index.Index, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
     total = len(corpus.entries)
-    writer = index.writer(limitmb=256)
+    # Large corpora are analysed by two processes, each writing a segment of
+    # its own (no final merge): index builds are CPU-bound, and the machines
+    # rulebot runs on have at least two cores. Small ones are faster alone.
+    parallel = total >= PARALLEL_FROM and isinstance(index.storage, FileStorage)
+    writer = index.writer(limitmb=256, procs=2, multisegment=True) if parallel else index.writer(limitmb=256)
+    digests = {}
     try:
-        for number, entry in enumerate(corpus.entries.values(), 1):
-            game = corpus.games[entry.game]
-            payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
-            payload["terminal"] = to_terminal(entry.text)
-            payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
-            writer.add_document(
-                id=entry.id,
-                game=entry.game,
-                kind=entry.kind,
-                expansion=entry.expansion or "base",
-                title=entry.title,
-                names="\n".join(entry.names()),
-                aliases="\n".join(a.text for a in entry.aliases if a.lang != "fr"),
-                aliases_fr="\n".join(a.text for a in entry.aliases if a.lang == "fr") or (
-                    entry.title if game.language == "fr" else ""
-                ),
-                body=entry.text,
-                section=entry.section,
-                data=json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-            )
+        for number, (digest, make) in enumerate(documents(corpus), 1):
+            document = make()
+            digests[document["id"]] = digest
+            writer.add_document(**document)
             if progress is not None and (number % 500 == 0 or number == total):
                 progress(number, total)
     except BaseException:
@@ -213,13 +260,73 @@ def _fill(index: whoosh_index.Index, corpus: Corpus, fingerprint: str, progress:
             writer.cancel()
         raise
     writer.commit()
+    return _meta(corpus, fingerprint, digests)
+
+
+def _meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dict:
     return {
         "format": FORMAT,
         "fingerprint": fingerprint,
-        "count": total,
+        "count": len(corpus.entries),
         "built_at": time.time(),
         "games": {slug: game_payload(corpus, slug) for slug in corpus.games},
+        "synonym_tables": {
+            **{slug: analysis.encode_synonyms(analysis.synonym_table(g.synonyms)) for slug, g in corpus.games.items()},
+            ALL_GAMES: analysis.encode_synonyms(analysis.synonym_table([s for g in corpus.games.values() for s in g.synonyms])),
+        },
+        "digests": digests,
     }
+
+
+def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None) -> dict | None:
+    """Bring a copy of an earlier build up to date in an empty folder: only changed entries are re-indexed.
+
+    The earlier build's files are hard-linked (Whoosh never rewrites a
+    segment: it adds new ones and a new table of contents), so this costs
+    about as much as the entries that changed. None when the earlier build
+    cannot serve (another format, unreadable): the caller builds afresh.
+    """
+    from whoosh.writing import NO_MERGE
+
+    try:
+        old = json.loads((base / META_FILE).read_text(encoding="utf-8"))
+        old_digests = json.loads((base / DIGESTS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(old, dict) or old.get("format") != FORMAT or not isinstance(old_digests, dict):
+        return None
+    for path in base.iterdir():
+        if path.name in (META_FILE, DIGESTS_FILE) or path.name.endswith("LOCK"):
+            continue
+        try:
+            os.link(path, folder / path.name)
+        except OSError:
+            shutil.copy2(path, folder / path.name)
+    index = whoosh_index.open_dir(str(folder))
+    digests, changed = {}, []
+    for entry_id, (digest, make) in zip(corpus.entries, documents(corpus)):
+        digests[entry_id] = digest
+        if old_digests.get(entry_id) != digest:
+            changed.append(make())
+    removed = [i for i in old_digests if i not in digests]
+    writer = index.writer()
+    try:
+        for entry_id in removed:
+            writer.delete_by_term("id", entry_id)
+        for number, document in enumerate(changed, 1):
+            writer.update_document(**document)
+            if progress is not None:
+                progress(number, len(changed))
+    except BaseException:
+        with contextlib.suppress(Exception):
+            writer.cancel()
+        raise
+    writer.commit(mergetype=NO_MERGE)
+    index.close()
+    meta = _meta(corpus, fingerprint, digests)
+    meta["updated"] = {"changed": len(changed), "removed": len(removed)}
+    _seal(folder, meta)
+    return meta
 
 
 def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (), referenced_by: Iterable[str] = ()) -> dict:
@@ -334,6 +441,23 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
     if count != meta.get("count"):
         return None, f"it holds {count} entries instead of {meta.get('count')}"
     return (index, meta), None
+
+
+def _latest_build(home: Path, exclude: Path) -> Path | None:
+    """The most recent finished build of this corpus folder set, to update rather than rebuild."""
+    try:
+        builds = [p for p in home.iterdir() if p != exclude and not p.name.startswith(".") and (p / META_FILE).is_file()]
+    except OSError:
+        return None
+    return max(builds, key=lambda p: (p / META_FILE).stat().st_mtime, default=None)
+
+
+def _empty(folder: Path) -> None:
+    for path in folder.iterdir():
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
 
 
 def _swap_in(workdir: Path, target: Path, *, replace: bool) -> None:

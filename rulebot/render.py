@@ -9,6 +9,7 @@ not be re-wrapped (table rows).
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -29,8 +30,15 @@ def parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 
+MARKUP = re.compile(r"[*_`|#<>\[\]\\&]|^\s*(?:[-+]|\d+[.)])\s", re.MULTILINE)
+"""Characters or line starts that may be Markdown; a text without any is plain paragraphs."""
+
+
 def to_terminal(markdown: str) -> str:
     """Render Markdown as terminal text: one logical line per paragraph or item."""
+    if not MARKUP.search(markdown):  # most texts: no need to parse (index builds of 100k entries)
+        paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", markdown.strip()))
+        return "\n\n".join(p for p in paragraphs if p)
     lines: list[str] = []
     tokens = parser().parse(markdown)
     lists: list[list[int]] = []  # per open list: [next number] or [] for bullets

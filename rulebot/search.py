@@ -31,7 +31,7 @@ from whoosh.searching import Searcher as WhooshSearcher
 from rulebot import analysis
 from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
-from rulebot.index import OpenIndex
+from rulebot.index import ALL_GAMES, OpenIndex
 
 MAX_QUESTION_CHARS = 1000
 """Longer questions are refused: nobody types them, and they only cost time."""
@@ -121,8 +121,9 @@ class Searcher:
         self.games: dict[str, dict] = opened.meta["games"]
         self.searcher: WhooshSearcher = opened.index.searcher()
         self.reader = self.searcher.reader()
-        self._synonyms = {slug: _synonym_table(game["synonyms"]) for slug, game in self.games.items()}
-        self._all_synonyms = _synonym_table([group for game in self.games.values() for group in game["synonyms"]])
+        tables = opened.meta["synonym_tables"]  # made when the index was built: start-up stays cheap
+        self._synonyms = {slug: analysis.decode_synonyms(tables[slug]) for slug in self.games}
+        self._all_synonyms = analysis.decode_synonyms(tables[ALL_GAMES])
         self._terms: dict[Unit, list] = {}
         """Field terms of each unit met so far."""
         self._spelling: dict[str, list[tuple[str, ...]]] = {}
@@ -518,17 +519,6 @@ def make_units(words: list[str], synonyms: dict[tuple[str, ...], tuple[tuple[str
             i += 1
     content = [u for u in units if not (len(u.words) == 1 and u.words[0] in analysis.QUESTION_FILLER and len(u.alternatives) == 1)]
     return content or units
-
-
-def _synonym_table(groups: list[list[str]]) -> dict[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    """Map each member of each synonym group (by stems) to all members (by words)."""
-    table: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {}
-    for group in groups:
-        members = tuple(tuple(analysis.words(m)) for m in group if analysis.words(m))
-        for member in members:
-            key = tuple(stem(w) for w in member)
-            table[key] = tuple(dict.fromkeys(table.get(key, ()) + members))
-    return table
 
 
 def _find(words: list[str], phrase: tuple[str, ...]) -> int:

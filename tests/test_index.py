@@ -122,3 +122,31 @@ def test_concurrent_first_use(fresh_cache: Path):
         assert json.loads(out)["results"][0]["id"] == "lh-ferry-gull"
     home = next((fresh_cache / "index").iterdir())
     assert len([p for p in home.iterdir() if not p.name.startswith(".")]) == 1
+
+
+class TestUpdate:
+    def test_one_edit_reindexes_only_that_entry(self, fresh_cache: Path, minimal_copy: Path):
+        """Editing one entry's text re-indexes that entry alone, and answers follow the edit."""
+        open_index([minimal_copy])
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+        opened = open_index([minimal_copy])
+        assert opened.meta["updated"] == {"changed": 1, "removed": 0}
+        assert top_id(opened, "stormy dock") == "lh-ferry-gull"
+
+    def test_removed_entry_is_gone(self, fresh_cache: Path, minimal_copy: Path):
+        """An entry deleted from the corpus is deleted from the updated index."""
+        open_index([minimal_copy])
+        faq = minimal_copy / "lantern-harbor" / "tides-faq.md"
+        text = faq.read_text(encoding="utf-8")
+        faq.write_text(text[: text.index("## lh-tides-whirlpool")], encoding="utf-8")
+        opened = open_index([minimal_copy])
+        assert opened.meta["updated"]["removed"] == 1
+        assert opened.index.doc_count() == 5
+        with Searcher(opened) as searcher:
+            assert "lh-tides-whirlpool" not in [h.id for h in searcher.ask("whirlpool cargo").results]
+
+    def test_rebuild_ignores_the_earlier_build(self, fresh_cache: Path, minimal_copy: Path):
+        """--rebuild always indexes every entry afresh."""
+        open_index([minimal_copy])
+        assert "updated" not in open_index([minimal_copy], rebuild=True).meta
