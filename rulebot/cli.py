@@ -70,6 +70,13 @@ def _split_paths(value: str | None) -> tuple[Path, ...]:
     return tuple(Path(p) for p in (value or "").split(os.pathsep) if p)
 
 
+def with_option(help: str):
+    """The `--with EXP` option of the commands that answer questions."""
+    return click.option(
+        "-w", "--with", "with_", multiple=True, metavar="EXP", shell_complete=completion.expansion_slugs, help=help
+    )
+
+
 class RulebotGroup(click.Group):
     """Turns the core's errors into one-line click errors (exit 1), for every command."""
 
@@ -128,15 +135,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
     "-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Only this game (see `rulebot games`)."
 )
 @click.option("-n", "--limit", default=3, show_default=True, type=click.IntRange(1, 50), help="How many entries to show.")
-@click.option(
-    "-w",
-    "--with",
-    "with_",
-    multiple=True,
-    metavar="EXP",
-    shell_complete=completion.expansion_slugs,
-    help="An expansion in play (repeatable); 'base' with --game for none. Default: `rulebot config`.",
-)
+@with_option("An expansion in play (repeatable); 'base' with --game for none. Default: `rulebot config`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: {query, game, results: [...]}.")
 @click.option("--official-only", is_flag=True, help="Leave out house rules (kind house-rule, or a source of trust house).")
 @click.pass_obj
@@ -282,15 +281,7 @@ def check(settings: Settings, corpus_dirs: tuple[Path, ...], strict: bool, sourc
 @click.option(
     "-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Start with this game (`:game` changes it)."
 )
-@click.option(
-    "-w",
-    "--with",
-    "with_",
-    multiple=True,
-    metavar="EXP",
-    shell_complete=completion.expansion_slugs,
-    help="An expansion in play (repeatable; `:with` adds more). Default: `rulebot config`.",
-)
+@with_option("An expansion in play (repeatable; `:with` adds more). Default: `rulebot config`.")
 @click.pass_obj
 def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     """Answer question after question at the table, in an interactive prompt.

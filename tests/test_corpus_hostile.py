@@ -20,30 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import write_corpus
+from test_corpus import ENTRY, GAME_TOML
 from rulebot import corpus
 from rulebot.cli import cli
 from rulebot.model import Corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
 
-GAME_TOML = """\
-slug = "toy"
-name = "Toy Game"
-id_prefix = "toy"
-
-[[sources]]
-id = "rules"
-title = "Toy rules"
-"""
-
-ENTRY = """\
-## toy-one
-title: One
-kind: rule
-section: Part 1
-
-The first rule of the toy game.
-"""
 
 BAD_ENTRY = ENTRY.replace("toy-one", "toy-two").replace("kind: rule", "kind: law")
 """An entry whose kind is wrong: its problem shows whether line numbers are right."""
