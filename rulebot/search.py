@@ -355,7 +355,7 @@ class Searcher:
                 meanings[game] = [self._meaning(unit) for unit in own]
             bonus = _name_bonus(data, meanings[game])
             trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
-            score = hit.score * (0.3 + 0.7 * coverage) * bonus * trust
+            score = hit.score * (0.2 + 0.8 * coverage**2) * bonus * trust
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
 
