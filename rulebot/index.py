@@ -434,7 +434,10 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
         except OSError:
             return None, f"file {name} is unreadable"
     try:
-        index = whoosh_index.open_dir(str(folder))
+        # Read segments with plain file reads, not memory maps: a mapped
+        # compound segment ends up wholly resident, so `ask` would hold the
+        # whole index in memory (68 MB at 10,000 entries instead of 36).
+        index = FileStorage(str(folder), supports_mmap=False).open_index()
         count = index.doc_count()
     except Exception as exc:  # Whoosh raises many kinds on damaged files
         return None, f"Whoosh cannot read it: {type(exc).__name__}"
