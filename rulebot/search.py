@@ -340,7 +340,9 @@ class Searcher:
             allowed = [Q.Term("expansion", e) for e in sorted(expansions | {"base"})]
             scope = Q.And([scope, Q.Or(allowed)])
         mask = Q.Term("kind", "house-rule") if self._official_only else None
-        results = self.searcher.search(Q.Or(clauses), limit=CANDIDATES, filter=scope, mask=mask, terms=True)
+        results = self.searcher.search(
+            Q.Or(clauses), limit=CANDIDATES, filter=scope, mask=mask, terms=True, optimize=False
+        )
         hits = []
         for hit in results:
             matched = {(f, t.decode("utf-8") if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
