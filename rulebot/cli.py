@@ -482,7 +482,15 @@ def index(settings: Settings, rebuild: bool) -> None:
     started = time.perf_counter()
     tty = sys.stderr.isatty()
 
+    shown = -1
+
     def progress(done: int, total: int) -> None:
+        nonlocal shown
+        if not tty:  # a log: one line per tenth, not one per batch
+            tenth = done * 10 // max(total, 1)
+            if tenth == shown:
+                return
+            shown = tenth
         end = "\r" if tty and done < total else "\n"
         click.echo(f"Indexed {done}/{total} entries", err=True, nl=False)
         click.echo(end, err=True, nl=False)
