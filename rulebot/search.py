@@ -37,6 +37,8 @@ MAX_QUESTION_CHARS = 1000
 """Longer questions are refused: nobody types them, and they only cost time."""
 MAX_UNITS = 24
 """Only the first words of a long question are searched."""
+PROXIMITY_UNITS = 8
+"""Questions of more units get no proximity bonus (see Searcher._proximity)."""
 MAX_TYPO_WORD = 32
 """Longer words are not looked up as typos: no name of a game is within two edits of them."""
 CANDIDATES = 40
@@ -408,8 +410,14 @@ class Searcher:
         return Q.Or(parts)
 
     def _proximity(self, units: list[Unit]) -> list[Q.Query]:
-        """A bonus for adjacent question words found close together in a text."""
-        out = []
+        """A bonus for adjacent question words found close together in a text.
+
+        Only for questions of a table's length: in a long one every pair is a
+        costly phrase search, and the share of words matched ranks well alone.
+        """
+        out: list[Q.Query] = []
+        if len(units) > PROXIMITY_UNITS:
+            return out
         for left, right in zip(units, units[1:]):
             if len(left.words) != 1 or len(right.words) != 1:
                 continue
