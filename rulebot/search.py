@@ -37,6 +37,8 @@ MAX_QUESTION_CHARS = 1000
 """Longer questions are refused: nobody types them, and they only cost time."""
 MAX_UNITS = 24
 """Only the first words of a long question are searched."""
+TERM_LIFT = 0.1
+"""When no game is named, each of a game's own terms in the question (up to 3) lifts its entries by this share."""
 PROXIMITY_UNITS = 8
 """Questions of more units get no proximity bonus (see Searcher._proximity)."""
 MAX_TYPO_WORD = 32
@@ -130,6 +132,11 @@ class Searcher:
         """Field terms of each unit met so far."""
         self._spelling: dict[str, list[tuple[str, ...]]] = {}
         """Close spellings of unknown words, by word: the same for every question."""
+        self._game_terms = {
+            slug: [t for t in (tuple(stem(w) for w in analysis.words(term)) for term in game["terms"]) if t]
+            for slug, game in self.games.items()
+        }
+        """Each game's terms, as stem sequences: words that point at the game."""
         self._game_names = {
             slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
             for slug, game in self.games.items()
@@ -322,7 +329,15 @@ class Searcher:
         whose entries use the question's own words.
         """
         hits = self._search(make_units(words, self._all_synonyms)[:MAX_UNITS], None, None)
+        stems = [stem(w) for w in words]
+        for hit in hits:
+            hit.score *= 1 + TERM_LIFT * min(3, self._game_terms_in(stems, hit.game))
+        hits.sort(key=lambda h: (-h.score, h.id))
         return [h for h in hits if h.game not in in_play or (h.data["expansion"] or "base") in in_play[h.game] | {"base"}]
+
+    def _game_terms_in(self, stems: list[str], slug: str) -> int:
+        """How many of a game's own terms (its `vocabulary.terms`) the question uses."""
+        return sum(1 for term in self._game_terms[slug] if _find(stems, term) >= 0)
 
     def _search_game(self, words: list[str], slug: str, expansions: set[str] | None = None) -> list[Hit]:
         return self._search(make_units(words, self._synonyms[slug])[:MAX_UNITS], slug, expansions)

@@ -162,3 +162,11 @@ class TestLookups:
     def test_modified_by_in_payload(self, toy: Searcher):
         """An entry's payload names the entries that modify it."""
         assert [m["id"] for m in toy.get("lh-winning")["modified_by"]] == ["lh-tides-winning"]
+
+
+def test_game_terms_are_counted(toy: Searcher):
+    """A game's own terms (vocabulary.terms) in a question are counted, whatever their inflection."""
+    from rulebot.analysis import stem, words
+
+    assert toy._game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
+    assert toy._game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
