@@ -8,7 +8,6 @@ names are only lower-cased and folded, for exact and typo-tolerant matching.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
 from whoosh.analysis import (
@@ -20,6 +19,8 @@ from whoosh.analysis import (
     StopFilter,
 )
 from whoosh.support.charset import accent_map
+
+from rulebot.corpus import fold  # the one way names and questions are compared
 
 WORD_PATTERN = r"[^\W_]+(?:\.[^\W_]+)*"
 """A word: letters and digits, with inner dots kept (rule numbers such as 702.19b).
@@ -80,12 +81,6 @@ def french() -> Analyzer:
 def names() -> Analyzer:
     """Lower-cased, accent-folded words, neither stemmed nor stopped: for names."""
     return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: how questions and names are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def words(text: str) -> list[str]:

@@ -28,10 +28,9 @@ class Settings:
         self.shipped = shipped
 
     def corpus_dirs(self) -> list[Path]:
-        from rulebot.corpus import shipped_corpus_dir
+        from rulebot.corpus import chosen_dirs
 
-        dirs = [shipped_corpus_dir()] if self.shipped else []
-        dirs.extend(self.extra)
+        dirs = chosen_dirs(self.extra, shipped=self.shipped)
         if not dirs:
             raise click.UsageError("no corpus: --no-shipped needs at least one --corpus DIR")
         return dirs
@@ -64,10 +63,6 @@ def _style():
     from rulebot.output import Style
 
     return Style(_color())
-
-
-def _split_paths(value: str | None) -> tuple[Path, ...]:
-    return tuple(Path(p) for p in (value or "").split(os.pathsep) if p)
 
 
 def with_option(help: str):
@@ -126,7 +121,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
     The index is built on first use in the user cache directory and rebuilt
     whenever the corpus changes. Set NO_COLOR to turn colour off.
     """
-    ctx.obj = Settings(_split_paths(os.environ.get("RULEBOT_CORPUS")) + corpora, shipped=not no_shipped)
+    ctx.obj = Settings(corpora, shipped=not no_shipped)
 
 
 @cli.command()

@@ -12,7 +12,6 @@ heavy at module level.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -34,13 +33,10 @@ def corpus_dirs(ctx: click.Context) -> list[Path]:
     $RULEBOT_CORPUS directly, in the order `rulebot.cli.Settings` uses (which
     keys the index cache: the same order finds the same index).
     """
-    from rulebot.corpus import shipped_corpus_dir
+    from rulebot.corpus import chosen_dirs
 
     params = ctx.find_root().params
-    dirs = [] if params.get("no_shipped") else [shipped_corpus_dir()]
-    dirs.extend(Path(p) for p in os.environ.get("RULEBOT_CORPUS", "").split(os.pathsep) if p)
-    dirs.extend(Path(p) for p in params.get("corpora") or ())
-    return dirs
+    return chosen_dirs(params.get("corpora") or (), shipped=not params.get("no_shipped"))
 
 
 def _quietly(ctx: click.Context, use: Callable[[Searcher], list[T]]) -> list[T]:

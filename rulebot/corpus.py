@@ -50,6 +50,21 @@ def shipped_corpus_dir() -> Path:
     return installed if installed.is_dir() else here.parent / "corpus"
 
 
+CORPUS_ENV = "RULEBOT_CORPUS"
+"""A path list of corpus folders to add, like repeated `--corpus`."""
+
+
+def chosen_dirs(corpora: Iterable[Path] = (), *, shipped: bool = True) -> list[Path]:
+    """The corpus folders to use, in order: the shipped one (unless left out), $RULEBOT_CORPUS, `--corpus`.
+
+    The order keys the index cache, so the CLI and shell completion must agree on it.
+    """
+    dirs = [shipped_corpus_dir()] if shipped else []
+    dirs.extend(Path(p) for p in os.environ.get(CORPUS_ENV, "").split(os.pathsep) if p)
+    dirs.extend(Path(p) for p in corpora)
+    return dirs
+
+
 def display_path(path: Path) -> str:
     """A path as short as it can be said from the working directory."""
     try:
