@@ -27,10 +27,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebot.corpus import display_path, fold, header_line, split_lines
+from rulebot.corpus import display_path, header_line, split_lines
 from rulebot.errors import CurationError, Problem
 from rulebot.importer import plain, read_document, split_lead_ins
 from rulebot.model import Corpus, Entry
+from rulebot.text import fold
 
 DOCUMENT_SUFFIXES = (".md", ".txt", ".markdown")
 SEPARATOR_RE = re.compile(r"^\s*(?:[—–:.(,]|-\s|\s-\s)")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from pathlib import Path
 
 from rulebot.errors import RulebotError
@@ -39,10 +38,16 @@ def load() -> dict[str, dict[str, list[str]]]:
     """The settings per game; empty when there is no config file."""
     path = config_path()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    import tomllib  # only with a config file: most `ask`s run without one
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
     settings: dict[str, dict[str, list[str]]] = {}
     for game, table in data.items():

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from rulebot.errors import CorpusError, Problem
 from rulebot.model import KINDS, TRUST_LEVELS, Alias, Corpus, Entry, Expansion, Game, Source
+from rulebot.text import fold
 
 GAME_FILE = "game.toml"
 VOCABULARY_FILE = "vocabulary.toml"
@@ -714,15 +715,6 @@ def header_line(entry: Entry, key: str, lines: list[str] | None = None) -> int:
         if not lines[number].strip():
             break
     return entry.line
-
-
-def fold(text: str) -> str:
-    """Lower case, accents removed, spaces collapsed: how names are compared."""
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.split())
 
 
 def _split_list(value: str) -> list[str]:

@@ -32,9 +32,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebot.corpus import LIST_SEPARATOR, fold, format_entry
+from rulebot.corpus import LIST_SEPARATOR, format_entry
 from rulebot.errors import CurationError
 from rulebot.model import Corpus, Game, Source
+from rulebot.text import fold
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024

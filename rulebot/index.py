@@ -26,15 +26,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from whoosh import index as whoosh_index
-from whoosh.fields import ID, STORED, TEXT, Schema
-from whoosh.filedb.filestore import FileStorage, RamStorage
-
 from rulebot import analysis
 from rulebot.errors import IndexBuildError
 from rulebot.model import Corpus, Entry
+from rulebot.whoosh_api import ID, STORED, TEXT, FileStorage, RamStorage, Schema
+from rulebot.whoosh_api import index as whoosh_index
 
-FORMAT = "8"
+FORMAT = "9"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-import shutil
+import os
+import sys
 import textwrap
 from typing import TYPE_CHECKING
 
@@ -36,8 +37,15 @@ class Style:
 
 
 def width() -> int:
-    """The width to wrap at: the terminal's, within reason."""
-    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+    """The width to wrap at: $COLUMNS or the terminal's (as shutil.get_terminal_size, without its imports), within reason."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return max(40, min(100, columns or 80))
 
 
 def public(payload: dict, **extra: object) -> dict:

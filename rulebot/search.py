@@ -25,13 +25,12 @@ import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from whoosh import query as Q
-from whoosh.searching import Searcher as WhooshSearcher
-
 from rulebot import analysis
 from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import ALL_GAMES, OpenIndex
+from rulebot.whoosh_api import Searcher as WhooshSearcher
+from rulebot.whoosh_api import query as Q
 
 MAX_QUESTION_CHARS = 1000
 """Longer questions are refused: nobody types them, and they only cost time."""

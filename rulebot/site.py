@@ -44,10 +44,11 @@ from markupsafe import Markup
 import rulebot
 from rulebot import site_search
 from rulebot.changes import SOURCE, changes
-from rulebot.corpus import HOUSE_KIND, HOUSE_TRUST, fold
+from rulebot.corpus import HOUSE_KIND, HOUSE_TRUST
 from rulebot.errors import SiteError
 from rulebot.model import Alias, Corpus, Entry, Game, Source
 from rulebot.site_links import LinkContext, NameTable, to_html
+from rulebot.text import fold
 
 MARKER = ".rulebot-site"
 """The file that marks a folder as a site built by rulebot (which it may replace)."""

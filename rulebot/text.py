@@ -1,0 +1,12 @@
+"""Text comparison shared by the corpus, the index and the search."""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def fold(text: str) -> str:
+    """Lower case, accents removed, spaces collapsed: how names are compared."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(stripped.split())

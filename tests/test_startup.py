@@ -1,0 +1,113 @@
+"""`rulebot ask` loads only what answering needs, and the lean Whoosh import stays invisible."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What a plain `ask` must not load: the site's templating and Markdown (answers
+# are rendered at build time), the stand-ins' modules, Whoosh's fourteen
+# Snowball stemmers.
+NOT_FOR_ASK = (
+    "asyncio",
+    "urllib.request",
+    "http.client",
+    "whoosh.lang.morph_en",
+    "whoosh.lang.snowball",
+    "jinja2",
+    "markdown_it",
+)
+
+
+def run_python(code: str, tmp_path: Path) -> str:
+    env = dict(
+        os.environ,
+        RULEBOT_CACHE_DIR=str(tmp_path / "cache"),
+        RULEBOT_CONFIG_DIR=str(tmp_path / "config"),
+        PYTHONPATH=str(ROOT),
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+ASK_AND_LIST_MODULES = """
+import json, sys
+from rulebot.cli import cli
+try:
+    cli.main(["ask", "can i trash assassination mission"], prog_name="rulebot")
+except SystemExit as exit:
+    assert exit.code in (0, None), exit.code
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_ask_loads_only_what_it_needs(tmp_path: Path):
+    run_python(ASK_AND_LIST_MODULES, tmp_path)  # the first ask builds the index
+    out = run_python(ASK_AND_LIST_MODULES, tmp_path)
+    answer, _, modules = out.rpartition("\n[")
+    assert "Assassination Mission" in answer
+    loaded = set(json.loads("[" + modules))
+    assert "whoosh.searching" in loaded and "Stemmer" in loaded
+    assert [m for m in NOT_FOR_ASK if m in loaded] == []
+
+
+def test_stand_ins_leave_the_real_modules_to_everyone_else(tmp_path: Path):
+    source = tmp_path / "source.txt"
+    source.write_text("copied", encoding="utf-8")
+    out = run_python(
+        f"""
+import sys
+import rulebot.whoosh_api
+assert "asyncio" not in sys.modules and "urllib.request" not in sys.modules
+import asyncio, urllib.request
+from whoosh import compat
+assert type(asyncio).__name__ == "module" and hasattr(asyncio, "get_event_loop")
+# Whoosh's own name for urlretrieve reaches the real function when called.
+target, _ = compat.urlretrieve({source.as_uri()!r}, {str(tmp_path / "copy.txt")!r})
+print(open(target).read())
+""",
+        tmp_path,
+    )
+    assert out.strip() == "copied"
+
+
+def test_cached_properties_work_without_asyncio(tmp_path: Path):
+    out = run_python(
+        """
+import sys
+from rulebot.whoosh_api import ID, RamStorage, Schema, query
+index = RamStorage().create_index(Schema(id=ID(stored=True)))
+with index.writer() as writer:
+    writer.add_document(id="a")
+    writer.add_document(id="b")
+with index.writer() as writer:
+    writer.delete_by_term("id", "a")
+with index.searcher() as searcher:
+    # Term postings skip deleted documents through a cached property.
+    found = [hit["id"] for word in "ab" for hit in searcher.search(query.Term("id", word))]
+print(found, "asyncio" in sys.modules)
+""",
+        tmp_path,
+    )
+    assert out.strip() == "['b'] False"
+
+
+@pytest.mark.parametrize("word, stem", [("adding", "add"), ("rules", "rule"), ("cards", "card")])
+def test_english_stems(word: str, stem: str):
+    from rulebot import analysis
+
+    assert analysis.terms(analysis.english(), word) == [stem]
+
+
+def test_french_stems_fold_accents():
+    from rulebot import analysis
+
+    assert analysis.terms(analysis.french(), "égalité") == analysis.terms(analysis.french(), "egalite")
