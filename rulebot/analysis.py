@@ -8,7 +8,7 @@ names are only lower-cased and folded, for exact and typo-tolerant matching.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from rulebot.text import fold  # the one way names and questions are compared
 from rulebot.whoosh_api import (
@@ -116,6 +116,7 @@ def terms(analyzer: Analyzer, text: str) -> list[str]:
     return [token.text for token in analyzer(text)]
 
 
+@lru_cache(maxsize=8192)  # the same words recur in every question; Porter is pure Python
 def stem(word: str) -> str:
     """The English stem of a folded word (how names and questions are compared)."""
     from whoosh.lang.porter import stem as porter

@@ -29,7 +29,7 @@ from pathlib import Path
 from rulebot import analysis
 from rulebot.errors import IndexBuildError
 from rulebot.model import Corpus, Entry
-from rulebot.whoosh_api import ID, STORED, TEXT, FileStorage, RamStorage, Schema
+from rulebot.whoosh_api import ID, STORED, TEXT, BufferFile, FileStorage, RamStorage, Schema
 from rulebot.whoosh_api import index as whoosh_index
 
 FORMAT = "9"
@@ -42,6 +42,8 @@ ALL_GAMES = "*"
 """Key of the synonym table that merges every game's, in the index metadata."""
 PARALLEL_FROM = 3000
 """From this many entries on, the index is built by two processes."""
+IN_MEMORY_BYTES = 8 << 20
+"""An index of at most this size is searched from memory (it is read whole anyway, to be checked)."""
 STALE_SECONDS = 600
 """Leftover build folders older than this are removed; younger ones may be in use."""
 
@@ -425,23 +427,47 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
     checksums = meta.get("sha256")
     if not isinstance(checksums, dict) or set(checksums) != set(meta.get("files", {})):
         return None, "its metadata has no checksums"
+    # A small index is read whole, checked, and searched from memory: Whoosh
+    # reads a term in many small reads, each far cheaper from memory.
+    whole = sum(meta.get("files", {}).values()) <= IN_MEMORY_BYTES
+    contents: dict[str, bytes] = {}
     for name, expected in checksums.items():
         try:
-            if _sha256(folder / name) != expected:
-                return None, f"file {name} does not match its checksum"
+            if whole:
+                data = (folder / name).read_bytes()
+                actual = hashlib.sha256(data).hexdigest()
+                contents[name] = data
+            else:
+                actual = _sha256(folder / name)
         except OSError:
             return None, f"file {name} is unreadable"
+        if actual != expected:
+            return None, f"file {name} does not match its checksum"
     try:
-        # Read segments with plain file reads, not memory maps: a mapped
-        # compound segment ends up wholly resident, so `ask` would hold the
-        # whole index in memory (68 MB at 10,000 entries instead of 36).
-        index = FileStorage(str(folder), supports_mmap=False).open_index()
+        index = _ReadStorage(folder, contents).open_index()
         count = index.doc_count()
     except Exception as exc:  # Whoosh raises many kinds on damaged files
         return None, f"Whoosh cannot read it: {type(exc).__name__}"
     if count != meta.get("count"):
         return None, f"it holds {count} entries instead of {meta.get('count')}"
     return (index, meta), None
+
+
+class _ReadStorage(FileStorage):
+    """The files of a built index, served from memory when they were read whole.
+
+    Others are read with plain file reads, not memory maps: a mapped
+    compound segment ends up wholly resident, so `ask` would hold the whole
+    index in memory (68 MB at 10,000 entries instead of 36).
+    """
+
+    def __init__(self, folder: Path, contents: dict[str, bytes]):
+        super().__init__(str(folder), supports_mmap=False, readonly=True)
+        self._contents = contents
+
+    def open_file(self, name: str, **kwargs):
+        data = self._contents.get(name)
+        return BufferFile(memoryview(data), name=name) if data is not None else super().open_file(name, **kwargs)
 
 
 def _latest_build(home: Path, exclude: Path) -> Path | None:

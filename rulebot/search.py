@@ -20,12 +20,13 @@ A question goes through these steps:
 
 from __future__ import annotations
 
+import heapq
 import json
 import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from rulebot import analysis
+from rulebot import analysis, scoring
 from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import ALL_GAMES, OpenIndex
@@ -44,6 +45,8 @@ MAX_TYPO_WORD = 32
 """Longer words are not looked up as typos: no name of a game is within two edits of them."""
 CANDIDATES = 40
 """Hits fetched per game before rescoring."""
+PROXIMITY_POOL = 200
+"""The best documents by their words alone that a proximity bonus may reorder."""
 
 # (field, its analyzer, searched for the words as typed only). Synonyms and
 # close spellings skip `section`, a weak hint: fewer clauses.
@@ -127,8 +130,9 @@ class Searcher:
         tables = opened.meta["synonym_tables"]  # made when the index was built: start-up stays cheap
         self._synonyms = {slug: analysis.decode_synonyms(tables[slug]) for slug in self.games}
         self._all_synonyms = analysis.decode_synonyms(tables[ALL_GAMES])
-        self._terms: dict[Unit, list] = {}
-        """Field terms of each unit met so far."""
+        self.scorer = scoring.BM25F(self.searcher)
+        self._clauses: dict[Unit, scoring.Unit] = {}
+        """What each unit met so far may match."""
         self._spelling: dict[str, list[tuple[str, ...]]] = {}
         """Close spellings of unknown words, by word: the same for every question."""
         self._game_terms = {
@@ -329,8 +333,9 @@ class Searcher:
         """
         hits = self._search(make_units(words, self._all_synonyms)[:MAX_UNITS], None, None)
         stems = [stem(w) for w in words]
+        lifts = {slug: 1 + TERM_LIFT * min(3, self._game_terms_in(stems, slug)) for slug in {hit.game for hit in hits}}
         for hit in hits:
-            hit.score *= 1 + TERM_LIFT * min(3, self._game_terms_in(stems, hit.game))
+            hit.score *= lifts[hit.game]
         hits.sort(key=lambda h: (-h.score, h.id))
         return [h for h in hits if h.game not in in_play or (h.data["expansion"] or "base") in in_play[h.game] | {"base"}]
 
@@ -345,26 +350,26 @@ class Searcher:
         """Search for the units in one game (or all when slug is None), rescored."""
         words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[set[str]]] = {}  # per game: what each unit may mean, as stems
-        unit_terms = [self._unit_terms(unit) for unit in units]
-        clauses = [self._unit_query(terms) for terms in unit_terms]
-        clauses.extend(self._proximity(units))
-        clauses = [c for c in clauses if c is not None]
-        if not clauses:
-            return []
-        scope: Q.Query | None = Q.Term("game", slug) if slug else None
-        if scope is not None and expansions is not None:
-            allowed = [Q.Term("expansion", e) for e in sorted(expansions | {"base"})]
-            scope = Q.And([scope, Q.Or(allowed)])
-        mask = Q.Term("kind", "house-rule") if self._official_only else None
-        results = self.searcher.search(
-            Q.Or(clauses), limit=CANDIDATES, filter=scope, mask=mask, terms=True, optimize=False
-        )
+        found = self.scorer.score(self._unit_clauses(unit) for unit in units)
+        allowed = self._scope(slug, expansions)
+        masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
+        pool = [(docnum, scored) for docnum, scored in found.items() if (allowed is None or docnum in allowed) and docnum not in masked]
+        # Proximity only reorders the best documents: looking for phrases in
+        # every document that has both words would cost the most for the
+        # commonest words, in the largest corpora.
+        proximity = self._proximity(units)
+        if proximity:
+            pool = heapq.nlargest(PROXIMITY_POOL, pool, key=_rank)
+            among = {docnum for docnum, _ in pool}
+            for clause in proximity:
+                for docnum, value in self.scorer.clause_scores(clause, among).items():
+                    found[docnum].score += value
+        ranked = heapq.nlargest(CANDIDATES, pool, key=_rank)
         hits = []
-        for hit in results:
-            matched = {(f, t.decode("utf-8") if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
-            covered = sum(1 for terms in unit_terms if any(ft in matched for ft, _ in terms))
+        for docnum, scored in ranked:
+            covered = sum(1 for number in range(len(units)) if scored.units >> number & 1)
             coverage = covered / len(units) if units else 0.0
-            data = json.loads(hit["data"])
+            data = json.loads(self.searcher.stored_fields(docnum)["data"])
             if self._official_only and data.get("house_rule"):
                 continue
             game = data["game"]
@@ -373,9 +378,18 @@ class Searcher:
                 meanings[game] = [self._meaning(unit) for unit in own]
             bonus = _name_bonus(data, meanings[game])
             trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
-            score = hit.score * (0.2 + 0.8 * coverage**2) * bonus * trust
+            score = scored.score * (0.2 + 0.8 * coverage**2) * bonus * trust
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
+
+    def _scope(self, slug: str | None, expansions: set[str] | None) -> set[int] | None:
+        """The documents a search may return: a game's (of the expansions in play), or all (None)."""
+        if slug is None:
+            return None
+        allowed = self.scorer.docs("game", slug)
+        if expansions is not None:
+            allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
+        return allowed
 
     def _meaning(self, unit: Unit) -> set[str]:
         """The stems a unit may stand for: its words, its synonyms, close spellings of an unknown word."""
@@ -384,52 +398,39 @@ class Searcher:
             stems.update(stem(c[0]) for c in self._close_spellings(unit.words[0]))
         return stems
 
-    def _unit_terms(self, unit: Unit) -> list[tuple[tuple[str, str | tuple[str, ...]], float]]:
-        """Every ((field, term or phrase), weight) a unit may match (cached: units recur)."""
-        cached = self._terms.get(unit)
+    def _unit_clauses(self, unit: Unit) -> scoring.Unit:
+        """What a unit may match, per field (cached: units recur)."""
+        cached = self._clauses.get(unit)
         if cached is None:
-            if len(self._terms) > 10_000:
-                self._terms.clear()
-            cached = self._terms[unit] = self._analyse_unit(unit)
+            if len(self._clauses) > 10_000:
+                self._clauses.clear()
+            cached = self._clauses[unit] = self._analyse_unit(unit)
         return cached
 
-    def _analyse_unit(self, unit: Unit) -> list[tuple[tuple[str, str | tuple[str, ...]], float]]:
+    def _analyse_unit(self, unit: Unit) -> scoring.Unit:
         alternatives = [(alt, 1.0 if i == 0 else SYNONYM_WEIGHT) for i, alt in enumerate(unit.alternatives)]
         if len(unit.words) == 1:
             word = unit.words[0]
             alternatives.extend((c, CORRECTION_WEIGHT) for c in self._close_spellings(word))
-        out: list[tuple[tuple[str, str | tuple[str, ...]], float]] = []
+        by_field: dict[str, list[scoring.Clause]] = {}
         seen = set()
         for number, (alt, weight) in enumerate(alternatives):
             for name, analyzer, typed_only in FIELDS:
                 if typed_only and number:
                     continue
-                terms = analysis.terms(analyzer(), " ".join(alt))
-                if not terms:
-                    continue
-                key = (name, terms[0] if len(terms) == 1 else tuple(terms))
-                if key not in seen:
-                    seen.add(key)
-                    out.append((key, weight))
-        return out
+                terms = tuple(analysis.terms(analyzer(), " ".join(alt)))
+                if terms and (name, terms) not in seen:
+                    seen.add((name, terms))
+                    by_field.setdefault(name, []).append(scoring.Clause(name, terms, weight))
+        return list(by_field.values())
 
-    def _unit_query(self, terms: list[tuple[tuple[str, str | tuple[str, ...]], float]]) -> Q.Query | None:
-        by_field: dict[str, list[Q.Query]] = {}
-        for (name, term), weight in terms:
-            clause = Q.Term(name, term, boost=weight) if isinstance(term, str) else Q.Phrase(name, list(term), boost=weight)
-            by_field.setdefault(name, []).append(clause)
-        parts = [Q.DisjunctionMax(c) if len(c) > 1 else c[0] for c in by_field.values()]
-        if not parts:
-            return None
-        return Q.Or(parts)
-
-    def _proximity(self, units: list[Unit]) -> list[Q.Query]:
+    def _proximity(self, units: list[Unit]) -> list[scoring.Clause]:
         """A bonus for adjacent question words found close together in a text.
 
         Only for questions of a table's length: in a long one every pair is a
         costly phrase search, and the share of words matched ranks well alone.
         """
-        out: list[Q.Query] = []
+        out: list[scoring.Clause] = []
         if len(units) > PROXIMITY_UNITS:
             return out
         for left, right in zip(units, units[1:]):
@@ -437,8 +438,8 @@ class Searcher:
                 continue
             terms = analysis.terms(analysis.english(), f"{left.words[0]} {right.words[0]}")
             if len(terms) == 2:
-                out.append(Q.Phrase("body", terms, slop=2, boost=0.5))
-                out.append(Q.Phrase("title", terms, slop=1, boost=0.5))
+                out.append(scoring.Clause("body", tuple(terms), 0.5, slop=2))
+                out.append(scoring.Clause("title", tuple(terms), 0.5, slop=1))
         return out
 
     def _known(self, word: str) -> bool:
@@ -543,6 +544,11 @@ def make_units(words: list[str], synonyms: dict[tuple[str, ...], tuple[tuple[str
             i += 1
     content = [u for u in units if not (len(u.words) == 1 and u.words[0] in analysis.QUESTION_FILLER and len(u.alternatives) == 1)]
     return content or units
+
+
+def _rank(item: tuple[int, scoring.Scored]) -> tuple[float, int]:
+    """Best score first; on a tie, the earlier document (as Whoosh orders them)."""
+    return item[1].score, -item[0]
 
 
 def _find(words: list[str], phrase: tuple[str, ...]) -> int:

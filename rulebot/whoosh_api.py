@@ -88,14 +88,24 @@ from whoosh.analysis import (  # noqa: E402
     StemFilter,
     StopFilter,
 )
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN  # noqa: E402
+from whoosh.codec.whoosh3 import _lenfield as length_field  # noqa: E402
 from whoosh.fields import ID, STORED, TEXT, Schema  # noqa: E402
 from whoosh.filedb.filestore import FileStorage, RamStorage  # noqa: E402
+from whoosh.filedb.structfile import BufferFile  # noqa: E402
+from whoosh.reading import TermNotFound  # noqa: E402
 from whoosh.searching import Searcher  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
+from whoosh.util.numeric import byte_to_length  # noqa: E402
 
 __all__ = [
     "ID",
+    "LENGTHS_COLUMN",
+    "TermNotFound",
+    "byte_to_length",
+    "length_field",
     "Analyzer",
+    "BufferFile",
     "STORED",
     "TEXT",
     "CharsetFilter",

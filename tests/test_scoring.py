@@ -1,0 +1,115 @@
+"""rulebot's term-at-a-time BM25F against Whoosh's own scoring, on random indexes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rulebot import scoring
+from rulebot.scoring import BM25F, Clause
+from rulebot.whoosh_api import ID, TEXT, FileStorage, Schema, query
+
+WORDS = "alpha beta gamma delta card player turn spice coin deck trash draw".split()
+
+
+def random_text(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 30)))
+
+
+def build(folder: Path, rng: random.Random, *, segments: int, deletions: int) -> FileStorage:
+    """An index of random texts in several segments, some documents deleted."""
+    from whoosh.writing import NO_MERGE
+
+    schema = Schema(id=ID(stored=True, unique=True), title=TEXT(field_boost=3.0), body=TEXT)
+    storage = FileStorage(str(folder))
+    index = storage.create_index(schema)
+    number = 0
+    for _ in range(segments):
+        writer = index.writer()
+        for _ in range(rng.randint(20, 60)):
+            writer.add_document(id=str(number), title=" ".join(rng.sample(WORDS, 2)), body=random_text(rng))
+            number += 1
+        writer.commit(mergetype=NO_MERGE)
+    writer = index.writer()
+    for victim in rng.sample(range(number), deletions):
+        writer.delete_by_term("id", str(victim))
+    writer.commit(mergetype=NO_MERGE)
+    return storage
+
+
+def whoosh_scores(searcher, q) -> dict[int, float]:
+    return {hit.docnum: hit.score for hit in searcher.search(q, limit=None, optimize=False)}
+
+
+@pytest.mark.parametrize("seed, segments, deletions", [(1, 1, 0), (2, 3, 0), (3, 3, 15)])
+def test_terms_and_phrases_score_as_whoosh_scores_them(tmp_path: Path, seed: int, segments: int, deletions: int):
+    rng = random.Random(seed)
+    index = build(tmp_path, rng, segments=segments, deletions=deletions).open_index()
+    with index.searcher() as searcher:
+        assert len(searcher.leaf_searchers()) == segments  # the multi-segment path is exercised
+        scorer = BM25F(searcher)
+        for field in ("title", "body"):
+            for word in WORDS:
+                mine = scorer.clause_scores(Clause(field, (word,), 0.7))
+                theirs = whoosh_scores(searcher, query.Term(field, word, boost=0.7))
+                assert mine.keys() == theirs.keys()
+                assert all(mine[d] == pytest.approx(theirs[d], rel=1e-9) for d in theirs)
+        for _ in range(60):
+            words = tuple(rng.choice(WORDS) for _ in range(rng.choice((2, 3))))
+            slop = rng.choice((1, 2, 3))
+            mine = scorer.clause_scores(Clause("body", words, 0.5, slop=slop))
+            theirs = whoosh_scores(searcher, query.Phrase("body", list(words), slop=slop, boost=0.5))
+            assert mine.keys() == theirs.keys(), (words, slop)
+            assert all(mine[d] == pytest.approx(theirs[d], rel=1e-9) for d in theirs)
+
+
+def test_deleted_documents_are_never_scored(tmp_path: Path):
+    index = build(tmp_path, random.Random(4), segments=2, deletions=30).open_index()
+    with index.searcher() as searcher:
+        live = {docnum for docnum, _ in searcher.iter_docs()}
+        scorer = BM25F(searcher)
+        found = scorer.score([[[Clause("body", (word,))] for word in WORDS]])
+        assert found and set(found) <= live
+        assert scorer.docs("body", "card") <= live
+
+
+def test_the_best_alternative_counts_in_each_document(tmp_path: Path):
+    """A document that only a weaker alternative matches gets that alternative's own score."""
+    schema = Schema(id=ID(stored=True), body=TEXT)
+    index = FileStorage(str(tmp_path)).create_index(schema)
+    with index.writer() as writer:
+        writer.add_document(id="typed", body="trash trash")
+        writer.add_document(id="synonym", body="discard")
+    with index.searcher() as searcher:
+        scorer = BM25F(searcher)
+        typed, synonym = Clause("body", ("trash",)), Clause("body", ("discard",), 0.85)
+        found = scorer.score([[[typed, synonym]]])
+        assert found[1].score == pytest.approx(0.85 * scorer.term_scores("body", "discard")[1])
+        assert found[0].score == pytest.approx(scorer.term_scores("body", "trash")[0])
+        assert found[0].units == found[1].units == 1
+
+
+def test_units_matched_are_counted_per_document(tmp_path: Path):
+    schema = Schema(id=ID(stored=True), body=TEXT)
+    index = FileStorage(str(tmp_path)).create_index(schema)
+    with index.writer() as writer:
+        writer.add_document(id="both", body="spice coin")
+        writer.add_document(id="one", body="coin")
+    with index.searcher() as searcher:
+        found = BM25F(searcher).score([[[Clause("body", ("spice",))]], [[Clause("body", ("coin",))]]])
+        assert found[0].units == 0b11 and found[1].units == 0b10
+
+
+def test_recent_term_scores_stay_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(scoring, "RECENT_POSTINGS", 50)
+    index = build(tmp_path, random.Random(5), segments=1, deletions=0).open_index()
+    with index.searcher() as searcher:
+        scorer = BM25F(searcher)
+        first = scorer.term_scores("body", "card")
+        for word in WORDS:
+            scorer.term_scores("body", word)
+        assert scorer._recent_postings == sum(len(s) for s in scorer._recent.values())
+        assert scorer._recent_postings <= 50 or len(scorer._recent) == 1
+        assert scorer.term_scores("body", "card") == first  # read again, the same
