@@ -48,14 +48,6 @@ Unit = list[list[Clause]]
 """What one unit of a question may match: per field, alternatives (the best one counts); fields add up."""
 
 
-@dataclass
-class Scored:
-    """A document's score, and which units it matched (bit i: unit i)."""
-
-    score: float = 0.0
-    units: int = 0
-
-
 class BM25F:
     """Scores clauses over one Whoosh searcher (all its segments)."""
 
@@ -67,24 +59,29 @@ class BM25F:
         """The scores of terms met lately, least recent first: the same words come back question after question."""
         self._recent_postings = 0
 
-    def score(self, units: Iterable[Unit]) -> dict[int, Scored]:
-        """Every document any clause matches, by docnum: the sum over units of each field's best alternative."""
-        found: dict[int, Scored] = {}
+    def score(self, units: Iterable[Unit]) -> tuple[dict[int, float], dict[int, int]]:
+        """Every document any clause matches: its score (the sum over units of each
+        field's best alternative), and which units it matches (bit i: unit i)."""
+        totals: dict[int, float] = {}
+        matched: dict[int, int] = {}
         for number, unit in enumerate(units):
             bit = 1 << number
             for alternatives in unit:
-                best: dict[int, float] = {}
-                for clause in alternatives:
-                    for docnum, value in self.clause_scores(clause).items():
-                        if value > best.get(docnum, 0.0):
-                            best[docnum] = value
+                if len(alternatives) == 1:
+                    best = self.clause_scores(alternatives[0])
+                else:
+                    best = {}
+                    for clause in alternatives:
+                        for docnum, value in self.clause_scores(clause).items():
+                            if value > best.get(docnum, 0.0):
+                                best[docnum] = value
+                total = totals.get
                 for docnum, value in best.items():
-                    scored = found.get(docnum)
-                    if scored is None:
-                        scored = found[docnum] = Scored()
-                    scored.score += value
-                    scored.units |= bit
-        return found
+                    totals[docnum] = total(docnum, 0.0) + value
+                units_of = matched.get
+                for docnum in best:
+                    matched[docnum] = units_of(docnum, 0) | bit
+        return totals, matched
 
     def clause_scores(self, clause: Clause, among: set[int] | None = None) -> dict[int, float]:
         """BM25F score of one clause in each document it matches (of those `among`, when given)."""
@@ -164,16 +161,11 @@ class BM25F:
         """Where a term occurs in a field of each wanted document."""
         decode = self.searcher.schema[field].format.decode_positions
         found: dict[int, list[int]] = {}
-        for number, _info in self._term_infos(field, text):
+        for number, info in self._term_infos(field, text):
             _leaf, reader, offset = self.leaves[number]
-            matcher = reader.postings(field, text)  # leaves deleted documents out
-            end = offset + reader.doc_count_all()
-            for docnum in sorted(d - offset for d in wanted if offset <= d < end):
-                if not matcher.is_active():
-                    break
-                matcher.skip_to(docnum)
-                if matcher.is_active() and matcher.id() == docnum:
-                    found[offset + docnum] = decode(matcher.value())
+            local = {d - offset for d in wanted}
+            for docnum, value in _values(reader, field, text, info, local):
+                found[offset + docnum] = decode(value)
         return found
 
     def _field_lengths(self, number: int, reader, field: str) -> bytes | None:
@@ -210,6 +202,32 @@ def _postings(reader, field: str, text: str, info) -> Iterable[tuple[int, float]
             yield from ((d, w) for d, w in zip(matcher._ids, matcher._weights) if d not in deleted)
         else:
             yield from zip(matcher._ids, matcher._weights)
+        matcher._next_block()
+
+
+def _values(reader, field: str, text: str, info, wanted: set[int]) -> Iterable[tuple[int, bytes]]:
+    """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment."""
+    try:
+        terms = reader._terms
+        matcher = terms._codec.postings_reader(terms._postfile, info, reader.schema[field].format, term=(field, text))
+    except AttributeError:
+        matcher = None
+    if matcher is None or not hasattr(matcher, "_read_values"):
+        matcher = reader.postings(field, text)
+        while matcher.is_active():
+            if matcher.id() in wanted:
+                yield matcher.id(), matcher.value()
+            matcher.next()
+        return
+    # Block by block, decoding only the blocks that hold a wanted document
+    # (the callers never ask for a deleted one).
+    while matcher.is_active():
+        matcher._read_ids()
+        ids = matcher._ids
+        if not wanted.isdisjoint(ids):
+            matcher._read_values()
+            values = matcher._values
+            yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
         matcher._next_block()
 
 

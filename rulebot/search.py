@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from rulebot import analysis, scoring
+from rulebot import analysis, scoring, spelling
 from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import ALL_GAMES, OpenIndex
@@ -131,6 +131,7 @@ class Searcher:
         self._synonyms = {slug: analysis.decode_synonyms(tables[slug]) for slug in self.games}
         self._all_synonyms = analysis.decode_synonyms(tables[ALL_GAMES])
         self.scorer = scoring.BM25F(self.searcher)
+        self.vocabulary = spelling.Vocabulary(self.reader)
         self._clauses: dict[Unit, scoring.Unit] = {}
         """What each unit met so far may match."""
         self._spelling: dict[str, list[tuple[str, ...]]] = {}
@@ -350,24 +351,23 @@ class Searcher:
         """Search for the units in one game (or all when slug is None), rescored."""
         words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[set[str]]] = {}  # per game: what each unit may mean, as stems
-        found = self.scorer.score(self._unit_clauses(unit) for unit in units)
+        scores, matched = self.scorer.score(self._unit_clauses(unit) for unit in units)
         allowed = self._scope(slug, expansions)
         masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
-        pool = [(docnum, scored) for docnum, scored in found.items() if (allowed is None or docnum in allowed) and docnum not in masked]
+        pool = [d for d in scores if (allowed is None or d in allowed) and d not in masked]
         # Proximity only reorders the best documents: looking for phrases in
         # every document that has both words would cost the most for the
         # commonest words, in the largest corpora.
         proximity = self._proximity(units)
         if proximity:
-            pool = heapq.nlargest(PROXIMITY_POOL, pool, key=_rank)
-            among = {docnum for docnum, _ in pool}
+            pool = _best(pool, scores, PROXIMITY_POOL)
+            among = set(pool)
             for clause in proximity:
                 for docnum, value in self.scorer.clause_scores(clause, among).items():
-                    found[docnum].score += value
-        ranked = heapq.nlargest(CANDIDATES, pool, key=_rank)
+                    scores[docnum] += value
         hits = []
-        for docnum, scored in ranked:
-            covered = sum(1 for number in range(len(units)) if scored.units >> number & 1)
+        for docnum in _best(pool, scores, CANDIDATES):
+            covered = bin(matched[docnum]).count("1")
             coverage = covered / len(units) if units else 0.0
             data = json.loads(self.searcher.stored_fields(docnum)["data"])
             if self._official_only and data.get("house_rule"):
@@ -378,7 +378,7 @@ class Searcher:
                 meanings[game] = [self._meaning(unit) for unit in own]
             bonus = _name_bonus(data, meanings[game])
             trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
-            score = scored.score * (0.2 + 0.8 * coverage**2) * bonus * trust
+            score = scores[docnum] * (0.2 + 0.8 * coverage**2) * bonus * trust
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
 
@@ -473,10 +473,10 @@ class Searcher:
         maxdist = 1 if len(word) <= 6 else 2
         found: dict[str, tuple[int, int]] = {}  # candidate: (from text, -frequency)
         for name, typed in (("names", word), ("body", stem(word))):
-            for candidate in self.reader.terms_within(name, typed, maxdist, prefix=1):
+            for candidate in self.vocabulary.within(name, typed, maxdist):
                 if candidate != typed and candidate not in found:
                     found[candidate] = (name == "body", -self.reader.doc_frequency(name, candidate))
-        ranked = sorted(found, key=lambda w: (found[w][0], _distance(w, word), found[w][1], w))
+        ranked = sorted(found, key=lambda w: (found[w][0], spelling.distance(w, word), found[w][1], w))
         return [(w,) for w in ranked[:limit]]
 
     def _suggestions(self, words: list[str]) -> list[str]:
@@ -492,15 +492,15 @@ class Searcher:
 
     def _close_titles(self, words: list[str], game: str | None, limit: int = 5) -> list[dict]:
         content = [w for w in words if w not in analysis.QUESTION_FILLER] or words
-        terms: list[Q.Query] = []
+        # Each name word, or a close spelling of it (counting half), adds up.
+        clauses = []
         for word in content[:MAX_UNITS]:
-            terms.append(Q.Term("names", word))
-            terms.extend(Q.Term("names", c[0], boost=0.5) for c in self._close_spellings(word))
-        if not terms:
-            return []
-        mask = Q.Term("kind", "house-rule") if self._official_only else None
-        results = self.searcher.search(Q.Or(terms), limit=limit, filter=Q.Term("game", game) if game else None, mask=mask)
-        found = (json.loads(h["data"]) for h in results)
+            clauses.append(scoring.Clause("names", (word,)))
+            clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self._close_spellings(word))
+        scores, _ = self.scorer.score([[clause]] for clause in clauses)
+        allowed = self._scope(game, None)
+        masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
+        found = (json.loads(self.searcher.stored_fields(d)["data"]) for d in _best([d for d in scores if (allowed is None or d in allowed) and d not in masked], scores, limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
 
 
@@ -546,9 +546,9 @@ def make_units(words: list[str], synonyms: dict[tuple[str, ...], tuple[tuple[str
     return content or units
 
 
-def _rank(item: tuple[int, scoring.Scored]) -> tuple[float, int]:
-    """Best score first; on a tie, the earlier document (as Whoosh orders them)."""
-    return item[1].score, -item[0]
+def _best(docnums: list[int], scores: dict[int, float], count: int) -> list[int]:
+    """The best-scored documents, best first; on a tie, the earlier document (as Whoosh orders them)."""
+    return heapq.nlargest(count, docnums, key=lambda d: (scores[d], -d))
 
 
 def _find(words: list[str], phrase: tuple[str, ...]) -> int:
@@ -582,10 +582,3 @@ def _name_bonus(data: dict, meanings: list[set[str]]) -> float:
             return EXACT_NAME
         best = max(best, 1.3 + 0.7 * covered / len(meanings))
     return best
-
-
-def _distance(a: str, b: str) -> int:
-    from whoosh.support.levenshtein import distance
-
-    return distance(a, b)
-

@@ -1,0 +1,36 @@
+"""Close spellings from the index vocabulary, against Whoosh's own look-up."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from whoosh.reading import IndexReader
+
+from rulebot.spelling import Vocabulary, distance
+from rulebot.whoosh_api import ID, TEXT, FileStorage, Schema
+
+
+def test_close_spellings_are_whooshs(tmp_path: Path):
+    rng = random.Random(7)
+    letters = "abcdeé"
+    words = {"".join(rng.choice(letters) for _ in range(rng.randint(1, 8))) for _ in range(400)}
+    index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
+    with index.writer() as writer:
+        for number, word in enumerate(sorted(words)):
+            writer.add_document(id=str(number), body=word)
+    with index.searcher() as searcher:
+        reader = searcher.reader()
+        vocabulary = Vocabulary(reader)
+        for _ in range(200):
+            typed = "".join(rng.choice(letters) for _ in range(rng.randint(1, 9)))
+            maxdist = rng.choice((1, 2))
+            # IndexReader's own method measures every term sharing the first letter.
+            theirs = set(IndexReader.terms_within(reader, "body", typed, maxdist, prefix=1))
+            assert set(vocabulary.within("body", typed, maxdist)) == theirs
+
+
+def test_a_swap_of_neighbours_is_one_edit():
+    assert distance("chaumurky", "chaumurky") == 0
+    assert distance("chaumurky", "cahumurky") == 1
+    assert distance("mentat", "mnetta") == 2
