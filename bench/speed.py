@@ -54,14 +54,21 @@ QUESTIONS = ["chaumurky tie", "can i trash assassination mission", "how many coi
 def run(command: list[str], env: dict) -> tuple[float, int, int]:
     """Run a process: (wall seconds, exit status, max RSS in KiB)."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     return time.perf_counter() - started, process.returncode, usage.ru_maxrss
 
 
 def rulebot(args: list[str]) -> list[str]:
-    return [sys.executable, "-m", "rulebot", *args]
+    """What the installed `rulebot` command runs (its console script), from this checkout."""
+    return [sys.executable, "-c", "import sys; from rulebot.cli import main; sys.exit(main())", *args]
+
+
+def compile_bytecode() -> None:
+    """Write rulebot's bytecode, as `pip install` does: with PYTHONDONTWRITEBYTECODE set
+    (as on some machines), a checkout would otherwise be compiled from source at every start."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "rulebot")], check=True)
 
 
 def fts5_reference(corpus, folder: Path) -> Path:
@@ -84,6 +91,23 @@ REFERENCE_SCRIPT = (
     "q=' OR '.join('\"'+w.replace('\"','')+'\"' for w in sys.argv[2].split())\n"
     "print(con.execute('SELECT id FROM e WHERE e MATCH ? ORDER BY bm25(e) LIMIT 5',(q,)).fetchall())\n"
 )
+
+
+PLAIN_WHOOSH_SCRIPT = (
+    "import sys\n"
+    "from whoosh import index, query\n"
+    "from whoosh.filedb.filestore import FileStorage\n"
+    "ix=FileStorage(sys.argv[1]).open_index()\n"
+    "with ix.searcher() as s:\n"
+    "    q=query.Or([query.Term('body',w) for w in sys.argv[2].lower().split()])\n"
+    "    print([h['id'] for h in s.search(q,limit=5)])\n"
+)
+"""A plain Whoosh script: open rulebot's index and run one BM25F query (the floor Whoosh sets)."""
+
+
+def built_index(cache: Path) -> Path:
+    """The folder of the index rulebot built in a cache."""
+    return max((p.parent for p in (cache / "index").glob("*/*/rulebot-meta.json")), key=lambda p: p.stat().st_mtime)
 
 
 def median_ms(values: list[float]) -> float:
@@ -136,7 +160,8 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
         assert status == 0
         result["update_s"] = seconds
     reference = fts5_reference(loaded, work)
-    cold, ref, rss_ask = [], [], 0
+    folder = built_index(work / "cache")
+    cold, ref, plain, rss_ask = [], [], [], 0
     for number in range(runs):
         question = QUESTIONS[number % len(QUESTIONS)]
         seconds, status, rss = run(rulebot([*corpus_args, "ask", question]), env)
@@ -145,7 +170,10 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
         rss_ask = max(rss_ask, rss)
         seconds, status, _ = run([sys.executable, "-c", REFERENCE_SCRIPT, str(reference), question], env)
         ref.append(seconds)
-    result["cold_ms"], result["ref_ms"] = median_ms(cold), median_ms(ref)
+        seconds, status, _ = run([sys.executable, "-c", PLAIN_WHOOSH_SCRIPT, str(folder), question], env)
+        assert status == 0
+        plain.append(seconds)
+    result["cold_ms"], result["ref_ms"], result["plain_whoosh_ms"] = median_ms(cold), median_ms(ref), median_ms(plain)
     result["ask_rss_mb"] = rss_ask / 1024
 
     from rulebot.index import open_index
@@ -172,13 +200,13 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
 
 def table(results: list[dict]) -> str:
     rows = [
-        "| corpus | entries | cold ask (ms) | FTS5 reference (ms) | ratio | warm p50 / p95 (ms) | index build (s) | one edit (s) | site build (s) | max RSS ask / build (MB) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| corpus | entries | cold ask (ms) | FTS5 reference (ms) | ratio | plain Whoosh (ms) | warm p50 / p95 (ms) | index build (s) | one edit (s) | site build (s) | max RSS ask / build (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         update = f"{r['update_s']:.2f}" if "update_s" in r else "–"
         rows.append(
-            f"| {r['size']} | {r['entries']} | {r['cold_ms']:.0f} | {r['ref_ms']:.0f} | {r['cold_ms'] / r['ref_ms']:.1f}x "
+            f"| {r['size']} | {r['entries']} | {r['cold_ms']:.0f} | {r['ref_ms']:.0f} | {r['cold_ms'] / r['ref_ms']:.1f}x | {r['plain_whoosh_ms']:.0f} "
             f"| {r['warm_p50_ms']:.1f} / {r['warm_p95_ms']:.1f} | {r['build_s']:.1f} | {update} | {r['site_s']:.1f} "
             f"| {r['ask_rss_mb']:.0f} / {r['build_rss_mb']:.0f} |"
         )
@@ -191,6 +219,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20, help="cold runs per size (each also runs the reference)")
     parser.add_argument("--data", type=Path, default=scale_corpus.DEFAULT_DATA)
     args = parser.parse_args()
+    compile_bytecode()
     results = []
     with tempfile.TemporaryDirectory(prefix="rulebot-speed-") as tmp:
         for size in args.sizes.split(","):
