@@ -38,7 +38,7 @@ os.environ["RULEBOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebot-fuzz-")
 
 with atheris.instrument_imports(include=["rulebot"]):
     from rulebot import output
-    from rulebot.corpus import shipped_corpus_dir
+    from rulebot.corpus_files import shipped_corpus_dir
     from rulebot.errors import QueryError
     from rulebot.index import open_index
     from rulebot.search import Searcher

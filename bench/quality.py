@@ -36,7 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from rulebot.corpus import load, shipped_corpus_dir  # noqa: E402
+from rulebot.corpus import load  # noqa: E402
+
+from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.index import open_index  # noqa: E402
 from rulebot.model import Corpus  # noqa: E402
 from rulebot.search import Searcher  # noqa: E402

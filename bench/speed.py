@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import scale_corpus  # noqa: E402
 
 from rulebot import corpus as corpus_module  # noqa: E402
-from rulebot.corpus import shipped_corpus_dir  # noqa: E402
+from rulebot.corpus_files import shipped_corpus_dir  # noqa: E402
 
 QUESTIONS = ["chaumurky tie", "can i trash assassination mission", "how many coins can i keep",
              "combien d'actions par tour", "what happens when a creature with deathtouch deals damage"]

@@ -15,7 +15,7 @@ import click
 
 from rulebot import __version__, completion
 from rulebot.errors import CorpusError, QueryError, RulebotError
-from rulebot.model import KINDS
+from rulebot.kinds import KINDS
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -28,7 +28,7 @@ class Settings:
         self.shipped = shipped
 
     def corpus_dirs(self) -> list[Path]:
-        from rulebot.corpus import chosen_dirs
+        from rulebot.corpus_files import chosen_dirs
 
         dirs = chosen_dirs(self.extra, shipped=self.shipped)
         if not dirs:

@@ -33,7 +33,7 @@ def corpus_dirs(ctx: click.Context) -> list[Path]:
     $RULEBOT_CORPUS directly, in the order `rulebot.cli.Settings` uses (which
     keys the index cache: the same order finds the same index).
     """
-    from rulebot.corpus import chosen_dirs
+    from rulebot.corpus_files import chosen_dirs
 
     params = ctx.find_root().params
     return chosen_dirs(params.get("corpora") or (), shipped=not params.get("no_shipped"))

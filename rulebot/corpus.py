@@ -7,24 +7,23 @@ its file and line, so that a curator sees them all at once (`rulebot check`).
 from __future__ import annotations
 
 import datetime
-import hashlib
-import os
 import re
-import stat
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from rulebot.corpus_files import (  # what answering needs too lives there, without the loader
+    GAME_FILE,
+    VOCABULARY_FILE,
+    is_entries_file,
+    read_corpus_file,
+)
 from rulebot.errors import CorpusError, Problem
-from rulebot.model import KINDS, TRUST_LEVELS, Alias, Corpus, Entry, Expansion, Game, Source
+from rulebot.kinds import KINDS, TRUST_LEVELS
+from rulebot.model import Alias, Corpus, Entry, Expansion, Game, Source
 from rulebot.text import fold
 
-GAME_FILE = "game.toml"
-VOCABULARY_FILE = "vocabulary.toml"
-"""At a corpus folder's top: synonyms shared by every game of that folder."""
-MAX_FILE_BYTES = 16 * 1024 * 1024
-"""Larger files are refused rather than read into memory."""
 LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 """Line endings as Markdown and editors count them (not str.splitlines's \\f, \\x85, \\u2028...)."""
 
@@ -44,28 +43,6 @@ OVERLAY_KEYS = {"extends", "sources"}
 """The only keys of a house-rules folder's game.toml."""
 
 
-def shipped_corpus_dir() -> Path:
-    """The corpus that comes with rulebot (inside the wheel, or the source tree)."""
-    here = Path(__file__).resolve().parent
-    installed = here / "corpus"
-    return installed if installed.is_dir() else here.parent / "corpus"
-
-
-CORPUS_ENV = "RULEBOT_CORPUS"
-"""A path list of corpus folders to add, like repeated `--corpus`."""
-
-
-def chosen_dirs(corpora: Iterable[Path] = (), *, shipped: bool = True) -> list[Path]:
-    """The corpus folders to use, in order: the shipped one (unless left out), $RULEBOT_CORPUS, `--corpus`.
-
-    The order keys the index cache, so the CLI and shell completion must agree on it.
-    """
-    dirs = [shipped_corpus_dir()] if shipped else []
-    dirs.extend(Path(p) for p in os.environ.get(CORPUS_ENV, "").split(os.pathsep) if p)
-    dirs.extend(Path(p) for p in corpora)
-    return dirs
-
-
 def display_path(path: Path) -> str:
     """A path as short as it can be said from the working directory."""
     try:
@@ -74,70 +51,9 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:
-    """Every file the loader reads, in loading order (for fingerprints and loading)."""
-    for root in dirs:
-        try:
-            game_dirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
-        except OSError:
-            continue
-        if (root / VOCABULARY_FILE).is_file():
-            yield root / VOCABULARY_FILE
-        for game_dir in game_dirs:
-            try:
-                yield from sorted(p for p in game_dir.iterdir() if p.name == GAME_FILE or _is_entries_file(p))
-            except OSError:
-                continue
-
-
-def fingerprint(dirs: Iterable[Path]) -> str:
-    """A hash of the content and names of every corpus file: it changes when the corpus does."""
-    digest = hashlib.sha256()
-    for path in corpus_files(dirs):
-        digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0")
-        try:
-            data, refused = read_corpus_file(path)
-        except OSError as exc:
-            data, refused = None, repr(exc)
-        digest.update(data if data is not None else f"{refused}".encode())
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
-def read_corpus_file(path: Path) -> tuple[bytes | None, str | None]:
-    """(bytes, None) for a regular file within MAX_FILE_BYTES, else (None, why it is refused).
-
-    Never blocks nor reads without end: a FIFO, a device (a link to /dev/zero)
-    or a folder named like an entries file is refused without reading, and a
-    file growing past the limit while read is cut off. OSError when the file
-    cannot be opened.
-    """
-    too_large = f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return None, "not a regular file"
-        if info.st_size > MAX_FILE_BYTES:
-            return None, too_large
-        chunks, size = [], 0
-        while size <= MAX_FILE_BYTES and (chunk := os.read(fd, 1 << 20)):
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(fd)
-    if size > MAX_FILE_BYTES:
-        return None, too_large
-    return b"".join(chunks), None
-
-
 def split_lines(text: str) -> list[str]:
     """The lines of a text, cut at CRLF, CR or LF only, so that line numbers match an editor's."""
-    return LINE_BREAK_RE.split(text)
-
-
-def _is_entries_file(path: Path) -> bool:
-    return path.suffix == ".md" and path.name.lower() != "readme.md" and not path.name.startswith(".")
+    return LINE_BREAK_RE.split(text) if "\r" in text else text.split("\n")  # the same; str.split is much faster
 
 
 def load(dirs: Iterable[Path]) -> Corpus:
@@ -284,7 +200,7 @@ class _Loader:
     def read_game_dir(self, game_dir: Path) -> None:
         game_file = game_dir / GAME_FILE
         try:
-            files = sorted(p for p in game_dir.iterdir() if _is_entries_file(p))
+            files = sorted(p for p in game_dir.iterdir() if is_entries_file(p))
         except OSError as exc:
             self.problem(game_dir, 0, f"cannot read the folder: {exc.strerror or exc}")
             return
@@ -483,8 +399,9 @@ class _Loader:
         text = self.read_text(path)
         if text is None:
             return
+        shown = display_path(path)  # once per file: it is most of a large file's loading time otherwise
         for raw in self.split_entries(path, text):
-            entry = self.make_entry(raw, game, source)
+            entry = self.make_entry(raw, game, source, shown)
             if entry is not None and house_only and entry.kind != HOUSE_KIND:
                 # Added to a game someone else curates, it must never pass for an official ruling.
                 line = raw.headers.get("kind", ("", raw.line))[1]
@@ -539,7 +456,8 @@ class _Loader:
         if current is not None:
             yield current
 
-    def make_entry(self, raw: _RawEntry, game: Game, source: Source) -> Entry | None:
+    def make_entry(self, raw: _RawEntry, game: Game, source: Source, shown: str) -> Entry | None:
+        """The entry of a raw entry of the file shown as `shown`, or None after recording its problems."""
         path = raw.path
         ok = True
 
@@ -603,7 +521,7 @@ class _Loader:
             modifies=tuple(_split_list(headers.get("modifies", ("", 0))[0])),
             revised=revised or None,
             draft=BOOLEANS.get(draft, False),
-            path=display_path(path),
+            path=shown,
             line=raw.line,
         )
 

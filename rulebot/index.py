@@ -25,23 +25,28 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rulebot import analysis
+from rulebot import analysis, corpus_files, segments
 from rulebot.errors import IndexBuildError
-from rulebot.model import Corpus, Entry
 from rulebot.whoosh_api import ID, STORED, TEXT, BufferFile, FileStorage, RamStorage, Schema
 from rulebot.whoosh_api import index as whoosh_index
 
-FORMAT = "9"
+if TYPE_CHECKING:
+    from rulebot.model import Corpus, Entry
+
+FORMAT = "10"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
+STAMPS_FILE = ".corpus-stamps.json"
+"""Beside the builds: the size, time and hash of each corpus file when last read (see corpus_files.fingerprint)."""
 DIGESTS_FILE = "rulebot-digests.json"
 """A hash of each entry's document, kept apart from the metadata that every `ask` reads."""
 ALL_GAMES = "*"
 """Key of the synonym table that merges every game's, in the index metadata."""
-PARALLEL_FROM = 3000
-"""From this many entries on, the index is built by two processes."""
+PARALLEL_FROM = 1000
+"""From this many entries on, the index is built by two processes (a third faster at 1,000 entries)."""
 IN_MEMORY_BYTES = 8 << 20
 """An index of at most this size is searched from memory (it is read whole anyway, to be checked)."""
 STALE_SECONDS = 600
@@ -105,8 +110,6 @@ def open_index(
 
     Raises CorpusError when the corpus has to be loaded and has problems.
     """
-    from rulebot import corpus as corpus_module
-
     dirs = [Path(d).resolve() for d in dirs]
     warnings: list[str] = []
 
@@ -115,8 +118,8 @@ def open_index(
         if warn is not None:
             warn(message)
 
-    fingerprint = _fingerprint(dirs)
     home = cache_root() / "index" / _key(dirs)
+    fingerprint = _fingerprint(dirs, home)
     target = home / fingerprint[:24]
     if not rebuild:
         opened, problem = _open_built(target, fingerprint)
@@ -129,6 +132,8 @@ def open_index(
         if problem is not None:
             note(f"the index at {target} is damaged ({problem}); rebuilding it")
             rebuild = True  # replace the damaged folder rather than reuse it
+    from rulebot import corpus as corpus_module
+
     corpus = corpus_module.load(dirs)
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -159,8 +164,7 @@ def open_index(
 
 def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None) -> dict:
     """Write the index of a corpus into an empty folder, with its metadata file last."""
-    index = whoosh_index.create_in(str(folder), schema())
-    meta = _fill(index, corpus, fingerprint, progress)
+    meta = _fill(FileStorage(str(folder)), corpus, fingerprint, progress)
     _seal(folder, meta)
     return meta
 
@@ -189,23 +193,32 @@ class _MemoryOnly(RamStorage):
 
 
 def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None, warnings: list[str]) -> OpenIndex:
-    index = _MemoryOnly().create_index(schema())
-    meta = _fill(index, corpus, fingerprint, progress)
-    return OpenIndex(index, meta, None, built=True, warnings=warnings)
+    storage = _MemoryOnly()
+    meta = _fill(storage, corpus, fingerprint, progress)
+    return OpenIndex(storage.open_index(INDEX_NAME), meta, None, built=True, warnings=warnings)
 
 
-def documents(corpus: Corpus) -> Iterator[tuple[str, Callable[[], dict]]]:
-    """Each entry's (digest, document maker), in corpus order.
+def documents(corpus: Corpus, ids: Iterable[str] | None = None) -> Iterator[tuple[str, Callable[[], dict]]]:
+    """Each entry's (digest, document maker), in corpus order (or that of `ids`, when given).
 
     The digest covers everything the document is made from, so an update can
     skip an unchanged entry without paying for its rendering.
     """
     modified_by = corpus.modified_by()
     referenced_by = corpus.referenced_by()
-    for entry in corpus.entries.values():
-        game = corpus.games[entry.game]
+    for entry in corpus.entries.values() if ids is None else map(corpus.entries.__getitem__, ids):
+        language = corpus.games[entry.game].language
         payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
-        fields = {
+        yield _digest(language, payload), _maker(entry, language, payload)
+
+
+def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
+    def make() -> dict:
+        from rulebot.render import to_terminal
+
+        payload["terminal"] = to_terminal(entry.text)
+        payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
+        return {
             "id": entry.id,
             "game": entry.game,
             "kind": entry.kind,
@@ -213,63 +226,140 @@ def documents(corpus: Corpus) -> Iterator[tuple[str, Callable[[], dict]]]:
             "title": entry.title,
             "names": "\n".join(entry.names()),
             "aliases": "\n".join(a.text for a in entry.aliases if a.lang != "fr"),
-            "aliases_fr": "\n".join(a.text for a in entry.aliases if a.lang == "fr")
-            or (entry.title if game.language == "fr" else ""),
+            "aliases_fr": "\n".join(a.text for a in entry.aliases if a.lang == "fr") or (entry.title if language == "fr" else ""),
             "body": entry.text,
             "section": entry.section,
+            "data": json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
         }
-        yield _digest(fields, payload), _maker(entry, fields, payload)
-
-
-def _maker(entry: Entry, fields: dict, payload: dict) -> Callable[[], dict]:
-    def make() -> dict:
-        from rulebot.render import to_terminal
-
-        payload["terminal"] = to_terminal(entry.text)
-        payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
-        return {**fields, "data": json.dumps(payload, ensure_ascii=False, separators=(",", ":"))}
 
     return make
 
 
-def _digest(fields: dict, payload: dict) -> str:
-    """A short hash of what an entry's document is made from: equal hashes, nothing to re-index."""
-    encoded = json.dumps([FORMAT, fields, payload], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha1(encoded.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+def _digest(language: str, payload: dict) -> str:
+    """A short hash of what an entry's document is made from: equal hashes, nothing to re-index.
+
+    A document is made from the entry's payload (which holds every field of
+    the entry) and its game's language.
+    """
+    # The payload is built in a fixed key order, so its keys need no sorting;
+    # ASCII JSON encodes about twice as fast (and lone surrogates as escapes).
+    return hashlib.sha1(json.dumps([FORMAT, language, payload]).encode("ascii")).hexdigest()[:20]
 
 
-def _fill(index: whoosh_index.Index, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
-    total = len(corpus.entries)
-    # Large corpora are analysed by two processes, each writing a segment of
-    # its own (no final merge): index builds are CPU-bound, and the machines
-    # rulebot runs on have at least two cores. Small ones are faster alone.
-    parallel = total >= PARALLEL_FROM and isinstance(index.storage, FileStorage)
-    writer = index.writer(limitmb=256, procs=2, multisegment=True) if parallel else index.writer(limitmb=256)
-    digests = {}
-    try:
-        for number, (digest, make) in enumerate(documents(corpus), 1):
-            document = make()
-            digests[document["id"]] = digest
-            writer.add_document(**document)
-            if progress is not None and (number % 500 == 0 or number == total):
-                progress(number, total)
-    except BaseException:
-        # Cancelling writes too, and fails the same way on a full disk: the
-        # first error is the one to report (an OSError means "use memory").
-        with contextlib.suppress(Exception):
-            writer.cancel()
-        raise
-    writer.commit()
+INDEX_NAME = "MAIN"
+"""The name of the index within its storage (Whoosh's default)."""
+
+
+def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
+    """Write the index of a corpus into an empty storage: its segments, then the table of contents naming them."""
+    import sys
+
+    ids = list(corpus.entries)
+    total = len(ids)
+    digests: dict[str, str] = {}
+    done, helper_done = 0, None  # entries written here, and by the helper process (in shared memory)
+
+    def report() -> None:
+        if progress is not None:
+            progress(done + (helper_done.value if helper_done else 0), total)
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if done % 500 == 0:
+            report()
+
+    # Index builds are CPU-bound, and the machines rulebot runs on have two
+    # cores or more: a large corpus is cut in two parts of about as much work,
+    # and a forked helper process writes the second part as a segment of its
+    # own while this one writes the first. Readers take the two segments in
+    # order, as one index, whose documents are in corpus order as a single
+    # segment's would be. Small corpora are not worth a process; forking is
+    # left to Linux (macOS's system libraries are not safe to fork).
+    if total < PARALLEL_FROM or not isinstance(storage, FileStorage) or not sys.platform.startswith("linux"):
+        written = [segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, ids, digests, tick))]
+    else:
+        import multiprocessing
+
+        first, second = _halves(corpus, ids)
+        context = multiprocessing.get_context("fork")
+        helper_done = context.RawValue("q", 0)
+        receiver, sender = context.Pipe(duplex=False)
+        helper = context.Process(target=_write_part, args=(storage, corpus, second, helper_done, receiver, sender), daemon=True)
+        helper.start()
+        sender.close()
+        try:
+            written = [segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, first, digests, tick))]
+            while not receiver.poll(0.2):  # until the helper is done
+                report()
+            outcome = receiver.recv()
+        except EOFError:  # the helper died without a word
+            helper.join()
+            outcome = IndexBuildError(f"the helper process writing the index ended abruptly (exit code {helper.exitcode})")
+        except BaseException:
+            helper.terminate()
+            raise
+        finally:
+            helper.join()
+            receiver.close()
+        if isinstance(outcome, BaseException):
+            raise outcome
+        written.append(outcome[0])
+        digests.update(outcome[1])
+    if total:
+        report()  # the end: total of total
+    whoosh_index.TOC(schema(), written, 0).write(storage, INDEX_NAME)
+    storage.temp_storage(f"{INDEX_NAME}.tmp").destroy()  # the scratch folder the segments' columns were written in
     return _meta(corpus, fingerprint, digests)
 
 
+def _halves(corpus: Corpus, ids: list[str]) -> tuple[list[str], list[str]]:
+    """Entry ids cut in two runs of about as much work: an entry's is about its text's length and 200 characters more."""
+    import bisect
+    import itertools
+
+    sizes = list(itertools.accumulate(len(corpus.entries[i].text) + 200 for i in ids))
+    cut = bisect.bisect_left(sizes, sizes[-1] / 2)
+    return ids[:cut], ids[cut:]
+
+
+def _made(corpus: Corpus, ids: list[str], digests: dict[str, str], tick: Callable[[], None]) -> Iterator[dict]:
+    """The documents of some entries, in order; records each one's digest and ticks once it is written."""
+    for entry_id, (digest, make) in zip(ids, documents(corpus, ids)):
+        digests[entry_id] = digest
+        yield make()
+        tick()
+
+
+def _write_part(storage: FileStorage, corpus: Corpus, ids: list[str], done, parent_end, connection) -> None:
+    """The helper process of _fill: write some entries as a segment, and send back (segment, digests) or the error."""
+    parent_end.close()  # this process's copy: once the parent is gone, sending fails instead of waiting for ever
+    try:
+        digests: dict[str, str] = {}
+        parent = os.getppid()
+
+        def tick() -> None:
+            done.value += 1
+            if done.value % 100 == 0 and os.getppid() != parent:
+                raise IndexBuildError("the build was abandoned")  # its process was killed: no use going on
+
+        connection.send((segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, ids, digests, tick)), digests))
+    except BaseException as exc:  # raised by the parent (an OSError there means "use memory")
+        failure = exc if isinstance(exc, OSError) else IndexBuildError(f"the helper process writing the index failed: {exc!r}")
+        with contextlib.suppress(OSError):  # the parent is gone
+            connection.send(failure)
+
+
 def _meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dict:
+    from collections import Counter
+
+    entries = Counter(e.game for e in corpus.entries.values())
     return {
         "format": FORMAT,
         "fingerprint": fingerprint,
         "count": len(corpus.entries),
         "built_at": time.time(),
-        "games": {slug: game_payload(corpus, slug) for slug in corpus.games},
+        "games": {slug: game_payload(corpus, slug, entries.get(slug, 0)) for slug in corpus.games},
         "synonym_tables": {
             **{slug: analysis.encode_synonyms(analysis.synonym_table(g.synonyms)) for slug, g in corpus.games.items()},
             ALL_GAMES: analysis.encode_synonyms(analysis.synonym_table([s for g in corpus.games.values() for s in g.synonyms])),
@@ -284,7 +374,8 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     The earlier build's files are hard-linked (Whoosh never rewrites a
     segment: it adds new ones and a new table of contents), so this costs
     about as much as the entries that changed. None when the earlier build
-    cannot serve (another format, unreadable): the caller builds afresh.
+    cannot serve (another format, unreadable) or so much changed that a new
+    build is faster: the caller builds afresh.
     """
     from whoosh.writing import NO_MERGE
 
@@ -295,6 +386,13 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
         return None
     if not isinstance(old, dict) or old.get("format") != FORMAT or not isinstance(old_digests, dict):
         return None
+    digests, makers = {}, []
+    for entry_id, (digest, make) in zip(corpus.entries, documents(corpus)):
+        digests[entry_id] = digest
+        if old_digests.get(entry_id) != digest:
+            makers.append(make)
+    if len(makers) > len(digests) / 5:
+        return None  # Whoosh's writer re-indexes an entry three times slower than a new build does
     for path in base.iterdir():
         if path.name in (META_FILE, DIGESTS_FILE) or path.name.endswith("LOCK"):
             continue
@@ -303,11 +401,7 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
         except OSError:
             shutil.copy2(path, folder / path.name)
     index = whoosh_index.open_dir(str(folder))
-    digests, changed = {}, []
-    for entry_id, (digest, make) in zip(corpus.entries, documents(corpus)):
-        digests[entry_id] = digest
-        if old_digests.get(entry_id) != digest:
-            changed.append(make())
+    changed = [make() for make in makers]
     removed = [i for i in old_digests if i not in digests]
     writer = index.writer()
     try:
@@ -370,8 +464,8 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
     }
 
 
-def game_payload(corpus: Corpus, slug: str) -> dict:
-    """What a search needs to know of a game, without loading the corpus."""
+def game_payload(corpus: Corpus, slug: str, entries: int) -> dict:
+    """What a search needs to know of a game (which has that many entries), without loading the corpus."""
     game = corpus.games[slug]
     return {
         "slug": game.slug,
@@ -381,17 +475,27 @@ def game_payload(corpus: Corpus, slug: str) -> dict:
         "expansions": [{"slug": e.slug, "name": e.name} for e in game.expansions],
         "synonyms": [list(group) for group in game.synonyms],
         "terms": list(game.terms),
-        "entries": sum(1 for e in corpus.entries.values() if e.game == slug),
+        "entries": entries,
     }
 
 
 # -- the cache folder ------------------------------------------------------
 
 
-def _fingerprint(dirs: list[Path]) -> str:
-    from rulebot import corpus as corpus_module
-
-    return hashlib.sha256(f"format {FORMAT}\0{corpus_module.fingerprint(dirs)}".encode()).hexdigest()
+def _fingerprint(dirs: list[Path], home: Path) -> str:
+    """The fingerprint of the corpus for this index format; the corpus files' stamps
+    are kept in the cache folder, so that unchanged files are not read again."""
+    path = home / STAMPS_FILE
+    try:
+        known = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    corpus_hash, stamps = corpus_files.fingerprint(dirs, known if isinstance(known, dict) else {})
+    if stamps != known:
+        with contextlib.suppress(OSError):  # a read-only cache only costs reading the files again
+            home.mkdir(parents=True, exist_ok=True)
+            _write_json(path, stamps)
+    return hashlib.sha256(f"format {FORMAT}\0{corpus_hash}".encode()).hexdigest()
 
 
 def _key(dirs: list[Path]) -> str:
@@ -507,7 +611,7 @@ def _prune(home: Path, keep: Path) -> None:
     """Remove other builds: old fingerprints now, leftovers of dead builds once stale."""
     now = time.time()
     for child in home.iterdir():
-        if child == keep:
+        if child == keep or child.name == STAMPS_FILE:
             continue
         try:
             info = child.lstat()
@@ -527,6 +631,6 @@ def _sha256(path: Path) -> str:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # processes may write the same file at once
     tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     os.replace(tmp, path)

@@ -5,12 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-KINDS = ("rule", "setup", "faq", "errata", "fine-point", "variant", "house-rule")
-"""Every kind an entry may have, in the order the site lists them."""
-
-TRUST_LEVELS = ("official", "designer", "community", "house")
-"""How far a source can be trusted, most trusted first."""
-
 
 @dataclass(frozen=True)
 class Expansion:
@@ -39,7 +33,7 @@ class Source:
     language: str = "en"
     """Language of the document (two-letter code)."""
     trust: str = "official"
-    """One of TRUST_LEVELS."""
+    """One of rulebot.kinds.TRUST_LEVELS."""
     expansion: str | None = None
     """Default expansion of the entries restating this source."""
 
@@ -101,7 +95,7 @@ class Entry:
     game: str
     """Slug of the game."""
     kind: str
-    """One of KINDS."""
+    """One of rulebot.kinds.KINDS."""
     title: str
     """The card or topic name, or the question of an FAQ."""
     text: str

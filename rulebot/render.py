@@ -30,8 +30,11 @@ def parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 
-MARKUP = re.compile(r"[*_`|#<>\[\]\\&]|^\s*(?:[-+]|\d+[.)])\s", re.MULTILINE)
-"""Characters or line starts that may be Markdown; a text without any is plain paragraphs."""
+MARKUP = re.compile(r"[*_`|#<>\\&]|\][(:]|^\s*(?:[-+]|\d+[.)])\s", re.MULTILINE)
+"""Characters or line starts that may be Markdown; a text without any is plain paragraphs.
+
+Brackets make a link only as `[text](target)` or with a definition
+`[label]: target`: other brackets (`“[d]eal 7 damage”`) are plain text."""
 
 
 def to_terminal(markdown: str) -> str:

@@ -8,7 +8,8 @@ from pathlib import Path
 from rulebot.corpus import format_entry
 from rulebot.errors import CurationError
 from rulebot.importer import slugify, unique_id
-from rulebot.model import KINDS, Corpus
+from rulebot.kinds import KINDS
+from rulebot.model import Corpus
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ Here each term's postings are read block by block and its scores added up
 in a dict: the same BM25F formula and statistics as Whoosh's (B 0.75,
 K1 1.2; field boosts are in the posting weights), the true maximum among a
 unit's alternatives in a field, and which units each document matches, at
-no extra cost. Phrases are matched by Whoosh (it reads the positions) and
-scored as the sum of their words, as Whoosh scores them.
+no extra cost. A phrase is looked for only where all its words are, from
+their positions, by Whoosh's rule (each word 1 to `slop` places after the one
+before), and scored as the sum of its words, as Whoosh scores it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from math import log
 
-from rulebot.whoosh_api import LENGTHS_COLUMN, Searcher, TermNotFound, byte_to_length, length_field, query
+from rulebot.whoosh_api import LENGTHS_COLUMN, Searcher, TermNotFound, byte_to_length, length_field
 
 B = 0.75
 K1 = 1.2

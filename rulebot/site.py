@@ -129,7 +129,7 @@ class Citation:
     section: str
     """Where in the document."""
     trust: str
-    """The source's trust level (model.TRUST_LEVELS)."""
+    """The source's trust level (kinds.TRUST_LEVELS)."""
     trust_label: str
     """The trust level for humans."""
 
@@ -143,7 +143,7 @@ class EntryView:
     title: str
     """Title of the entry."""
     kind: str
-    """One of model.KINDS."""
+    """One of kinds.KINDS."""
     kind_label: str
     """The kind for humans ("Fine point")."""
     expansion: str

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import pytest
 
 from conftest import MINIMAL, write_corpus
-from rulebot import corpus
+from rulebot import corpus, corpus_files
 from rulebot.errors import CorpusError
 
 GAME_TOML = """\
@@ -154,7 +156,31 @@ def test_code_fence_does_not_start_an_entry(tmp_path: Path):
 def test_fingerprint_changes_with_content(tmp_path: Path):
     """Editing one entry changes the corpus fingerprint; nothing else does."""
     root = write_corpus(tmp_path / "c", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY})
-    before = corpus.fingerprint([root])
-    assert corpus.fingerprint([root]) == before
+    before, _ = corpus_files.fingerprint([root])
+    assert corpus_files.fingerprint([root])[0] == before
     (root / "toy/rules.md").write_text(ENTRY.replace("first", "only"), encoding="utf-8")
-    assert corpus.fingerprint([root]) != before
+    assert corpus_files.fingerprint([root])[0] != before
+
+
+def settle(root: Path) -> None:
+    """Date every file of a corpus an hour back, as files not just written are."""
+    old = time.time() - 3600
+    for path in root.rglob("*"):
+        os.utime(path, (old, old))
+
+
+def test_fingerprint_trusts_only_unchanged_settled_stamps(tmp_path: Path):
+    root = write_corpus(tmp_path / "c", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY})
+    fresh, stamps = corpus_files.fingerprint([root])
+    assert stamps == {}  # files just written: their stamps could be racy
+    settle(root)
+    settled, stamps = corpus_files.fingerprint([root])
+    assert settled == fresh and set(stamps) == {str(root / "toy/game.toml"), str(root / "toy/rules.md")}
+    # A stamp is trusted: a made-up hash in it changes the fingerprint, so the file was not read.
+    forged = {path: [*stamp[:3], "0" * 64] for path, stamp in stamps.items()}
+    assert corpus_files.fingerprint([root], forged)[0] != settled
+    # An edit of the same size changes the modification time: the file is read again.
+    rules = root / "toy/rules.md"
+    rules.write_text(ENTRY.replace("first", "frist"), encoding="utf-8")
+    settle(root)
+    assert corpus_files.fingerprint([root], stamps)[0] != settled

@@ -23,6 +23,7 @@ from conftest import write_corpus
 from test_corpus import ENTRY, GAME_TOML
 from rulebot import corpus
 from rulebot.cli import cli
+from rulebot.corpus_files import MAX_FILE_BYTES
 from rulebot.model import Corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
@@ -69,14 +70,14 @@ class TestNotReadable:
         """An entries file over the 16 MiB limit is refused without being read."""
         root = toy(tmp_path)
         with (root / "toy/rules.md").open("r+b") as handle:
-            handle.truncate(corpus.MAX_FILE_BYTES + 1)  # sparse: instant, no disk used
+            handle.truncate(MAX_FILE_BYTES + 1)  # sparse: instant, no disk used
         expect(root, "rules.md:0: file larger than 16 MiB")
 
     def test_huge_game_toml(self, tmp_path: Path):
         """A game.toml over the limit is refused too."""
         root = toy(tmp_path)
         with (root / "toy/game.toml").open("r+b") as handle:
-            handle.truncate(64 * corpus.MAX_FILE_BYTES)
+            handle.truncate(64 * MAX_FILE_BYTES)
         expect(root, "game.toml:0: file larger than 16 MiB")
 
     def test_huge_file_is_not_read_to_fingerprint(self, tmp_path: Path):

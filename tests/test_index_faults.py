@@ -26,8 +26,8 @@ import pytest
 
 from conftest import MINIMAL
 from rulebot import index as index_module
-from rulebot.corpus import shipped_corpus_dir
-from rulebot.index import META_FILE, STALE_SECONDS, open_index
+from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.index import META_FILE, STALE_SECONDS, STAMPS_FILE, open_index
 from rulebot.search import Searcher
 
 SEED = 20261122
@@ -142,7 +142,7 @@ def test_sigkill_during_rebuild_never_breaks_answers(synthetic: Path, tmp_path: 
     home = index_home(cache)
     assert len([p for p in home.iterdir() if not p.name.startswith(".")]) == 1
     # Killed builds leave their folders; once stale, the next build removes them.
-    leftovers = [p for p in home.iterdir() if p.name.startswith(".")]
+    leftovers = [p for p in home.iterdir() if p.name.startswith(".") and p.name != STAMPS_FILE]
     old = time.time() - STALE_SECONDS - 60
     for path in leftovers:
         os.utime(path, (old, old))
@@ -308,7 +308,7 @@ class TestUnwritableCache:
         with Searcher(opened) as searcher:
             assert searcher.ask("lantern keeper").results[0].id == "lh-lantern-keeper"
         (home,) = (fresh_cache / "index").iterdir()
-        assert list(home.iterdir()) == []  # the failed build folder is gone
+        assert [p for p in home.iterdir() if p.name != STAMPS_FILE] == []  # the failed build folder is gone
 
     def test_in_memory_build_writes_no_file(self, fresh_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """The in-memory fallback keeps Whoosh's scratch files in memory too, not in the (full) temp folder."""

@@ -57,7 +57,7 @@ def test_wheel_answers_from_its_own_corpus(wheel: Path, tmp_path: Path):
     assert process.returncode == 0, process.stderr
     assert json.loads(process.stdout)["results"][0]["id"] == "dune-chaumurky"
     located = subprocess.run(
-        [sys.executable, "-c", "from rulebot.corpus import shipped_corpus_dir; print(shipped_corpus_dir())"],
+        [sys.executable, "-c", "from rulebot.corpus_files import shipped_corpus_dir; print(shipped_corpus_dir())"],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )
     assert located.stdout.strip().startswith(str(tmp_path / "site"))

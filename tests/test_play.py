@@ -85,7 +85,7 @@ class TestAsking:
 
     def test_output_fits_80_columns(self):
         """Every line of answers and entries from the shipped corpus fits 80 columns."""
-        from rulebot.corpus import shipped_corpus_dir
+        from rulebot.corpus_files import shipped_corpus_dir
 
         with Searcher(open_index([shipped_corpus_dir()])) as shipped:
             session = PlaySession(shipped, width=80)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebot.corpus import load, shipped_corpus_dir
+from rulebot.corpus import load
+
+from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.index import open_index
 from rulebot.search import Searcher
 

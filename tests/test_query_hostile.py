@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from rulebot import output
 from rulebot.cli import cli
-from rulebot.corpus import shipped_corpus_dir
+from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.errors import QueryError
 from rulebot.index import open_index
 from rulebot.search import MAX_QUESTION_CHARS, MAX_UNITS, Answer, Searcher, valid_text

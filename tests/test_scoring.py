@@ -75,14 +75,18 @@ def test_deleted_documents_are_never_scored(tmp_path: Path):
         assert scorer.docs("body", "card") <= live
 
 
+def bodies(folder: Path, *texts: str):
+    """An index of one document per text, numbered in order."""
+    index = FileStorage(str(folder)).create_index(Schema(id=ID(stored=True), body=TEXT))
+    with index.writer() as writer:
+        for number, text in enumerate(texts):
+            writer.add_document(id=str(number), body=text)
+    return index
+
+
 def test_the_best_alternative_counts_in_each_document(tmp_path: Path):
     """A document that only a weaker alternative matches gets that alternative's own score."""
-    schema = Schema(id=ID(stored=True), body=TEXT)
-    index = FileStorage(str(tmp_path)).create_index(schema)
-    with index.writer() as writer:
-        writer.add_document(id="typed", body="trash trash")
-        writer.add_document(id="synonym", body="discard")
-    with index.searcher() as searcher:
+    with bodies(tmp_path, "trash trash", "discard").searcher() as searcher:
         scorer = BM25F(searcher)
         typed, synonym = Clause("body", ("trash",)), Clause("body", ("discard",), 0.85)
         scores, matched = scorer.score([[[typed, synonym]]])
@@ -92,12 +96,7 @@ def test_the_best_alternative_counts_in_each_document(tmp_path: Path):
 
 
 def test_units_matched_are_counted_per_document(tmp_path: Path):
-    schema = Schema(id=ID(stored=True), body=TEXT)
-    index = FileStorage(str(tmp_path)).create_index(schema)
-    with index.writer() as writer:
-        writer.add_document(id="both", body="spice coin")
-        writer.add_document(id="one", body="coin")
-    with index.searcher() as searcher:
+    with bodies(tmp_path, "spice coin", "coin").searcher() as searcher:
         _, matched = BM25F(searcher).score([[[Clause("body", ("spice",))]], [[Clause("body", ("coin",))]]])
         assert matched[0] == 0b11 and matched[1] == 0b10
 

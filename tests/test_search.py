@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import MINIMAL
-from rulebot.corpus import shipped_corpus_dir
+from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import open_index
 from rulebot.search import Searcher, clean_question, make_units

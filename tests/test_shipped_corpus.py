@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulebot import corpus
+from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.model import Corpus
 
 GAMES = {"dune-imperium", "res-arcana", "catalyst", "portals-of-molthar"}
@@ -12,12 +13,12 @@ GAMES = {"dune-imperium", "res-arcana", "catalyst", "portals-of-molthar"}
 
 @pytest.fixture(scope="module")
 def shipped() -> Corpus:
-    return corpus.load([corpus.shipped_corpus_dir()])
+    return corpus.load([shipped_corpus_dir()])
 
 
 def test_shipped_corpus_has_no_problem():
     """`rulebot check` of the shipped corpus finds nothing to report."""
-    _, problems = corpus.check([corpus.shipped_corpus_dir()])
+    _, problems = corpus.check([shipped_corpus_dir()])
     assert problems == []
 
 

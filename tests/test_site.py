@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from rulebot import changes, site, site_links, site_search
-from rulebot.corpus import ID_RE, load, shipped_corpus_dir
+from rulebot.corpus import ID_RE, load
+from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.text import fold
 from rulebot.errors import RulebotError, SiteError
 from rulebot.model import Alias, Corpus, Entry

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from rulebot import site
-from rulebot.corpus import load, shipped_corpus_dir
+from rulebot.corpus import load
+from rulebot.corpus_files import shipped_corpus_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # What a plain `ask` must not load: the site's templating and Markdown (answers
 # are rendered at build time), the stand-ins' modules, Whoosh's fourteen
-# Snowball stemmers.
+# Snowball stemmers, the corpus loader and its models (the index has what
+# answering needs), and TOML without a config file.
 NOT_FOR_ASK = (
     "asyncio",
     "urllib.request",
@@ -23,6 +24,9 @@ NOT_FOR_ASK = (
     "whoosh.lang.snowball",
     "jinja2",
     "markdown_it",
+    "rulebot.corpus",
+    "rulebot.model",
+    "tomllib",
 )
 
 

@@ -1,0 +1,11 @@
+"""The kinds of entries and the trust levels of sources: names the corpus format fixes.
+
+Kept apart from the data models so that the command line can offer them
+without loading the models.
+"""
+
+KINDS = ("rule", "setup", "faq", "errata", "fine-point", "variant", "house-rule")
+"""Every kind an entry may have, in the order the site lists them."""
+
+TRUST_LEVELS = ("official", "designer", "community", "house")
+"""How far a source can be trusted, most trusted first."""

@@ -1,0 +1,259 @@
+"""How an index is written: rulebot's own segment writer, two processes for large corpora, the terminal text.
+
+rulebot writes its segments itself (rulebot.segments.write_segment) rather than
+through Whoosh's writer, which was most of a build's time: these tests hold
+it to making the index Whoosh's writer makes.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import MINIMAL
+from test_index_faults import command, rulebot_env, write_synthetic_corpus
+from rulebot import index as index_module
+from rulebot import segments
+from rulebot.corpus import load
+from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.errors import IndexBuildError
+from rulebot.index import documents, open_index, schema, write_index
+from rulebot.render import to_terminal
+from rulebot.search import Searcher
+from rulebot.whoosh_api import FileStorage
+
+
+def content(index, totals: bool = True) -> dict:
+    """What a search can read of an index: stored fields, field lengths, and each term's statistics and postings.
+
+    Without `totals`, a term's total weight is left out: a sum of 32-bit
+    floats, it differs in its last bits with the number of segments.
+    """
+    fields = schema()
+    with index.reader() as reader:
+        found: dict = {"stored": list(reader.all_stored_fields())}
+        for name in fields.scorable_names():
+            # (a document without the field has length None or 0, as its segment has the field's lengths or not)
+            found[name] = (reader.field_length(name), [reader.doc_field_length(n, name) or 0 for n in range(reader.doc_count_all())])
+        for name, term in reader.all_terms():
+            info = reader.term_info(name, term)
+            found[name, term] = [
+                info.weight() if totals else None,
+                info.doc_frequency(), info.min_length(), info.max_length(), info.max_weight(), info.min_id(), info.max_id(),
+                list(reader.postings(name, term).items_as("weight")),
+                list(reader.postings(name, term).items_as("positions")) if fields[name].format.supports("positions") else None,
+            ]
+            postings = reader.postings(name, term)
+            if totals:  # one segment: the first block's statistics too (what searches skip blocks by)
+                found[name, term].append((postings.block_max_weight(), postings.block_min_length(), postings.block_max_length()))
+    return found
+
+
+def whoosh_built(corpus, folder: Path):
+    """The index of a corpus as Whoosh's own writer makes it, from the same documents."""
+    index = FileStorage(str(folder)).create_index(schema())
+    writer = index.writer()
+    for _, make in documents(corpus):
+        writer.add_document(**make())
+    writer.commit()
+    return index
+
+
+CORPORA = {
+    "minimal": lambda folder: MINIMAL,
+    "shipped": lambda folder: shipped_corpus_dir(),
+    # sections shared by hundreds of entries: posting lists of several blocks, with positions and lengths
+    "synthetic": lambda folder: write_synthetic_corpus(folder, entries=400),
+}
+on_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="builds take two processes on Linux only")
+
+
+@pytest.mark.parametrize("corpus", list(CORPORA))
+def test_same_index_as_whoosh_writes(corpus: str, tmp_path: Path):
+    """Every stored field, length, term statistic, posting and position is the one Whoosh's writer makes."""
+    corpus = load([CORPORA[corpus](tmp_path / "corpus")])
+    (tmp_path / "ours").mkdir()
+    write_index(tmp_path / "ours", corpus, "fingerprint")
+    ours = FileStorage(str(tmp_path / "ours")).open_index()
+    (tmp_path / "whoosh").mkdir()
+    assert content(ours) == content(whoosh_built(corpus, tmp_path / "whoosh"))
+
+
+@on_linux
+def test_two_processes_write_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """With two processes, the index has two segments, in corpus order, and reads as Whoosh's single one."""
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    corpus = load([shipped_corpus_dir()])
+    (tmp_path / "ours").mkdir()
+    seen = []
+    write_index(tmp_path / "ours", corpus, "fingerprint", progress=lambda done, total: seen.append((done, total)))
+    ours = FileStorage(str(tmp_path / "ours")).open_index()
+    assert len(ours.reader().leaf_readers()) == 2
+    assert [stored["id"] for stored in ours.reader().all_stored_fields()] == list(corpus.entries)
+    (tmp_path / "whoosh").mkdir()
+    assert content(ours, totals=False) == content(whoosh_built(corpus, tmp_path / "whoosh"), totals=False)
+    assert seen[-1] == (len(corpus.entries), len(corpus.entries))
+    assert sorted(p.name for p in (tmp_path / "ours").iterdir() if p.is_dir()) == []  # no scratch folder left
+
+
+def test_tricky_words_analysed_as_whoosh_does():
+    """The remembered terms of words are the analyzers' own: accents, rule numbers, stop words first, French."""
+    values = [
+        "The Ferry Gull's *tide* — 702.19b, égalité; Égalité!",
+        "a an the of",
+        "of the first player, 10 victory points (VP)",
+        "l'égalité des joueurs: à la fin de la partie",
+        "naïve CAFÉ 3.5.2. x_y",
+        "",
+    ]
+    for name, field in schema().items():
+        if not field.indexed:
+            continue
+        terms_of = segments.terms_of(field)
+        for value in values:
+            tokens = [(t.text, t.pos) for t in field.analyzer(value, positions=True, mode="index")]
+            terms, positions = terms_of(value)
+            assert terms == [text for text, _ in tokens], (name, value)
+            if field.format.supports("positions"):
+                assert list(positions) == [position for _, position in tokens], (name, value)
+
+
+@on_linux
+def test_parallel_build_answers(fresh_cache: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+    """A corpus indexed by two processes answers as one indexed by one, and its updates still work."""
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    opened = open_index([minimal_copy])
+    assert opened.built and len(opened.index.reader().leaf_readers()) == 2
+    with Searcher(opened) as searcher:
+        assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
+    rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+    updated = open_index([minimal_copy])
+    assert updated.meta["updated"] == {"changed": 1, "removed": 0}
+    with Searcher(updated) as searcher:
+        assert searcher.ask("stormy dock").results[0].id == "lh-ferry-gull"
+
+
+def _failing_in_helper(failure):
+    """A write_segment that fails as `failure` says in the helper process only."""
+    parent, real = os.getpid(), segments.write_segment
+
+    def write_segment(*args, **kwargs):
+        if os.getpid() != parent:
+            failure()
+        return real(*args, **kwargs)
+
+    return write_segment
+
+
+def _full_disk():
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@on_linux
+def test_full_disk_in_the_helper_process(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
+    """The helper process's disk error reaches the build: memory, a warning, no build folder left."""
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(segments, "write_segment", _failing_in_helper(_full_disk))
+    warnings: list[str] = []
+    opened = open_index([MINIMAL], warn=warnings.append)
+    assert opened.path is None and "No space left on device" in warnings[0]
+    with Searcher(opened) as searcher:
+        assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
+    (home,) = (fresh_cache / "index").iterdir()
+    assert [p.name for p in home.iterdir() if p.name != index_module.STAMPS_FILE] == []  # no build folder
+
+
+@on_linux
+def test_helper_process_dying(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
+    """A helper process that dies without a word fails the build clearly, and leaves no build folder."""
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(segments, "write_segment", _failing_in_helper(lambda: os._exit(3)))
+    with pytest.raises(IndexBuildError, match="exit code 3"):
+        open_index([MINIMAL])
+    (home,) = (fresh_cache / "index").iterdir()
+    assert [p.name for p in home.iterdir() if p.name != index_module.STAMPS_FILE] == []  # no build folder
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "“[d]eal 7 damage” resolves first.",  # brackets that make no link: plain text
+        "See [Ferry Gull] and [rule 2].\n\nA second paragraph.",
+        "[Ferry Gull](#lh-ferry-gull) moves.",  # a link: its text only
+        "[gull]: #lh-ferry-gull\n\nA [gull] moves.",  # a reference definition vanishes
+    ],
+)
+def test_terminal_text_of_brackets(text: str):
+    """Texts whose brackets make no link skip the Markdown parser, and read as the parser renders them."""
+    from rulebot.render import parser
+
+    rendered = "\n\n".join(
+        "".join(child.content for child in token.children if child.type == "text")
+        for token in parser().parse(text)
+        if token.type == "inline"
+    )
+    assert to_terminal(text) == rendered
+
+
+def _slow_then_fast_corpus(root: Path, entries: int) -> Path:
+    """A corpus whose first half (bulleted lists: the Markdown parser) takes longer to index than its plain second half."""
+    write_synthetic_corpus(root, entries=entries)
+    rules = root / "vornish" / "rules.md"
+    chunks = rules.read_text(encoding="utf-8").split("\n## ")
+    for number in range(1, len(chunks) // 2):
+        head, _, text = chunks[number].partition("\n\n")
+        chunks[number] = head + "\n\n" + "\n".join(f"- {word}" for word in text.split())
+    rules.write_text("\n## ".join(chunks), encoding="utf-8")
+    return root
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("when", ["writing", "reporting"])
+def test_killed_build_leaves_no_helper_process(tmp_path: Path, when: str):
+    """SIGKILL of a build run by two processes, while its helper writes or waits to report: the helper stops too."""
+    corpus = _slow_then_fast_corpus(tmp_path / "corpus", entries=6000)
+    process = subprocess.Popen(command(corpus, "index", "--rebuild"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env=rulebot_env(tmp_path / "cache"))
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    helpers: list[str] = []
+    waiting: list[str] = []
+    while process.poll() is None:
+        helpers = helpers or (children.read_text().split() if children.exists() else [])
+        waiting = [pid for pid in helpers if "pipe" in _read(Path(f"/proc/{pid}/wchan"))]  # blocked sending its part
+        if helpers and (when == "writing" or waiting):
+            break
+        time.sleep(0.005)
+    process.kill()
+    process.wait()
+    if not helpers or (when == "reporting" and not waiting):
+        pytest.skip("the build ended before the moment to kill it (or the kernel hides where processes wait)")
+    deadline = time.monotonic() + 30
+    while any(Path(f"/proc/{pid}").exists() for pid in helpers):
+        assert time.monotonic() < deadline, "the helper process outlived its build"
+        time.sleep(0.05)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def test_edit_of_most_entries_builds_afresh(fresh_cache: Path, minimal_copy: Path):
+    """An edit that changes most entries' documents (the game's name) makes a new build, not an update."""
+    open_index([minimal_copy])
+    toml = minimal_copy / "lantern-harbor" / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('name = "Lantern Harbor"', 'name = "Lantern Haven"'), encoding="utf-8")
+    opened = open_index([minimal_copy])
+    assert opened.built and "updated" not in opened.meta
+    assert opened.meta["games"]["lantern-harbor"]["name"] == "Lantern Haven"
+    with Searcher(opened) as searcher:
+        assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
