@@ -10,7 +10,7 @@ For each corpus size it measures:
   of --runs, interleaved run by run with the reference (a fresh `python`
   process that opens an SQLite FTS5 table of the same entries and runs one
   `bm25()` query), so that the machine's noise hits both alike;
-- warm answer: in-process latency, p50 and p95, over 200+ varied questions;
+- warm answer: latency within one process (of its own), p50 and p95, over 200+ varied questions;
 - index build: a full build, then bringing the index up to date after one
   entry is edited (both as `rulebot index` processes);
 - site build time;
@@ -110,6 +110,24 @@ def built_index(cache: Path) -> Path:
     return max((p.parent for p in (cache / "index").glob("*/*/rulebot-meta.json")), key=lambda p: p.stat().st_mtime)
 
 
+WARM_SCRIPT = (
+    "import json, sys, time\n"
+    "from rulebot.index import open_index\n"
+    "from rulebot.search import Searcher\n"
+    "questions = json.loads(open(sys.argv[2], encoding='utf-8').read())\n"
+    "with Searcher(open_index(json.loads(sys.argv[1]))) as searcher:\n"
+    "    for question in questions[:20]:\n"
+    "        searcher.ask(question)  # warm the caches as a session would\n"
+    "    timings = []\n"
+    "    for question in questions:\n"
+    "        started = time.perf_counter()\n"
+    "        searcher.ask(question)\n"
+    "        timings.append(time.perf_counter() - started)\n"
+    "print(json.dumps(timings))\n"
+)
+"""Warm answers: one searcher, the questions asked one after the other, each timed."""
+
+
 def median_ms(values: list[float]) -> float:
     return statistics.median(values) * 1000
 
@@ -176,20 +194,16 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
     result["cold_ms"], result["ref_ms"], result["plain_whoosh_ms"] = median_ms(cold), median_ms(ref), median_ms(plain)
     result["ask_rss_mb"] = rss_ask / 1024
 
-    from rulebot.index import open_index
-    from rulebot.search import Searcher
-
-    os.environ["RULEBOT_CACHE_DIR"] = env["RULEBOT_CACHE_DIR"]
+    # In a process of its own, as a session at the table has: this one holds
+    # the whole corpus, and the garbage collector's sweeps of it would be timed too.
+    questions = work / "questions.json"
+    questions.write_text(json.dumps(warm_questions(loaded)), encoding="utf-8")
     dirs = [shipped_corpus_dir()] if shipped else [corpus_dir]
-    with Searcher(open_index(dirs)) as searcher:
-        questions = warm_questions(loaded)
-        for question in questions[:20]:
-            searcher.ask(question)  # warm the caches as a session would
-        timings = []
-        for question in questions:
-            started = time.perf_counter()
-            searcher.ask(question)
-            timings.append(time.perf_counter() - started)
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_SCRIPT, json.dumps([str(d) for d in dirs]), str(questions)],
+        env=env, cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    timings = json.loads(done.stdout)
     result["warm_p50_ms"], result["warm_p95_ms"], result["warm_n"] = percentile(timings, 0.5), percentile(timings, 0.95), len(timings)
 
     seconds, status, rss = run(rulebot([*corpus_args, "site", "build", "--force", str(work / "site")]), env)
