@@ -177,25 +177,35 @@ class BM25F:
         return self._lengths[key]
 
 
-def _postings(reader, field: str, text: str, info) -> Iterable[tuple[int, float]]:
-    """(docnum, weight) of each posting of a term in a segment, without deleted documents."""
-    deleted = reader.deleted_docs_set if reader.has_deletions() else frozenset()
+def _block_matcher(reader, field: str, text: str, info):
+    """Whoosh 3's block postings of a term, straight from the term info already
+    looked up (reader.postings() would look the term up again); None where the
+    postings are not in blocks (a lone posting kept in the term table)."""
     try:
-        # Straight from the term info already looked up: reader.postings()
-        # would look the term up again.
         terms = reader._terms
         matcher = terms._codec.postings_reader(terms._postfile, info, reader.schema[field].format, term=(field, text))
     except AttributeError:
-        matcher = reader.postings(field, text)
-        deleted = frozenset()  # reader.postings() leaves them out itself
-    if not hasattr(matcher, "_read_ids"):  # not Whoosh 3's block postings: one by one
-        while matcher.is_active():
-            if matcher.id() not in deleted:
-                yield matcher.id(), matcher.weight()
-            matcher.next()
+        return None
+    return matcher if hasattr(matcher, "_read_values") else None
+
+
+def _one_by_one(reader, field: str, text: str) -> Iterable:
+    """The postings matcher of a term that leaves deleted documents out, stepped through."""
+    matcher = reader.postings(field, text)
+    while matcher.is_active():
+        yield matcher
+        matcher.next()
+
+
+def _postings(reader, field: str, text: str, info) -> Iterable[tuple[int, float]]:
+    """(docnum, weight) of each posting of a term in a segment, without deleted documents."""
+    matcher = _block_matcher(reader, field, text, info)
+    if matcher is None:
+        yield from ((m.id(), m.weight()) for m in _one_by_one(reader, field, text))
         return
-    # Whoosh 3 postings come in blocks of ids and weights: reading them whole
-    # is several times faster than stepping through the matcher.
+    # Blocks of ids and weights read whole: several times faster than
+    # stepping through the matcher.
+    deleted = reader.deleted_docs_set if reader.has_deletions() else frozenset()
     while matcher.is_active():
         matcher._read_ids()
         matcher._read_weights()
@@ -208,20 +218,12 @@ def _postings(reader, field: str, text: str, info) -> Iterable[tuple[int, float]
 
 def _values(reader, field: str, text: str, info, wanted: set[int]) -> Iterable[tuple[int, bytes]]:
     """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment."""
-    try:
-        terms = reader._terms
-        matcher = terms._codec.postings_reader(terms._postfile, info, reader.schema[field].format, term=(field, text))
-    except AttributeError:
-        matcher = None
-    if matcher is None or not hasattr(matcher, "_read_values"):
-        matcher = reader.postings(field, text)
-        while matcher.is_active():
-            if matcher.id() in wanted:
-                yield matcher.id(), matcher.value()
-            matcher.next()
+    matcher = _block_matcher(reader, field, text, info)
+    if matcher is None:
+        yield from ((m.id(), m.value()) for m in _one_by_one(reader, field, text) if m.id() in wanted)
         return
-    # Block by block, decoding only the blocks that hold a wanted document
-    # (the callers never ask for a deleted one).
+    # Only the blocks that hold a wanted document are decoded (the callers
+    # never ask for a deleted one).
     while matcher.is_active():
         matcher._read_ids()
         ids = matcher._ids

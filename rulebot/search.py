@@ -352,9 +352,7 @@ class Searcher:
         words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[set[str]]] = {}  # per game: what each unit may mean, as stems
         scores, matched = self.scorer.score(self._unit_clauses(unit) for unit in units)
-        allowed = self._scope(slug, expansions)
-        masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
-        pool = [d for d in scores if (allowed is None or d in allowed) and d not in masked]
+        pool = self._eligible(scores, slug, expansions)
         # Proximity only reorders the best documents: looking for phrases in
         # every document that has both words would cost the most for the
         # commonest words, in the largest corpora.
@@ -382,14 +380,16 @@ class Searcher:
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
 
-    def _scope(self, slug: str | None, expansions: set[str] | None) -> set[int] | None:
-        """The documents a search may return: a game's (of the expansions in play), or all (None)."""
-        if slug is None:
-            return None
-        allowed = self.scorer.docs("game", slug)
-        if expansions is not None:
-            allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
-        return allowed
+    def _eligible(self, scores: dict[int, float], slug: str | None, expansions: set[str] | None) -> list[int]:
+        """The scored documents a search may return: of a game (of the expansions in play)
+        or of every game, without house rules when only official rulings are asked for."""
+        allowed = None
+        if slug is not None:
+            allowed = self.scorer.docs("game", slug)
+            if expansions is not None:
+                allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
+        masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
+        return [d for d in scores if (allowed is None or d in allowed) and d not in masked]
 
     def _meaning(self, unit: Unit) -> set[str]:
         """The stems a unit may stand for: its words, its synonyms, close spellings of an unknown word."""
@@ -498,9 +498,7 @@ class Searcher:
             clauses.append(scoring.Clause("names", (word,)))
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self._close_spellings(word))
         scores, _ = self.scorer.score([[clause]] for clause in clauses)
-        allowed = self._scope(game, None)
-        masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
-        found = (json.loads(self.searcher.stored_fields(d)["data"]) for d in _best([d for d in scores if (allowed is None or d in allowed) and d not in masked], scores, limit))
+        found = (json.loads(self.searcher.stored_fields(d)["data"]) for d in _best(self._eligible(scores, game, None), scores, limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
 
 
