@@ -14,7 +14,8 @@ For each corpus size it measures:
 - index build: a full build, then bringing the index up to date after one
   entry is edited (both as `rulebot index` processes);
 - site build time;
-- peak memory (max RSS) of `ask` and of the index build, per process (wait4).
+- peak memory (max RSS) of `ask` and of the index build, per process (wait4,
+  from a small launcher: see LAUNCHER).
 
 Large corpora come from bench/scale_corpus.py (real rules documents from
 ../shared/data when present, else a seeded generator). Everything runs in
@@ -51,13 +52,33 @@ QUESTIONS = ["chaumurky tie", "can i trash assassination mission", "how many coi
              "combien d'actions par tour", "what happens when a creature with deathtouch deals damage"]
 
 
+LAUNCHER = (
+    "import os, sys, time\n"
+    "started = time.perf_counter()\n"
+    "pid = os.fork()\n"
+    "if pid == 0:\n"
+    "    quiet = os.open(os.devnull, os.O_RDWR)\n"
+    "    for stream in (0, 1, 2):\n"
+    "        os.dup2(quiet, stream)\n"
+    "    os.execv(sys.argv[1], sys.argv[1:])\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "print(time.perf_counter() - started, os.waitstatus_to_exitcode(status), usage.ru_maxrss)\n"
+)
+"""Runs a command, timing it and reporting its exit status and max RSS.
+
+Linux carries a process's peak RSS across exec: a command started straight
+from this process (which holds a whole generated corpus) would report this
+process's peak as its own. A small launcher forks it from a fresh, small
+process instead, and times it itself, so that its own start is not counted."""
+
+
 def run(command: list[str], env: dict) -> tuple[float, int, int]:
     """Run a process: (wall seconds, exit status, max RSS in KiB)."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - started, process.returncode, usage.ru_maxrss
+    done = subprocess.run(
+        [sys.executable, "-c", LAUNCHER, *command], env=env, cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    seconds, status, rss = done.stdout.split()
+    return float(seconds), int(status), int(rss)
 
 
 def rulebot(args: list[str]) -> list[str]:

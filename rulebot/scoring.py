@@ -18,17 +18,25 @@ before), and scored as the sum of its words, as Whoosh scores it.
 
 from __future__ import annotations
 
+import io
+import pickle
+import struct
+import zlib
+from array import array
+from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 from math import log
 
 from rulebot.whoosh_api import LENGTHS_COLUMN, Searcher, TermNotFound, byte_to_length, length_field
 
 B = 0.75
 K1 = 1.2
-RECENT_POSTINGS = 200_000
-"""How many term scores (postings) the searcher keeps from recent questions: a few MB at most."""
+RECENT_POSTINGS = 1_000_000
+"""How many term scores (postings) the searcher keeps from recent questions: 12 MB at most.
+The commonest words of a large corpus come back in most questions."""
 _LENGTH = [byte_to_length(b) for b in range(256)]
 """Whoosh stores a field's length in a byte; this decodes it."""
 
@@ -49,6 +57,19 @@ Unit = list[list[Clause]]
 """What one unit of a question may match: per field, alternatives (the best one counts); fields add up."""
 
 
+@dataclass
+class Scores:
+    """The documents some clause of a question matches, with their scores."""
+
+    totals: dict[int, float]
+    by_unit: list[list[dict[int, float]]]
+    """Per unit of the question, per field: the scores of the documents it matches there."""
+
+    def units_matched(self, docnum: int) -> int:
+        """How many of the question's units a document matches."""
+        return sum(1 for fields in self.by_unit if any(docnum in scores for scores in fields))
+
+
 class BM25F:
     """Scores clauses over one Whoosh searcher (all its segments)."""
 
@@ -56,77 +77,107 @@ class BM25F:
         self.searcher = searcher
         self.leaves = [(leaf, leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
         self._lengths: dict[tuple[int, str], bytes | None] = {}
-        self._recent: OrderedDict[tuple[str, str], dict[int, float]] = OrderedDict()
+        self._recent: OrderedDict[tuple[str, str], tuple[array, array]] = OrderedDict()
         """The scores of terms met lately, least recent first: the same words come back question after question."""
         self._recent_postings = 0
 
-    def score(self, units: Iterable[Unit]) -> tuple[dict[int, float], dict[int, int]]:
-        """Every document any clause matches: its score (the sum over units of each
-        field's best alternative), and which units it matches (bit i: unit i)."""
-        totals: dict[int, float] = {}
-        matched: dict[int, int] = {}
-        for number, unit in enumerate(units):
-            bit = 1 << number
+    def score(self, units: Iterable[Unit]) -> Scores:
+        """Every document any clause matches, with its score: the sum over units of each field's best alternative."""
+        found: list[list[dict[int, float]]] = []
+        for unit in units:
+            fields = []
             for alternatives in unit:
-                if len(alternatives) == 1:
-                    best = self.clause_scores(alternatives[0])
-                else:
-                    best = {}
-                    for clause in alternatives:
-                        for docnum, value in self.clause_scores(clause).items():
-                            if value > best.get(docnum, 0.0):
-                                best[docnum] = value
-                total = totals.get
-                for docnum, value in best.items():
-                    totals[docnum] = total(docnum, 0.0) + value
-                units_of = matched.get
-                for docnum in best:
-                    matched[docnum] = units_of(docnum, 0) | bit
-        return totals, matched
+                scores = sorted((self.clause_scores(clause) for clause in alternatives), key=len, reverse=True)
+                best = scores[0]
+                for other in scores[1:]:
+                    for docnum, value in other.items():
+                        if value > best.get(docnum, 0.0):
+                            best[docnum] = value
+                fields.append(best)
+            found.append(fields)
+        # The smaller dicts are added to the largest: at scale, one common
+        # word matches most documents, and its dict is then built at C speed.
+        parts = sorted((scores for fields in found for scores in fields), key=len, reverse=True)
+        totals = dict(parts[0]) if parts else {}
+        for scores in parts[1:]:
+            total = totals.get
+            for docnum, value in scores.items():
+                totals[docnum] = total(docnum, 0.0) + value
+        return Scores(totals, found)
 
     def clause_scores(self, clause: Clause, among: set[int] | None = None) -> dict[int, float]:
-        """BM25F score of one clause in each document it matches (of those `among`, when given)."""
-        if len(clause.words) == 1:
-            scores = self.term_scores(clause.field, clause.words[0])
-            if among is not None:
-                scores = {docnum: value for docnum, value in scores.items() if docnum in among}
-        else:
+        """BM25F score of one clause in each document it matches (of those `among`, when given): a new dict."""
+        if len(clause.words) > 1:
             scores = self._phrase_scores(clause, among)
+            if clause.weight != 1.0:
+                return {docnum: value * clause.weight for docnum, value in scores.items()}
+            return scores
+        if among is not None:
+            scores = self._term_among(clause.field, clause.words[0], among)
+            if clause.weight != 1.0:
+                return {docnum: value * clause.weight for docnum, value in scores.items()}
+            return scores
+        ids, values = self._term(clause.field, clause.words[0])
         if clause.weight != 1.0:
-            return {docnum: value * clause.weight for docnum, value in scores.items()}
-        return scores
+            values = map(clause.weight.__mul__, values)
+        return dict(zip(ids, values))
 
     def term_scores(self, field: str, text: str) -> dict[int, float]:
-        """BM25F score of a term in each document whose field holds it (do not change the dict)."""
-        key = (field, text)
-        scores = self._recent.get(key)
-        if scores is not None:
-            self._recent.move_to_end(key)
-            return scores
-        scores = self._read_term(field, text)
-        self._recent[key] = scores
-        self._recent_postings += len(scores)
-        while self._recent_postings > RECENT_POSTINGS and len(self._recent) > 1:
-            _, dropped = self._recent.popitem(last=False)
-            self._recent_postings -= len(dropped)
-        return scores
+        """BM25F score of a term in each document whose field holds it."""
+        return dict(zip(*self._term(field, text)))
 
-    def _read_term(self, field: str, text: str) -> dict[int, float]:
-        scores: dict[int, float] = {}
+    def _term_among(self, field: str, text: str, among: set[int]) -> dict[int, float]:
+        """BM25F score of a term in those of the given documents whose field holds it."""
+        ids, values = self._term(field, text)
+        if len(among) * 16 > len(ids):
+            return {docnum: value for docnum, value in zip(ids, values) if docnum in among}
+        # A few documents among many postings: looked up (docnums are in order).
+        found = {}
+        for docnum in among:
+            at = bisect_left(ids, docnum)
+            if at < len(ids) and ids[at] == docnum:
+                found[docnum] = values[at]
+        return found
+
+    def _term(self, field: str, text: str) -> tuple[array, array]:
+        """The documents whose field holds a term, and the term's BM25F score in each.
+
+        Kept as two arrays, 12 bytes a posting (a dict takes ~90): a dict is
+        made from them at C speed, far faster than reading the postings again."""
+        key = (field, text)
+        kept = self._recent.get(key)
+        if kept is not None:
+            self._recent.move_to_end(key)
+            return kept
+        kept = self._recent[key] = self._read_term(field, text)
+        self._recent_postings += len(kept[0])
+        while self._recent_postings > RECENT_POSTINGS and len(self._recent) > 1:
+            _, (dropped, _) = self._recent.popitem(last=False)
+            self._recent_postings -= len(dropped)
+        return kept
+
+    def _read_term(self, field: str, text: str) -> tuple[array, array]:
+        docnums, scores = array("I"), array("d")
         found = self._term_infos(field, text)
         if not found:
-            return scores
+            return docnums, scores
         frequency = sum(info.doc_frequency() for _, info in found)
         idf = log(self.searcher.doc_count_all() / (frequency + 1)) + 1  # Whoosh's idf
         average = self.searcher.avg_field_length(field) or 1
         k_fixed, k_length = K1 * (1 - B), K1 * B / average
+        by_byte = [k_fixed + k_length * length for length in _LENGTH]
+        """The length part of the formula, for each of the 256 lengths a byte encodes."""
         for number, info in found:
             _leaf, reader, offset = self.leaves[number]
             lengths = self._field_lengths(number, reader, field)
-            for docnum, tf in _postings(reader, field, text, info):
-                length = _LENGTH[lengths[docnum]] if lengths is not None else reader.doc_field_length(docnum, field, 1)
-                scores[offset + docnum] = idf * tf * (K1 + 1) / (tf + k_fixed + k_length * length)
-        return scores
+            for ids, weights in _posting_blocks(reader, field, text, info):
+                if lengths is None:
+                    norms = [k_fixed + k_length * reader.doc_field_length(d, field, 1) for d in ids]
+                else:
+                    norms = [by_byte[lengths[d]] for d in ids]
+                docnums.extend([offset + d for d in ids] if offset else ids)
+                scores.extend([idf * tf * (K1 + 1) / (tf + norm) for tf, norm in zip(weights, norms)])
+        return docnums, scores
 
     def _term_infos(self, field: str, text: str) -> list[tuple[int, object]]:
         """(segment number, Whoosh term info) of each segment that has the term: one look-up each."""
@@ -143,11 +194,15 @@ class BM25F:
         found: set[int] = set()
         for number, info in self._term_infos(field, text):
             _leaf, reader, offset = self.leaves[number]
-            found.update(offset + docnum for docnum, _ in _postings(reader, field, text, info))
+            for ids, _weights in _posting_blocks(reader, field, text, info):
+                found.update(offset + d for d in ids)
         return found
 
     def _phrase_scores(self, clause: Clause, among: set[int] | None) -> dict[int, float]:
-        words = [self.term_scores(clause.field, word) for word in clause.words]
+        if among is None:
+            words = [self.term_scores(clause.field, word) for word in clause.words]
+        else:
+            words = [self._term_among(clause.field, word, among) for word in clause.words]
         candidates = set(words[0] if among is None else among).intersection(*words)
         if not candidates:
             return {}
@@ -177,16 +232,58 @@ class BM25F:
         return self._lengths[key]
 
 
-def _block_matcher(reader, field: str, text: str, info):
-    """Whoosh 3's block postings of a term, straight from the term info already
-    looked up (reader.postings() would look the term up again); None where the
-    postings are not in blocks (a lone posting kept in the term table)."""
+_BLOCK_SIZE = struct.Struct("!i")
+_POSTINGS_MAGIC = b"W3Bl"
+
+
+def _blocks(reader, info) -> Iterator[tuple[int, bytes, int]] | None:
+    """The posting blocks of a term in a segment, as Whoosh 3 writes them:
+    (last docnum, packed data, zlib level) each; None where the postings are
+    not in blocks (a lone posting kept in the term table).
+
+    The term's postings are read in one piece. Each block is its size (a
+    signed int, negative for the last), a pickled summary (count, last
+    docnum, max weight, zlib level, min and max length bytes), then the
+    packed docnum deltas, weights and encoded values. Whoosh's own matcher
+    reads the summary from the file a byte at a time, which at 100,000
+    entries costs more than everything else an answer does."""
     try:
-        terms = reader._terms
-        matcher = terms._codec.postings_reader(terms._postfile, info, reader.schema[field].format, term=(field, text))
+        if info.is_inlined():
+            return None
+        postfile = reader._terms._postfile
     except AttributeError:
         return None
-    return matcher if hasattr(matcher, "_read_values") else None
+    offset, length = info.extent()
+    if isinstance(length, tuple):
+        # Whoosh 3 reads the length back as struct.unpack's 1-tuple (its own
+        # matcher never uses it).
+        (length,) = length
+    return _split_blocks(bytes(postfile.get(offset, length)))
+
+
+def _split_blocks(data: bytes) -> Iterator[tuple[int, bytes, int]]:
+    if data[:4] != _POSTINGS_MAGIC:
+        raise ValueError("damaged postings: no block header")
+    position = 4
+    while True:
+        (size,) = _BLOCK_SIZE.unpack_from(data, position)
+        position += _BLOCK_SIZE.size
+        end = position + abs(size)
+        stream = io.BytesIO(data[position:end])
+        _count, last, _max_weight, level, _min_length, _max_length = pickle.load(stream)
+        yield last, stream.read(), level
+        if size < 0:
+            return
+        position = end
+
+
+def _unpack(packed: bytes, level: int) -> tuple[list[int], Iterable[float], tuple | None]:
+    """A block's docnums, weights (term frequency times field boost) and encoded values."""
+    deltas, weights, values = pickle.loads(zlib.decompress(packed) if level else packed)
+    if weights is None or isinstance(weights, float):
+        # Whoosh writes one weight for a block whose weights are all equal (None: all 1.0).
+        weights = repeat(1.0 if weights is None else weights, len(deltas))
+    return list(accumulate(deltas)), weights, values
 
 
 def _one_by_one(reader, field: str, text: str) -> Iterable:
@@ -197,41 +294,42 @@ def _one_by_one(reader, field: str, text: str) -> Iterable:
         matcher.next()
 
 
-def _postings(reader, field: str, text: str, info) -> Iterable[tuple[int, float]]:
-    """(docnum, weight) of each posting of a term in a segment, without deleted documents."""
-    matcher = _block_matcher(reader, field, text, info)
-    if matcher is None:
-        yield from ((m.id(), m.weight()) for m in _one_by_one(reader, field, text))
+def _posting_blocks(reader, field: str, text: str, info) -> Iterator[tuple[list[int], Iterable[float]]]:
+    """(docnums, weights) of the postings of a term in a segment, a block at a time, without deleted documents."""
+    blocks = _blocks(reader, info)
+    if blocks is None:
+        found = [(m.id(), m.weight()) for m in _one_by_one(reader, field, text)]
+        yield [d for d, _ in found], [w for _, w in found]
         return
-    # Blocks of ids and weights read whole: several times faster than
-    # stepping through the matcher.
     deleted = reader.deleted_docs_set if reader.has_deletions() else frozenset()
-    while matcher.is_active():
-        matcher._read_ids()
-        matcher._read_weights()
-        if deleted:
-            yield from ((d, w) for d, w in zip(matcher._ids, matcher._weights) if d not in deleted)
-        else:
-            yield from zip(matcher._ids, matcher._weights)
-        matcher._next_block()
+    for _last, packed, level in blocks:
+        ids, weights, _values = _unpack(packed, level)
+        if deleted and not deleted.isdisjoint(ids):
+            kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
+            ids, weights = [d for d, _ in kept], [w for _, w in kept]
+        yield ids, weights
 
 
 def _values(reader, field: str, text: str, info, wanted: set[int]) -> Iterable[tuple[int, bytes]]:
     """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment."""
-    matcher = _block_matcher(reader, field, text, info)
-    if matcher is None:
+    blocks = _blocks(reader, info)
+    if blocks is None:
         yield from ((m.id(), m.value()) for m in _one_by_one(reader, field, text) if m.id() in wanted)
         return
-    # Only the blocks that hold a wanted document are decoded (the callers
-    # never ask for a deleted one).
-    while matcher.is_active():
-        matcher._read_ids()
-        ids = matcher._ids
-        if not wanted.isdisjoint(ids):
-            matcher._read_values()
-            values = matcher._values
-            yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
-        matcher._next_block()
+    # Only the blocks that can hold a wanted document are unpacked: a block
+    # holds the docnums after the previous block's last one, up to its own
+    # (the callers never ask for a deleted one).
+    remaining = sorted(wanted)
+    start = 0
+    for last, packed, level in blocks:
+        if start == len(remaining):
+            return
+        if remaining[start] > last:
+            continue
+        ids, _weights, values = _unpack(packed, level)
+        while start < len(remaining) and remaining[start] <= last:
+            start += 1
+        yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
 
 
 def _in_order(positions: list[list[int]], slop: int) -> bool:

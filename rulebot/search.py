@@ -351,7 +351,8 @@ class Searcher:
         """Search for the units in one game (or all when slug is None), rescored."""
         words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[set[str]]] = {}  # per game: what each unit may mean, as stems
-        scores, matched = self.scorer.score(self._unit_clauses(unit) for unit in units)
+        found = self.scorer.score(self._unit_clauses(unit) for unit in units)
+        scores = found.totals
         pool = self._eligible(scores, slug, expansions)
         # Proximity only reorders the best documents: looking for phrases in
         # every document that has both words would cost the most for the
@@ -365,7 +366,7 @@ class Searcher:
                     scores[docnum] += value
         hits = []
         for docnum in _best(pool, scores, CANDIDATES):
-            covered = bin(matched[docnum]).count("1")
+            covered = found.units_matched(docnum)
             coverage = covered / len(units) if units else 0.0
             data = json.loads(self.searcher.stored_fields(docnum)["data"])
             if self._official_only and data.get("house_rule"):
@@ -389,6 +390,8 @@ class Searcher:
             if expansions is not None:
                 allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
         masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
+        if allowed is None and not masked:
+            return list(scores)
         return [d for d in scores if (allowed is None or d in allowed) and d not in masked]
 
     def _meaning(self, unit: Unit) -> set[str]:
@@ -497,7 +500,7 @@ class Searcher:
         for word in content[:MAX_UNITS]:
             clauses.append(scoring.Clause("names", (word,)))
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self._close_spellings(word))
-        scores, _ = self.scorer.score([[clause]] for clause in clauses)
+        scores = self.scorer.score([[clause]] for clause in clauses).totals
         found = (json.loads(self.searcher.stored_fields(d)["data"]) for d in _best(self._eligible(scores, game, None), scores, limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
 
@@ -546,7 +549,12 @@ def make_units(words: list[str], synonyms: dict[tuple[str, ...], tuple[tuple[str
 
 def _best(docnums: list[int], scores: dict[int, float], count: int) -> list[int]:
     """The best-scored documents, best first; on a tie, the earlier document (as Whoosh orders them)."""
-    return heapq.nlargest(count, docnums, key=lambda d: (scores[d], -d))
+    if len(docnums) > count:
+        # The count-th best score first, from bare floats: far cheaper than
+        # ranking every document by a key.
+        cut = heapq.nlargest(count, map(scores.__getitem__, docnums))[-1]
+        docnums = [d for d in docnums if scores[d] >= cut]
+    return sorted(docnums, key=lambda d: (-scores[d], d))[:count]
 
 
 def _find(words: list[str], phrase: tuple[str, ...]) -> int:

@@ -70,8 +70,9 @@ def test_deleted_documents_are_never_scored(tmp_path: Path):
     with index.searcher() as searcher:
         live = {docnum for docnum, _ in searcher.iter_docs()}
         scorer = BM25F(searcher)
-        scores, matched = scorer.score([[[Clause("body", (word,))] for word in WORDS]])
-        assert scores and set(scores) <= live and set(matched) == set(scores)
+        found = scorer.score([[[Clause("body", (word,))] for word in WORDS]])
+        assert found.totals and set(found.totals) <= live
+        assert all(found.units_matched(d) == 1 for d in found.totals)
         assert scorer.docs("body", "card") <= live
 
 
@@ -89,16 +90,17 @@ def test_the_best_alternative_counts_in_each_document(tmp_path: Path):
     with bodies(tmp_path, "trash trash", "discard").searcher() as searcher:
         scorer = BM25F(searcher)
         typed, synonym = Clause("body", ("trash",)), Clause("body", ("discard",), 0.85)
-        scores, matched = scorer.score([[[typed, synonym]]])
+        found = scorer.score([[[typed, synonym]]])
+        scores = found.totals
         assert scores[1] == pytest.approx(0.85 * scorer.term_scores("body", "discard")[1])
         assert scores[0] == pytest.approx(scorer.term_scores("body", "trash")[0])
-        assert matched[0] == matched[1] == 1
+        assert found.units_matched(0) == found.units_matched(1) == 1
 
 
 def test_units_matched_are_counted_per_document(tmp_path: Path):
     with bodies(tmp_path, "spice coin", "coin").searcher() as searcher:
-        _, matched = BM25F(searcher).score([[[Clause("body", ("spice",))]], [[Clause("body", ("coin",))]]])
-        assert matched[0] == 0b11 and matched[1] == 0b10
+        found = BM25F(searcher).score([[[Clause("body", ("spice",))]], [[Clause("body", ("coin",))]]])
+        assert found.units_matched(0) == 2 and found.units_matched(1) == 1
 
 
 def test_recent_term_scores_stay_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -109,6 +111,26 @@ def test_recent_term_scores_stay_bounded(tmp_path: Path, monkeypatch: pytest.Mon
         first = scorer.term_scores("body", "card")
         for word in WORDS:
             scorer.term_scores("body", word)
-        assert scorer._recent_postings == sum(len(s) for s in scorer._recent.values())
+        assert scorer._recent_postings == sum(len(ids) for ids, _ in scorer._recent.values())
         assert scorer._recent_postings <= 50 or len(scorer._recent) == 1
         assert scorer.term_scores("body", "card") == first  # read again, the same
+
+
+def test_long_postings_and_a_few_documents_among_them(tmp_path: Path):
+    """Postings of several blocks (Whoosh writes 128 a block), read whole or for a few documents."""
+    rng = random.Random(6)
+    index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
+    with index.writer() as writer:
+        for number in range(700):
+            writer.add_document(id=str(number), body=random_text(rng))
+    with index.searcher() as searcher:
+        scorer = BM25F(searcher)
+        for words in (("card",), ("card", "deck")):
+            clause = Clause("body", words, 0.5, slop=2)
+            every = scorer.clause_scores(clause)
+            theirs = whoosh_scores(searcher, query.Term("body", words[0], boost=0.5) if len(words) == 1 else query.Phrase("body", list(words), slop=2, boost=0.5))
+            assert len(every) > 100 and every.keys() == theirs.keys()
+            assert all(every[d] == pytest.approx(theirs[d], rel=1e-9) for d in theirs)
+            for size in (3, 60, 500):  # looked up one by one, or filtered
+                among = set(rng.sample(range(700), size))
+                assert scorer.clause_scores(clause, among) == {d: v for d, v in every.items() if d in among}
