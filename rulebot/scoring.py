@@ -57,12 +57,35 @@ Unit = list[list[Clause]]
 """What one unit of a question may match: per field, alternatives (the best one counts); fields add up."""
 
 
+class _Term:
+    """A term's scores as read, in the documents that hold it, weighted: no dict is made of them."""
+
+    __slots__ = ("ids", "values", "weight")
+
+    def __init__(self, ids: array, values: array, weight: float):
+        self.ids, self.values, self.weight = ids, values, weight
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __contains__(self, docnum: int) -> bool:
+        at = bisect_left(self.ids, docnum)  # docnums are in order
+        return at < len(self.ids) and self.ids[at] == docnum
+
+    def items(self) -> Iterable[tuple[int, float]]:
+        return zip(self.ids, self.values if self.weight == 1.0 else map(self.weight.__mul__, self.values))
+
+
+Part = dict[int, float] | _Term
+"""The scores one field of a unit gives the documents it matches."""
+
+
 @dataclass
 class Scores:
     """The documents some clause of a question matches, with their scores."""
 
     totals: dict[int, float]
-    by_unit: list[list[dict[int, float]]]
+    by_unit: list[list[Part]]
     """Per unit of the question, per field: the scores of the documents it matches there."""
 
     def units_matched(self, docnum: int) -> int:
@@ -83,10 +106,14 @@ class BM25F:
 
     def score(self, units: Iterable[Unit]) -> Scores:
         """Every document any clause matches, with its score: the sum over units of each field's best alternative."""
-        found: list[list[dict[int, float]]] = []
+        found: list[list[Part]] = []
         for unit in units:
-            fields = []
+            fields: list[Part] = []
             for alternatives in unit:
+                if len(alternatives) == 1 and len(alternatives[0].words) == 1:
+                    clause = alternatives[0]
+                    fields.append(_Term(*self._term(clause.field, clause.words[0]), clause.weight))
+                    continue
                 scores = sorted((self.clause_scores(clause) for clause in alternatives), key=len, reverse=True)
                 best = scores[0]
                 for other in scores[1:]:
@@ -95,10 +122,10 @@ class BM25F:
                             best[docnum] = value
                 fields.append(best)
             found.append(fields)
-        # The smaller dicts are added to the largest: at scale, one common
-        # word matches most documents, and its dict is then built at C speed.
+        # The others are added to the largest: at scale, one common word
+        # matches most documents, and its scores are then copied at C speed.
         parts = sorted((scores for fields in found for scores in fields), key=len, reverse=True)
-        totals = dict(parts[0]) if parts else {}
+        totals = (dict(parts[0]) if isinstance(parts[0], dict) else dict(parts[0].items())) if parts else {}
         for scores in parts[1:]:
             total = totals.get
             for docnum, value in scores.items():

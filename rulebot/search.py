@@ -359,13 +359,13 @@ class Searcher:
         # commonest words, in the largest corpora.
         proximity = self._proximity(units)
         if proximity:
-            pool = _best(pool, scores, PROXIMITY_POOL)
+            pool = {docnum: pool[docnum] for docnum in _best(pool, PROXIMITY_POOL)}
             among = set(pool)
             for clause in proximity:
                 for docnum, value in self.scorer.clause_scores(clause, among).items():
-                    scores[docnum] += value
+                    pool[docnum] += value
         hits = []
-        for docnum in _best(pool, scores, CANDIDATES):
+        for docnum in _best(pool, CANDIDATES):
             covered = found.units_matched(docnum)
             coverage = covered / len(units) if units else 0.0
             data = json.loads(self.searcher.stored_fields(docnum)["data"])
@@ -377,13 +377,14 @@ class Searcher:
                 meanings[game] = [self._meaning(unit) for unit in own]
             bonus = _name_bonus(data, meanings[game])
             trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
-            score = scores[docnum] * (0.2 + 0.8 * coverage**2) * bonus * trust
+            score = pool[docnum] * (0.2 + 0.8 * coverage**2) * bonus * trust
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
 
-    def _eligible(self, scores: dict[int, float], slug: str | None, expansions: set[str] | None) -> list[int]:
-        """The scored documents a search may return: of a game (of the expansions in play)
-        or of every game, without house rules when only official rulings are asked for."""
+    def _eligible(self, scores: dict[int, float], slug: str | None, expansions: set[str] | None) -> dict[int, float]:
+        """The scored documents a search may return, with their scores: of a game (of the
+        expansions in play) or of every game, without house rules when only official
+        rulings are asked for (`scores` itself when all may be)."""
         allowed = None
         if slug is not None:
             allowed = self.scorer.docs("game", slug)
@@ -391,8 +392,8 @@ class Searcher:
                 allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
         masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
         if allowed is None and not masked:
-            return list(scores)
-        return [d for d in scores if (allowed is None or d in allowed) and d not in masked]
+            return scores
+        return {d: v for d, v in scores.items() if (allowed is None or d in allowed) and d not in masked}
 
     def _meaning(self, unit: Unit) -> set[str]:
         """The stems a unit may stand for: its words, its synonyms, close spellings of an unknown word."""
@@ -501,7 +502,7 @@ class Searcher:
             clauses.append(scoring.Clause("names", (word,)))
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self._close_spellings(word))
         scores = self.scorer.score([[clause]] for clause in clauses).totals
-        found = (json.loads(self.searcher.stored_fields(d)["data"]) for d in _best(self._eligible(scores, game, None), scores, limit))
+        found = (json.loads(self.searcher.stored_fields(d)["data"]) for d in _best(self._eligible(scores, game, None), limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
 
 
@@ -547,13 +548,14 @@ def make_units(words: list[str], synonyms: dict[tuple[str, ...], tuple[tuple[str
     return content or units
 
 
-def _best(docnums: list[int], scores: dict[int, float], count: int) -> list[int]:
+def _best(scores: dict[int, float], count: int) -> list[int]:
     """The best-scored documents, best first; on a tie, the earlier document (as Whoosh orders them)."""
-    if len(docnums) > count:
+    docnums = scores.keys()
+    if len(scores) > count:
         # The count-th best score first, from bare floats: far cheaper than
         # ranking every document by a key.
-        cut = heapq.nlargest(count, map(scores.__getitem__, docnums))[-1]
-        docnums = [d for d in docnums if scores[d] >= cut]
+        cut = heapq.nlargest(count, scores.values())[-1]
+        docnums = [d for d, value in scores.items() if value >= cut]
     return sorted(docnums, key=lambda d: (-scores[d], d))[:count]
 
 
