@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulebot import analysis, corpus_files, segments
+from rulebot import analysis, corpus_files, segments, whoosh_api
 from rulebot.errors import IndexBuildError
-from rulebot.whoosh_api import ID, STORED, TEXT, BufferFile, FileStorage, RamStorage, Schema
-from rulebot.whoosh_api import index as whoosh_index
+from rulebot.index_reader import IndexReader
 
 if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
+    from rulebot.whoosh_api import FileStorage, RamStorage, Schema
 
 FORMAT = "10"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
@@ -58,7 +58,8 @@ Warn = Callable[[str], None]
 
 def schema() -> Schema:
     """The fields of an entry document and how each is analysed."""
-    return Schema(
+    ID, TEXT = whoosh_api.ID, whoosh_api.TEXT
+    return whoosh_api.Schema(
         id=ID(stored=True, unique=True),
         game=ID(stored=True),
         kind=ID(stored=True),
@@ -69,7 +70,7 @@ def schema() -> Schema:
         aliases_fr=TEXT(analyzer=analysis.french(), field_boost=2.5),
         body=TEXT(analyzer=analysis.english()),
         section=TEXT(analyzer=analysis.english(), field_boost=0.3),
-        data=STORED(),
+        data=whoosh_api.STORED(),
     )
 
 
@@ -87,8 +88,8 @@ def cache_root() -> Path:
 class OpenIndex:
     """An opened index with what rulebot stored beside it."""
 
-    index: whoosh_index.Index
-    """The Whoosh index."""
+    index: IndexReader
+    """The index, open for reading."""
     meta: dict
     """The games' metadata and vocabulary, the fingerprint and the entry count."""
     path: Path | None
@@ -164,7 +165,7 @@ def open_index(
 
 def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None) -> dict:
     """Write the index of a corpus into an empty folder, with its metadata file last."""
-    meta = _fill(FileStorage(str(folder)), corpus, fingerprint, progress)
+    meta = _fill(whoosh_api.FileStorage(str(folder)), corpus, fingerprint, progress)
     _seal(folder, meta)
     return meta
 
@@ -180,7 +181,7 @@ def _seal(folder: Path, meta: dict) -> None:
     _write_json(folder / META_FILE, meta)
 
 
-class _MemoryOnly(RamStorage):
+def _memory_only() -> RamStorage:
     """A RamStorage whose scratch files stay in memory too.
 
     Whoosh's RamStorage writes a build's temporary files (sorted postings,
@@ -188,14 +189,17 @@ class _MemoryOnly(RamStorage):
     fallback would fail like the cache did.
     """
 
-    def temp_storage(self, name: str | None = None) -> RamStorage:
-        return _MemoryOnly()
+    class MemoryOnly(whoosh_api.RamStorage):
+        def temp_storage(self, name: str | None = None) -> RamStorage:
+            return MemoryOnly()
+
+    return MemoryOnly()
 
 
 def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None, warnings: list[str]) -> OpenIndex:
-    storage = _MemoryOnly()
+    storage = _memory_only()
     meta = _fill(storage, corpus, fingerprint, progress)
-    return OpenIndex(storage.open_index(INDEX_NAME), meta, None, built=True, warnings=warnings)
+    return OpenIndex(IndexReader.open(None, INDEX_NAME, storage.files), meta, None, built=True, warnings=warnings)
 
 
 def documents(corpus: Corpus, ids: Iterable[str] | None = None) -> Iterator[tuple[str, Callable[[], dict]]]:
@@ -276,7 +280,7 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
     # order, as one index, whose documents are in corpus order as a single
     # segment's would be. Small corpora are not worth a process; forking is
     # left to Linux (macOS's system libraries are not safe to fork).
-    if total < PARALLEL_FROM or not isinstance(storage, FileStorage) or not sys.platform.startswith("linux"):
+    if total < PARALLEL_FROM or not isinstance(storage, whoosh_api.FileStorage) or not sys.platform.startswith("linux"):
         written = [segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, ids, digests, tick))]
     else:
         import multiprocessing
@@ -308,7 +312,7 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
         digests.update(outcome[1])
     if total:
         report()  # the end: total of total
-    whoosh_index.TOC(schema(), written, 0).write(storage, INDEX_NAME)
+    whoosh_api.index.TOC(schema(), written, 0).write(storage, INDEX_NAME)
     storage.temp_storage(f"{INDEX_NAME}.tmp").destroy()  # the scratch folder the segments' columns were written in
     return _meta(corpus, fingerprint, digests)
 
@@ -377,8 +381,6 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     cannot serve (another format, unreadable) or so much changed that a new
     build is faster: the caller builds afresh.
     """
-    from whoosh.writing import NO_MERGE
-
     try:
         old = json.loads((base / META_FILE).read_text(encoding="utf-8"))
         old_digests = json.loads((base / DIGESTS_FILE).read_text(encoding="utf-8"))
@@ -400,7 +402,7 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
             os.link(path, folder / path.name)
         except OSError:
             shutil.copy2(path, folder / path.name)
-    index = whoosh_index.open_dir(str(folder))
+    index = whoosh_api.index.open_dir(str(folder))
     changed = [make() for make in makers]
     removed = [i for i in old_digests if i not in digests]
     writer = index.writer()
@@ -415,7 +417,7 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
         with contextlib.suppress(Exception):
             writer.cancel()
         raise
-    writer.commit(mergetype=NO_MERGE)
+    writer.commit(mergetype=whoosh_api.NO_MERGE)
     index.close()
     meta = _meta(corpus, fingerprint, digests)
     meta["updated"] = {"changed": len(changed), "removed": len(removed)}
@@ -504,7 +506,7 @@ def _key(dirs: list[Path]) -> str:
     return hashlib.sha256(joined.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Index, dict] | None, str | None]:
+def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict] | None, str | None]:
     """(index, meta) if the folder holds a sound index of this fingerprint; else why not (None if absent)."""
     meta_path = folder / META_FILE
     try:
@@ -531,8 +533,8 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
     checksums = meta.get("sha256")
     if not isinstance(checksums, dict) or set(checksums) != set(meta.get("files", {})):
         return None, "its metadata has no checksums"
-    # A small index is read whole, checked, and searched from memory: Whoosh
-    # reads a term in many small reads, each far cheaper from memory.
+    # A small index is read whole, checked, and searched from memory: a term
+    # is read in several small reads, each far cheaper from memory.
     whole = sum(meta.get("files", {}).values()) <= IN_MEMORY_BYTES
     contents: dict[str, bytes] = {}
     for name, expected in checksums.items():
@@ -548,30 +550,14 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[whoosh_index.Inde
         if actual != expected:
             return None, f"file {name} does not match its checksum"
     try:
-        index = _ReadStorage(folder, contents).open_index()
-        count = index.doc_count()
-    except Exception as exc:  # Whoosh raises many kinds on damaged files
-        return None, f"Whoosh cannot read it: {type(exc).__name__}"
+        index = IndexReader.open(folder, INDEX_NAME, contents)
+    except Exception as exc:  # damaged files fail in many ways
+        return None, f"it cannot be read: {type(exc).__name__}"
+    count = index.doc_count()
     if count != meta.get("count"):
+        index.close()
         return None, f"it holds {count} entries instead of {meta.get('count')}"
     return (index, meta), None
-
-
-class _ReadStorage(FileStorage):
-    """The files of a built index, served from memory when they were read whole.
-
-    Others are read with plain file reads, not memory maps: a mapped
-    compound segment ends up wholly resident, so `ask` would hold the whole
-    index in memory (68 MB at 10,000 entries instead of 36).
-    """
-
-    def __init__(self, folder: Path, contents: dict[str, bytes]):
-        super().__init__(str(folder), supports_mmap=False, readonly=True)
-        self._contents = contents
-
-    def open_file(self, name: str, **kwargs):
-        data = self._contents.get(name)
-        return BufferFile(memoryview(data), name=name) if data is not None else super().open_file(name, **kwargs)
 
 
 def _latest_build(home: Path, exclude: Path) -> Path | None:

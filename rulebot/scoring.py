@@ -25,12 +25,14 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate, repeat
 from math import log
 
-from rulebot.whoosh_api import LENGTHS_COLUMN, Searcher, TermNotFound, byte_to_length, length_field
+from rulebot.index_reader import IndexReader, Segment, TermInfo, positions
+from rulebot.whoosh_api import byte_to_length
 
 B = 0.75
 K1 = 1.2
@@ -94,12 +96,11 @@ class Scores:
 
 
 class BM25F:
-    """Scores clauses over one Whoosh searcher (all its segments)."""
+    """Scores clauses over a built index (all its segments)."""
 
-    def __init__(self, searcher: Searcher):
-        self.searcher = searcher
-        self.leaves = [(leaf, leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
-        self._lengths: dict[tuple[int, str], bytes | None] = {}
+    def __init__(self, reader: IndexReader):
+        self.reader = reader
+        self._lengths: dict[tuple[int, str], bytes] = {}
         self._recent: OrderedDict[tuple[str, str], tuple[array, array]] = OrderedDict()
         """The scores of terms met lately, least recent first: the same words come back question after question."""
         self._recent_postings = 0
@@ -188,41 +189,38 @@ class BM25F:
         found = self._term_infos(field, text)
         if not found:
             return docnums, scores
-        frequency = sum(info.doc_frequency() for _, info in found)
-        idf = log(self.searcher.doc_count_all() / (frequency + 1)) + 1  # Whoosh's idf
-        average = self.searcher.avg_field_length(field) or 1
+        frequency = sum(info.doc_frequency for _, info in found)
+        idf = log(self.reader.doc_count_all() / (frequency + 1)) + 1  # Whoosh's idf
+        average = self.reader.avg_field_length(field) or 1
         k_fixed, k_length = K1 * (1 - B), K1 * B / average
         by_byte = [k_fixed + k_length * length for length in _LENGTH]
         """The length part of the formula, for each of the 256 lengths a byte encodes."""
         for number, info in found:
-            _leaf, reader, offset = self.leaves[number]
-            lengths = self._field_lengths(number, reader, field)
-            for ids, weights in _posting_blocks(reader, field, text, info):
-                if lengths is None:
-                    norms = [k_fixed + k_length * reader.doc_field_length(d, field, 1) for d in ids]
-                else:
-                    norms = [by_byte[lengths[d]] for d in ids]
+            segment = self.reader.segments[number]
+            lengths, offset = self._field_lengths(number, field), segment.offset
+            for ids, weights in _posting_blocks(segment, info):
                 docnums.extend([offset + d for d in ids] if offset else ids)
+                norms = [by_byte[lengths[d]] for d in ids]
                 scores.extend([idf * tf * (K1 + 1) / (tf + norm) for tf, norm in zip(weights, norms)])
         return docnums, scores
 
-    def _term_infos(self, field: str, text: str) -> list[tuple[int, object]]:
-        """(segment number, Whoosh term info) of each segment that has the term: one look-up each."""
+    def _term_infos(self, field: str, text: str) -> list[tuple[int, TermInfo]]:
+        """(segment number, term info) of each segment that has the term: one look-up each."""
+        term = text.encode("utf-8")
         found = []
-        for number, (_leaf, reader, _offset) in enumerate(self.leaves):
-            try:
-                found.append((number, reader.term_info(field, text)))
-            except TermNotFound:
-                continue
+        for number, segment in enumerate(self.reader.segments):
+            info = segment.term_info(field, term)
+            if info is not None:
+                found.append((number, info))
         return found
 
     def docs(self, field: str, text: str) -> set[int]:
         """The documents whose field holds a term (for filters)."""
         found: set[int] = set()
         for number, info in self._term_infos(field, text):
-            _leaf, reader, offset = self.leaves[number]
-            for ids, _weights in _posting_blocks(reader, field, text, info):
-                found.update(offset + d for d in ids)
+            segment = self.reader.segments[number]
+            for ids, _weights in _posting_blocks(segment, info):
+                found.update(segment.offset + d for d in ids)
         return found
 
     def _phrase_scores(self, clause: Clause, among: set[int] | None) -> dict[int, float]:
@@ -242,20 +240,19 @@ class BM25F:
 
     def _positions(self, field: str, text: str, wanted: set[int]) -> dict[int, list[int]]:
         """Where a term occurs in a field of each wanted document."""
-        decode = self.searcher.schema[field].format.decode_positions
         found: dict[int, list[int]] = {}
         for number, info in self._term_infos(field, text):
-            _leaf, reader, offset = self.leaves[number]
-            local = {d - offset for d in wanted}
-            for docnum, value in _values(reader, field, text, info, local):
-                found[offset + docnum] = decode(value)
+            segment = self.reader.segments[number]
+            local = {d - segment.offset for d in wanted}
+            for docnum, value in _values(segment, info, local):
+                found[segment.offset + docnum] = positions(value)
         return found
 
-    def _field_lengths(self, number: int, reader, field: str) -> bytes | None:
-        """A segment's encoded lengths of a field, one byte per document (None: ask Whoosh per document)."""
+    def _field_lengths(self, number: int, field: str) -> bytes:
+        """A segment's encoded lengths of a field, one byte per document."""
         key = (number, field)
         if key not in self._lengths:
-            self._lengths[key] = _length_bytes(reader, field)
+            self._lengths[key] = self.reader.segments[number].lengths(field)
         return self._lengths[key]
 
 
@@ -263,32 +260,15 @@ _BLOCK_SIZE = struct.Struct("!i")
 _POSTINGS_MAGIC = b"W3Bl"
 
 
-def _blocks(reader, info) -> Iterator[tuple[int, bytes, int]] | None:
+def _blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, bytes, int]]:
     """The posting blocks of a term in a segment, as Whoosh 3 writes them:
-    (last docnum, packed data, zlib level) each; None where the postings are
-    not in blocks (a lone posting kept in the term table).
+    (last docnum, packed data, zlib level) each.
 
-    The term's postings are read in one piece. Each block is its size (a
-    signed int, negative for the last), a pickled summary (count, last
-    docnum, max weight, zlib level, min and max length bytes), then the
-    packed docnum deltas, weights and encoded values. Whoosh's own matcher
-    reads the summary from the file a byte at a time, which at 100,000
-    entries costs more than everything else an answer does."""
-    try:
-        if info.is_inlined():
-            return None
-        postfile = reader._terms._postfile
-    except AttributeError:
-        return None
-    offset, length = info.extent()
-    if isinstance(length, tuple):
-        # Whoosh 3 reads the length back as struct.unpack's 1-tuple (its own
-        # matcher never uses it).
-        (length,) = length
-    return _split_blocks(bytes(postfile.get(offset, length)))
-
-
-def _split_blocks(data: bytes) -> Iterator[tuple[int, bytes, int]]:
+    The term's postings are read in one piece. They start with a tag; each
+    block is then its size (a signed int, negative for the last), a pickled
+    summary (count, last docnum, max weight, zlib level, min and max length
+    bytes), then the packed docnum deltas, weights and encoded values."""
+    data = segment.postings(info)
     if data[:4] != _POSTINGS_MAGIC:
         raise ValueError("damaged postings: no block header")
     position = 4
@@ -313,47 +293,41 @@ def _unpack(packed: bytes, level: int) -> tuple[list[int], Iterable[float], tupl
     return list(accumulate(deltas)), weights, values
 
 
-def _one_by_one(reader, field: str, text: str) -> Iterable:
-    """The postings matcher of a term that leaves deleted documents out, stepped through."""
-    matcher = reader.postings(field, text)
-    while matcher.is_active():
-        yield matcher
-        matcher.next()
-
-
-def _posting_blocks(reader, field: str, text: str, info) -> Iterator[tuple[list[int], Iterable[float]]]:
-    """(docnums, weights) of the postings of a term in a segment, a block at a time, without deleted documents."""
-    blocks = _blocks(reader, info)
-    if blocks is None:
-        found = [(m.id(), m.weight()) for m in _one_by_one(reader, field, text)]
-        yield [d for d, _ in found], [w for _, w in found]
+def _unpacked_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, Callable[[], tuple]]]:
+    """(last docnum, unpack) of each block of a term's postings: a block is unpacked only when asked."""
+    if info.inlined is not None:
+        # A term of very few postings keeps them in the term table, docnums as they are.
+        ids, weights, values = info.inlined
+        yield (ids[-1] if ids else -1), lambda: (list(ids), weights, values)
         return
-    deleted = reader.deleted_docs_set if reader.has_deletions() else frozenset()
-    for _last, packed, level in blocks:
-        ids, weights, _values = _unpack(packed, level)
+    for last, packed, level in _blocks(segment, info):
+        yield last, partial(_unpack, packed, level)
+
+
+def _posting_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[list[int], Iterable[float]]]:
+    """(docnums, weights) of the postings of a term in a segment, a block at a time, without deleted documents."""
+    deleted = segment.deleted
+    for _last, unpack in _unpacked_blocks(segment, info):
+        ids, weights, _values = unpack()
         if deleted and not deleted.isdisjoint(ids):
             kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
             ids, weights = [d for d, _ in kept], [w for _, w in kept]
         yield ids, weights
 
 
-def _values(reader, field: str, text: str, info, wanted: set[int]) -> Iterable[tuple[int, bytes]]:
+def _values(segment: Segment, info: TermInfo, wanted: set[int]) -> Iterator[tuple[int, bytes]]:
     """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment."""
-    blocks = _blocks(reader, info)
-    if blocks is None:
-        yield from ((m.id(), m.value()) for m in _one_by_one(reader, field, text) if m.id() in wanted)
-        return
     # Only the blocks that can hold a wanted document are unpacked: a block
     # holds the docnums after the previous block's last one, up to its own
     # (the callers never ask for a deleted one).
     remaining = sorted(wanted)
     start = 0
-    for last, packed, level in blocks:
+    for last, unpack in _unpacked_blocks(segment, info):
         if start == len(remaining):
             return
         if remaining[start] > last:
             continue
-        ids, _weights, values = _unpack(packed, level)
+        ids, _weights, values = unpack()
         while start < len(remaining) and remaining[start] <= last:
             start += 1
         yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
@@ -367,18 +341,3 @@ def _in_order(positions: list[list[int]], slop: int) -> bool:
         if not reached:
             return False
     return True
-
-
-def _length_bytes(reader, field: str) -> bytes | None:
-    """The raw length column of a field in a segment, or None if it cannot be read whole."""
-    try:
-        column = reader._perdoc._cached_reader(length_field(field), LENGTHS_COLUMN)
-    except AttributeError:
-        return None
-    if column is None:
-        return None
-    try:
-        raw = column._dbfile.get(column._basepos, column._count)
-    except AttributeError:
-        return None
-    return bytes(raw) + bytes(max(0, reader.doc_count_all() - len(raw)))

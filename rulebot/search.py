@@ -30,8 +30,6 @@ from rulebot import analysis, scoring, spelling
 from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import ALL_GAMES, OpenIndex
-from rulebot.whoosh_api import Searcher as WhooshSearcher
-from rulebot.whoosh_api import query as Q
 
 MAX_QUESTION_CHARS = 1000
 """Longer questions are refused: nobody types them, and they only cost time."""
@@ -125,12 +123,11 @@ class Searcher:
         self.opened = opened
         self._official_only = False
         self.games: dict[str, dict] = opened.meta["games"]
-        self.searcher: WhooshSearcher = opened.index.searcher()
-        self.reader = self.searcher.reader()
+        self.reader = opened.index
         tables = opened.meta["synonym_tables"]  # made when the index was built: start-up stays cheap
         self._synonyms = {slug: analysis.decode_synonyms(tables[slug]) for slug in self.games}
         self._all_synonyms = analysis.decode_synonyms(tables[ALL_GAMES])
-        self.scorer = scoring.BM25F(self.searcher)
+        self.scorer = scoring.BM25F(self.reader)
         self.vocabulary = spelling.Vocabulary(self.reader)
         self._clauses: dict[Unit, scoring.Unit] = {}
         """What each unit met so far may match."""
@@ -147,8 +144,8 @@ class Searcher:
         }
 
     def close(self) -> None:
-        """Release the index files."""
-        self.searcher.close()
+        """Release the index files (they are opened again if the index is searched again)."""
+        self.reader.close()
 
     def __enter__(self) -> Searcher:
         return self
@@ -190,21 +187,20 @@ class Searcher:
 
     def get(self, entry_id: str) -> dict:
         """The payload of one entry; UnknownEntryError (with close ids) if none."""
-        stored = self.searcher.document(id=entry_id)
-        if stored is None:
+        found = self.scorer.docs("id", entry_id)
+        if not found:
             close = self._close_ids(entry_id)
             hint = f"; did you mean: {', '.join(close)}" if close else "; `rulebot list` shows every id"
             raise UnknownEntryError(f"no entry {entry_id!r}{hint}")
-        return json.loads(stored["data"])
+        return json.loads(self.reader.stored_fields(min(found))["data"])
 
     def entries(self, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[dict]:
         """Payloads of every entry matching the filters, in corpus order."""
         if game is not None:
             self.check_game(game)
-        terms = [Q.Term(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
-        matcher = Q.And(terms) if terms else Q.Every()
-        docnums = sorted(matcher.docs(self.searcher))
-        return [json.loads(self.reader.stored_fields(n)["data"]) for n in docnums]
+        wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
+        docnums = set.intersection(*wanted) if wanted else self.reader.docnums()
+        return [json.loads(self.reader.stored_fields(n)["data"]) for n in sorted(docnums)]
 
     def _close_ids(self, entry_id: str) -> list[str]:
         from difflib import get_close_matches
@@ -368,7 +364,7 @@ class Searcher:
         for docnum in _best(pool, CANDIDATES):
             covered = found.units_matched(docnum)
             coverage = covered / len(units) if units else 0.0
-            data = json.loads(self.searcher.stored_fields(docnum)["data"])
+            data = json.loads(self.reader.stored_fields(docnum)["data"])
             if self._official_only and data.get("house_rule"):
                 continue
             game = data["game"]
@@ -502,7 +498,7 @@ class Searcher:
             clauses.append(scoring.Clause("names", (word,)))
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self._close_spellings(word))
         scores = self.scorer.score([[clause]] for clause in clauses).totals
-        found = (json.loads(self.searcher.stored_fields(d)["data"]) for d in _best(self._eligible(scores, game, None), limit))
+        found = (json.loads(self.reader.stored_fields(d)["data"]) for d in _best(self._eligible(scores, game, None), limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
 
 

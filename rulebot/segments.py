@@ -24,8 +24,7 @@ def write_segment(storage, fields, index_name: str, documents: Iterable[dict]):
     a block at a time. tests/test_index_build.py checks that both writers
     make the same index.
     """
-    from whoosh.codec import default_codec  # Whoosh is loaded by now (rulebot.whoosh_api)
-    from whoosh.util.numeric import byte_to_length, length_to_byte
+    from rulebot.whoosh_api import byte_to_length, default_codec, length_to_byte
 
     codec = default_codec()
     segment = codec.new_segment(storage, index_name)

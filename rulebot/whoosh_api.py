@@ -1,17 +1,20 @@
-"""The parts of Whoosh that rulebot uses, imported without what it never needs.
+"""The parts of Whoosh that rulebot uses, each imported only when first needed.
 
-rulebot imports Whoosh through this module only. Importing Whoosh-Reloaded
-also imports `urllib.request` (its `whoosh.compat` names `urlretrieve` for a
-downloader rulebot never calls), `asyncio` (its `cached_property` dependency
-asks whether a method is a coroutine) and Whoosh's English morphology tables
-(`whoosh.query.terms` names `variations` for a query type rulebot never
-builds). Together they are about 80 modules and most of the start-up of
-`rulebot ask`, a command that should answer at once.
+rulebot imports Whoosh through this module only. Answering a question needs
+little of Whoosh: its analyzers (rulebot.analysis) and the readers of its
+file formats (rulebot.index_reader). Those are imported with this module.
+Building an index needs the rest (schema, storage, codec, writer, queries):
+those names load on first use, so `rulebot ask` never pays for them.
 
-While Whoosh is first imported, a stand-in takes the place of each of those
-modules that is not loaded yet. A stand-in offers the few names Whoosh takes
-from it and loads the real module the first time one of them is used; it
-leaves `sys.modules` as soon as Whoosh is in, so any later import of those
+Importing Whoosh-Reloaded also imports `urllib.request` (its `whoosh.compat`
+names `urlretrieve` for a downloader rulebot never calls), `asyncio` (its
+`cached_property` dependency asks whether a method is a coroutine) and
+Whoosh's English morphology tables (`whoosh.query.terms` names `variations`
+for a query type rulebot never builds): about 80 modules in all. While
+Whoosh's modules are imported, a stand-in takes the place of each of those
+that is not loaded yet. A stand-in offers the few names Whoosh takes from it
+and loads the real module the first time one of them is used; it leaves
+`sys.modules` as soon as the import is done, so any later import of those
 modules, by rulebot or anyone else, gets the real one.
 """
 
@@ -64,22 +67,21 @@ def _stand_ins() -> dict[str, _StandIn]:
     }
 
 
-def _import_lean() -> None:
+def _import_lean(*modules: str) -> None:
+    """Import Whoosh modules with stand-ins for what they would load and never use."""
     placed = {name: module for name, module in _stand_ins().items() if name not in sys.modules}
     sys.modules.update(placed)
     try:
-        importlib.import_module("whoosh.compat")
-        importlib.import_module("cached_property")
-        importlib.import_module("whoosh.query.terms")
+        for name in modules:
+            importlib.import_module(name)
     finally:
         for name, module in placed.items():
             if sys.modules.get(name) is module:
                 del sys.modules[name]
 
 
-_import_lean()
+_import_lean("whoosh.compat", "whoosh.analysis", "whoosh.columns", "whoosh.filedb.filetables")
 
-from whoosh import index, query  # noqa: E402
 from whoosh.analysis import (  # noqa: E402
     Analyzer,
     CharsetFilter,
@@ -88,36 +90,53 @@ from whoosh.analysis import (  # noqa: E402
     StemFilter,
     StopFilter,
 )
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN  # noqa: E402
-from whoosh.codec.whoosh3 import _lenfield as length_field  # noqa: E402
-from whoosh.fields import ID, STORED, TEXT, Schema  # noqa: E402
-from whoosh.filedb.filestore import FileStorage, RamStorage  # noqa: E402
-from whoosh.filedb.structfile import BufferFile  # noqa: E402
-from whoosh.reading import TermNotFound  # noqa: E402
-from whoosh.searching import Searcher  # noqa: E402
+from whoosh.columns import CompressedBytesColumn, PickleColumn  # noqa: E402
+from whoosh.filedb.filetables import OrderedHashReader  # noqa: E402
+from whoosh.filedb.structfile import BufferFile, StructFile  # noqa: E402
 from whoosh.support.charset import accent_map  # noqa: E402
-from whoosh.util.numeric import byte_to_length  # noqa: E402
+from whoosh.util.numeric import byte_to_length, length_to_byte  # noqa: E402
+
+_ON_FIRST_USE = {
+    # name: (module, attribute; None for the module itself)
+    "ID": ("whoosh.fields", "ID"),
+    "STORED": ("whoosh.fields", "STORED"),
+    "TEXT": ("whoosh.fields", "TEXT"),
+    "Schema": ("whoosh.fields", "Schema"),
+    "FileStorage": ("whoosh.filedb.filestore", "FileStorage"),
+    "RamStorage": ("whoosh.filedb.filestore", "RamStorage"),
+    "index": ("whoosh.index", None),
+    "query": ("whoosh.query", None),
+    "default_codec": ("whoosh.codec", "default_codec"),
+    "NO_MERGE": ("whoosh.writing", "NO_MERGE"),
+}
+"""What building an index (and testing against Whoosh) needs: loaded when first named."""
+
+
+def __getattr__(name: str):
+    if name not in _ON_FIRST_USE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module_name, attribute = _ON_FIRST_USE[name]
+    _import_lean("whoosh.query", module_name)
+    module = sys.modules[module_name]
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
-    "ID",
-    "LENGTHS_COLUMN",
-    "TermNotFound",
-    "byte_to_length",
-    "length_field",
     "Analyzer",
     "BufferFile",
-    "STORED",
-    "TEXT",
     "CharsetFilter",
-    "FileStorage",
+    "CompressedBytesColumn",
     "LowercaseFilter",
-    "RamStorage",
+    "OrderedHashReader",
+    "PickleColumn",
     "RegexTokenizer",
-    "Schema",
-    "Searcher",
     "StemFilter",
     "StopFilter",
+    "StructFile",
     "accent_map",
-    "index",
-    "query",
+    "byte_to_length",
+    "length_to_byte",
+    *_ON_FIRST_USE,
 ]

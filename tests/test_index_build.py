@@ -129,7 +129,7 @@ def test_parallel_build_answers(fresh_cache: Path, minimal_copy: Path, monkeypat
     """A corpus indexed by two processes answers as one indexed by one, and its updates still work."""
     monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
     opened = open_index([minimal_copy])
-    assert opened.built and len(opened.index.reader().leaf_readers()) == 2
+    assert opened.built and len(opened.index.segments) == 2
     with Searcher(opened) as searcher:
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
     rules = minimal_copy / "lantern-harbor" / "rulebook.md"

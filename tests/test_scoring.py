@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulebot import scoring
+from rulebot.index_reader import IndexReader
 from rulebot.scoring import BM25F, Clause
 from rulebot.whoosh_api import ID, TEXT, FileStorage, Schema, query
 
@@ -39,17 +40,31 @@ def build(folder: Path, rng: random.Random, *, segments: int, deletions: int) ->
     return storage
 
 
+@pytest.fixture
+def own():
+    """Makes rulebot's scorer over the index in a folder (closed after the test)."""
+    readers = []
+
+    def scorer(folder: Path) -> BM25F:
+        readers.append(IndexReader.open(folder, "MAIN"))
+        return BM25F(readers[-1])
+
+    yield scorer
+    for reader in readers:
+        reader.close()
+
+
 def whoosh_scores(searcher, q) -> dict[int, float]:
     return {hit.docnum: hit.score for hit in searcher.search(q, limit=None, optimize=False)}
 
 
 @pytest.mark.parametrize("seed, segments, deletions", [(1, 1, 0), (2, 3, 0), (3, 3, 15)])
-def test_terms_and_phrases_score_as_whoosh_scores_them(tmp_path: Path, seed: int, segments: int, deletions: int):
+def test_terms_and_phrases_score_as_whoosh_scores_them(own, tmp_path: Path, seed: int, segments: int, deletions: int):
     rng = random.Random(seed)
     index = build(tmp_path, rng, segments=segments, deletions=deletions).open_index()
     with index.searcher() as searcher:
         assert len(searcher.leaf_searchers()) == segments  # the multi-segment path is exercised
-        scorer = BM25F(searcher)
+        scorer = own(tmp_path)
         for field in ("title", "body"):
             for word in WORDS:
                 mine = scorer.clause_scores(Clause(field, (word,), 0.7))
@@ -65,11 +80,11 @@ def test_terms_and_phrases_score_as_whoosh_scores_them(tmp_path: Path, seed: int
             assert all(mine[d] == pytest.approx(theirs[d], rel=1e-9) for d in theirs)
 
 
-def test_deleted_documents_are_never_scored(tmp_path: Path):
+def test_deleted_documents_are_never_scored(own, tmp_path: Path):
     index = build(tmp_path, random.Random(4), segments=2, deletions=30).open_index()
     with index.searcher() as searcher:
         live = {docnum for docnum, _ in searcher.iter_docs()}
-        scorer = BM25F(searcher)
+        scorer = own(tmp_path)
         found = scorer.score([[[Clause("body", (word,))] for word in WORDS]])
         assert found.totals and set(found.totals) <= live
         assert all(found.units_matched(d) == 1 for d in found.totals)
@@ -85,10 +100,10 @@ def bodies(folder: Path, *texts: str):
     return index
 
 
-def test_the_best_alternative_counts_in_each_document(tmp_path: Path):
+def test_the_best_alternative_counts_in_each_document(own, tmp_path: Path):
     """A document that only a weaker alternative matches gets that alternative's own score."""
-    with bodies(tmp_path, "trash trash", "discard").searcher() as searcher:
-        scorer = BM25F(searcher)
+    with bodies(tmp_path, "trash trash", "discard").searcher():
+        scorer = own(tmp_path)
         typed, synonym = Clause("body", ("trash",)), Clause("body", ("discard",), 0.85)
         found = scorer.score([[[typed, synonym]]])
         scores = found.totals
@@ -97,17 +112,17 @@ def test_the_best_alternative_counts_in_each_document(tmp_path: Path):
         assert found.units_matched(0) == found.units_matched(1) == 1
 
 
-def test_units_matched_are_counted_per_document(tmp_path: Path):
-    with bodies(tmp_path, "spice coin", "coin").searcher() as searcher:
-        found = BM25F(searcher).score([[[Clause("body", ("spice",))]], [[Clause("body", ("coin",))]]])
+def test_units_matched_are_counted_per_document(own, tmp_path: Path):
+    with bodies(tmp_path, "spice coin", "coin").searcher():
+        found = own(tmp_path).score([[[Clause("body", ("spice",))]], [[Clause("body", ("coin",))]]])
         assert found.units_matched(0) == 2 and found.units_matched(1) == 1
 
 
-def test_recent_term_scores_stay_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_recent_term_scores_stay_bounded(own, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(scoring, "RECENT_POSTINGS", 50)
     index = build(tmp_path, random.Random(5), segments=1, deletions=0).open_index()
-    with index.searcher() as searcher:
-        scorer = BM25F(searcher)
+    with index.searcher():
+        scorer = own(tmp_path)
         first = scorer.term_scores("body", "card")
         for word in WORDS:
             scorer.term_scores("body", word)
@@ -116,7 +131,7 @@ def test_recent_term_scores_stay_bounded(tmp_path: Path, monkeypatch: pytest.Mon
         assert scorer.term_scores("body", "card") == first  # read again, the same
 
 
-def test_long_postings_and_a_few_documents_among_them(tmp_path: Path):
+def test_long_postings_and_a_few_documents_among_them(own, tmp_path: Path):
     """Postings of several blocks (Whoosh writes 128 a block), read whole or for a few documents."""
     rng = random.Random(6)
     index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
@@ -124,7 +139,7 @@ def test_long_postings_and_a_few_documents_among_them(tmp_path: Path):
         for number in range(700):
             writer.add_document(id=str(number), body=random_text(rng))
     with index.searcher() as searcher:
-        scorer = BM25F(searcher)
+        scorer = own(tmp_path)
         for words in (("card",), ("card", "deck")):
             clause = Clause("body", words, 0.5, slop=2)
             every = scorer.clause_scores(clause)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from whoosh.reading import IndexReader
 
+from rulebot.index_reader import IndexReader as OwnReader
 from rulebot.spelling import Vocabulary, distance
 from rulebot.whoosh_api import ID, TEXT, FileStorage, Schema
 
@@ -21,13 +22,15 @@ def test_close_spellings_are_whooshs(tmp_path: Path):
             writer.add_document(id=str(number), body=word)
     with index.searcher() as searcher:
         reader = searcher.reader()
-        vocabulary = Vocabulary(reader)
+        own = OwnReader.open(tmp_path, "MAIN")
+        vocabulary = Vocabulary(own)
         for _ in range(200):
             typed = "".join(rng.choice(letters) for _ in range(rng.randint(1, 9)))
             maxdist = rng.choice((1, 2))
             # IndexReader's own method measures every term sharing the first letter.
             theirs = set(IndexReader.terms_within(reader, "body", typed, maxdist, prefix=1))
             assert set(vocabulary.within("body", typed, maxdist)) == theirs
+        own.close()
 
 
 def test_a_swap_of_neighbours_is_one_edit():
