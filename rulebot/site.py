@@ -413,6 +413,10 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # One environment per build: a template loaded once stays as it was,
+        # rather than its file being checked again at every include (an
+        # include per entry).
+        auto_reload=False,
     )
 
 

@@ -20,6 +20,7 @@ that wraps tables in a box that scrolls on its own on narrow screens.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -62,12 +63,16 @@ class NameTable:
 
     names: tuple[tuple[str, str], ...]
     """(name, entry id) pairs, longest name first, then alphabetical."""
-    pattern: re.Pattern[str] | None
-    """One case-insensitive whole-word alternation of every name, longest first."""
     targets: dict[str, str] = field(default_factory=dict)
     """Casefolded name -> entry id, to map a match back to its entry."""
     langs: dict[str, str] = field(default_factory=dict)
     """Casefolded name -> its language, when not English (the link gets a lang attribute)."""
+    _grouped: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
+    """`pattern` with its names grouped by first character (see `finditer`)."""
+    _firsts: tuple[re.Pattern[str], ...] = field(default=(), repr=False, compare=False)
+    """The first characters of each group of `_grouped`, as a case-insensitive pattern."""
+    _ambiguous: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    """Character -> whether it may start names of two groups (computed as met)."""
 
     @classmethod
     def for_entries(cls, entries: Iterable[Entry]) -> NameTable:
@@ -87,10 +92,62 @@ class NameTable:
         targets = {key: ids.pop() for key, ids in owners.items() if len(ids) == 1}
         names = tuple(sorted(((spelling[k], v) for k, v in targets.items()), key=lambda p: (-len(p[0]), _key(p[0]), p[1])))
         if not names:
-            return cls(names=(), pattern=None, targets={})
-        alternation = "|".join(_name_regex(name) for name, _ in names)
-        pattern = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
-        return cls(names=names, pattern=pattern, targets=targets, langs={k: v for k, v in langs.items() if k in targets})
+            return cls(names=(), targets={})
+        # Names by their first character, casefolded ("S" and "s" together):
+        # the characters they start with as written, and their regexes in order.
+        groups: dict[str, tuple[set[str], list[str]]] = {}
+        for name, _ in names:
+            first = _first_chars(name)
+            starts, regexes = groups.setdefault(_key(first[0]), (set(), []))
+            starts.update(first)
+            regexes.append(_name_regex(name))
+        firsts = ["[" + "".join(re.escape(char) for char in sorted(starts)) + "]" for starts, _ in groups.values()]
+        # The lookahead lets the regex engine skip a whole group on one character.
+        alternation = "|".join(f"(?={first})(?:{'|'.join(regexes)})" for first, (_, regexes) in zip(firsts, groups.values()))
+        return cls(
+            names=names,
+            targets=targets,
+            langs={k: v for k, v in langs.items() if k in targets},
+            _grouped=_whole_words(alternation),
+            _firsts=tuple(re.compile(first, re.IGNORECASE) for first in firsts),
+        )
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str] | None:
+        """One case-insensitive whole-word alternation of every name, longest first: the name a text mentions."""
+        if not self.names:
+            return None
+        return _whole_words("|".join(_name_regex(name) for name, _ in self.names))
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches of `pattern` in `text`, found without trying every name at every word.
+
+        `pattern` tries its names one after the other at each word of a text:
+        with thousands of names, that was most of the time of a site build.
+        The grouped regex tries only the group of names starting with the
+        character found there. It finds the same matches: a name cannot match
+        where its first character does not, and a group keeps its names in
+        `pattern`'s order. Only where the character may start names of two
+        groups (case-insensitively "I" matches both "i" and "ı") could the
+        group tried first hide a longer name of the other: there `pattern` decides.
+        """
+        if self._grouped is None:
+            return
+        pos = 0
+        while (match := self._grouped.search(text, pos)) is not None:
+            if self._is_ambiguous(text[match.start()]):
+                assert self.pattern is not None
+                exact = self.pattern.match(text, match.start())
+                assert exact is not None  # some name matches here, so `pattern` matches too
+                match = exact
+            yield match
+            pos = match.end()
+
+    def _is_ambiguous(self, char: str) -> bool:
+        ambiguous = self._ambiguous.get(char)
+        if ambiguous is None:
+            ambiguous = self._ambiguous[char] = sum(1 for first in self._firsts if first.fullmatch(char)) > 1
+        return ambiguous
 
     def target(self, matched: str) -> str | None:
         """The entry id a matched piece of text names."""
@@ -136,6 +193,16 @@ def _key(name: str) -> str:
     for quote in _APOSTROPHES:
         name = name.replace(quote, "'")
     return " ".join(name.casefold().split())
+
+
+def _whole_words(alternation: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)", re.IGNORECASE)
+
+
+def _first_chars(name: str) -> str:
+    """The characters `_name_regex(name)` starts with, case aside: its first, or either apostrophe."""
+    first = name.split()[0][0]
+    return _APOSTROPHES if first in _APOSTROPHES else first
 
 
 def _name_regex(name: str) -> str:
@@ -246,7 +313,7 @@ def _image_as_text(image: Token) -> list[Token]:
 def auto_links_rule(state: StateCore) -> None:
     """Link the first mention of each other entry's name, longest name first."""
     context = _context(state)
-    if context is None or context.names.pattern is None:
+    if context is None or not context.names.names:
         return
     # An entry the text links itself, like the entry itself, is not linked again.
     linked: set[str] = {context.entry_id, *state.env.get(LINKED_KEY, ())}
@@ -274,11 +341,10 @@ def _link_children(children: Sequence[Token], context: LinkContext, linked: set[
 
 
 def _link_text(token: Token, context: LinkContext, linked: set[str]) -> list[Token]:
-    assert context.names.pattern is not None
     text = token.content
     pieces: list[Token] = []
     start = 0
-    for match in context.names.pattern.finditer(text):
+    for match in context.names.finditer(text):
         # The regex tries the longest names first, and a name of the entry
         # itself or of an entry already linked still consumes its words, so
         # that a shorter name inside it is not linked instead.

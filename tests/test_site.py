@@ -421,6 +421,36 @@ class TestAutoLinks:
         context = site_links.LinkContext("t-x", site_links.NameTable.for_entries(entries), lambda i: f"#{i}")
         assert "autolink" not in site_links.to_html("Pearlescent shells and mother-of-pearls.", context)
 
+    def test_grouped_search_finds_what_the_alternation_finds(self):
+        """NameTable.finditer (names grouped by first character) matches exactly as the plain alternation of every name."""
+        titles = [
+            "Pearl", "Pearl Bed", "pearl diver", "PEARL BED RULES", "Sand", "Sandstorm", "sand timer",
+            "’Twas Night", "'Tis Time", "13 points", "1st Player", "•Lone Pilot", "Liet’s Gift", "Liet's Gift Box",
+            "Æther Vial", "æther", "Ölmühle", "Straße", "Strasse Karte",
+        ]
+        entries = [Entry(id=f"t-{n}", game="t", kind="rule", title=t, text="x", source="s", section="s") for n, t in enumerate(titles)]
+        table = site_links.NameTable.for_entries(entries)
+        text = (
+            "A pearl  bed, the Pearl Bed Rules, PEARL DIVER; a Sandstorm or sand\ntimer. ’Tis time: 'twas night. "
+            "Score 13 points, 1st player, •lone pilot. Liet's gift and Liet’s Gift Box. æther vial, ÆTHER. "
+            "Ölmühle, STRASSE karte, straße. Pearlescent sands."
+        )
+        assert table.pattern is not None
+        expected = [(m.span(), m.group(0)) for m in table.pattern.finditer(text)]
+        assert [(m.span(), m.group(0)) for m in table.finditer(text)] == expected
+        assert len(expected) > 10
+
+    def test_a_first_character_of_two_groups_keeps_the_longest_name(self):
+        """Where a character may start names of two groups ("I" matches "ı" and "i" case-insensitively), the longest name still wins."""
+        entries = [
+            Entry(id="t-long", game="t", kind="rule", title="Iron Gate Long Name", text="x", source="s", section="s"),
+            Entry(id="t-dotless", game="t", kind="rule", title="ıron Gate Long", text="x", source="s", section="s"),
+            Entry(id="t-short", game="t", kind="rule", title="Iron Gate", text="x", source="s", section="s"),
+        ]
+        table = site_links.NameTable.for_entries(entries)
+        found = [m.group(0) for m in table.finditer("The Iron Gate Long, then Iron Gate.")]
+        assert found == ["Iron Gate Long", "Iron Gate"]  # not "Iron Gate" first, as the group of "Iron Gate" alone would find
+
     def test_parser_unchanged_outside_the_site(self):
         """The shared parser renders as before when no site context is given."""
         site_links.site_plugin(parser())
