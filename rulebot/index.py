@@ -18,9 +18,7 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -133,6 +131,10 @@ def open_index(
         if problem is not None:
             note(f"the index at {target} is damaged ({problem}); rebuilding it")
             rebuild = True  # replace the damaged folder rather than reuse it
+    # Building needs these; an `ask` of a built index does not load them.
+    import shutil
+    import tempfile
+
     from rulebot import corpus as corpus_module
 
     corpus = corpus_module.load(dirs)
@@ -381,6 +383,8 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     cannot serve (another format, unreadable) or so much changed that a new
     build is faster: the caller builds afresh.
     """
+    import shutil
+
     try:
         old = json.loads((base / META_FILE).read_text(encoding="utf-8"))
         old_digests = json.loads((base / DIGESTS_FILE).read_text(encoding="utf-8"))
@@ -570,6 +574,8 @@ def _latest_build(home: Path, exclude: Path) -> Path | None:
 
 
 def _empty(folder: Path) -> None:
+    import shutil
+
     for path in folder.iterdir():
         if path.is_dir():
             shutil.rmtree(path)
@@ -579,6 +585,8 @@ def _empty(folder: Path) -> None:
 
 def _swap_in(workdir: Path, target: Path, *, replace: bool) -> None:
     """Rename a complete build into place; keep a concurrent builder's result if it won."""
+    import shutil
+
     if replace and target.exists():
         retired = target.with_name(f".old-{target.name}-{os.getpid()}-{time.monotonic_ns()}")
         try:
@@ -595,6 +603,8 @@ def _swap_in(workdir: Path, target: Path, *, replace: bool) -> None:
 
 def _prune(home: Path, keep: Path) -> None:
     """Remove other builds: old fingerprints now, leftovers of dead builds once stale."""
+    import shutil
+
     now = time.time()
     for child in home.iterdir():
         if child == keep or child.name == STAMPS_FILE:

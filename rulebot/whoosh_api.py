@@ -7,7 +7,8 @@ Building an index needs the rest (schema, storage, codec, writer, queries):
 those names load on first use, so `rulebot ask` never pays for them.
 
 Importing Whoosh-Reloaded also imports `urllib.request` (its `whoosh.compat`
-names `urlretrieve` for a downloader rulebot never calls), `asyncio` (its
+names `urlretrieve` for a downloader rulebot never calls, and `queue` and
+`html.escape` for Python 2 compatibility), `asyncio` (its
 `cached_property` dependency asks whether a method is a coroutine) and
 Whoosh's English morphology tables (`whoosh.query.terms` names `variations`
 for a query type rulebot never builds): about 80 modules in all. While
@@ -64,6 +65,9 @@ def _stand_ins() -> dict[str, _StandIn]:
         # coroutines that Python 3.11 removed.
         "asyncio": _StandIn("asyncio", (), {"iscoroutinefunction": inspect.iscoroutinefunction}),
         "whoosh.lang.morph_en": _StandIn("whoosh.lang.morph_en", ("variations",)),
+        # whoosh.compat names these for Python 2 compatibility.
+        "queue": _StandIn("queue", ()),
+        "html": _StandIn("html", ("escape",)),
     }
 
 
