@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from rulebot.errors import RulebotError
+from rulebot.user_dirs import user_dir
 
 CONFIG_FILE = "config.toml"
 KEYS = ("with",)
@@ -26,12 +27,7 @@ class ConfigError(RulebotError):
 
 def config_path() -> Path:
     """The config file: $RULEBOT_CONFIG_DIR/config.toml, else in the user config directory."""
-    configured = os.environ.get("RULEBOT_CONFIG_DIR")
-    if configured:
-        return Path(configured) / CONFIG_FILE
-    import platformdirs
-
-    return platformdirs.user_config_path("rulebot", appauthor=False) / CONFIG_FILE
+    return user_dir("config") / CONFIG_FILE
 
 
 def load() -> dict[str, dict[str, list[str]]]:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from rulebot import analysis, corpus_files, segments, whoosh_api
 from rulebot.errors import IndexBuildError
 from rulebot.index_reader import IndexReader
+from rulebot.user_dirs import user_dir
 
 if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
@@ -74,12 +75,7 @@ def schema() -> Schema:
 
 def cache_root() -> Path:
     """Where indexes live: $RULEBOT_CACHE_DIR, else the user cache directory."""
-    configured = os.environ.get("RULEBOT_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    import platformdirs
-
-    return platformdirs.user_cache_path("rulebot", appauthor=False)
+    return user_dir("cache")
 
 
 @dataclass

@@ -11,7 +11,6 @@ no other command ever loads it. :func:`run_plain` reads lines from a pipe.
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -44,12 +43,9 @@ _WORD_START_AFTER = " \t\"'(«"
 
 def data_dir() -> Path:
     """Where rulebot keeps user data: $RULEBOT_DATA_DIR, else the user data directory."""
-    configured = os.environ.get("RULEBOT_DATA_DIR")
-    if configured:
-        return Path(configured)
-    import platformdirs
+    from rulebot.user_dirs import user_dir
 
-    return platformdirs.user_data_path("rulebot", appauthor=False)
+    return user_dir("data")
 
 
 def history_path() -> Path:

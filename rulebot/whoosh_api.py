@@ -11,77 +11,34 @@ names `urlretrieve` for a downloader rulebot never calls, and `queue` and
 `html.escape` for Python 2 compatibility), `asyncio` (its
 `cached_property` dependency asks whether a method is a coroutine) and
 Whoosh's English morphology tables (`whoosh.query.terms` names `variations`
-for a query type rulebot never builds): about 80 modules in all. While
-Whoosh's modules are imported, a stand-in takes the place of each of those
-that is not loaded yet. A stand-in offers the few names Whoosh takes from it
-and loads the real module the first time one of them is used; it leaves
-`sys.modules` as soon as the import is done, so any later import of those
-modules, by rulebot or anyone else, gets the real one.
+for a query type rulebot never builds): about 80 modules in all.
+They are imported with stand-ins (rulebot.lean_imports).
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import sys
-import types
+
+from rulebot.lean_imports import StandIn, import_lean
 
 
-class _StandIn(types.ModuleType):
-    """A module's placeholder that loads the real module when one of its names is used."""
-
-    def __init__(self, name: str, names: tuple[str, ...], answers: dict | None = None) -> None:
-        super().__init__(name)
-        for attribute in names:
-            setattr(self, attribute, self._forwarder(attribute))
-        for attribute, value in (answers or {}).items():
-            setattr(self, attribute, value)
-
-    def _real(self) -> types.ModuleType:
-        if sys.modules.get(self.__name__) is self:
-            del sys.modules[self.__name__]
-        return importlib.import_module(self.__name__)
-
-    def _forwarder(self, attribute: str):
-        def forward(*args, **kwargs):
-            return getattr(self._real(), attribute)(*args, **kwargs)
-
-        forward.__name__ = attribute
-        return forward
-
-    def __getattr__(self, attribute: str):
-        if attribute.startswith("__"):
-            # The import system probes a module for __path__ and the like:
-            # that is no use of the module, and must not load it.
-            raise AttributeError(attribute)
-        return getattr(self._real(), attribute)
-
-
-def _stand_ins() -> dict[str, _StandIn]:
-    return {
-        "urllib.request": _StandIn("urllib.request", ("urlretrieve",)),
+def _stand_ins() -> list[StandIn]:
+    return [
+        StandIn("urllib.request", ("urlretrieve",)),
         # cached_property asks this on the first use of every cached property;
         # inspect's answer is asyncio's for anything but the generator-based
         # coroutines that Python 3.11 removed.
-        "asyncio": _StandIn("asyncio", (), {"iscoroutinefunction": inspect.iscoroutinefunction}),
-        "whoosh.lang.morph_en": _StandIn("whoosh.lang.morph_en", ("variations",)),
+        StandIn("asyncio", (), {"iscoroutinefunction": inspect.iscoroutinefunction}),
+        StandIn("whoosh.lang.morph_en", ("variations",)),
         # whoosh.compat names these for Python 2 compatibility.
-        "queue": _StandIn("queue", ()),
-        "html": _StandIn("html", ("escape",)),
-    }
+        StandIn("queue", ()),
+        StandIn("html", ("escape",)),
+    ]
 
 
 def _import_lean(*modules: str) -> None:
-    """Import Whoosh modules with stand-ins for what they would load and never use."""
-    placed = {name: module for name, module in _stand_ins().items() if name not in sys.modules}
-    sys.modules.update(placed)
-    try:
-        for name in modules:
-            importlib.import_module(name)
-    finally:
-        for name, module in placed.items():
-            if sys.modules.get(name) is module:
-                del sys.modules[name]
+    import_lean(modules, _stand_ins())
 
 
 _import_lean("whoosh.compat", "whoosh.analysis", "whoosh.columns", "whoosh.filedb.filetables")

@@ -70,6 +70,18 @@ def test_ask_loads_only_what_it_needs(tmp_path: Path):
     assert [m for m in NOT_FOR_ASK if m in loaded] == []
 
 
+def test_ask_in_the_user_folders_loads_no_temporary_files_module(tmp_path: Path):
+    """Without RULEBOT_*_DIR, the platform's user folders are found (platformdirs) without its tempfile import."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RULEBOT_", "XDG_"))}
+    env.update(HOME=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "xdg-cache"), PYTHONPATH=str(ROOT))
+    for _ in range(2):  # the first ask builds the index (and loads what building needs)
+        done = subprocess.run([sys.executable, "-c", ASK_AND_LIST_MODULES], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    loaded = set(json.loads("[" + done.stdout.rpartition("\n[")[2]))
+    assert "platformdirs" in loaded and not {"tempfile", "shutil"} & loaded
+    assert list((tmp_path / "xdg-cache" / "rulebot" / "index").iterdir())
+
+
 def test_stand_ins_leave_the_real_modules_to_everyone_else(tmp_path: Path):
     source = tmp_path / "source.txt"
     source.write_text("copied", encoding="utf-8")
