@@ -142,11 +142,12 @@ class Segment:
         self.deleted = info.deleted
         self.field_lengths = info.field_lengths
         self._name = info.name
+        self._files = files
         self._parts = _Compound(files, f"{info.name}.seg") if info.compound else files
         terms_name = f"{info.name}.trm"
         self._terms = OrderedHashReader(self._parts.open(terms_name), self._parts.size(terms_name))
         self._fields: dict[str, int] = self._terms.extras["fieldmap"]
-        self._postings = self._parts.open(f"{info.name}.pst")
+        self._postings = self._parts.locate(f"{info.name}.pst")
         self._stored = None
 
     def term_info(self, field: str, term: bytes) -> TermInfo | None:
@@ -170,8 +171,9 @@ class Segment:
 
     def postings(self, info: TermInfo) -> bytes:
         """A term's postings, as Whoosh wrote them (see rulebot.scoring)."""
+        name, start = self._postings
         offset, length = info.extent
-        return self._postings.get(offset, length)
+        return self._files.read(name, start + offset, length)
 
     def lengths(self, field: str) -> bytes:
         """The length of a field in each document, one byte each (as Whoosh encodes them)."""
@@ -290,6 +292,19 @@ class _Files:
         on_disk = [p.name for p in self._folder.iterdir()] if self._folder is not None else []
         return sorted(set(self._contents) | set(on_disk))
 
+    def locate(self, name: str) -> tuple[str, int]:
+        """The file that holds a file's bytes, and where they start in it."""
+        return name, 0
+
+    def read(self, name: str, offset: int, length: int) -> bytes:
+        """Bytes of a file: one read, without a file object in between (postings are read this way)."""
+        data = self._contents.get(name)
+        if data is not None:
+            return bytes(memoryview(data)[offset:offset + length])
+        handle = self.handle(name)
+        handle.seek(offset)
+        return handle.read(length)
+
     def exists(self, name: str) -> bool:
         return name in self._contents or (self._folder is not None and (self._folder / name).is_file())
 
@@ -342,6 +357,10 @@ class _Compound:
         tail = files.part(name, directory_offset, files.size(name) - directory_offset)
         directory = tail.read_pickle()
         self._parts = {part: (info["offset"], info["length"]) for part, info in directory.items()}
+
+    def locate(self, name: str) -> tuple[str, int]:
+        """The compound file, and where the file's bytes start in it."""
+        return self._name, self._range(name)[0]
 
     def exists(self, name: str) -> bool:
         return name in self._parts
