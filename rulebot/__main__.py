@@ -1,3 +1,3 @@
-from rulebot.cli import main
+from rulebot.entry import main
 
 main()

@@ -36,27 +36,23 @@ class Settings:
         return dirs
 
     def searcher(self):  # -> rulebot.search.Searcher
-        from rulebot.index import open_index
-        from rulebot.search import Searcher
+        from rulebot.asking import open_searcher
 
-        announced = False
+        return open_searcher(self.corpus_dirs(), notify=_notify)
 
-        def progress(done: int, total: int) -> None:
-            nonlocal announced
-            if not announced:
-                click.echo(f"Building the search index ({total} entries)…", err=True)
-                announced = True
 
-        opened = open_index(self.corpus_dirs(), progress=progress, warn=_warn)
-        return Searcher(opened)
+def _notify(line: str) -> None:
+    click.echo(line, err=True)
 
 
 def _warn(message: str) -> None:
-    click.echo(f"Warning: {message}", err=True)
+    _notify(f"Warning: {message}")
 
 
 def _color() -> bool:
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    from rulebot.asking import color
+
+    return color()
 
 
 def _style():
@@ -153,17 +149,11 @@ def ask(
     expansion changes is shown after the change. Without any, every entry
     counts, and an expansion named in the question is taken as in play.
     """
-    from rulebot import config, output
+    from rulebot import asking
 
-    text = " ".join(question)
     with settings.searcher() as searcher:
-        in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
-        in_play.update(searcher.resolve_expansions(with_, game))
-        answer = searcher.ask(text, game=game, limit=limit, expansions=in_play, official_only=official_only)
-    if as_json:
-        click.echo(output.to_json(output.answer_json(answer)))
-    else:
-        click.echo(output.answer_text(answer, _style()), color=_color())
+        answer = asking.answer(searcher, " ".join(question), game=game, limit=limit, with_=with_, official_only=official_only)
+    click.echo(asking.answer_output(answer, as_json=as_json), color=_color())
 
 
 @cli.command()
@@ -294,8 +284,8 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     sessions in the user data directory ($RULEBOT_DATA_DIR overrides it).
     Lines piped in are answered one after the other, without a prompt.
     """
-    from rulebot import config
     from rulebot import play as playing
+    from rulebot.asking import expansions_in_play
 
     def echo(text: str) -> None:
         click.echo(text, color=_color())
@@ -303,9 +293,7 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     with settings.searcher() as searcher:
         if game is not None:
             searcher.check_game(game)
-        in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
-        in_play.update(searcher.resolve_expansions(with_, game))
-        session = playing.PlaySession(searcher, game=game, expansions=in_play, style=_style())
+        session = playing.PlaySession(searcher, game=game, expansions=expansions_in_play(searcher, with_, game), style=_style())
         if sys.stdin.isatty() and sys.stdout.isatty():
             playing.run(session, playing.history_path(), echo=echo)
         else:

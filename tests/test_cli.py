@@ -225,3 +225,39 @@ class TestExpansions:
         monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
         result = run_cli(*TOY, "config", "set", "lantern-harbor.colour", "blue")
         assert result.exit_code == 1 and "use GAME.with" in result.output
+
+
+class TestQuickPath:
+    """`rulebot ask WORDS…` without options is answered without click (rulebot.entry), exactly as click's `ask` answers it."""
+
+    @pytest.mark.parametrize("words", [("chaumurky", "tie"), ("combien", "d'actions", "par", "tour"), ("zzqx", "blorf")])
+    def test_same_output_as_the_click_command(self, run_cli, words: tuple[str, ...]):
+        by_click = run_cli("ask", *words)
+        process = rulebot_process("ask", *words)
+        assert process.returncode == by_click.exit_code == 0, process.stderr
+        assert process.stdout == by_click.stdout and process.stdout.strip()
+
+    def test_a_failure_is_reported_once_by_click(self, tmp_path: Path):
+        """A broken config file fails the quick path; click's `ask` reports it as for any command."""
+        (tmp_path / "config.toml").write_text("[res-arcana\nwith = 3\n", encoding="utf-8")
+        process = rulebot_process("ask", "chaumurky", "tie", env={"RULEBOT_CONFIG_DIR": str(tmp_path)})
+        assert process.returncode == 1 and process.stdout == ""
+        assert process.stderr.startswith("Error: cannot read") and process.stderr.count("Error:") == 1
+        assert "Traceback" not in process.stderr
+
+    @pytest.mark.parametrize(
+        "args, plain",
+        [
+            (["ask", "chaumurky", "tie"], True),
+            (["ask", "what", "if", "-1", "vp"], False),
+            (["ask", "--json", "tie"], False),
+            (["ask", "tie", "--game", "dune-imperium"], False),
+            (["ask"], False),
+            (["show", "dune-chaumurky"], False),
+            (["--no-shipped", "ask", "tie"], False),
+        ],
+    )
+    def test_what_the_quick_path_takes(self, args: list[str], plain: bool):
+        from rulebot.entry import is_plain_question
+
+        assert is_plain_question(args) is plain

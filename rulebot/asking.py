@@ -1,0 +1,84 @@
+"""Asking the index as the commands do: open it with the user told what happens, answer with the user's settings.
+
+Shared by the click commands (rulebot.cli) and by the quick path that
+answers a plain `rulebot ask WORDS…` without loading click (rulebot.entry),
+so that both answer and print alike. Nothing here imports click.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulebot.search import Answer, Searcher
+
+Notify = Callable[[str], None]
+"""Tells the user one line (on standard error): progress of a build, a warning."""
+
+
+def open_searcher(dirs: Iterable[Path], notify: Notify):  # -> rulebot.search.Searcher
+    """A searcher over the index of corpus folders, built first when missing or stale (the user is told)."""
+    from rulebot.index import open_index
+    from rulebot.search import Searcher
+
+    announced = False
+
+    def progress(done: int, total: int) -> None:
+        nonlocal announced
+        if not announced:
+            notify(f"Building the search index ({total} entries)…")
+            announced = True
+
+    return Searcher(open_index(dirs, progress=progress, warn=lambda message: notify(f"Warning: {message}")))
+
+
+def expansions_in_play(searcher: Searcher, with_: Iterable[str], game: str | None) -> dict[str, set[str]]:
+    """The expansions in play per game: the configured ones, then those given (`--with`) for the game."""
+    from rulebot import config
+
+    in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
+    in_play.update(searcher.resolve_expansions(with_, game))
+    return in_play
+
+
+def answer(
+    searcher: Searcher,
+    question: str,
+    *,
+    game: str | None = None,
+    limit: int = 3,
+    with_: Iterable[str] = (),
+    official_only: bool = False,
+) -> Answer:
+    """The answer to a question, with the expansions in play (configured, then given)."""
+    in_play = expansions_in_play(searcher, with_, game)
+    return searcher.ask(question, game=game, limit=limit, expansions=in_play, official_only=official_only)
+
+
+def color() -> bool:
+    """Whether to print in colour: on a terminal, unless NO_COLOR is set."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def answer_output(answer: Answer, *, as_json: bool) -> str:
+    """An answer as `ask` prints it: the terminal text, or one JSON object.
+
+    Without colour, escape sequences that came with a corpus text are
+    removed, as click.echo removes them: the quick path prints without click.
+    """
+    from rulebot import output
+
+    if as_json:
+        return output.to_json(output.answer_json(answer))
+    colored = color()
+    text = output.answer_text(answer, output.Style(colored))
+    return text if colored else _ESCAPE_SEQUENCE.sub("", text)
+
+
+_ESCAPE_SEQUENCE = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+"""What click.echo strips when colour is off."""
