@@ -1,25 +1,26 @@
 """How text becomes index terms, for the index and for questions alike.
 
-English text is stemmed; French names get a French stemmer with accents folded
-after the stop filter and before stemming (so `egalite` and `égalité` meet);
-names are only lower-cased and folded, for exact and typo-tolerant matching.
+A text is cut into words (WORD_PATTERN), and each word becomes one term, or
+none for a stop word, by its field's analysis:
+
+- english: folded (rulebot.text.fold: lower case, accents off), stop words
+  dropped, Snowball English stem;
+- french: lower-cased, French stop words dropped (they carry accents), then
+  folded and given the Snowball French stem (so `egalite` and `égalité` meet);
+- names: folded only, for exact and typo-tolerant name matching.
+
+Plain Python and PyStemmer, no Whoosh: answering a question loads no analysis
+library. The index's Whoosh schema (rulebot.schema) analyses documents with
+these same functions, so questions and documents always agree.
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from collections.abc import Callable
+from functools import cache
 
 from rulebot.text import fold  # the one way names and questions are compared
-from rulebot.whoosh_api import (
-    Analyzer,
-    CharsetFilter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-    accent_map,
-)
 
 WORD_PATTERN = r"[^\W_]+(?:\.[^\W_]+)*"
 """A word: letters and digits, with inner dots kept (rule numbers such as 702.19b).
@@ -48,62 +49,63 @@ QUESTION_FILLER = frozenset(
     """.split()
 )
 
-# Numbers are game facts ("5 cards", "13 points"): keep one-character tokens.
-_MINSIZE = 1
-
-
-# The Snowball stemmers come from PyStemmer, in C: Whoosh's own are pure
-# Python, about fifty times slower to stem, and their package loads all
-# fourteen languages (~50 ms) when one is asked for. The functions below are
-# what the index's schema refers to, by name, for its stem filters.
+# Stop words of the index: Whoosh's default English list, and the French list
+# of the Snowball project (as Whoosh ships it), accents as written.
+ENGLISH_STOP_WORDS = frozenset(
+    """
+    a an and are as at be by can for from have if in is it may not of on or tbd that the this
+    to us we when will with yet you your
+    """.split()
+)
+FRENCH_STOP_WORDS = frozenset(
+    """
+    ai aie aient aies ait as au aura aurai auraient aurais aurait auras aurez auriez aurions
+    aurons auront aux avaient avais avait avec avez aviez avions avons ayant ayante ayantes
+    ayants ayez ayons c ce ces d dans de des du elle en es est et eu eue eues eurent eus eusse
+    eussent eusses eussiez eussions eut eux eûmes eût eûtes furent fus fusse fussent fusses
+    fussiez fussions fut fûmes fût fûtes il j je l la le leur lui m ma mais me mes moi mon même
+    n ne nos notre nous on ont ou par pas pour qu que qui s sa se sera serai seraient serais
+    serait seras serez seriez serions serons seront ses soient sois soit sommes son sont soyez
+    soyons suis sur t ta te tes toi ton tu un une vos votre vous y à étaient étais était étant
+    étante étantes étants étiez étions été étée étées étés êtes
+    """.split()
+)
 
 
 @cache
 def _stemmer(language: str):
+    # The Snowball stemmers in C (PyStemmer): fast to load, fast to stem, and
+    # with a cache of their own.
     import Stemmer
 
     return Stemmer.Stemmer(language)
 
 
-def snowball_english(word: str) -> str:
-    """The Snowball (Porter 2) English stem of a word."""
-    return _stemmer("english").stemWord(word)
+def english_term(word: str) -> str | None:
+    """The English term of a word: folded and stemmed; None for a stop word."""
+    folded = fold(word)
+    return None if folded in ENGLISH_STOP_WORDS else _stemmer("english").stemWord(folded)
 
 
-def snowball_french(word: str) -> str:
-    """The Snowball French stem of a word."""
-    return _stemmer("french").stemWord(word)
+def french_term(word: str) -> str | None:
+    """The French term of a word: stop words by their accents, then folded and stemmed; None for a stop word."""
+    lower = word.lower()
+    return None if lower in FRENCH_STOP_WORDS else _stemmer("french").stemWord(fold(lower))
 
 
-@cache
-def english() -> Analyzer:
-    """Stemmed English with folded accents and the usual stop words."""
-    return (
-        RegexTokenizer(WORD_PATTERN)
-        | LowercaseFilter()
-        | CharsetFilter(accent_map)
-        | StopFilter(minsize=_MINSIZE)
-        # PyStemmer keeps its own cache; Whoosh's would only add overhead.
-        | StemFilter(stemfn=snowball_english, cachesize=None)
-    )
+def name_term(word: str) -> str:
+    """The term of a word in a name: folded, nothing dropped."""
+    return fold(word)
 
 
-@cache
-def french() -> Analyzer:
-    """Stemmed French; accents are folded after the stop filter and before the stemmer."""
-    return (
-        RegexTokenizer(WORD_PATTERN)
-        | LowercaseFilter()
-        | StopFilter(lang="fr", minsize=_MINSIZE)
-        | CharsetFilter(accent_map)
-        | StemFilter(stemfn=snowball_french, cachesize=None)
-    )
+ANALYSES: dict[str, Callable[[str], str | None]] = {"english": english_term, "french": french_term, "names": name_term}
+"""Each analysis by name (as the schema's fields name theirs): a word's term, or None."""
 
 
-@cache
-def names() -> Analyzer:
-    """Lower-cased, accent-folded words, neither stemmed nor stopped: for names."""
-    return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+def terms(analysis: str, text: str) -> list[str]:
+    """The index terms an analysis makes of a text, in order."""
+    term_of = ANALYSES[analysis]
+    return [term for word in WORD_RE.findall(text) if (term := term_of(word)) is not None]
 
 
 def words(text: str) -> list[str]:
@@ -111,17 +113,9 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(fold(text))
 
 
-def terms(analyzer: Analyzer, text: str) -> list[str]:
-    """The index terms an analyzer makes of a text."""
-    return [token.text for token in analyzer(text)]
-
-
-@lru_cache(maxsize=8192)  # the same words recur in every question; Porter is pure Python
 def stem(word: str) -> str:
-    """The English stem of a folded word (how names and questions are compared)."""
-    from whoosh.lang.porter import stem as porter
-
-    return porter(word)
+    """The English stem of a folded word (how names and questions are compared): the index's own stemmer."""
+    return _stemmer("english").stemWord(word)
 
 
 def name_stems(name: str) -> list[str]:

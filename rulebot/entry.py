@@ -16,6 +16,12 @@ import sys
 
 def main() -> None:
     """Run `rulebot` with the process's arguments."""
+    from rulebot.lean_imports import StandIn, import_lean
+
+    # dataclasses loads inspect (and with it ast, dis, tokenize) for the
+    # signature of a dataclass without a docstring, which rulebot has none of:
+    # a tenth of a cold answer.
+    import_lean(["dataclasses"], [StandIn("inspect", ("signature",))])
     args = sys.argv[1:]
     if is_plain_question(args) and answer_quickly(args[1:]):
         sys.exit(0)

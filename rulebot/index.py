@@ -1,4 +1,4 @@
-"""The Whoosh index: its schema, and its life in the user cache directory.
+"""The Whoosh index and its life in the user cache directory (its schema is in rulebot.schema).
 
 An index is built for one exact corpus content (its fingerprint) into a
 temporary folder beside its final place, and renamed into place only when
@@ -23,18 +23,18 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rulebot import analysis, corpus_files, segments, whoosh_api
 from rulebot.errors import IndexBuildError
 from rulebot.index_reader import IndexReader
 from rulebot.user_dirs import user_dir
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
 if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
-    from rulebot.whoosh_api import FileStorage, RamStorage, Schema
+    from rulebot.whoosh_api import FileStorage, RamStorage
 
-FORMAT = "10"
+FORMAT = "11"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -42,6 +42,8 @@ STAMPS_FILE = ".corpus-stamps.json"
 """Beside the builds: the size, time and hash of each corpus file when last read (see corpus_files.fingerprint)."""
 DIGESTS_FILE = "rulebot-digests.json"
 """A hash of each entry's document, kept apart from the metadata that every `ask` reads."""
+VERIFIED_FILE = "rulebot-verified.json"
+"""The stamp (size, times, inode) of each index file when its checksum was last verified (see _open_built)."""
 ALL_GAMES = "*"
 """Key of the synonym table that merges every game's, in the index metadata."""
 PARALLEL_FROM = 1000
@@ -53,24 +55,6 @@ STALE_SECONDS = 600
 
 Progress = Callable[[int, int], None]
 Warn = Callable[[str], None]
-
-
-def schema() -> Schema:
-    """The fields of an entry document and how each is analysed."""
-    ID, TEXT = whoosh_api.ID, whoosh_api.TEXT
-    return whoosh_api.Schema(
-        id=ID(stored=True, unique=True),
-        game=ID(stored=True),
-        kind=ID(stored=True),
-        expansion=ID(stored=True),
-        title=TEXT(analyzer=analysis.english(), field_boost=4.0),
-        names=TEXT(analyzer=analysis.names(), field_boost=3.0),
-        aliases=TEXT(analyzer=analysis.english(), field_boost=2.5),
-        aliases_fr=TEXT(analyzer=analysis.french(), field_boost=2.5),
-        body=TEXT(analyzer=analysis.english()),
-        section=TEXT(analyzer=analysis.english(), field_boost=0.3),
-        data=whoosh_api.STORED(),
-    )
 
 
 def cache_root() -> Path:
@@ -169,14 +153,58 @@ def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progre
 
 
 def _seal(folder: Path, meta: dict) -> None:
-    """Write the entry digests, record each file's size and hash, then write the metadata file, last."""
+    """Write the entry digests, record each file's size and hash, make them durable, then write the metadata file, last.
+
+    Whoosh never flushes its files to disk: they are flushed here, so that an
+    index whose metadata exists can no longer lose pages in a crash, and its
+    files' stamps can vouch for their content (_open_built).
+    """
     digests = meta.pop("digests", None)
     if digests is not None:
         _write_json(folder / DIGESTS_FILE, digests)
-    files = sorted(p for p in folder.iterdir() if not p.name.endswith("LOCK") and p.name != META_FILE)
+    files = sorted(p for p in folder.iterdir() if not p.name.endswith("LOCK") and p.name not in (META_FILE, VERIFIED_FILE))
     meta["files"] = {p.name: p.stat().st_size for p in files}
     meta["sha256"] = {p.name: _sha256(p) for p in files}
+    for path in files:
+        _fsync(path)
+    _fsync(folder)
     _write_json(folder / META_FILE, meta)
+    _record_verified(folder, meta)
+
+
+def _fsync(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _stamp(info: os.stat_result) -> list[int]:
+    """What changes whenever a file is written, replaced or copied: size, change and modification times, inode."""
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+
+def _record_verified(folder: Path, meta: dict) -> None:
+    """Record the stamps of an index's files, whose checksums were just verified (or just made)."""
+    with contextlib.suppress(OSError):  # a read-only cache only costs checking the checksums again
+        _write_json(folder / VERIFIED_FILE, {name: _stamp((folder / name).stat()) for name in meta["files"]})
+
+
+def _verified_unchanged(folder: Path, meta: dict) -> bool:
+    """True when every index file still has the stamp it had when its checksum was verified.
+
+    No write can leave all of a file's stamp as it was (its change time is
+    set by the system), and the files were flushed to disk before the index
+    was sealed: such files hold what their checksums were made of.
+    """
+    try:
+        recorded = json.loads((folder / VERIFIED_FILE).read_text(encoding="utf-8"))
+        return isinstance(recorded, dict) and recorded.keys() == meta["files"].keys() and all(
+            recorded[name] == _stamp((folder / name).stat()) for name in recorded
+        )
+    except (OSError, ValueError):
+        return False
 
 
 def _memory_only() -> RamStorage:
@@ -255,6 +283,8 @@ INDEX_NAME = "MAIN"
 def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
     """Write the index of a corpus into an empty storage: its segments, then the table of contents naming them."""
     import sys
+
+    from rulebot.schema import schema
 
     ids = list(corpus.entries)
     total = len(ids)
@@ -335,6 +365,8 @@ def _made(corpus: Corpus, ids: list[str], digests: dict[str, str], tick: Callabl
 
 def _write_part(storage: FileStorage, corpus: Corpus, ids: list[str], done, parent_end, connection) -> None:
     """The helper process of _fill: write some entries as a segment, and send back (segment, digests) or the error."""
+    from rulebot.schema import schema
+
     parent_end.close()  # this process's copy: once the parent is gone, sending fails instead of waiting for ever
     try:
         digests: dict[str, str] = {}
@@ -396,7 +428,7 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     if len(makers) > len(digests) / 5:
         return None  # Whoosh's writer re-indexes an entry three times slower than a new build does
     for path in base.iterdir():
-        if path.name in (META_FILE, DIGESTS_FILE) or path.name.endswith("LOCK"):
+        if path.name in (META_FILE, DIGESTS_FILE, VERIFIED_FILE) or path.name.endswith("LOCK"):
             continue
         try:
             os.link(path, folder / path.name)
@@ -527,22 +559,25 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
             return None, f"file {name} is missing"
         if actual != size:
             return None, f"file {name} has {actual} bytes instead of {size}"
-    # Sizes miss damage that keeps them: a page of zeros left by a crash (Whoosh
-    # never fsyncs), a flipped bit. Such a segment can make searches fail or
-    # rank wrongly long after opening, so every file is checked before use.
+    # Sizes miss damage that keeps them: a flipped bit, a page of zeros from a
+    # copy or a write outside rulebot. Such a segment can make searches fail
+    # or rank wrongly long after opening, so every file's checksum is verified
+    # before use, unless none of the files changed since it last was.
     checksums = meta.get("sha256")
     if not isinstance(checksums, dict) or set(checksums) != set(meta.get("files", {})):
         return None, "its metadata has no checksums"
-    # A small index is read whole, checked, and searched from memory: a term
-    # is read in several small reads, each far cheaper from memory.
+    verified = _verified_unchanged(folder, meta)
+    # A small index is read whole and searched from memory: a term is read in
+    # several small reads, each far cheaper from memory.
     whole = sum(meta.get("files", {}).values()) <= IN_MEMORY_BYTES
     contents: dict[str, bytes] = {}
     for name, expected in checksums.items():
+        if verified and not whole:
+            break
         try:
             if whole:
-                data = (folder / name).read_bytes()
-                actual = hashlib.sha256(data).hexdigest()
-                contents[name] = data
+                data = contents[name] = (folder / name).read_bytes()
+                actual = expected if verified else _sha256_of(data)
             else:
                 actual = _sha256(folder / name)
         except OSError:
@@ -557,6 +592,8 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
     if count != meta.get("count"):
         index.close()
         return None, f"it holds {count} entries instead of {meta.get('count')}"
+    if not verified:
+        _record_verified(folder, meta)
     return (index, meta), None
 
 
@@ -615,6 +652,10 @@ def _prune(home: Path, keep: Path) -> None:
             shutil.rmtree(child, ignore_errors=True)
         else:
             child.unlink(missing_ok=True)
+
+
+def _sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _sha256(path: Path) -> str:

@@ -1,28 +1,29 @@
-"""A built index, read for answers with no more of Whoosh than its file formats need.
+"""A built index, read for answers without Whoosh: its files are parsed here.
 
 Opening an index through Whoosh (its index, schema, codec, reading and
-searching modules) was a third of a cold `rulebot ask`. rulebot scores
-questions itself (rulebot.scoring), so all it reads are the files Whoosh 3
-wrote: the table of contents (the segments, their document counts, deletions
-and field lengths) and, in each segment, the term table, the postings and two
-per-document columns (field lengths, stored fields). Whoosh's own readers
-read the term table and the stored fields (whoosh.filedb, whoosh.columns:
-cheap to import); the table of contents, the compound segment files and the
-term infos are parsed here, laid out as Whoosh's writer lays them out.
+searching modules, and what they import) was most of a cold `rulebot ask`.
+rulebot scores questions itself (rulebot.scoring), so all it reads are the
+files Whoosh 3 wrote: the table of contents (the segments, their document
+counts, deletions and field lengths) and, in each segment, the term table,
+the postings and two per-document columns (field lengths, stored fields).
+Each is parsed here as the pinned Whoosh-Reloaded 2.7.5 lays it out;
 tests/test_index_reader.py checks everything read against what Whoosh reads.
 """
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import io
 import pickle
 import struct
-from collections.abc import Iterator, Mapping
+import sys
+import zlib
+from array import array
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
-
-from rulebot.whoosh_api import BufferFile, CompressedBytesColumn, OrderedHashReader, PickleColumn, StructFile
 
 _TOC_CHECK = -12345
 _TOC_VERSION = -111
@@ -33,7 +34,24 @@ _TERM_INFO = struct.Struct("!BfIBBfII")
 """flags (1: postings inlined), total weight, document frequency, min and max length bytes, max weight, first and last docnum."""
 _EXTENT = struct.Struct("!qi")
 _FIELD_NUMBER = struct.Struct("!H")
-_STORED = PickleColumn(CompressedBytesColumn())
+_INT = struct.Struct("!i")
+
+LENGTHS = tuple(int(n) for n in """
+    0 1 2 3 4 5 6 7 8 9 10 12 13 14 16 17 18 20 21 23 25 26 28 30 32 34 36 38 40 42 45 47 49 52 54 57
+    60 63 66 69 72 75 79 82 86 89 93 97 101 106 110 114 119 124 129 134 139 145 150 156 162 169 175
+    182 189 196 203 211 219 227 235 244 253 262 271 281 291 302 313 324 336 348 360 373 386 399 414
+    428 443 459 475 491 508 526 544 563 583 603 623 645 667 690 714 738 763 789 816 844 873 903 933
+    965 998 1032 1066 1103 1140 1178 1218 1259 1302 1345 1391 1438 1486 1536 1587 1641 1696 1753 1811
+    1872 1935 1999 2066 2135 2207 2280 2356 2435 2516 2600 2687 2777 2869 2965 3063 3165 3271 3380
+    3492 3608 3728 3852 3980 4112 4249 4390 4536 4686 4842 5002 5168 5340 5517 5700 5889 6084 6286
+    6494 6709 6932 7161 7398 7643 7897 8158 8428 8707 8995 9293 9601 9918 10247 10586 10936 11298
+    11671 12057 12456 12868 13294 13733 14187 14656 15141 15641 16159 16693 17244 17814 18403 19011
+    19640 20289 20959 21652 22367 23106 23869 24658 25472 26314 27183 28081 29009 29967 30957 31979
+    33035 34126 35254 36418 37620 38863 40146 41472 42841 44256 45717 47227 48786 50397 52061 53780
+    55556 57390 59285 61242 63264 65352 67510 69739 72041 74419 76876 79414 82035 84743 87541 90430
+    93416 96499 99684 102975 106374
+""".split())
+"""The length a field-length byte stands for (Whoosh stores each document's field length in one byte)."""
 
 
 class IndexFormatError(Exception):
@@ -124,6 +142,8 @@ class IndexReader:
 
 @dataclass(frozen=True)
 class _SegmentInfo:
+    """What the table of contents says of a segment."""
+
     name: str
     """The segment's file name stem: index name and segment id."""
     doc_count: int
@@ -144,11 +164,10 @@ class Segment:
         self._name = info.name
         self._files = files
         self._parts = _Compound(files, f"{info.name}.seg") if info.compound else files
-        terms_name = f"{info.name}.trm"
-        self._terms = OrderedHashReader(self._parts.open(terms_name), self._parts.size(terms_name))
+        self._terms = _TermTable(self._parts.reader(f"{info.name}.trm"))
         self._fields: dict[str, int] = self._terms.extras["fieldmap"]
         self._postings = self._parts.locate(f"{info.name}.pst")
-        self._stored = None
+        self._stored: _StoredColumn | None = None
 
     def term_info(self, field: str, term: bytes) -> TermInfo | None:
         """What the term table says of a term, or None when the segment lacks it."""
@@ -183,9 +202,8 @@ class Segment:
 
     def stored_fields(self, docnum: int) -> dict:
         if self._stored is None:
-            name = f"{self._name}._stored.col"
-            self._stored = _STORED.reader(self._parts.open(name), 0, self._parts.size(name), self.doc_count)
-        return self._stored[docnum] or {}
+            self._stored = _StoredColumn(self._parts.reader(f"{self._name}._stored.col"), self.doc_count)
+        return self._stored[docnum]
 
 
 def positions(value: bytes) -> list[int]:
@@ -214,6 +232,126 @@ def _groups(merged: Iterator[tuple[bytes, None]]) -> Iterator[tuple[bytes, None]
             yield item
 
 
+# -- the term table and the stored fields --------------------------------------
+
+Read = Callable[[int, int], bytes]
+"""Bytes of one file of a segment: (offset, length)."""
+
+
+class _TermTable:
+    """A segment's term table: Whoosh's ordered hash file of (field number + term) keys to term infos.
+
+    The file: a header (magic, hash type, two unused ints), the key-value
+    records (two ints, key and value lengths, then both), 256 hash tables of
+    (hash, record position) slots, their directory, a pickle of extras (the
+    field numbers), its length; and after the extras, the position of every
+    record in key order, for look-ups by prefix.
+    """
+
+    _MAGIC = b"HSH3"
+    _LENGTHS = struct.Struct("!ii")
+    _SLOT = struct.Struct("!Iq")
+    _DIRECTORY = struct.Struct("!" + "qi" * 256)
+
+    def __init__(self, reader: tuple[Read, int]):
+        self._read, size = reader
+        header = self._read(0, 5)
+        if header[:4] != self._MAGIC or header[4] != 0:  # hash type 0: md5
+            raise IndexFormatError("unknown term table")
+        extras_end = size - _INT.size
+        extras_start = extras_end - _INT.unpack(self._read(extras_end, _INT.size))[0]
+        tail = io.BytesIO(self._read(extras_start, extras_end - extras_start))
+        self.extras: dict = _TocUnpickler(tail).load()
+        directory = self._DIRECTORY.unpack(self._read(extras_start - self._DIRECTORY.size, self._DIRECTORY.size))
+        self._tables = list(zip(directory[0::2], directory[1::2]))  # (position, slots)
+        # The positions of the records in key order follow the extras' pickle.
+        self._order_start = extras_start + tail.tell()
+        self._order_code: str = self.extras["indextype"]
+        self._order_width = array(self._order_code).itemsize
+        self._order_count: int = self.extras["indexlen"]
+
+    def get(self, key: bytes) -> bytes | None:
+        """The value of a key, or None."""
+        digest = int.from_bytes(hashlib.md5(key, usedforsecurity=False).digest()[-4:], "big")
+        start, slots = self._tables[digest & 255]
+        if not slots:
+            return None
+        slot = (digest >> 8) % slots
+        for _ in range(slots):
+            slot_hash, position = self._SLOT.unpack(self._read(start + slot * self._SLOT.size, self._SLOT.size))
+            if not position:
+                return None
+            if slot_hash == digest:
+                key_length, value_length = self._LENGTHS.unpack(self._read(position, self._LENGTHS.size))
+                if key_length == len(key):
+                    record = self._read(position + self._LENGTHS.size, key_length + value_length)
+                    if record[:key_length] == key:
+                        return record[key_length:]
+            slot = (slot + 1) % slots
+        return None
+
+    def keys_from(self, start: bytes) -> Iterator[bytes]:
+        """The keys from the first one equal to or after `start`, in order."""
+        low, high = 0, self._order_count
+        while low < high:
+            middle = (low + high) // 2
+            if self._key_at(self._position(middle)) < start:
+                low = middle + 1
+            else:
+                high = middle
+        for number in range(low, self._order_count):
+            yield self._key_at(self._position(number))
+
+    def _position(self, number: int) -> int:
+        width = self._order_width
+        return _unpack_array(self._order_code, self._read(self._order_start + number * width, width))[0]
+
+    def _key_at(self, position: int) -> bytes:
+        key_length, _ = self._LENGTHS.unpack(self._read(position, self._LENGTHS.size))
+        return self._read(position + self._LENGTHS.size, key_length)
+
+
+class _StoredColumn:
+    """A segment's stored fields: Whoosh's column of pickled, deflated values, one per document.
+
+    The values one after the other, then each one's length (an array), then,
+    for columns of many documents, each one's offset (an array) and a
+    marker; the last bytes name the arrays' type codes.
+    """
+
+    def __init__(self, reader: tuple[Read, int], doc_count: int):
+        self._read, size = reader
+        last = size - 1
+        code = chr(self._read(last, 1)[0])
+        self._offsets: array | None = None
+        if code == "X":  # offsets were written too
+            codes = self._read(last - 2, 2).decode("ascii")
+            code, offsets_code = codes[0], codes[1]
+            start = last - 2 - doc_count * array(offsets_code).itemsize
+            self._offsets = _unpack_array(offsets_code, self._read(start, doc_count * array(offsets_code).itemsize))
+            last = start
+        width = array(code).itemsize
+        self._lengths = _unpack_array(code, self._read(last - width * doc_count, width * doc_count))
+        if self._offsets is None:
+            self._offsets = array("q", [0])
+            self._offsets.extend(accumulate(self._lengths))
+
+    def __getitem__(self, docnum: int) -> dict:
+        length = self._lengths[docnum]
+        if not length:
+            return {}
+        return pickle.loads(zlib.decompress(self._read(self._offsets[docnum], length))) or {}
+
+
+def _unpack_array(code: str, data: bytes) -> array:
+    """An array of numbers as Whoosh writes them: big-endian."""
+    numbers = array(code)
+    numbers.frombytes(data)
+    if sys.byteorder == "little":
+        numbers.byteswap()
+    return numbers
+
+
 # -- the table of contents ---------------------------------------------------
 
 
@@ -222,7 +360,8 @@ class _Kept:
 
 
 class _TocUnpickler(pickle.Unpickler):
-    """Unpickles the segment list without Whoosh's classes, and nothing but what it may hold."""
+    """Unpickles what Whoosh pickles in its files (the segment list, a term table's extras, a compound
+    file's directory) without Whoosh's classes, and nothing but what these may hold."""
 
     _PLAIN = {("collections", "defaultdict"), ("builtins", "int"), ("builtins", "set"), ("builtins", "frozenset")}
 
@@ -297,7 +436,9 @@ class _Files:
         return name, 0
 
     def read(self, name: str, offset: int, length: int) -> bytes:
-        """Bytes of a file: one read, without a file object in between (postings are read this way)."""
+        """Bytes of a file, in one read. Plain reads, no memory map: a mapped
+        file that is read through stays resident, and `ask` would hold the
+        whole index in memory."""
         data = self._contents.get(name)
         if data is not None:
             return bytes(memoryview(data)[offset:offset + length])
@@ -305,28 +446,20 @@ class _Files:
         handle.seek(offset)
         return handle.read(length)
 
+    def reader(self, name: str) -> tuple[Read, int]:
+        """A way to read a file's bytes, and its size."""
+        return (lambda offset, length: self.read(name, offset, length)), self.size(name)
+
     def exists(self, name: str) -> bool:
         return name in self._contents or (self._folder is not None and (self._folder / name).is_file())
 
     def size(self, name: str) -> int:
         data = self._contents.get(name)
-        return len(data) if data is not None else (self._folder / name).stat().st_size
+        return len(data) if data is not None else self._path(name).stat().st_size
 
     def whole(self, name: str) -> bytes:
         data = self._contents.get(name)
         return bytes(data) if data is not None else self._path(name).read_bytes()
-
-    def open(self, name: str) -> StructFile:
-        return self.part(name, 0, self.size(name))
-
-    def part(self, name: str, offset: int, length: int) -> StructFile:
-        """A file-like view of part of a file, as Whoosh's readers take it."""
-        data = self._contents.get(name)
-        if data is not None:
-            return BufferFile(memoryview(data)[offset:offset + length])
-        # Plain reads, no memory map: a mapped segment that is read through
-        # stays resident, and `ask` would hold the whole index in memory.
-        return StructFile(_Range(self, name, offset, length))
 
     def handle(self, name: str) -> io.BufferedReader:
         """The open file of that name (opened again if the index was closed and is read again)."""
@@ -352,10 +485,8 @@ class _Compound:
     def __init__(self, files: _Files, name: str):
         self._files = files
         self._name = name
-        header = files.part(name, 0, _COMPOUND_HEADER.size).read(_COMPOUND_HEADER.size)
-        directory_offset, _ = _COMPOUND_HEADER.unpack(header)
-        tail = files.part(name, directory_offset, files.size(name) - directory_offset)
-        directory = tail.read_pickle()
+        directory_offset, _ = _COMPOUND_HEADER.unpack(files.read(name, 0, _COMPOUND_HEADER.size))
+        directory = _TocUnpickler(io.BytesIO(files.read(name, directory_offset, files.size(name) - directory_offset))).load()
         self._parts = {part: (info["offset"], info["length"]) for part, info in directory.items()}
 
     def locate(self, name: str) -> tuple[str, int]:
@@ -370,44 +501,15 @@ class _Compound:
 
     def whole(self, name: str) -> bytes:
         offset, length = self._range(name)
-        return self._files.part(self._name, offset, length).read(length)
+        return self._files.read(self._name, offset, length)
 
-    def open(self, name: str) -> StructFile:
-        return self._files.part(self._name, *self._range(name))
+    def reader(self, name: str) -> tuple[Read, int]:
+        """A way to read a packed file's bytes, and its size."""
+        start, size = self._range(name)
+        return (lambda offset, length: self._files.read(self._name, start + offset, length)), size
 
     def _range(self, name: str) -> tuple[int, int]:
         try:
             return self._parts[name]
         except KeyError:
             raise IndexFormatError(f"segment file {self._name} lacks {name}") from None
-
-
-class _Range(io.RawIOBase):
-    """A read-only file of part of a file of the index (whose handle other ranges share: each read seeks first)."""
-
-    def __init__(self, files: _Files, name: str, start: int, length: int):
-        self._files, self._name = files, name
-        self._start, self._length, self._position = start, length, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        size = max(0, min(len(buffer), self._length - self._position))
-        handle = self._files.handle(self._name)
-        handle.seek(self._start + self._position)
-        data = handle.read(size)
-        buffer[:len(data)] = data
-        self._position += len(data)
-        return len(data)
-
-    def seek(self, position: int, whence: int = io.SEEK_SET) -> int:
-        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._length}[whence]
-        self._position = base + position
-        return self._position
-
-    def tell(self) -> int:
-        return self._position

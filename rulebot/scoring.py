@@ -31,16 +31,13 @@ from functools import partial
 from itertools import accumulate, repeat
 from math import log
 
-from rulebot.index_reader import IndexReader, Segment, TermInfo, positions
-from rulebot.whoosh_api import byte_to_length
+from rulebot.index_reader import LENGTHS, IndexReader, Segment, TermInfo, positions
 
 B = 0.75
 K1 = 1.2
 RECENT_POSTINGS = 1_000_000
 """How many term scores (postings) the searcher keeps from recent questions: 12 MB at most.
 The commonest words of a large corpus come back in most questions."""
-_LENGTH = [byte_to_length(b) for b in range(256)]
-"""Whoosh stores a field's length in a byte; this decodes it."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +190,7 @@ class BM25F:
         idf = log(self.reader.doc_count_all() / (frequency + 1)) + 1  # Whoosh's idf
         average = self.reader.avg_field_length(field) or 1
         k_fixed, k_length = K1 * (1 - B), K1 * B / average
-        by_byte = [k_fixed + k_length * length for length in _LENGTH]
+        by_byte = [k_fixed + k_length * length for length in LENGTHS]
         """The length part of the formula, for each of the 256 lengths a byte encodes."""
         for number, info in found:
             segment = self.reader.segments[number]

@@ -49,12 +49,12 @@ PROXIMITY_POOL = 200
 # (field, its analyzer, searched for the words as typed only). Synonyms and
 # close spellings skip `section`, a weak hint: fewer clauses.
 FIELDS = (
-    ("title", analysis.english, False),
-    ("aliases", analysis.english, False),
-    ("aliases_fr", analysis.french, False),
-    ("body", analysis.english, False),
-    ("names", analysis.names, False),
-    ("section", analysis.english, True),
+    ("title", "english", False),
+    ("aliases", "english", False),
+    ("aliases_fr", "french", False),
+    ("body", "english", False),
+    ("names", "names", False),
+    ("section", "english", True),
 )
 SYNONYM_WEIGHT = 0.85
 """An alternative from the game vocabulary counts a little less than the word typed."""
@@ -418,7 +418,7 @@ class Searcher:
             for name, analyzer, typed_only in FIELDS:
                 if typed_only and number:
                     continue
-                terms = tuple(analysis.terms(analyzer(), " ".join(alt)))
+                terms = tuple(analysis.terms(analyzer, " ".join(alt)))
                 if terms and (name, terms) not in seen:
                     seen.add((name, terms))
                     by_field.setdefault(name, []).append(scoring.Clause(name, terms, weight))
@@ -436,7 +436,7 @@ class Searcher:
         for left, right in zip(units, units[1:]):
             if len(left.words) != 1 or len(right.words) != 1:
                 continue
-            terms = analysis.terms(analysis.english(), f"{left.words[0]} {right.words[0]}")
+            terms = analysis.terms("english", f"{left.words[0]} {right.words[0]}")
             if len(terms) == 2:
                 out.append(scoring.Clause("body", tuple(terms), 0.5, slop=2))
                 out.append(scoring.Clause("title", tuple(terms), 0.5, slop=1))
@@ -448,7 +448,7 @@ class Searcher:
             return True
         if self.reader.doc_frequency("names", word):
             return True
-        return any(self.reader.doc_frequency("body", term) for term in analysis.terms(analysis.english(), word))
+        return any(self.reader.doc_frequency("body", term) for term in analysis.terms("english", word))
 
     def _close_spellings(self, word: str) -> list[tuple[str, ...]]:
         """Close spellings of a word unknown to the corpus, best first; [] for a known word.
@@ -534,7 +534,9 @@ def make_units(words: list[str], synonyms: dict[tuple[str, ...], tuple[tuple[str
             group = synonyms.get(tuple(stems[i:i + size]))
             if group is not None:
                 typed = tuple(words[i:i + size])
-                units.append(Unit(typed, (typed, *(g for g in group if tuple(stem(w) for w in g) != tuple(stems[i:i + size])))))
+                # Every other wording counts: one with the same stems still
+                # differs in the fields that are not stemmed (names).
+                units.append(Unit(typed, (typed, *(g for g in group if g != typed))))
                 i += size
                 break
         else:
@@ -579,7 +581,7 @@ def _name_bonus(data: dict, meanings: list[set[str]]) -> float:
     said = set().union(*meanings)
     best = 1.0
     for name in data["name_stems"]:
-        if not name or not said.issuperset(name) or sum(len(w) for w in name) < 4:
+        if not name or not said.issuperset(name) or sum(len(w) for w in name) < 3:
             continue
         covered = sum(1 for meaning in meanings if meaning.intersection(name))
         if covered == len(meanings):

@@ -121,17 +121,15 @@ def _write_postings(writer, docnums: list[int], frequencies: list[int], encoded:
 def terms_of(spec) -> Callable[[str], tuple[list[str], list[int] | range]]:
     """A faster way to the terms a field's analyzer makes of a value, and their positions, in order.
 
-    rulebot's text analyzers cut a text into words with analysis.WORD_PATTERN,
-    then take each word on its own (case, accents, stop words, stem): so the
-    term of each distinct word is remembered rather than made again, and the
-    token stream of Whoosh's filters is skipped. Positions are numbered as
-    Whoosh's StopFilter renumbers them: from the first word kept on, one after
-    the other. Other analyzers (the ID fields') run as they are.
+    rulebot's text fields (rulebot.schema.WordAnalyzer) make each word a term
+    on its own: so the term of each distinct word is remembered rather than
+    made again, and Whoosh's token stream is skipped. Positions are numbered
+    as WordAnalyzer numbers them: from the first word kept on, one after the
+    other. Other analyzers (the ID fields') run as they are.
     """
     analyzer = spec.analyzer
-    tokenizer = getattr(analyzer, "items", [analyzer])[0]
-    expression = getattr(tokenizer, "expression", None)
-    if expression is None or expression.pattern != analysis.WORD_PATTERN:
+    term_of = analysis.ANALYSES.get(getattr(analyzer, "analysis", None))
+    if term_of is None:
         import functools
 
         @functools.lru_cache(maxsize=1024)  # most ID values recur: games, kinds, expansions
@@ -141,16 +139,16 @@ def terms_of(spec) -> Callable[[str], tuple[list[str], list[int] | range]]:
 
         return tokens
     known: dict[str, str | None] = {}
+    findall = analysis.WORD_RE.findall
 
     def terms(text: str) -> tuple[list[str], range]:
-        words = expression.findall(text)
+        words = findall(text)
         try:
             made = [known[word] for word in words]
         except KeyError:  # words met for the first time
             for word in words:
                 if word not in known:
-                    found = [token.text for token in analyzer(word)]
-                    known[word] = found[0] if found else None
+                    known[word] = term_of(word)
             made = [known[word] for word in words]
         if None not in made:  # no stop word
             return made, range(len(made))

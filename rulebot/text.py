@@ -11,4 +11,8 @@ def fold(text: str) -> str:
         return " ".join(text.lower().split())
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.split())
+    return " ".join(stripped.translate(_UNDECOMPOSED).split())
+
+
+_UNDECOMPOSED = str.maketrans({"œ": "oe", "æ": "ae", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ł": "l", "ı": "i"})
+"""Letters that Unicode does not decompose into a plain letter and an accent (ß is casefolded to ss)."""

@@ -1,10 +1,10 @@
 """The parts of Whoosh that rulebot uses, each imported only when first needed.
 
-rulebot imports Whoosh through this module only. Answering a question needs
-little of Whoosh: its analyzers (rulebot.analysis) and the readers of its
-file formats (rulebot.index_reader). Those are imported with this module.
-Building an index needs the rest (schema, storage, codec, writer, queries):
-those names load on first use, so `rulebot ask` never pays for them.
+rulebot imports Whoosh through this module only, and only to build an index
+(schema, analyzers, storage, codec, writer) or to test against Whoosh's own
+behaviour: answering a question reads the index files without Whoosh
+(rulebot.index_reader) and analyses questions itself (rulebot.analysis), so
+`rulebot ask` loads none of Whoosh.
 
 Importing Whoosh-Reloaded also imports `urllib.request` (its `whoosh.compat`
 names `urlretrieve` for a downloader rulebot never calls, and `queue` and
@@ -17,13 +17,14 @@ They are imported with stand-ins (rulebot.lean_imports).
 
 from __future__ import annotations
 
-import inspect
 import sys
 
 from rulebot.lean_imports import StandIn, import_lean
 
 
 def _stand_ins() -> list[StandIn]:
+    import inspect
+
     return [
         StandIn("urllib.request", ("urlretrieve",)),
         # cached_property asks this on the first use of every cached property;
@@ -41,22 +42,6 @@ def _import_lean(*modules: str) -> None:
     import_lean(modules, _stand_ins())
 
 
-_import_lean("whoosh.compat", "whoosh.analysis", "whoosh.columns", "whoosh.filedb.filetables")
-
-from whoosh.analysis import (  # noqa: E402
-    Analyzer,
-    CharsetFilter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-)
-from whoosh.columns import CompressedBytesColumn, PickleColumn  # noqa: E402
-from whoosh.filedb.filetables import OrderedHashReader  # noqa: E402
-from whoosh.filedb.structfile import BufferFile, StructFile  # noqa: E402
-from whoosh.support.charset import accent_map  # noqa: E402
-from whoosh.util.numeric import byte_to_length, length_to_byte  # noqa: E402
-
 _ON_FIRST_USE = {
     # name: (module, attribute; None for the module itself)
     "ID": ("whoosh.fields", "ID"),
@@ -69,8 +54,12 @@ _ON_FIRST_USE = {
     "query": ("whoosh.query", None),
     "default_codec": ("whoosh.codec", "default_codec"),
     "NO_MERGE": ("whoosh.writing", "NO_MERGE"),
+    "Token": ("whoosh.analysis", "Token"),
+    "Tokenizer": ("whoosh.analysis", "Tokenizer"),
+    "byte_to_length": ("whoosh.util.numeric", "byte_to_length"),
+    "length_to_byte": ("whoosh.util.numeric", "length_to_byte"),
 }
-"""What building an index (and testing against Whoosh) needs: loaded when first named."""
+"""What building an index (and testing against Whoosh) needs, by name: loaded when first named."""
 
 
 def __getattr__(name: str):
@@ -84,20 +73,4 @@ def __getattr__(name: str):
     return value
 
 
-__all__ = [
-    "Analyzer",
-    "BufferFile",
-    "CharsetFilter",
-    "CompressedBytesColumn",
-    "LowercaseFilter",
-    "OrderedHashReader",
-    "PickleColumn",
-    "RegexTokenizer",
-    "StemFilter",
-    "StopFilter",
-    "StructFile",
-    "accent_map",
-    "byte_to_length",
-    "length_to_byte",
-    *_ON_FIRST_USE,
-]
+__all__ = list(_ON_FIRST_USE)

@@ -23,8 +23,9 @@ from rulebot import segments
 from rulebot.corpus import load
 from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.errors import IndexBuildError
-from rulebot.index import documents, open_index, schema, write_index
+from rulebot.index import documents, open_index, write_index
 from rulebot.render import to_terminal
+from rulebot.schema import schema
 from rulebot.search import Searcher
 from rulebot.whoosh_api import FileStorage
 

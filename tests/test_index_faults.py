@@ -27,7 +27,7 @@ import pytest
 from conftest import MINIMAL
 from rulebot import index as index_module
 from rulebot.corpus_files import shipped_corpus_dir
-from rulebot.index import META_FILE, STALE_SECONDS, STAMPS_FILE, open_index
+from rulebot.index import META_FILE, STALE_SECONDS, STAMPS_FILE, VERIFIED_FILE, open_index
 from rulebot.search import Searcher
 
 SEED = 20261122
@@ -243,7 +243,8 @@ class TestDamage:
         for _ in range(40):
             shutil.rmtree(pristine)
             shutil.copytree(keep, pristine)
-            victim = rng.choice([p for p in pristine.iterdir() if p.stat().st_size and p.name != META_FILE])
+            # (the record of the last verification only spares checking again: see test_a_verified_index_...)
+            victim = rng.choice([p for p in pristine.iterdir() if p.stat().st_size and p.name not in (META_FILE, VERIFIED_FILE)])
             rng.choice([_flip, _zero_page])(victim, rng)
             again = open_index([MINIMAL])
             outcomes["rebuilt" if again.built else "used"] += 1
@@ -423,17 +424,52 @@ def test_concurrent_asks_during_repeated_rebuilds(tmp_path: Path):
 
 def test_rebuild_swapped_in_during_verification_is_not_damage(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
     """A reader checking the index while another process swaps a rebuild in uses the new one, without a 'damaged' warning."""
-    open_index([MINIMAL])
+    folder = open_index([MINIMAL]).path
+    (folder / VERIFIED_FILE).unlink()  # so that the checksums are verified, file by file
     real = index_module._sha256
 
     def racing(path: Path) -> str:
         monkeypatch.setattr(index_module, "_sha256", real)
-        open_index([MINIMAL], rebuild=True)  # the other process, between reading the metadata and the files
+        open_index([MINIMAL], rebuild=True).index.close()  # the other process, between reading the metadata and the files
         return real(path)
 
     monkeypatch.setattr(index_module, "_sha256", racing)
+    monkeypatch.setattr(index_module, "IN_MEMORY_BYTES", 0)  # read from disk, checked with _sha256
     warnings: list[str] = []
     opened = open_index([MINIMAL], warn=warnings.append)
     assert warnings == [] and not opened.built
+    assert index_module._sha256 is real  # the race did happen
     with Searcher(opened) as searcher:
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
+
+
+@pytest.mark.parametrize("in_memory", [True, False])
+def test_a_verified_index_is_checked_again_only_when_a_file_changed(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch, in_memory: bool):
+    """Checksums are verified once; after that, a file is checked again only when its stamp changed, even if its size and modification time are put back."""
+    if not in_memory:
+        monkeypatch.setattr(index_module, "IN_MEMORY_BYTES", 0)
+    def reopened(**options) -> index_module.OpenIndex:
+        opened = open_index([MINIMAL], **options)
+        opened.index.close()
+        return opened
+
+    folder = reopened().path
+    hashed: list[str] = []
+    real_file, real_bytes = index_module._sha256, index_module._sha256_of
+    monkeypatch.setattr(index_module, "_sha256", lambda path: hashed.append(path.name) or real_file(path))
+    monkeypatch.setattr(index_module, "_sha256_of", lambda data: hashed.append(len(data)) or real_bytes(data))
+    assert not reopened().built and hashed == []
+
+    (folder / VERIFIED_FILE).write_text("{not json", encoding="utf-8")  # a lost record costs one verification, no rebuild
+    assert not reopened().built and hashed
+    hashed.clear()
+    assert not reopened().built and hashed == []  # recorded again
+
+    segment = max(folder.glob("*.seg"), key=lambda p: p.stat().st_size)
+    before = segment.stat()
+    data = bytearray(segment.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    segment.write_bytes(bytes(data))
+    os.utime(segment, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size, same modification time
+    warnings: list[str] = []
+    assert reopened(warn=warnings.append).built and "damaged" in warnings[0]

@@ -107,3 +107,26 @@ def test_the_table_of_contents_holds_no_code(tmp_path: Path):
 def test_an_index_without_a_table_of_contents_is_refused(tmp_path: Path):
     with pytest.raises(IndexFormatError):
         IndexReader.open(tmp_path, "MAIN")
+
+
+@pytest.mark.parametrize("offsets_written", [False, True])
+def test_stored_fields_of_many_documents(tmp_path: Path, offsets_written: bool):
+    """Whoosh writes each value's offset too for columns of more than 32,768 documents: both layouts read alike."""
+    from whoosh.columns import CompressedBytesColumn, PickleColumn
+    from whoosh.filedb.filestore import FileStorage as Storage
+
+    from rulebot.index_reader import _StoredColumn
+
+    values = [None if n % 7 == 3 else {"id": f"e{n}", "n": n} for n in range(300)]
+    storage = Storage(str(tmp_path))
+    writer = PickleColumn(CompressedBytesColumn()).writer(storage.create_file("stored.col"))
+    writer._child.cutoff = 100 if offsets_written else 10_000  # Whoosh's is 32,768 documents
+    for docnum, value in enumerate(values):
+        if value is not None:
+            writer.add(docnum, value)
+    writer.finish(len(values))
+    writer._child._dbfile.close()
+    data = (tmp_path / "stored.col").read_bytes()
+    assert (data[-1:] == b"X") is offsets_written
+    column = _StoredColumn(((lambda offset, length: data[offset:offset + length]), len(data)), len(values))
+    assert [column[n] for n in range(len(values))] == [value or {} for value in values]

@@ -1,0 +1,66 @@
+"""The Whoosh schema of an entry document: loaded only to write an index.
+
+Text fields are analysed by rulebot.analysis, through WordAnalyzer, the same
+functions that analyse questions: answering a question needs no Whoosh.
+"""
+
+from __future__ import annotations
+
+from rulebot import analysis
+from rulebot.whoosh_api import ID, STORED, TEXT, Schema, Token, Tokenizer
+
+
+class WordAnalyzer(Tokenizer):
+    """One of rulebot's analyses as Whoosh's analyzer: a text's words, each made a term (a stop word none).
+
+    Positions are numbered as Whoosh's StopFilter renumbers them: the first
+    word kept keeps its place, and each later one comes right after the one
+    before. The schema pickles it by its analysis's name.
+    """
+
+    def __init__(self, analysis: str):
+        self.analysis = analysis
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.analysis == self.analysis
+
+    def __hash__(self) -> int:
+        return hash(self.analysis)
+
+    def __call__(self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
+                 removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
+                 mode: str = "", **kwargs):
+        term_of = analysis.ANALYSES[self.analysis]
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        place = None
+        for number, match in enumerate(analysis.WORD_RE.finditer(value)):
+            term = term_of(match.group())
+            if term is None:
+                continue
+            place = start_pos + number if place is None else place + 1
+            token.text, token.boost, token.stopped = term, 1.0, False
+            if keeporiginal:
+                token.original = match.group()
+            if positions:
+                token.pos = place
+            if chars:
+                token.startchar, token.endchar = start_char + match.start(), start_char + match.end()
+            yield token
+
+
+def schema() -> Schema:
+    """The fields of an entry document and how each is analysed."""
+    english, french, names = WordAnalyzer("english"), WordAnalyzer("french"), WordAnalyzer("names")
+    return Schema(
+        id=ID(stored=True, unique=True),
+        game=ID(stored=True),
+        kind=ID(stored=True),
+        expansion=ID(stored=True),
+        title=TEXT(analyzer=english, field_boost=4.0),
+        names=TEXT(analyzer=names, field_boost=3.0),
+        aliases=TEXT(analyzer=english, field_boost=2.5),
+        aliases_fr=TEXT(analyzer=french, field_boost=2.5),
+        body=TEXT(analyzer=english),
+        section=TEXT(analyzer=english, field_boost=0.3),
+        data=STORED(),
+    )
