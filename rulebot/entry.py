@@ -2,8 +2,9 @@
 
 `rulebot ask WORDS…`, with no option, is what a player types at the table,
 and the answer should come at once; importing click and declaring the
-command tree was about a third of a cold answer. So such a command line is
-answered here, by the same calls and printing as the `ask` command
+command tree was about a third of a cold answer. So such a command line,
+also with the corpus options before `ask` (`--corpus DIR`, `--no-shipped`),
+is answered here, by the same calls and printing as the `ask` command
 (rulebot.asking). Every other command line, and any failure on the way, goes
 to the click command (rulebot.cli), which answers or reports it as it does
 for every command: the quick path never decides how an error looks.
@@ -22,33 +23,46 @@ def main() -> None:
     # signature of a dataclass without a docstring, which rulebot has none of:
     # a tenth of a cold answer.
     import_lean(["dataclasses"], [StandIn("inspect", ("signature",))])
-    args = sys.argv[1:]
-    if is_plain_question(args) and answer_quickly(args[1:]):
+    question = plain_question(sys.argv[1:])
+    if question is not None and answer_quickly(*question):
         sys.exit(0)
     from rulebot.cli import main as click_main
 
     click_main()
 
 
-def is_plain_question(args: list[str]) -> bool:
-    """`ask` and question words, none an option (nor shell completion at work): what the quick path answers."""
+def plain_question(args: list[str]) -> tuple[list[str], bool, list[str]] | None:
+    """What the quick path answers: corpus options, `ask` and question words, none an option
+    (nor shell completion at work); as (corpus folders, shipped corpus or not, words)."""
     from os import environ
 
-    return (
-        len(args) > 1
-        and args[0] == "ask"
-        and not any(arg.startswith("-") for arg in args[1:])
-        and "_RULEBOT_COMPLETE" not in environ
-    )
+    corpora, shipped, at = [], True, 0
+    while at < len(args) and args[at] != "ask":
+        if args[at] == "--no-shipped":
+            shipped, at = False, at + 1
+        elif args[at] == "--corpus" and at + 1 < len(args) and not args[at + 1].startswith("-"):
+            corpora.append(args[at + 1])
+            at += 2
+        else:
+            return None
+    words = args[at + 1:]
+    if not words or any(word.startswith("-") for word in words) or "_RULEBOT_COMPLETE" in environ:
+        return None
+    return corpora, shipped, words
 
 
-def answer_quickly(words: list[str]) -> bool:
+def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
     """Answer a question as `rulebot ask` does, with the default options; False if anything went wrong."""
     try:
+        from pathlib import Path
+
         from rulebot import asking
         from rulebot.corpus_files import chosen_dirs
 
-        with asking.open_searcher(chosen_dirs(), notify=_tell) as searcher:
+        dirs = chosen_dirs(corpora, shipped=shipped)
+        if not dirs or any(Path(d).is_file() for d in corpora):
+            return False  # click refuses these
+        with asking.open_searcher(dirs, notify=_tell) as searcher:
             answer = asking.answer(searcher, " ".join(words))
         text = asking.answer_output(answer, as_json=False)
         sys.stdout.write(text + "\n")

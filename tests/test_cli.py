@@ -245,19 +245,34 @@ class TestQuickPath:
         assert process.stderr.startswith("Error: cannot read") and process.stderr.count("Error:") == 1
         assert "Traceback" not in process.stderr
 
+    def test_corpus_options_too(self, run_cli):
+        by_click = run_cli(*TOY, "ask", "ferry", "gull")
+        process = rulebot_process(*TOY, "ask", "ferry", "gull")
+        assert process.returncode == by_click.exit_code == 0, process.stderr
+        assert process.stdout == by_click.stdout and "Ferry" in process.stdout
+
     @pytest.mark.parametrize(
         "args, plain",
         [
-            (["ask", "chaumurky", "tie"], True),
-            (["ask", "what", "if", "-1", "vp"], False),
-            (["ask", "--json", "tie"], False),
-            (["ask", "tie", "--game", "dune-imperium"], False),
-            (["ask"], False),
-            (["show", "dune-chaumurky"], False),
-            (["--no-shipped", "ask", "tie"], False),
+            (["ask", "chaumurky", "tie"], (["chaumurky", "tie"], True, [])),
+            (["--corpus", "a", "--no-shipped", "--corpus", "ask", "ask", "tie"], (["tie"], False, ["a", "ask"])),
+            (["ask", "what", "if", "-1", "vp"], None),
+            (["ask", "--json", "tie"], None),
+            (["ask", "tie", "--game", "dune-imperium"], None),
+            (["ask"], None),
+            (["show", "dune-chaumurky"], None),
+            (["--corpus=a", "ask", "tie"], None),
+            (["--corpus", "--no-shipped", "ask", "tie"], None),
+            (["--version", "ask", "tie"], None),
         ],
     )
-    def test_what_the_quick_path_takes(self, args: list[str], plain: bool):
-        from rulebot.entry import is_plain_question
+    def test_what_the_quick_path_takes(self, args: list[str], plain):
+        from rulebot.entry import plain_question
 
-        assert is_plain_question(args) is plain
+        found = plain_question(args)
+        assert (found if found is None else (found[2], found[1], found[0])) == plain
+
+    def test_a_corpus_option_naming_a_file_is_refused_by_click(self, tmp_path: Path):
+        (tmp_path / "file").write_text("", encoding="utf-8")
+        process = rulebot_process("--corpus", str(tmp_path / "file"), "ask", "tie")
+        assert process.returncode == 2 and "is a file" in process.stderr
