@@ -192,13 +192,13 @@ class BM25F:
         k_fixed, k_length = K1 * (1 - B), K1 * B / average
         by_byte = [k_fixed + k_length * length for length in LENGTHS]
         """The length part of the formula, for each of the 256 lengths a byte encodes."""
+        scale = idf * (K1 + 1)
         for number, info in found:
             segment = self.reader.segments[number]
             lengths, offset = self._field_lengths(number, field), segment.offset
             for ids, weights in _posting_blocks(segment, info):
                 docnums.extend([offset + d for d in ids] if offset else ids)
-                norms = [by_byte[lengths[d]] for d in ids]
-                scores.extend([idf * tf * (K1 + 1) / (tf + norm) for tf, norm in zip(weights, norms)])
+                scores.extend([scale * tf / (tf + by_byte[lengths[d]]) for d, tf in zip(ids, weights)])
         return docnums, scores
 
     def _term_infos(self, field: str, text: str) -> list[tuple[int, TermInfo]]:
