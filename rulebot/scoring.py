@@ -98,8 +98,8 @@ class BM25F:
     def __init__(self, reader: IndexReader):
         self.reader = reader
         self._lengths: dict[tuple[int, str], bytes] = {}
-        self._recent: OrderedDict[tuple[str, str], tuple[array, array]] = OrderedDict()
-        """The scores of terms met lately, least recent first: the same words come back question after question."""
+        self._recent: OrderedDict[tuple, tuple[array, array]] = OrderedDict()
+        """The scores of terms and phrases met lately, least recent first: the same words come back question after question."""
         self._recent_postings = 0
 
     def score(self, units: Iterable[Unit]) -> Scores:
@@ -133,7 +133,11 @@ class BM25F:
     def clause_scores(self, clause: Clause, among: set[int] | None = None) -> dict[int, float]:
         """BM25F score of one clause in each document it matches (of those `among`, when given): a new dict."""
         if len(clause.words) > 1:
-            scores = self._phrase_scores(clause, among)
+            if among is None:  # a synonym's phrase: the same ones come back question after question
+                ids, values = self._kept((clause.field, clause.words, clause.slop), lambda: _arrays(self._phrase_scores(clause, None)))
+                scores = dict(zip(ids, values))
+            else:
+                scores = self._phrase_scores(clause, among)
             if clause.weight != 1.0:
                 return {docnum: value * clause.weight for docnum, value in scores.items()}
             return scores
@@ -165,16 +169,19 @@ class BM25F:
         return found
 
     def _term(self, field: str, text: str) -> tuple[array, array]:
-        """The documents whose field holds a term, and the term's BM25F score in each.
+        """The documents whose field holds a term, and the term's BM25F score in each."""
+        return self._kept((field, text), lambda: self._read_term(field, text))
+
+    def _kept(self, key: tuple, make: Callable[[], tuple[array, array]]) -> tuple[array, array]:
+        """The scores of a term or phrase, made or as kept from a recent question.
 
         Kept as two arrays, 12 bytes a posting (a dict takes ~90): a dict is
         made from them at C speed, far faster than reading the postings again."""
-        key = (field, text)
         kept = self._recent.get(key)
         if kept is not None:
             self._recent.move_to_end(key)
             return kept
-        kept = self._recent[key] = self._read_term(field, text)
+        kept = self._recent[key] = make()
         self._recent_postings += len(kept[0])
         while self._recent_postings > RECENT_POSTINGS and len(self._recent) > 1:
             _, (dropped, _) = self._recent.popitem(last=False)
@@ -251,6 +258,12 @@ class BM25F:
         if key not in self._lengths:
             self._lengths[key] = self.reader.segments[number].lengths(field)
         return self._lengths[key]
+
+
+def _arrays(scores: dict[int, float]) -> tuple[array, array]:
+    """Scores as (docnums in order, their scores), as terms are kept."""
+    ordered = sorted(scores)
+    return array("I", ordered), array("d", map(scores.__getitem__, ordered))
 
 
 _BLOCK_SIZE = struct.Struct("!i")

@@ -131,6 +131,19 @@ def test_recent_term_scores_stay_bounded(own, tmp_path: Path, monkeypatch: pytes
         assert scorer.term_scores("body", "card") == first  # read again, the same
 
 
+def test_a_phrase_asked_again_is_kept_not_searched_again(own, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A synonym's phrase comes back question after question: its scores are kept with the terms'."""
+    with bodies(tmp_path, "victory points at the end", "points of victory", "victory gained, points lost").searcher():
+        scorer = own(tmp_path)
+        phrase = Clause("body", ("victory", "points"), 0.85)
+        first = scorer.clause_scores(phrase)
+        assert set(first) == {0} and first[0] == pytest.approx(0.85 * sum(scorer.term_scores("body", w)[0] for w in phrase.words))
+        searched = []
+        monkeypatch.setattr(scorer, "_phrase_scores", lambda *args: searched.append(args) or {})
+        assert scorer.clause_scores(phrase) == first and searched == []
+        assert scorer.clause_scores(phrase, among={0, 1}) == {} and searched  # among some documents: searched
+
+
 def test_long_postings_and_a_few_documents_among_them(own, tmp_path: Path):
     """Postings of several blocks (Whoosh writes 128 a block), read whole or for a few documents."""
     rng = random.Random(6)
