@@ -67,6 +67,10 @@ def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
         text = asking.answer_output(answer, as_json=False)
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+    except KeyboardInterrupt:  # as click ends a command the user interrupts
+        print(file=sys.stderr)
+        _tell("Aborted!")
+        sys.exit(1)
     except Exception:  # click's `ask` answers again, and reports the failure as it reports any
         return False
     return True

@@ -276,3 +276,24 @@ class TestQuickPath:
         (tmp_path / "file").write_text("", encoding="utf-8")
         process = rulebot_process("--corpus", str(tmp_path / "file"), "ask", "tie")
         assert process.returncode == 2 and "is a file" in process.stderr
+
+
+def test_interrupting_the_quick_path_ends_as_click_ends(tmp_path: Path):
+    """Ctrl-C while a plain `rulebot ask` builds its index: "Aborted!", exit 1, no traceback (as for any click command)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from test_index_faults import write_synthetic_corpus
+
+    corpus = write_synthetic_corpus(tmp_path / "corpus", entries=6000)
+    env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"), RULEBOT_CORPUS=str(corpus))
+    process = subprocess.Popen([sys.executable, "-m", "rulebot", "ask", "lantern"], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = process.stderr.readline()  # the build has started
+    assert line.startswith("Building the search index"), line
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 1 and err.strip() == "Aborted!" and out == ""
