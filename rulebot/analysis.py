@@ -17,6 +17,7 @@ these same functions, so questions and documents always agree.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import cache
 
@@ -102,10 +103,15 @@ ANALYSES: dict[str, Callable[[str], str | None]] = {"english": english_term, "fr
 """Each analysis by name (as the schema's fields name theirs): a word's term, or None."""
 
 
+def split(text: str) -> list[str]:
+    """The words of a text as written, composed (NFC): an accent typed as a letter of its own stays in its word."""
+    return WORD_RE.findall(text if text.isascii() else unicodedata.normalize("NFC", text))
+
+
 def terms(analysis: str, text: str) -> list[str]:
     """The index terms an analysis makes of a text, in order."""
     term_of = ANALYSES[analysis]
-    return [term for word in WORD_RE.findall(text) if (term := term_of(word)) is not None]
+    return [term for word in split(text) if (term := term_of(word)) is not None]
 
 
 def words(text: str) -> list[str]:

@@ -68,20 +68,26 @@ def with_option(help: str):
     )
 
 
+def click_error(exc: RulebotError) -> click.ClickException:
+    """The one-line click error a core error is reported as (exit 1; 2 for a refused question),
+    after a corpus's problems, one per line. Also what rulebot.entry reports."""
+    if isinstance(exc, CorpusError):
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        return click.ClickException(f"{exc} (run `rulebot check` for the full list)")
+    if isinstance(exc, QueryError):
+        return click.UsageError(str(exc))
+    return click.ClickException(str(exc))
+
+
 class RulebotGroup(click.Group):
-    """Turns the core's errors into one-line click errors (exit 1), for every command."""
+    """Turns the core's errors into one-line click errors, for every command."""
 
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except CorpusError as exc:
-            for problem in exc.problems:
-                click.echo(str(problem), err=True)
-            raise click.ClickException(f"{exc} (run `rulebot check` for the full list)") from None
-        except QueryError as exc:
-            raise click.UsageError(str(exc)) from None
         except RulebotError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click_error(exc) from None
 
 
 @click.group(cls=RulebotGroup, context_settings=CONTEXT_SETTINGS)

@@ -7,11 +7,16 @@ also with the corpus options before `ask` (`--corpus DIR`, `--no-shipped`),
 is answered here, by the same calls and printing as the `ask` command
 (rulebot.asking). Every other command line, and any failure on the way, goes
 to the click command (rulebot.cli), which answers or reports it as it does
-for every command: the quick path never decides how an error looks.
+for every command: the quick path never decides how an error looks. A
+user's error (a refused question, a broken corpus) is reported as click
+reports it (rulebot.cli.click_error), without answering again; an
+unexpected one is left to click to meet again and report, or raised as it
+is with RULEBOT_DEBUG set.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -34,8 +39,6 @@ def main() -> None:
 def plain_question(args: list[str]) -> tuple[list[str], bool, list[str]] | None:
     """What the quick path answers: corpus options, `ask` and question words, none an option
     (nor shell completion at work); as (corpus folders, shipped corpus or not, words)."""
-    from os import environ
-
     corpora, shipped, at = [], True, 0
     while at < len(args) and args[at] != "ask":
         if args[at] == "--no-shipped":
@@ -46,7 +49,7 @@ def plain_question(args: list[str]) -> tuple[list[str], bool, list[str]] | None:
         else:
             return None
     words = args[at + 1:]
-    if not words or any(word.startswith("-") for word in words) or "_RULEBOT_COMPLETE" in environ:
+    if not words or any(word.startswith("-") for word in words) or "_RULEBOT_COMPLETE" in os.environ:
         return None
     return corpora, shipped, words
 
@@ -71,8 +74,18 @@ def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
         print(file=sys.stderr)
         _tell("Aborted!")
         sys.exit(1)
-    except Exception:  # click's `ask` answers again, and reports the failure as it reports any
-        return False
+    except Exception as exc:
+        from rulebot.errors import RulebotError
+
+        if isinstance(exc, RulebotError):
+            from rulebot.cli import click_error
+
+            error = click_error(exc)
+            error.show()
+            sys.exit(error.exit_code)
+        if os.environ.get("RULEBOT_DEBUG"):
+            raise
+        return False  # click's `ask` meets it again, and reports it as it reports any
     return True
 
 

@@ -139,6 +139,15 @@ def open_index(
         shutil.rmtree(workdir, ignore_errors=True)
         raise
     _prune(home, keep=target)
+    if meta is not None:
+        # Just hashed by _seal, and written by this process alone. Pruning the
+        # earlier build unlinked the names it shared with this one (an update
+        # links its files), which moved their change times: the stamps are
+        # taken now, or every next `ask` would hash the index again. (When
+        # another process's build won the swap, its files have other names:
+        # nothing is recorded, and the check below verifies it.)
+        with contextlib.suppress(OSError):
+            _record_verified(target, {name: _stamp_of(target / name) for name in meta["files"]})
     opened, problem = _open_built(target, fingerprint)
     if opened is None:
         raise IndexBuildError(f"the index just built at {target} cannot be opened ({problem})")
@@ -157,7 +166,7 @@ def _seal(folder: Path, meta: dict) -> None:
 
     Whoosh never flushes its files to disk: they are flushed here, so that an
     index whose metadata exists can no longer lose pages in a crash, and its
-    files' stamps can vouch for their content (_open_built).
+    files' stamps can vouch for their content (see _open_built and open_index).
     """
     digests = meta.pop("digests", None)
     if digests is not None:
@@ -167,9 +176,9 @@ def _seal(folder: Path, meta: dict) -> None:
     meta["sha256"] = {p.name: _sha256(p) for p in files}
     for path in files:
         _fsync(path)
-    _fsync(folder)
+    with contextlib.suppress(OSError):  # not every system opens a folder to flush it (Windows)
+        _fsync(folder)
     _write_json(folder / META_FILE, meta)
-    _record_verified(folder, meta)
 
 
 def _fsync(path: Path) -> None:
@@ -180,15 +189,26 @@ def _fsync(path: Path) -> None:
         os.close(descriptor)
 
 
-def _stamp(info: os.stat_result) -> list[int]:
-    """What changes whenever a file is written, replaced or copied: size, change and modification times, inode."""
+def _stamp_of(path: Path) -> list[int]:
+    """What changes whenever a file is written, replaced or copied: size, modification and change times, inode."""
+    info = path.stat()
     return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
 
 
-def _record_verified(folder: Path, meta: dict) -> None:
-    """Record the stamps of an index's files, whose checksums were just verified (or just made)."""
+def _record_verified(folder: Path, stamps: dict[str, list[int]]) -> None:
+    """Record the stamps the index's files had when their checksums were verified (taken before reading them)."""
     with contextlib.suppress(OSError):  # a read-only cache only costs checking the checksums again
-        _write_json(folder / VERIFIED_FILE, {name: _stamp((folder / name).stat()) for name in meta["files"]})
+        _write_json(folder / VERIFIED_FILE, stamps)
+
+
+def _intact(folder: Path, meta: dict) -> bool:
+    """True when every file of a sealed index still has its checksum (taken on trust when its stamp is unchanged)."""
+    if _verified_unchanged(folder, meta):
+        return True
+    try:
+        return all(_sha256(folder / name) == digest for name, digest in meta["sha256"].items())
+    except (OSError, KeyError, AttributeError):
+        return False
 
 
 def _verified_unchanged(folder: Path, meta: dict) -> bool:
@@ -201,7 +221,7 @@ def _verified_unchanged(folder: Path, meta: dict) -> bool:
     try:
         recorded = json.loads((folder / VERIFIED_FILE).read_text(encoding="utf-8"))
         return isinstance(recorded, dict) and recorded.keys() == meta["files"].keys() and all(
-            recorded[name] == _stamp((folder / name).stat()) for name in recorded
+            recorded[name] == _stamp_of(folder / name) for name in recorded
         )
     except (OSError, ValueError):
         return False
@@ -427,6 +447,8 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
             makers.append(make)
     if len(makers) > len(digests) / 5:
         return None  # Whoosh's writer re-indexes an entry three times slower than a new build does
+    if not _intact(base, old):
+        return None  # damage in the earlier build must not be carried into this one
     for path in base.iterdir():
         if path.name in (META_FILE, DIGESTS_FILE, VERIFIED_FILE) or path.name.endswith("LOCK"):
             continue
@@ -571,10 +593,12 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
     # several small reads, each far cheaper from memory.
     whole = sum(meta.get("files", {}).values()) <= IN_MEMORY_BYTES
     contents: dict[str, bytes] = {}
+    stamps: dict[str, list[int]] = {}
     for name, expected in checksums.items():
         if verified and not whole:
             break
         try:
+            stamps[name] = _stamp_of(folder / name)  # before reading: a later change must not pass for checked
             if whole:
                 data = contents[name] = (folder / name).read_bytes()
                 actual = expected if verified else _sha256_of(data)
@@ -593,7 +617,7 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
         index.close()
         return None, f"it holds {count} entries instead of {meta.get('count')}"
     if not verified:
-        _record_verified(folder, meta)
+        _record_verified(folder, stamps)
     return (index, meta), None
 
 

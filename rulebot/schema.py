@@ -15,7 +15,8 @@ class WordAnalyzer(Tokenizer):
 
     Positions are numbered as Whoosh's StopFilter renumbers them: the first
     word kept keeps its place, and each later one comes right after the one
-    before. The schema pickles it by its analysis's name.
+    before. The schema pickles it by its analysis's name. (No character
+    offsets: rulebot's fields do not keep them.)
     """
 
     def __init__(self, analysis: str):
@@ -33,18 +34,16 @@ class WordAnalyzer(Tokenizer):
         term_of = analysis.ANALYSES[self.analysis]
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         place = None
-        for number, match in enumerate(analysis.WORD_RE.finditer(value)):
-            term = term_of(match.group())
+        for number, word in enumerate(analysis.split(value)):
+            term = term_of(word)
             if term is None:
                 continue
             place = start_pos + number if place is None else place + 1
             token.text, token.boost, token.stopped = term, 1.0, False
             if keeporiginal:
-                token.original = match.group()
+                token.original = word
             if positions:
                 token.pos = place
-            if chars:
-                token.startchar, token.endchar = start_char + match.start(), start_char + match.end()
             yield token
 
 

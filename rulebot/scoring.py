@@ -182,10 +182,10 @@ class BM25F:
             self._recent.move_to_end(key)
             return kept
         kept = self._recent[key] = make()
-        self._recent_postings += len(kept[0])
+        self._recent_postings += _cost(kept)
         while self._recent_postings > RECENT_POSTINGS and len(self._recent) > 1:
-            _, (dropped, _) = self._recent.popitem(last=False)
-            self._recent_postings -= len(dropped)
+            _, dropped = self._recent.popitem(last=False)
+            self._recent_postings -= _cost(dropped)
         return kept
 
     def _read_term(self, field: str, text: str) -> tuple[array, array]:
@@ -258,6 +258,12 @@ class BM25F:
         if key not in self._lengths:
             self._lengths[key] = self.reader.segments[number].lengths(field)
         return self._lengths[key]
+
+
+def _cost(kept: tuple[array, array]) -> int:
+    """What a kept term or phrase counts against RECENT_POSTINGS: its postings, and one for the entry itself
+    (the words that match nothing come back too)."""
+    return len(kept[0]) + 1
 
 
 def _arrays(scores: dict[int, float]) -> tuple[array, array]:

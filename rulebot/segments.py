@@ -139,10 +139,9 @@ def terms_of(spec) -> Callable[[str], tuple[list[str], list[int] | range]]:
 
         return tokens
     known: dict[str, str | None] = {}
-    findall = analysis.WORD_RE.findall
 
     def terms(text: str) -> tuple[list[str], range]:
-        words = findall(text)
+        words = analysis.split(text)
         try:
             made = [known[word] for word in words]
         except KeyError:  # words met for the first time

@@ -237,13 +237,21 @@ class TestQuickPath:
         assert process.returncode == by_click.exit_code == 0, process.stderr
         assert process.stdout == by_click.stdout and process.stdout.strip()
 
-    def test_a_failure_is_reported_once_by_click(self, tmp_path: Path):
-        """A broken config file fails the quick path; click's `ask` reports it as for any command."""
+    def test_a_failure_is_reported_once(self, tmp_path: Path):
+        """A broken config file fails the quick path: reported as click reports it, once."""
         (tmp_path / "config.toml").write_text("[res-arcana\nwith = 3\n", encoding="utf-8")
         process = rulebot_process("ask", "chaumurky", "tie", env={"RULEBOT_CONFIG_DIR": str(tmp_path)})
         assert process.returncode == 1 and process.stdout == ""
         assert process.stderr.startswith("Error: cannot read") and process.stderr.count("Error:") == 1
         assert "Traceback" not in process.stderr
+
+    def test_a_refused_question_is_not_answered_twice(self, tmp_path: Path):
+        """With a cache that cannot be written, a refused question: one warning, one build, the usage error's exit 2."""
+        (tmp_path / "file").write_text("", encoding="utf-8")
+        process = rulebot_process("ask", "?", env={"RULEBOT_CACHE_DIR": str(tmp_path / "file" / "cache")})
+        assert process.returncode == 2 and process.stdout == ""
+        assert process.stderr.count("Warning: cannot write") == 1 and process.stderr.count("Building the search index") == 1
+        assert process.stderr.rstrip().endswith("Error: the question has no words to search for") and "Traceback" not in process.stderr
 
     def test_corpus_options_too(self, run_cli):
         by_click = run_cli(*TOY, "ask", "ferry", "gull")
@@ -293,7 +301,7 @@ def test_interrupting_the_quick_path_ends_as_click_ends(tmp_path: Path):
     process = subprocess.Popen([sys.executable, "-m", "rulebot", "ask", "lantern"], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = process.stderr.readline()  # the build has started
     assert line.startswith("Building the search index"), line
-    time.sleep(0.3)
+    time.sleep(0.1)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
     assert process.returncode == 1 and err.strip() == "Aborted!" and out == ""

@@ -136,6 +136,20 @@ class TestUpdate:
         assert opened.meta["updated"] == {"changed": 1, "removed": 0}
         assert top_id(opened, "stormy dock") == "lh-ferry-gull"
 
+    def test_the_next_ask_after_an_update_hashes_nothing(self, fresh_cache: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+        """An update links the earlier build's files, and removing that build moves their change times: the stamps are
+        recorded after it, so the next `ask` trusts them rather than hashing the whole index again."""
+        open_index([minimal_copy]).index.close()
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+        assert open_index([minimal_copy]).meta["updated"]["changed"] == 1
+        hashed: list[str] = []
+        monkeypatch.setattr(index_module, "_sha256", lambda path: hashed.append(path.name) or "")
+        monkeypatch.setattr(index_module, "_sha256_of", lambda data: hashed.append("bytes") or "")
+        again = open_index([minimal_copy])
+        assert not again.built and hashed == []
+        assert top_id(again, "stormy dock") == "lh-ferry-gull"
+
     def test_removed_entry_is_gone(self, fresh_cache: Path, minimal_copy: Path):
         """An entry deleted from the corpus is deleted from the updated index."""
         open_index([minimal_copy])

@@ -144,6 +144,18 @@ def test_french_stems_fold_accents():
     assert analysis.terms("french", "à la fin du tour") == ["fin", "tour"]  # stop words by their accents
 
 
+def test_decomposed_accents_make_the_same_terms():
+    """Text typed with accents as letters of their own (NFD) makes the terms of composed text."""
+    import unicodedata
+
+    from rulebot import analysis
+
+    for text in ("égalité défausse", "Épée"):
+        decomposed = unicodedata.normalize("NFD", text)
+        for name in analysis.ANALYSES:
+            assert analysis.terms(name, decomposed) == analysis.terms(name, text), (name, text)
+
+
 def test_the_schema_analyses_as_questions_are_analysed():
     """Whoosh's side (rulebot.schema.WordAnalyzer) makes the terms rulebot.analysis makes, numbered as Whoosh's StopFilter would."""
     from whoosh.analysis import LowercaseFilter, RegexTokenizer, StopFilter
