@@ -114,6 +114,16 @@ def terms(analysis: str, text: str) -> list[str]:
     return [term for word in split(text) if (term := term_of(word)) is not None]
 
 
+def numbered(made: list[str | None]) -> tuple[list[str], range]:
+    """The terms of a text's words (None for a stop word) and their positions, numbered as Whoosh's
+    StopFilter renumbers them: the first word kept keeps its place, each later one comes right after."""
+    kept = [term for term in made if term is not None]
+    if len(kept) == len(made):
+        return kept, range(len(kept))
+    first = next((place for place, term in enumerate(made) if term is not None), 0)
+    return kept, range(first, first + len(kept))
+
+
 def words(text: str) -> list[str]:
     """The folded words of a text, in order."""
     return WORD_RE.findall(fold(text))

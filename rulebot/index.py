@@ -598,7 +598,8 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
         if verified and not whole:
             break
         try:
-            stamps[name] = _stamp_of(folder / name)  # before reading: a later change must not pass for checked
+            if not verified:  # before reading: a later change must not pass for checked
+                stamps[name] = _stamp_of(folder / name)
             if whole:
                 data = contents[name] = (folder / name).read_bytes()
                 actual = expected if verified else _sha256_of(data)

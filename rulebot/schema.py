@@ -11,12 +11,9 @@ from rulebot.whoosh_api import ID, STORED, TEXT, Schema, Token, Tokenizer
 
 
 class WordAnalyzer(Tokenizer):
-    """One of rulebot's analyses as Whoosh's analyzer: a text's words, each made a term (a stop word none).
-
-    Positions are numbered as Whoosh's StopFilter renumbers them: the first
-    word kept keeps its place, and each later one comes right after the one
-    before. The schema pickles it by its analysis's name. (No character
-    offsets: rulebot's fields do not keep them.)
+    """One of rulebot's analyses as Whoosh's analyzer: a text's words, each made a term (a stop word none),
+    at the positions analysis.numbered() gives them. The schema pickles it by its analysis's name.
+    (No character offsets: rulebot's fields do not keep them.)
     """
 
     def __init__(self, analysis: str):
@@ -33,17 +30,11 @@ class WordAnalyzer(Tokenizer):
                  mode: str = "", **kwargs):
         term_of = analysis.ANALYSES[self.analysis]
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        place = None
-        for number, word in enumerate(analysis.split(value)):
-            term = term_of(word)
-            if term is None:
-                continue
-            place = start_pos + number if place is None else place + 1
+        terms, places = analysis.numbered([term_of(word) for word in analysis.split(value)])
+        for term, place in zip(terms, places):
             token.text, token.boost, token.stopped = term, 1.0, False
-            if keeporiginal:
-                token.original = word
             if positions:
-                token.pos = place
+                token.pos = start_pos + place
             yield token
 
 

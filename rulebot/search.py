@@ -415,10 +415,13 @@ class Searcher:
         by_field: dict[str, list[scoring.Clause]] = {}
         seen = set()
         for number, (alt, weight) in enumerate(alternatives):
+            made: dict[str, tuple[str, ...]] = {}  # four fields share the English analysis
             for name, analyzer, typed_only in FIELDS:
                 if typed_only and number:
                     continue
-                terms = tuple(analysis.terms(analyzer, " ".join(alt)))
+                if analyzer not in made:
+                    made[analyzer] = tuple(analysis.terms(analyzer, " ".join(alt)))
+                terms = made[analyzer]
                 if terms and (name, terms) not in seen:
                     seen.add((name, terms))
                     by_field.setdefault(name, []).append(scoring.Clause(name, terms, weight))

@@ -123,9 +123,9 @@ def terms_of(spec) -> Callable[[str], tuple[list[str], list[int] | range]]:
 
     rulebot's text fields (rulebot.schema.WordAnalyzer) make each word a term
     on its own: so the term of each distinct word is remembered rather than
-    made again, and Whoosh's token stream is skipped. Positions are numbered
-    as WordAnalyzer numbers them: from the first word kept on, one after the
-    other. Other analyzers (the ID fields') run as they are.
+    made again, and Whoosh's token stream is skipped; positions as
+    analysis.numbered() gives them. Other analyzers (the ID fields') run as
+    they are.
     """
     analyzer = spec.analyzer
     term_of = analysis.ANALYSES.get(getattr(analyzer, "analysis", None))
@@ -149,10 +149,6 @@ def terms_of(spec) -> Callable[[str], tuple[list[str], list[int] | range]]:
                 if word not in known:
                     known[word] = term_of(word)
             made = [known[word] for word in words]
-        if None not in made:  # no stop word
-            return made, range(len(made))
-        first = next((place for place, term in enumerate(made) if term is not None), 0)
-        found = [term for term in made if term is not None]
-        return found, range(first, first + len(found))
+        return analysis.numbered(made)
 
     return terms
