@@ -31,6 +31,8 @@ ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)$")
 ALIAS_KEY_RE = re.compile(r"^aliases-([a-z]{2})$")
+FENCES = ("```", "~~~")
+"""What opens and closes a code fence, in which a `## ` line is no heading."""
 TOML_LINE_RE = re.compile(r"at line (\d+)")
 
 ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "see_also", "modifies", "revised", "draft"}
@@ -420,41 +422,36 @@ class _Loader:
 
     def split_entries(self, path: Path, text: str) -> Iterator[_RawEntry]:
         """Cut a file into raw entries at each level-2 heading outside code fences."""
-        current: _RawEntry | None = None
-        in_header = False
+        lines = split_lines(text)
+        # Only headings and fence lines decide where entries start: they are
+        # picked out first, so that the loop below sees a few lines per entry
+        # rather than every line of a file of thousands.
+        starts = []
         fence: str | None = None
-        for number, line in enumerate(split_lines(text), 1):
-            stripped = line.strip()
+        for index in [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]:
+            line = lines[index]
             if fence is None and line.startswith("## "):
-                if current is not None:
-                    yield current
-                current = _RawEntry(id=line[3:].strip(), path=path, line=number)
-                in_header = True
-                continue
-            if current is None:
-                continue
-            if in_header:
-                if not stripped:
-                    in_header = False
-                    continue
-                match = HEADER_RE.match(line)
-                if match is None:
-                    self.problem(path, number, "expected a 'key: value' header line or a blank line before the text")
-                    in_header = False
-                    current.body.append(line)
-                    continue
-                key, value = match.group(1), match.group(2).strip()
-                if key in current.headers:
-                    self.problem(path, number, f"key {key!r} given twice (first at line {current.headers[key][1]})")
-                    continue
-                current.headers[key] = (value, number)
-                continue
-            if stripped.startswith(("```", "~~~")):
-                marker = stripped[:3]
+                starts.append(index)
+            elif (marker := line.lstrip()[:3]) in FENCES:
                 fence = marker if fence is None else (None if marker == fence else fence)
-            current.body.append(line)
-        if current is not None:
-            yield current
+        for start, end in zip(starts, [*starts[1:], len(lines)]):
+            raw = _RawEntry(id=lines[start][3:].strip(), path=path, line=start + 1)
+            body = start + 1  # the header runs to the first blank line; the text follows it
+            while body < end and lines[body].strip():
+                match = HEADER_RE.match(lines[body])
+                if match is None:
+                    self.problem(path, body + 1, "expected a 'key: value' header line or a blank line before the text")
+                    break
+                key, value = match.group(1), match.group(2).strip()
+                if key in raw.headers:
+                    self.problem(path, body + 1, f"key {key!r} given twice (first at line {raw.headers[key][1]})")
+                else:
+                    raw.headers[key] = (value, body + 1)
+                body += 1
+            else:
+                body += 1  # the blank line
+            raw.body = lines[body:end]
+            yield raw
 
     def make_entry(self, raw: _RawEntry, game: Game, source: Source, shown: str) -> Entry | None:
         """The entry of a raw entry of the file shown as `shown`, or None after recording its problems."""
@@ -471,9 +468,15 @@ class _Loader:
         elif not raw.id.startswith(game.id_prefix + "-"):
             bad(raw.line, f"id {raw.id!r} must start with the game's id_prefix {game.id_prefix + '-'!r}")
         headers = raw.headers
-        for key, (_, line) in headers.items():
-            if key not in ENTRY_KEYS and not ALIAS_KEY_RE.match(key):
-                bad(line, f"unknown key {key!r} (known: {', '.join(sorted(ENTRY_KEYS))}, aliases-XX)")
+        aliases = []
+        for key, (value, line) in headers.items():
+            if key == "aliases":
+                aliases.extend(Alias(name, "en") for name in _split_list(value))
+            elif key not in ENTRY_KEYS:
+                if (m := ALIAS_KEY_RE.match(key)) is not None:
+                    aliases.extend(Alias(name, m.group(1)) for name in _split_list(value))
+                else:
+                    bad(line, f"unknown key {key!r} (known: {', '.join(sorted(ENTRY_KEYS))}, aliases-XX)")
         for key in REQUIRED_ENTRY_KEYS:
             if not headers.get(key, ("", 0))[0]:
                 where = headers[key][1] if key in headers else raw.line
@@ -500,11 +503,6 @@ class _Loader:
         text = "\n".join(raw.body).strip()
         if not text:
             bad(raw.line, f"entry {raw.id!r} has no text")
-        aliases = []
-        for key, (value, _) in headers.items():
-            lang = "en" if key == "aliases" else (m.group(1) if (m := ALIAS_KEY_RE.match(key)) else None)
-            if lang is not None:
-                aliases.extend(Alias(name, lang) for name in _split_list(value))
         if not ok:
             return None
         return Entry(

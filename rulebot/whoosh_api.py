@@ -54,6 +54,7 @@ _ON_FIRST_USE = {
     "query": ("whoosh.query", None),
     "default_codec": ("whoosh.codec", "default_codec"),
     "NO_MERGE": ("whoosh.writing", "NO_MERGE"),
+    "SegmentReader": ("whoosh.reading", "SegmentReader"),
     "Token": ("whoosh.analysis", "Token"),
     "Tokenizer": ("whoosh.analysis", "Tokenizer"),
     "byte_to_length": ("whoosh.util.numeric", "byte_to_length"),

@@ -150,6 +150,42 @@ class TestUpdate:
         assert not again.built and hashed == []
         assert top_id(again, "stormy dock") == "lh-ferry-gull"
 
+    def test_many_updates_keep_few_segments(self, fresh_cache: Path, minimal_copy: Path):
+        """Each update adds a segment, and every search opens them all: past a few, they are merged, and the merged
+        index answers as the edits say (old text gone, new text found, no entry twice)."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        original = rules.read_text(encoding="utf-8")
+        open_index([minimal_copy]).index.close()
+        words = "quartz garnet jasper topaz onyx beryl cobalt zircon pyrite galena mica gypsum fluorite agate basalt slate".split()
+        assert len(words) >= 2 * index_module.MERGE_UPDATES_FROM
+        for word in words:
+            rules.write_text(original.replace("even an occupied one", f"even a {word} one"), encoding="utf-8")
+            opened = open_index([minimal_copy])
+            assert opened.meta["updated"] == {"changed": 1, "removed": 0}
+            assert len([p for p in opened.path.iterdir() if p.suffix == ".seg"]) <= index_module.MERGE_UPDATES_FROM
+            opened.index.close()
+        assert opened.index.doc_count() == 6
+        with Searcher(open_index([minimal_copy])) as searcher:
+            assert [h.id for h in searcher.ask(words[-1]).results] == ["lh-ferry-gull"]
+            assert [h.id for h in searcher.ask(words[0]).results] == []
+            assert [h.id for h in searcher.ask("ferry gull").results].count("lh-ferry-gull") == 1
+
+    def test_an_update_hashes_only_the_files_it_wrote(self, fresh_cache: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+        """The earlier build's files, linked into the update, were just verified: their checksums are carried over."""
+        first = open_index([minimal_copy])
+        first.index.close()
+        earlier = json.loads((first.path / META_FILE).read_text(encoding="utf-8"))["sha256"]
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+        real = index_module._sha256
+        hashed: list[str] = []
+        monkeypatch.setattr(index_module, "_sha256", lambda path: hashed.append(path.name) or real(path))
+        opened = open_index([minimal_copy])
+        assert opened.meta["updated"]["changed"] == 1
+        linked = set(earlier) - {index_module.DIGESTS_FILE}  # the digests are written anew
+        assert hashed and not set(hashed) & linked
+        assert set(opened.meta["sha256"]) - set(hashed) <= linked
+
     def test_removed_entry_is_gone(self, fresh_cache: Path, minimal_copy: Path):
         """An entry deleted from the corpus is deleted from the updated index."""
         open_index([minimal_copy])
