@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from rulebot import collector
 from rulebot.corpus_files import (  # what answering needs too lives there, without the loader
     GAME_FILE,
     VOCABULARY_FILE,
@@ -69,11 +70,12 @@ def load(dirs: Iterable[Path]) -> Corpus:
 def check(dirs: Iterable[Path]) -> tuple[Corpus, list[Problem]]:
     """Load a corpus and return it with every problem found (empty when valid)."""
     loader = _Loader()
-    for root in dirs:
-        loader.read_root(Path(root))
-    # House rules are read once every game is known, whichever folder comes first.
-    loader.read_overlays()
-    loader.check_references()
+    with collector.paused():
+        for root in dirs:
+            loader.read_root(Path(root))
+        # House rules are read once every game is known, whichever folder comes first.
+        loader.read_overlays()
+        loader.check_references()
     return loader.corpus, loader.problems
 
 

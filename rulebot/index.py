@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebot import analysis, corpus_files, segments, whoosh_api
+from rulebot import analysis, collector, corpus_files, segments, whoosh_api
 from rulebot.errors import IndexBuildError
 from rulebot.index_reader import IndexReader
 from rulebot.user_dirs import user_dir
@@ -309,6 +309,7 @@ INDEX_NAME = "MAIN"
 """The name of the index within its storage (Whoosh's default)."""
 
 
+@collector.paused()
 def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
     """Write the index of a corpus into an empty storage: its segments, then the table of contents naming them."""
     import sys
