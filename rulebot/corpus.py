@@ -6,8 +6,14 @@ its file and line, so that a curator sees them all at once (`rulebot check`).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import functools
+import hashlib
+import os
+import pickle
 import re
+import sys
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -59,23 +65,29 @@ def split_lines(text: str) -> list[str]:
     return LINE_BREAK_RE.split(text) if "\r" in text else text.split("\n")  # the same; str.split is much faster
 
 
-def load(dirs: Iterable[Path]) -> Corpus:
-    """Load and check a corpus; CorpusError with every problem if it has any."""
-    corpus, problems = check(dirs)
+def load(dirs: Iterable[Path], parsed: Path | None = None) -> Corpus:
+    """Load and check a corpus; CorpusError with every problem if it has any.
+
+    `parsed`: a folder where each entries file is kept as parsed, so that a
+    file unchanged since is not parsed again (see ParsedFiles).
+    """
+    corpus, problems = check(dirs, parsed)
     if problems:
         raise CorpusError(problems)
     return corpus
 
 
-def check(dirs: Iterable[Path]) -> tuple[Corpus, list[Problem]]:
-    """Load a corpus and return it with every problem found (empty when valid)."""
-    loader = _Loader()
+def check(dirs: Iterable[Path], parsed: Path | None = None) -> tuple[Corpus, list[Problem]]:
+    """Load a corpus and return it with every problem found (empty when valid); `parsed` as for load()."""
+    loader = _Loader(ParsedFiles(parsed) if parsed is not None else None)
     with collector.paused():
         for root in dirs:
             loader.read_root(Path(root))
         # House rules are read once every game is known, whichever folder comes first.
         loader.read_overlays()
         loader.check_references()
+    if loader.parsed is not None:
+        loader.parsed.prune()
     return loader.corpus, loader.problems
 
 
@@ -132,6 +144,81 @@ class _RawEntry:
 
 
 @dataclass
+class _ParsedFile:
+    """An entries file's entries, and the problems found in it alone (not those that need other files)."""
+
+    entries: list[Entry]
+    problems: list[Problem]
+    rejected: list[str]
+    """Ids of the entries with problems of their own."""
+
+
+class ParsedFiles:
+    """Entries files as last parsed, kept in a folder: a file is parsed again only when its text, its game or
+    where it is shown from changed, or the code that parses it.
+
+    Parsing is most of loading a large corpus, and an index update loads the
+    whole corpus to find the few entries that changed: this makes that load
+    cost about as much as the files edited. Each file is kept under a hash
+    of its path, as the key it was parsed with (a line), then the pickled
+    result. Anything unreadable is parsed again; anything not used by a load
+    is removed after it.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.used: set[str] = set()
+
+    def _place(self, path: Path) -> Path:
+        name = hashlib.sha1(str(path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+        self.used.add(name)
+        return self.folder / name
+
+    @staticmethod
+    def key(text: str, context: tuple) -> bytes:
+        """What a file's parse is kept under: a hash of its text, of what else the parse depends on (dataclasses,
+        whose repr() shows all their fields) and of the parser's code."""
+        made_of = repr(context).encode("utf-8", "surrogateescape")
+        return hashlib.sha1(_parser_version() + made_of + b"\0" + text.encode("utf-8")).hexdigest().encode("ascii")
+
+    def get(self, path: Path, key: bytes) -> _ParsedFile | None:
+        try:
+            with open(self._place(path), "rb") as kept:
+                if kept.readline() != key + b"\n":
+                    return None
+                parsed = pickle.load(kept)
+        except Exception:  # missing, or damaged in any of the ways a pickle can be: parsed again
+            return None
+        return parsed if isinstance(parsed, _ParsedFile) else None
+
+    def put(self, path: Path, key: bytes, parsed: _ParsedFile) -> None:
+        place = self._place(path)
+        with contextlib.suppress(OSError):  # a read-only cache only costs parsing again
+            self.folder.mkdir(parents=True, exist_ok=True)
+            temporary = place.with_name(f"{place.name}.{os.getpid()}.tmp")
+            temporary.write_bytes(key + b"\n" + pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
+            os.replace(temporary, place)  # whole or not at all, whoever else writes it
+
+    def prune(self) -> None:
+        with contextlib.suppress(OSError):
+            for child in self.folder.iterdir():
+                if child.name not in self.used:
+                    child.unlink(missing_ok=True)
+
+
+@functools.cache
+def _parser_version() -> bytes:
+    """What parsing an entries file depends on besides the file: the code that parses, and the classes it makes."""
+    from rulebot import kinds, model
+
+    digest = hashlib.sha1()
+    for module in (sys.modules[__name__], model, kinds):
+        with contextlib.suppress(OSError, TypeError):
+            digest.update(Path(module.__file__).read_bytes())
+    return digest.digest()
+
+
+@dataclass
 class _Overlay:
     """A house-rules folder (its game.toml says `extends`), read once every game is known."""
 
@@ -144,7 +231,9 @@ class _Overlay:
 class _Loader:
     """Accumulates games, entries and problems over one or more corpus folders."""
 
-    def __init__(self) -> None:
+    def __init__(self, parsed: ParsedFiles | None = None) -> None:
+        self.parsed = parsed
+        """Entries files as parsed before, or None to parse every one."""
         self.corpus = Corpus()
         self.problems: list[Problem] = []
         self.rejected: set[str] = set()
@@ -404,6 +493,27 @@ class _Loader:
         if text is None:
             return
         shown = display_path(path)  # once per file: it is most of a large file's loading time otherwise
+        if self.parsed is None:
+            parsed = self.parse_entries_file(path, text, game, source, shown, house_only)
+        else:
+            key = self.parsed.key(text, (shown, house_only, game, source))  # all that parsing it depends on
+            parsed = self.parsed.get(path, key)
+            if parsed is None:
+                parsed = self.parse_entries_file(path, text, game, source, shown, house_only)
+                self.parsed.put(path, key, parsed)
+        self.problems.extend(parsed.problems)
+        self.rejected.update(parsed.rejected)
+        for entry in parsed.entries:
+            if entry.id in self.corpus.entries:
+                first = self.corpus.entries[entry.id]
+                self.problem(path, entry.line, f"duplicate id {entry.id!r} (first defined at {first.path}:{first.line})")
+                continue
+            self.corpus.entries[entry.id] = entry
+
+    def parse_entries_file(self, path: Path, text: str, game: Game, source: Source, shown: str, house_only: bool) -> _ParsedFile:
+        """The entries of one file, with the problems found in it alone."""
+        before = len(self.problems)
+        entries, rejected = [], []
         for raw in self.split_entries(path, text):
             entry = self.make_entry(raw, game, source, shown)
             if entry is not None and house_only and entry.kind != HOUSE_KIND:
@@ -414,13 +524,12 @@ class _Loader:
                 )
                 entry = None
             if entry is None:
-                self.rejected.add(raw.id)
-                continue
-            if entry.id in self.corpus.entries:
-                first = self.corpus.entries[entry.id]
-                self.problem(path, raw.line, f"duplicate id {entry.id!r} (first defined at {first.path}:{first.line})")
-                continue
-            self.corpus.entries[entry.id] = entry
+                rejected.append(raw.id)
+            else:
+                entries.append(entry)
+        problems = self.problems[before:]
+        del self.problems[before:]
+        return _ParsedFile(entries, problems, rejected)
 
     def split_entries(self, path: Path, text: str) -> Iterator[_RawEntry]:
         """Cut a file into raw entries at each level-2 heading outside code fences."""

@@ -41,6 +41,8 @@ FORMAT = "11"
 META_FILE = "rulebot-meta.json"
 STAMPS_FILE = ".corpus-stamps.json"
 """Beside the builds: the size, time and hash of each corpus file when last read (see corpus_files.fingerprint)."""
+PARSED_DIR = ".parsed"
+"""Beside the builds: each entries file as last parsed (see corpus.ParsedFiles)."""
 DIGESTS_FILE = "rulebot-digests.json"
 """A hash of each entry's document, kept apart from the metadata that every `ask` reads."""
 VERIFIED_FILE = "rulebot-verified.json"
@@ -120,7 +122,7 @@ def open_index(
 
     from rulebot import corpus as corpus_module
 
-    corpus = corpus_module.load(dirs)
+    corpus = corpus_module.load(dirs, parsed=home / PARSED_DIR)
     try:
         home.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix=".build-", dir=home))
@@ -696,7 +698,7 @@ def _prune(home: Path, keep: Path) -> None:
 
     now = time.time()
     for child in home.iterdir():
-        if child == keep or child.name == STAMPS_FILE:
+        if child == keep or child.name in (STAMPS_FILE, PARSED_DIR):
             continue
         try:
             info = child.lstat()

@@ -184,3 +184,79 @@ def test_fingerprint_trusts_only_unchanged_settled_stamps(tmp_path: Path):
     rules.write_text(ENTRY.replace("first", "frist"), encoding="utf-8")
     settle(root)
     assert corpus_files.fingerprint([root], stamps)[0] != settled
+
+
+class TestParsedFiles:
+    """Entries files kept as parsed (corpus.ParsedFiles): a load gives what a fresh parse gives, and parses only what changed."""
+
+    @staticmethod
+    def load_counting(root: Path, parsed: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[corpus.Corpus, list[str], list[str]]:
+        """(corpus, problems, names of the files parsed) of a load that keeps parsed files in `parsed`."""
+        parsed_names: list[str] = []
+        real = corpus._Loader.parse_entries_file
+
+        def counting(self, path, *args):
+            parsed_names.append(path.name)
+            return real(self, path, *args)
+
+        monkeypatch.setattr(corpus._Loader, "parse_entries_file", counting)
+        loaded, problems = corpus.check([root], parsed)
+        monkeypatch.setattr(corpus._Loader, "parse_entries_file", real)
+        return loaded, [f"{Path(p.path).name}:{p.line}: {p.message}" for p in problems], parsed_names
+
+    @pytest.mark.parametrize("files", [c[1] for c in BROKEN_CASES], ids=[c[0] for c in BROKEN_CASES])
+    def test_same_problems_parsed_or_kept(self, tmp_path: Path, files: dict, monkeypatch: pytest.MonkeyPatch):
+        """Every kind of mistake is reported the same, in the same order, whether its file was parsed or kept."""
+        root = write_corpus(tmp_path / "c", files)
+        fresh = [f"{Path(p.path).name}:{p.line}: {p.message}" for p in corpus.check([root])[1]]
+        _, first, _ = self.load_counting(root, tmp_path / "parsed", monkeypatch)
+        _, again, parsed = self.load_counting(root, tmp_path / "parsed", monkeypatch)
+        assert first == fresh and again == fresh and parsed == []
+
+    def test_only_the_edited_file_is_parsed_again(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit re-parses its file alone, and the load equals a fresh one, entry for entry."""
+        _, _, first = self.load_counting(minimal_copy, tmp_path / "parsed", monkeypatch)
+        assert sorted(first) == ["rulebook.md", "tides-faq.md"]
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+        loaded, _, again = self.load_counting(minimal_copy, tmp_path / "parsed", monkeypatch)
+        assert again == ["rulebook.md"]
+        assert loaded.entries == corpus.load([minimal_copy]).entries
+        assert "stormy" in loaded.entry("lh-ferry-gull").text
+
+    def test_a_change_to_the_game_parses_its_files_again(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+        """Entries depend on their game (its id prefix, expansions, sources): a changed game.toml re-parses its files."""
+        self.load_counting(minimal_copy, tmp_path / "parsed", monkeypatch)
+        game = minimal_copy / "lantern-harbor" / "game.toml"
+        game.write_text(game.read_text(encoding="utf-8").replace('id_prefix = "lh"', 'id_prefix = "lantern"'), encoding="utf-8")
+        _, problems, again = self.load_counting(minimal_copy, tmp_path / "parsed", monkeypatch)
+        assert len(again) == 2
+        assert any("must start with the game's id_prefix 'lantern-'" in p for p in problems)
+
+    @pytest.mark.parametrize("damage", [b"", b"garbage\n", b"not a key", None])
+    def test_damaged_or_foreign_kept_files_are_parsed_again(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch, damage):
+        """A kept file that is empty, from elsewhere or cut short is parsed again, and the load is unchanged."""
+        parsed = tmp_path / "parsed"
+        self.load_counting(minimal_copy, parsed, monkeypatch)
+        for kept in parsed.iterdir():
+            data = kept.read_bytes()
+            kept.write_bytes(data[: len(data) // 2] if damage is None else damage)
+        loaded, problems, again = self.load_counting(minimal_copy, parsed, monkeypatch)
+        assert len(again) == 2 and problems == []
+        assert loaded.entries == corpus.load([minimal_copy]).entries
+
+    def test_files_no_longer_in_the_corpus_are_forgotten(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+        """What a removed entries file was parsed into is removed by the next load."""
+        parsed = tmp_path / "parsed"
+        self.load_counting(minimal_copy, parsed, monkeypatch)
+        assert len(list(parsed.iterdir())) == 2
+        (minimal_copy / "lantern-harbor" / "tides-faq.md").unlink()
+        corpus.check([minimal_copy], parsed)
+        assert len(list(parsed.iterdir())) == 1
+
+    def test_a_read_only_place_only_costs_parsing(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+        """Where nothing can be written (here: a file in the folder's place), every file is parsed and nothing fails."""
+        blocker = tmp_path / "parsed"
+        blocker.write_text("in the way", encoding="utf-8")
+        loaded, problems, parsed = self.load_counting(minimal_copy, blocker, monkeypatch)
+        assert len(parsed) == 2 and problems == [] and len(loaded.entries) == 6

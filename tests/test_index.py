@@ -46,7 +46,7 @@ class TestFirstUse:
         """After a build, only the finished index folder remains (and the corpus files' stamps)."""
         opened = open_index([MINIMAL])
         names = {p.name for p in opened.path.parent.iterdir()}
-        assert opened.path.name in names and names <= {opened.path.name, index_module.STAMPS_FILE}
+        assert opened.path.name in names and names <= {opened.path.name, index_module.STAMPS_FILE, index_module.PARSED_DIR}
 
 
 class TestChanges:

@@ -168,7 +168,7 @@ def test_full_disk_in_the_helper_process(fresh_cache: Path, monkeypatch: pytest.
     with Searcher(opened) as searcher:
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
     (home,) = (fresh_cache / "index").iterdir()
-    assert [p.name for p in home.iterdir() if p.name != index_module.STAMPS_FILE] == []  # no build folder
+    assert [p.name for p in home.iterdir() if p.name not in (index_module.STAMPS_FILE, index_module.PARSED_DIR)] == []  # no build folder
 
 
 @on_linux
@@ -179,7 +179,7 @@ def test_helper_process_dying(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
     with pytest.raises(IndexBuildError, match="exit code 3"):
         open_index([MINIMAL])
     (home,) = (fresh_cache / "index").iterdir()
-    assert [p.name for p in home.iterdir() if p.name != index_module.STAMPS_FILE] == []  # no build folder
+    assert [p.name for p in home.iterdir() if p.name not in (index_module.STAMPS_FILE, index_module.PARSED_DIR)] == []  # no build folder
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ import pytest
 from conftest import MINIMAL
 from rulebot import index as index_module
 from rulebot.corpus_files import shipped_corpus_dir
-from rulebot.index import META_FILE, STALE_SECONDS, STAMPS_FILE, VERIFIED_FILE, open_index
+from rulebot.index import META_FILE, PARSED_DIR, STALE_SECONDS, STAMPS_FILE, VERIFIED_FILE, open_index
 from rulebot.search import Searcher
 
 SEED = 20261122
@@ -163,7 +163,7 @@ def test_sigkill_during_rebuild_never_breaks_answers(synthetic: Path, tmp_path: 
     # stops at its next check); its folder is only stale once it is done.
     _wait_for_processes_of(cache)
     # Killed builds leave their folders; once stale, the next build removes them.
-    leftovers = [p for p in home.iterdir() if p.name.startswith(".") and p.name != STAMPS_FILE]
+    leftovers = [p for p in home.iterdir() if p.name.startswith(".") and p.name not in (STAMPS_FILE, PARSED_DIR)]
     old = time.time() - STALE_SECONDS - 60
     for path in leftovers:
         os.utime(path, (old, old))
@@ -330,7 +330,7 @@ class TestUnwritableCache:
         with Searcher(opened) as searcher:
             assert searcher.ask("lantern keeper").results[0].id == "lh-lantern-keeper"
         (home,) = (fresh_cache / "index").iterdir()
-        assert [p for p in home.iterdir() if p.name != STAMPS_FILE] == []  # the failed build folder is gone
+        assert [p for p in home.iterdir() if p.name not in (STAMPS_FILE, PARSED_DIR)] == []  # the failed build folder is gone
 
     def test_in_memory_build_writes_no_file(self, fresh_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """The in-memory fallback keeps Whoosh's scratch files in memory too, not in the (full) temp folder."""
