@@ -35,6 +35,8 @@ from rulebot.index_reader import LENGTHS, IndexReader, Segment, TermInfo, positi
 
 B = 0.75
 K1 = 1.2
+RECENT_BLOCKS = 2_000
+"""How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
 RECENT_POSTINGS = 1_000_000
 """How many term scores (postings) the searcher keeps from recent questions: 12 MB at most.
 The commonest words of a large corpus come back in most questions."""
@@ -101,6 +103,8 @@ class BM25F:
         self._recent: OrderedDict[tuple, tuple[array, array]] = OrderedDict()
         """The scores of terms and phrases met lately, least recent first: the same words come back question after question."""
         self._recent_postings = 0
+        self._recent_blocks: OrderedDict[tuple, tuple] = OrderedDict()
+        """Posting blocks unpacked lately for their positions, least recent first."""
 
     def score(self, units: Iterable[Unit]) -> Scores:
         """Every document any clause matches, with its score: the sum over units of each field's best alternative."""
@@ -248,9 +252,23 @@ class BM25F:
         for number, info in self._term_infos(field, text):
             segment = self.reader.segments[number]
             local = {d - segment.offset for d in wanted}
-            for docnum, value in _values(segment, info, local):
+            for docnum, value in _values(segment, info, local, partial(self._block, number, info.extent)):
                 found[segment.offset + docnum] = positions(value)
         return found
+
+    def _block(self, number: int, extent: tuple[int, int] | None, last: int, unpack: Callable[[], tuple]) -> tuple:
+        """A posting block, unpacked or as kept from a recent question (the blocks of common words come back)."""
+        if extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
+            return unpack()
+        key = (number, extent, last)
+        kept = self._recent_blocks.get(key)
+        if kept is not None:
+            self._recent_blocks.move_to_end(key)
+            return kept
+        kept = self._recent_blocks[key] = unpack()
+        if len(self._recent_blocks) > RECENT_BLOCKS:
+            self._recent_blocks.popitem(last=False)
+        return kept
 
     def _field_lengths(self, number: int, field: str) -> bytes:
         """A segment's encoded lengths of a field, one byte per document."""
@@ -331,8 +349,9 @@ def _posting_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[list[int
         yield ids, weights
 
 
-def _values(segment: Segment, info: TermInfo, wanted: set[int]) -> Iterator[tuple[int, bytes]]:
-    """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment."""
+def _values(segment: Segment, info: TermInfo, wanted: set[int], block: Callable[[int, Callable[[], tuple]], tuple]) -> Iterator[tuple[int, bytes]]:
+    """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment;
+    `block(last, unpack)` gives a block unpacked."""
     # Only the blocks that can hold a wanted document are unpacked: a block
     # holds the docnums after the previous block's last one, up to its own
     # (the callers never ask for a deleted one).
@@ -343,7 +362,7 @@ def _values(segment: Segment, info: TermInfo, wanted: set[int]) -> Iterator[tupl
             return
         if remaining[start] > last:
             continue
-        ids, _weights, values = unpack()
+        ids, _weights, values = block(last, unpack)
         while start < len(remaining) and remaining[start] <= last:
             start += 1
         yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)

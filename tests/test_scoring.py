@@ -162,3 +162,26 @@ def test_long_postings_and_a_few_documents_among_them(own, tmp_path: Path):
             for size in (3, 60, 500):  # looked up one by one, or filtered
                 among = set(rng.sample(range(700), size))
                 assert scorer.clause_scores(clause, among) == {d: v for d, v in every.items() if d in among}
+
+
+def test_blocks_unpacked_for_positions_are_kept_and_bounded(own, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A phrase's positions come from posting blocks: the blocks unpacked for one question are kept for the next
+    (up to RECENT_BLOCKS), and give the same phrases as blocks unpacked anew."""
+    monkeypatch.setattr(scoring, "RECENT_BLOCKS", 4)
+    rng = random.Random(7)
+    index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
+    with index.writer() as writer:
+        for number in range(700):
+            writer.add_document(id=str(number), body=random_text(rng))
+    scorer = own(tmp_path)
+    clause = Clause("body", ("card", "deck"), 0.5, slop=2)
+    every = scorer.clause_scores(clause)  # every block of both words, more than are kept
+    assert len(scorer._recent_blocks) == 4
+    unpacked: list = []
+    real = scoring._unpack
+    monkeypatch.setattr(scoring, "_unpack", lambda *args: unpacked.append(args) or real(*args))
+    among = set(range(40))  # in the first block of each word
+    first = scorer.clause_scores(clause, among)
+    assert len(unpacked) == 2 and len(scorer._recent_blocks) == 4
+    assert scorer.clause_scores(clause, among) == first == {d: v for d, v in every.items() if d in among}
+    assert len(unpacked) == 2  # kept: not unpacked again
