@@ -294,9 +294,9 @@ _BLOCK_SIZE = struct.Struct("!i")
 _POSTINGS_MAGIC = b"W3Bl"
 
 
-def _blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, bytes, int]]:
+def _blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, int, bytes, int]]:
     """The posting blocks of a term in a segment, as Whoosh 3 writes them:
-    (last docnum, packed data, zlib level) each.
+    (postings, last docnum, packed data, zlib level) each.
 
     The term's postings are read in one piece. They start with a tag; each
     block is then its size (a signed int, negative for the last), a pickled
@@ -311,37 +311,59 @@ def _blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, bytes, int]
         position += _BLOCK_SIZE.size
         end = position + abs(size)
         stream = io.BytesIO(data[position:end])
-        _count, last, _max_weight, level, _min_length, _max_length = pickle.load(stream)
-        yield last, stream.read(), level
+        count, last, _max_weight, level, _min_length, _max_length = pickle.load(stream)
+        yield count, last, stream.read(), level
         if size < 0:
             return
         position = end
 
 
-def _unpack(packed: bytes, level: int) -> tuple[list[int], Iterable[float], tuple | None]:
-    """A block's docnums, weights (term frequency times field boost) and encoded values."""
-    deltas, weights, values = pickle.loads(zlib.decompress(packed) if level else packed)
+_VALUES_START = b"(c_codecs\nencode\n"
+"""Where the encoded values of a block of more than 3 postings begin in its pickle.
+
+Whoosh pickles a block as (docnum deltas, weights, values) with protocol 2,
+which writes bytes as calls to _codecs.encode. A tuple of more than 3 items
+opens with a mark, so the values' tuple opens with a mark and that name,
+before any value; the ints and floats before it cannot spell it (in those,
+an opcode byte K, M, J, G, t or q comes every 9 bytes at most, and none is
+in this run of 17 bytes). A tuple of 3 or fewer has no mark."""
+_CLOSE_PAIR = b"\x86."
+"""Pickle opcodes: make a tuple of the two items on the stack (TUPLE2), and stop."""
+
+
+def _unpack(packed: bytes, level: int, count: int, values: bool = True) -> tuple[list[int], Iterable[float], tuple | None]:
+    """A block's docnums, weights (term frequency times field boost) and encoded values
+    (unless `values` is false: then None, for a block of more than 3 postings)."""
+    data = zlib.decompress(packed) if level else packed
+    cut = data.find(_VALUES_START) if not values and count > 3 else -1
+    if cut > 0:
+        # Each value costs a call to unpickle: without them a block unpickles
+        # ten times faster, and scores need only docnums and weights.
+        (deltas, weights), values = pickle.loads(data[:cut] + _CLOSE_PAIR), None
+    else:
+        deltas, weights, values = pickle.loads(data)
     if weights is None or isinstance(weights, float):
         # Whoosh writes one weight for a block whose weights are all equal (None: all 1.0).
         weights = repeat(1.0 if weights is None else weights, len(deltas))
     return list(accumulate(deltas)), weights, values
 
 
-def _unpacked_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, Callable[[], tuple]]]:
-    """(last docnum, unpack) of each block of a term's postings: a block is unpacked only when asked."""
+def _unpacked_blocks(segment: Segment, info: TermInfo, values: bool = True) -> Iterator[tuple[int, Callable[[], tuple]]]:
+    """(last docnum, unpack) of each block of a term's postings: a block is unpacked only when asked
+    (its encoded values too, unless `values` is false)."""
     if info.inlined is not None:
         # A term of very few postings keeps them in the term table, docnums as they are.
-        ids, weights, values = info.inlined
-        yield (ids[-1] if ids else -1), lambda: (list(ids), weights, values)
+        ids, weights, kept = info.inlined
+        yield (ids[-1] if ids else -1), lambda: (list(ids), weights, kept)
         return
-    for last, packed, level in _blocks(segment, info):
-        yield last, partial(_unpack, packed, level)
+    for count, last, packed, level in _blocks(segment, info):
+        yield last, partial(_unpack, packed, level, count, values)
 
 
 def _posting_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[list[int], Iterable[float]]]:
     """(docnums, weights) of the postings of a term in a segment, a block at a time, without deleted documents."""
     deleted = segment.deleted
-    for _last, unpack in _unpacked_blocks(segment, info):
+    for _last, unpack in _unpacked_blocks(segment, info, values=False):
         ids, weights, _values = unpack()
         if deleted and not deleted.isdisjoint(ids):
             kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]

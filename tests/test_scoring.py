@@ -185,3 +185,28 @@ def test_blocks_unpacked_for_positions_are_kept_and_bounded(own, tmp_path: Path,
     assert len(unpacked) == 2 and len(scorer._recent_blocks) == 4
     assert scorer.clause_scores(clause, among) == first == {d: v for d, v in every.items() if d in among}
     assert len(unpacked) == 2  # kept: not unpacked again
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_blocks_unpacked_without_their_values_keep_docnums_and_weights(level: int):
+    """Scores unpickle a block's docnums and weights only (scoring._unpack cuts the pickle before the values): on
+    blocks pickled as Whoosh pickles them, with gaps of every opcode size, every kind of weights and values of any
+    bytes (their opening name among them), the cut gives what the whole pickle gives, and is taken."""
+    import itertools
+    import pickle
+    import struct
+    import zlib
+
+    rng = random.Random(8)
+    for _ in range(500):
+        count = rng.randint(1, 128)
+        deltas = tuple(rng.choice((rng.randint(1, 255), rng.randint(256, 65535), rng.randint(65536, 2**31 - 1))) for _ in range(count))
+        weights = rng.choice((None, rng.uniform(0.1, 9.0), tuple(struct.unpack("!d", rng.randbytes(8))[0] for _ in range(count))))
+        values = tuple(rng.choice((rng.randbytes(rng.randint(1, 12)), b"(c_codecs\nencode\n")) for _ in range(count))
+        data = pickle.dumps((deltas, weights, values), 2)
+        packed = zlib.compress(data, level) if level else data
+        whole = scoring._unpack(packed, level, count)
+        cut = scoring._unpack(packed, level, count, values=False)
+        assert cut[0] == whole[0] == list(itertools.accumulate(deltas))
+        assert pickle.dumps(list(cut[1])) == pickle.dumps(list(whole[1]))  # bit for bit (random bytes make NaNs too)
+        assert whole[2] == values and (cut[2] is None) == (count > 3)  # a tuple of 3 or fewer has no mark: unpickled whole
