@@ -122,6 +122,8 @@ def open_index(
 
     from rulebot import corpus as corpus_module
 
+    if rebuild:  # from nothing: the files are parsed afresh too
+        shutil.rmtree(home / PARSED_DIR, ignore_errors=True)
     corpus = corpus_module.load(dirs, parsed=home / PARSED_DIR)
     try:
         home.mkdir(parents=True, exist_ok=True)

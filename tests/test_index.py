@@ -198,7 +198,13 @@ class TestUpdate:
         with Searcher(opened) as searcher:
             assert "lh-tides-whirlpool" not in [h.id for h in searcher.ask("whirlpool cargo").results]
 
-    def test_rebuild_ignores_the_earlier_build(self, fresh_cache: Path, minimal_copy: Path):
-        """--rebuild always indexes every entry afresh."""
+    def test_rebuild_ignores_the_earlier_build(self, fresh_cache: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
+        """--rebuild always indexes every entry afresh, from every file parsed afresh."""
+        from rulebot import corpus
+
         open_index([minimal_copy])
+        parsed: list[str] = []
+        real = corpus._Loader.parse_entries_file
+        monkeypatch.setattr(corpus._Loader, "parse_entries_file", lambda self, path, *args: parsed.append(path.name) or real(self, path, *args))
         assert "updated" not in open_index([minimal_copy], rebuild=True).meta
+        assert sorted(parsed) == ["rulebook.md", "tides-faq.md"]
