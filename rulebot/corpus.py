@@ -209,10 +209,10 @@ class ParsedFiles:
 @functools.cache
 def _parser_version() -> bytes:
     """What parsing an entries file depends on besides the file: the code that parses, and the classes it makes."""
-    from rulebot import kinds, model
+    from rulebot import errors, kinds, model
 
     digest = hashlib.sha1()
-    for module in (sys.modules[__name__], model, kinds):
+    for module in (sys.modules[__name__], model, kinds, errors):
         with contextlib.suppress(OSError, TypeError):
             digest.update(Path(module.__file__).read_bytes())
     return digest.digest()
