@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from rulebot import __version__, completion
+from rulebot.asking import color as _color
 from rulebot.errors import CorpusError, QueryError, RulebotError
 from rulebot.kinds import KINDS
 
@@ -47,12 +48,6 @@ def _notify(line: str) -> None:
 
 def _warn(message: str) -> None:
     _notify(f"Warning: {message}")
-
-
-def _color() -> bool:
-    from rulebot.asking import color
-
-    return color()
 
 
 def _style():

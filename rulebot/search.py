@@ -46,7 +46,7 @@ CANDIDATES = 40
 PROXIMITY_POOL = 200
 """The best documents by their words alone that a proximity bonus may reorder."""
 
-# (field, its analyzer, searched for the words as typed only). Synonyms and
+# (field, its analysis (rulebot.analysis.ANALYSES), searched for the words as typed only). Synonyms and
 # close spellings skip `section`, a weak hint: fewer clauses.
 FIELDS = (
     ("title", "english", False),
@@ -416,12 +416,12 @@ class Searcher:
         seen = set()
         for number, (alt, weight) in enumerate(alternatives):
             made: dict[str, tuple[str, ...]] = {}  # four fields share the English analysis
-            for name, analyzer, typed_only in FIELDS:
+            for name, analysed_as, typed_only in FIELDS:
                 if typed_only and number:
                     continue
-                if analyzer not in made:
-                    made[analyzer] = tuple(analysis.terms(analyzer, " ".join(alt)))
-                terms = made[analyzer]
+                if analysed_as not in made:
+                    made[analysed_as] = tuple(analysis.terms(analysed_as, " ".join(alt)))
+                terms = made[analysed_as]
                 if terms and (name, terms) not in seen:
                     seen.add((name, terms))
                     by_field.setdefault(name, []).append(scoring.Clause(name, terms, weight))
