@@ -25,7 +25,7 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, repeat
@@ -100,11 +100,10 @@ class BM25F:
     def __init__(self, reader: IndexReader):
         self.reader = reader
         self._lengths: dict[tuple[int, str], bytes] = {}
-        self._recent: OrderedDict[tuple, tuple[array, array]] = OrderedDict()
-        """The scores of terms and phrases met lately, least recent first: the same words come back question after question."""
-        self._recent_postings = 0
-        self._recent_blocks: OrderedDict[tuple, tuple] = OrderedDict()
-        """Posting blocks unpacked lately for their positions, least recent first."""
+        self._recent = _Recent(RECENT_POSTINGS, _cost)
+        """The scores of terms and phrases met lately: the same words come back question after question."""
+        self._recent_blocks = _Recent(RECENT_BLOCKS)
+        """Posting blocks unpacked lately for their positions."""
 
     def score(self, units: Iterable[Unit]) -> Scores:
         """Every document any clause matches, with its score: the sum over units of each field's best alternative."""
@@ -181,16 +180,7 @@ class BM25F:
 
         Kept as two arrays, 12 bytes a posting (a dict takes ~90): a dict is
         made from them at C speed, far faster than reading the postings again."""
-        kept = self._recent.get(key)
-        if kept is not None:
-            self._recent.move_to_end(key)
-            return kept
-        kept = self._recent[key] = make()
-        self._recent_postings += _cost(kept)
-        while self._recent_postings > RECENT_POSTINGS and len(self._recent) > 1:
-            _, dropped = self._recent.popitem(last=False)
-            self._recent_postings -= _cost(dropped)
-        return kept
+        return self._recent.get(key, make)
 
     def _read_term(self, field: str, text: str) -> tuple[array, array]:
         docnums, scores = array("I"), array("d")
@@ -260,15 +250,7 @@ class BM25F:
         """A posting block, unpacked or as kept from a recent question (the blocks of common words come back)."""
         if extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
             return unpack()
-        key = (number, extent, last)
-        kept = self._recent_blocks.get(key)
-        if kept is not None:
-            self._recent_blocks.move_to_end(key)
-            return kept
-        kept = self._recent_blocks[key] = unpack()
-        if len(self._recent_blocks) > RECENT_BLOCKS:
-            self._recent_blocks.popitem(last=False)
-        return kept
+        return self._recent_blocks.get((number, extent, last), unpack)
 
     def _field_lengths(self, number: int, field: str) -> bytes:
         """A segment's encoded lengths of a field, one byte per document."""
@@ -276,6 +258,35 @@ class BM25F:
         if key not in self._lengths:
             self._lengths[key] = self.reader.segments[number].lengths(field)
         return self._lengths[key]
+
+
+class _Recent:
+    """Values made lately, by key, least recently used first: kept up to a total cost (the latest one always)."""
+
+    __slots__ = ("_kept", "_limit", "_cost", "spent")
+
+    def __init__(self, limit: int, cost: Callable[[object], int] = lambda _value: 1):
+        self._kept: OrderedDict = OrderedDict()
+        self._limit, self._cost, self.spent = limit, cost, 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def values(self) -> Iterable:
+        return self._kept.values()
+
+    def get(self, key: Hashable, make: Callable[[], object]):
+        """The value kept for a key, else made (and kept, the least recent ones dropped to make room)."""
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
+        kept = self._kept[key] = make()
+        self.spent += self._cost(kept)
+        while self.spent > self._limit and len(self._kept) > 1:
+            _, dropped = self._kept.popitem(last=False)
+            self.spent -= self._cost(dropped)
+        return kept
 
 
 def _cost(kept: tuple[array, array]) -> int:

@@ -126,8 +126,8 @@ def test_recent_term_scores_stay_bounded(own, tmp_path: Path, monkeypatch: pytes
         first = scorer.term_scores("body", "card")
         for word in WORDS:
             scorer.term_scores("body", word)
-        assert scorer._recent_postings == sum(len(ids) + 1 for ids, _ in scorer._recent.values())
-        assert scorer._recent_postings <= 50 or len(scorer._recent) == 1
+        assert scorer._recent.spent == sum(len(ids) + 1 for ids, _ in scorer._recent.values())
+        assert scorer._recent.spent <= 50 or len(scorer._recent) == 1
         assert scorer.term_scores("body", "card") == first  # read again, the same
 
 
