@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
     from rulebot.whoosh_api import FileStorage, RamStorage
 
-FORMAT = "11"
+FORMAT = "12"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -289,7 +289,7 @@ def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
             "aliases_fr": "\n".join(a.text for a in entry.aliases if a.lang == "fr") or (entry.title if language == "fr" else ""),
             "body": entry.text,
             "section": entry.section,
-            "data": json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+            "data": payload,  # pickled as it is with the stored fields: no JSON to write or read
         }
 
     return make

@@ -21,7 +21,6 @@ A question goes through these steps:
 from __future__ import annotations
 
 import heapq
-import json
 import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -192,7 +191,7 @@ class Searcher:
             close = self._close_ids(entry_id)
             hint = f"; did you mean: {', '.join(close)}" if close else "; `rulebot list` shows every id"
             raise UnknownEntryError(f"no entry {entry_id!r}{hint}")
-        return json.loads(self.reader.stored_fields(min(found))["data"])
+        return self.reader.stored_fields(min(found))["data"]
 
     def entries(self, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[dict]:
         """Payloads of every entry matching the filters, in corpus order."""
@@ -200,7 +199,7 @@ class Searcher:
             self.check_game(game)
         wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
         docnums = set.intersection(*wanted) if wanted else self.reader.docnums()
-        return [json.loads(self.reader.stored_fields(n)["data"]) for n in sorted(docnums)]
+        return [self.reader.stored_fields(n)["data"] for n in sorted(docnums)]
 
     def _close_ids(self, entry_id: str) -> list[str]:
         from difflib import get_close_matches
@@ -364,7 +363,7 @@ class Searcher:
         for docnum in _best(pool, CANDIDATES):
             covered = found.units_matched(docnum)
             coverage = covered / len(units) if units else 0.0
-            data = json.loads(self.reader.stored_fields(docnum)["data"])
+            data = self.reader.stored_fields(docnum)["data"]
             if self._official_only and data.get("house_rule"):
                 continue
             game = data["game"]
@@ -501,7 +500,7 @@ class Searcher:
             clauses.append(scoring.Clause("names", (word,)))
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self._close_spellings(word))
         scores = self.scorer.score([[clause]] for clause in clauses).totals
-        found = (json.loads(self.reader.stored_fields(d)["data"]) for d in _best(self._eligible(scores, game, None), limit))
+        found = (self.reader.stored_fields(d)["data"] for d in _best(self._eligible(scores, game, None), limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
 
 
@@ -553,11 +552,24 @@ def _best(scores: dict[int, float], count: int) -> list[int]:
     """The best-scored documents, best first; on a tie, the earlier document (as Whoosh orders them)."""
     docnums = scores.keys()
     if len(scores) > count:
-        # The count-th best score first, from bare floats: far cheaper than
-        # ranking every document by a key.
-        cut = heapq.nlargest(count, scores.values())[-1]
-        docnums = [d for d, value in scores.items() if value >= cut]
+        # Only documents scoring at least the count-th best score need
+        # ranking by a key. A cut at most that score is guessed from a
+        # sample, so that the scores are read once, not twice; when it
+        # turns out too high, the exact cut is taken.
+        docnums = []
+        step = count // (_SAMPLED_CUT // 2)
+        if step > 1 and len(scores) > 8 * count:
+            sample = list(scores.values())[::step]
+            cut = heapq.nlargest(_SAMPLED_CUT, sample)[-1]  # about 2 * count scores are at least this
+            docnums = [d for d, value in scores.items() if value >= cut]
+        if len(docnums) < count:
+            cut = heapq.nlargest(count, scores.values())[-1]
+            docnums = [d for d, value in scores.items() if value >= cut]
     return sorted(docnums, key=lambda d: (-scores[d], d))[:count]
+
+
+_SAMPLED_CUT = 32
+"""_best samples one score in every count / 16: the 32nd best of the sample is its first guess at a cut."""
 
 
 def _find(words: list[str], phrase: tuple[str, ...]) -> int:

@@ -170,3 +170,31 @@ def test_game_terms_are_counted(toy: Searcher):
 
     assert toy._game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
     assert toy._game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_best_is_the_exact_ranking(seed: int):
+    """_best's sampled cut never changes which documents it returns, in what order: ties, skewed
+    scores and scores sorted against the sample's stride included."""
+    import random
+
+    from rulebot.search import _best
+
+    rng = random.Random(seed)
+    size = rng.choice([5, 150, 2_000, 9_000, 40_000])
+    shape = seed % 5
+    if shape == 0:
+        values = [rng.random() for _ in range(size)]
+    elif shape == 1:  # a few distinct scores: many ties at the cut
+        values = [float(rng.randrange(4)) for _ in range(size)]
+    elif shape == 2:  # most documents share the lowest score, a few stand out
+        values = [1.0 if rng.random() < 0.97 else 1.0 + rng.random() for _ in range(size)]
+    elif shape == 3:  # the best documents are where the sample's stride does not look
+        values = [float(i % 13 == 1) * 5.0 + rng.random() * 0.01 for i in range(size)]
+    else:  # fewer best documents than asked for, every one in the sample: its cut is too high
+        values = [2.0 if i % 12 == 0 and i < 1_200 else rng.random() for i in range(size)]
+    docnums = rng.sample(range(size * 3), size)
+    scores = dict(zip(docnums, values))
+    for count in (5, 40, 200):
+        expected = sorted(scores, key=lambda d: (-scores[d], d))[:count]
+        assert _best(scores, count) == expected
