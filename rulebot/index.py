@@ -124,7 +124,8 @@ def open_index(
 
     if rebuild:  # from nothing: the files are parsed afresh too
         shutil.rmtree(home / PARSED_DIR, ignore_errors=True)
-    corpus = corpus_module.load(dirs, parsed=home / PARSED_DIR)
+    kept = corpus_module.ParsedFiles(home / PARSED_DIR)
+    corpus = corpus_module.load(dirs, parsed=kept)
     try:
         home.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix=".build-", dir=home))
@@ -136,7 +137,9 @@ def open_index(
         meta = update_index(workdir, base, corpus, fingerprint, progress) if base is not None else None
         if meta is None:
             _empty(workdir)
-            meta = write_index(workdir, corpus, fingerprint, progress)
+            meta = write_index(workdir, corpus, fingerprint, progress, meanwhile=kept.save)
+        else:
+            kept.save()
         _swap_in(workdir, target, replace=rebuild)
     except OSError as exc:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -161,9 +164,12 @@ def open_index(
     return OpenIndex(opened[0], opened[1], target, built=meta is not None, warnings=warnings)
 
 
-def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None) -> dict:
-    """Write the index of a corpus into an empty folder, with its metadata file last."""
-    meta = _fill(whoosh_api.FileStorage(str(folder)), corpus, fingerprint, progress)
+def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None, meanwhile: Callable[[], None] | None = None) -> dict:
+    """Write the index of a corpus into an empty folder, with its metadata file last.
+
+    `meanwhile`: other work, done once, when a core is free (see _fill).
+    """
+    meta = _fill(whoosh_api.FileStorage(str(folder)), corpus, fingerprint, progress, meanwhile)
     _seal(folder, meta)
     return meta
 
@@ -314,8 +320,12 @@ INDEX_NAME = "MAIN"
 
 
 @collector.paused()
-def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, progress: Progress | None) -> dict:
-    """Write the index of a corpus into an empty storage: its segments, then the table of contents naming them."""
+def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, progress: Progress | None, meanwhile: Callable[[], None] | None = None) -> dict:
+    """Write the index of a corpus into an empty storage: its segments, then the table of contents naming them.
+
+    `meanwhile` is done once: by whichever process writing a part is done
+    first, or after the one segment.
+    """
     import sys
 
     from rulebot.schema import schema
@@ -344,18 +354,22 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
     # left to Linux (macOS's system libraries are not safe to fork).
     if total < PARALLEL_FROM or not isinstance(storage, whoosh_api.FileStorage) or not sys.platform.startswith("linux"):
         written = [segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, ids, digests, tick))]
+        if meanwhile is not None:
+            meanwhile()
     else:
         import multiprocessing
 
         first, second = _halves(corpus, ids)
         context = multiprocessing.get_context("fork")
         helper_done = context.RawValue("q", 0)
+        spare = _first_done(context, meanwhile)
         receiver, sender = context.Pipe(duplex=False)
-        helper = context.Process(target=_write_part, args=(storage, corpus, second, helper_done, receiver, sender), daemon=True)
+        helper = context.Process(target=_write_part, args=(storage, corpus, second, helper_done, spare, receiver, sender), daemon=True)
         helper.start()
         sender.close()
         try:
             written = [segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, first, digests, tick))]
+            spare()
             while not receiver.poll(0.2):  # until the helper is done
                 report()
             outcome = receiver.recv()
@@ -397,8 +411,22 @@ def _made(corpus: Corpus, ids: list[str], digests: dict[str, str], tick: Callabl
         tick()
 
 
-def _write_part(storage: FileStorage, corpus: Corpus, ids: list[str], done, parent_end, connection) -> None:
-    """The helper process of _fill: write some entries as a segment, and send back (segment, digests) or the error."""
+def _first_done(context, work: Callable[[], None] | None) -> Callable[[], None]:
+    """What each process of a parallel build calls once its part is written: the work is done by the first to call."""
+    claimed = context.Value("b", 0)
+
+    def spare() -> None:
+        with claimed.get_lock():
+            first, claimed.value = not claimed.value, 1
+        if first and work is not None:
+            work()
+
+    return spare
+
+
+def _write_part(storage: FileStorage, corpus: Corpus, ids: list[str], done, spare: Callable[[], None], parent_end, connection) -> None:
+    """The helper process of _fill: write some entries as a segment, do the spare work if first,
+    and send back (segment, digests) or the error."""
     from rulebot.schema import schema
 
     parent_end.close()  # this process's copy: once the parent is gone, sending fails instead of waiting for ever
@@ -411,7 +439,9 @@ def _write_part(storage: FileStorage, corpus: Corpus, ids: list[str], done, pare
             if done.value % 100 == 0 and os.getppid() != parent:
                 raise IndexBuildError("the build was abandoned")  # its process was killed: no use going on
 
-        connection.send((segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, ids, digests, tick)), digests))
+        segment = segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, ids, digests, tick))
+        spare()
+        connection.send((segment, digests))
     except BaseException as exc:  # raised by the parent (an OSError there means "use memory")
         failure = exc if isinstance(exc, OSError) else IndexBuildError(f"the helper process writing the index failed: {exc!r}")
         with contextlib.suppress(OSError):  # the parent is gone

@@ -191,7 +191,7 @@ class TestParsedFiles:
 
     @staticmethod
     def load_counting(root: Path, parsed: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[corpus.Corpus, list[str], list[str]]:
-        """(corpus, problems, names of the files parsed) of a load that keeps parsed files in `parsed`."""
+        """(corpus, problems, names of the files parsed) of a load that keeps parsed files in `parsed` (saved after it)."""
         parsed_names: list[str] = []
         real = corpus._Loader.parse_entries_file
 
@@ -200,7 +200,9 @@ class TestParsedFiles:
             return real(self, path, *args)
 
         monkeypatch.setattr(corpus._Loader, "parse_entries_file", counting)
-        loaded, problems = corpus.check([root], parsed)
+        kept = corpus.ParsedFiles(parsed)
+        loaded, problems = corpus.check([root], kept)
+        kept.save()
         monkeypatch.setattr(corpus._Loader, "parse_entries_file", real)
         return loaded, [f"{Path(p.path).name}:{p.line}: {p.message}" for p in problems], parsed_names
 
@@ -251,7 +253,7 @@ class TestParsedFiles:
         self.load_counting(minimal_copy, parsed, monkeypatch)
         assert len(list(parsed.iterdir())) == 2
         (minimal_copy / "lantern-harbor" / "tides-faq.md").unlink()
-        corpus.check([minimal_copy], parsed)
+        corpus.check([minimal_copy], corpus.ParsedFiles(parsed))
         assert len(list(parsed.iterdir())) == 1
 
     def test_a_read_only_place_only_costs_parsing(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
@@ -260,3 +262,14 @@ class TestParsedFiles:
         blocker.write_text("in the way", encoding="utf-8")
         loaded, problems, parsed = self.load_counting(minimal_copy, blocker, monkeypatch)
         assert len(parsed) == 2 and problems == [] and len(loaded.entries) == 6
+
+    def test_nothing_is_written_before_save(self, tmp_path: Path, minimal_copy: Path):
+        """A load only notes what it parsed: the files are written by save(), once."""
+        kept = corpus.ParsedFiles(tmp_path / "parsed")
+        corpus.load([minimal_copy], parsed=kept)
+        assert not (tmp_path / "parsed").exists()
+        kept.save()
+        written = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "parsed").iterdir()}
+        assert len(written) == 2
+        kept.save()
+        assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "parsed").iterdir()} == written

@@ -18,6 +18,7 @@ import pytest
 
 from conftest import MINIMAL
 from test_index_faults import command, rulebot_env, write_synthetic_corpus
+from rulebot import corpus as corpus_module
 from rulebot import index as index_module
 from rulebot import segments
 from rulebot.corpus import load
@@ -135,10 +136,34 @@ def test_parallel_build_answers(fresh_cache: Path, minimal_copy: Path, monkeypat
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
     rules = minimal_copy / "lantern-harbor" / "rulebook.md"
     rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+    parsed: list[str] = []  # the files were kept as parsed by one of the two processes: only the edited one is parsed
+    real = corpus_module._Loader.parse_entries_file
+    monkeypatch.setattr(corpus_module._Loader, "parse_entries_file", lambda self, path, *args: parsed.append(path.name) or real(self, path, *args))
     updated = open_index([minimal_copy])
+    assert parsed == ["rulebook.md"]
     assert updated.meta["updated"] == {"changed": 1, "removed": 0}
     with Searcher(updated) as searcher:
         assert searcher.ask("stormy dock").results[0].id == "lh-ferry-gull"
+
+
+@on_linux
+def test_spare_work_is_done_once(tmp_path: Path):
+    """The work a parallel build does when a core is free is done by the first process done, and only by it."""
+    import multiprocessing
+
+    log = tmp_path / "log"
+
+    def work() -> None:
+        with log.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+
+    context = multiprocessing.get_context("fork")
+    spare = index_module._first_done(context, work)
+    helper = context.Process(target=spare)
+    helper.start()
+    helper.join()
+    spare()
+    assert log.read_text().split() == [str(helper.pid)]
 
 
 def _failing_in_helper(failure):
