@@ -246,11 +246,17 @@ class BM25F:
                 found[segment.offset + docnum] = positions(value)
         return found
 
-    def _block(self, number: int, extent: tuple[int, int] | None, last: int, unpack: Callable[[], tuple]) -> tuple:
-        """A posting block, unpacked or as kept from a recent question (the blocks of common words come back)."""
+    def _block(self, number: int, extent: tuple[int, int] | None, last: int, unpack: Callable[[], tuple]) -> tuple[list[int], tuple]:
+        """A posting block's docnums and encoded values, unpacked or as kept from a recent question (the blocks of
+        common words come back). Its weights are not kept: positions need none, and they may be a one-pass iterator."""
+
+        def ids_and_values() -> tuple[list[int], tuple]:
+            ids, _weights, values = unpack()
+            return ids, values
+
         if extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
-            return unpack()
-        return self._recent_blocks.get((number, extent, last), unpack)
+            return ids_and_values()
+        return self._recent_blocks.get((number, extent, last), ids_and_values)
 
     def _field_lengths(self, number: int, field: str) -> bytes:
         """A segment's encoded lengths of a field, one byte per document."""
@@ -384,7 +390,7 @@ def _posting_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[list[int
 
 def _values(segment: Segment, info: TermInfo, wanted: set[int], block: Callable[[int, Callable[[], tuple]], tuple]) -> Iterator[tuple[int, bytes]]:
     """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment;
-    `block(last, unpack)` gives a block unpacked."""
+    `block(last, unpack)` gives a block's docnums and encoded values."""
     # Only the blocks that can hold a wanted document are unpacked: a block
     # holds the docnums after the previous block's last one, up to its own
     # (the callers never ask for a deleted one).
@@ -395,7 +401,7 @@ def _values(segment: Segment, info: TermInfo, wanted: set[int], block: Callable[
             return
         if remaining[start] > last:
             continue
-        ids, _weights, values = block(last, unpack)
+        ids, values = block(last, unpack)
         while start < len(remaining) and remaining[start] <= last:
             start += 1
         yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
