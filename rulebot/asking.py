@@ -34,7 +34,12 @@ def open_searcher(dirs: Iterable[Path], notify: Notify):  # -> rulebot.search.Se
             notify(f"Building the search index ({total} entries)…")
             announced = True
 
-    return Searcher(open_index(dirs, progress=progress, warn=lambda message: notify(f"Warning: {message}")))
+    return Searcher(open_index(dirs, progress=progress, warn=warner(notify)))
+
+
+def warner(notify: Notify) -> Callable[[str], None]:
+    """How a warning is told: one line, marked as one."""
+    return lambda message: notify(f"Warning: {message}")
 
 
 def expansions_in_play(searcher: Searcher, with_: Iterable[str], game: str | None) -> dict[str, set[str]]:

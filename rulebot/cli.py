@@ -15,6 +15,7 @@ import click
 
 from rulebot import __version__, completion
 from rulebot.asking import color as _color
+from rulebot.asking import warner
 from rulebot.errors import CorpusError, QueryError, RulebotError
 from rulebot.kinds import KINDS
 
@@ -46,8 +47,7 @@ def _notify(line: str) -> None:
     click.echo(line, err=True)
 
 
-def _warn(message: str) -> None:
-    _notify(f"Warning: {message}")
+_warn = warner(_notify)
 
 
 def _style():
@@ -248,9 +248,9 @@ def check(settings: Settings, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     dirs = list(corpus_dirs) or settings.corpus_dirs()
     review = corpus.review(dirs, strict=strict, sources=sources_dir)
     for warning in review.warnings:
-        click.echo(f"Warning: {warning}", err=True)
+        _warn(warning)
     if review.drafts:
-        click.echo(f"Warning: {len(review.drafts)} draft entries, whose text is still the document's own (--strict lists them)", err=True)
+        _warn(f"{len(review.drafts)} draft entries, whose text is still the document's own (--strict lists them)")
     for note in review.notes:
         click.echo(note, err=True)
     loaded, problems = review.corpus, review.problems
@@ -541,5 +541,10 @@ def main() -> None:
     except Exception as exc:  # the last line of defence
         if os.environ.get("RULEBOT_DEBUG"):
             raise
-        click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
-        sys.exit(70)
+        exit_unexpected(exc)
+
+
+def exit_unexpected(exc: Exception) -> None:
+    """Report an error no command expected in one line, and exit 70 (EX_SOFTWARE). Also what rulebot.entry reports."""
+    click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
+    sys.exit(70)

@@ -11,7 +11,9 @@ for every command: the quick path never decides how an error looks. A
 user's error (a refused question, a broken corpus) is reported as click
 reports it (rulebot.cli.click_error), without answering again; an
 unexpected one is left to click to meet again and report, or raised as it
-is with RULEBOT_DEBUG set.
+is with RULEBOT_DEBUG set. Once the user has been told something (a build
+begun, a warning), an unexpected error is reported as click reports it
+(rulebot.cli.exit_unexpected): meeting it again would tell them twice.
 """
 
 from __future__ import annotations
@@ -56,6 +58,13 @@ def plain_question(args: list[str]) -> tuple[list[str], bool, list[str]] | None:
 
 def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
     """Answer a question as `rulebot ask` does, with the default options; False if anything went wrong."""
+    told = False
+
+    def tell(line: str) -> None:
+        nonlocal told
+        told = True
+        _tell(line)
+
     try:
         from pathlib import Path
 
@@ -65,7 +74,7 @@ def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
         dirs = chosen_dirs(corpora, shipped=shipped)
         if not dirs or any(Path(d).is_file() for d in corpora):
             return False  # click refuses these
-        with asking.open_searcher(dirs, notify=_tell) as searcher:
+        with asking.open_searcher(dirs, notify=tell) as searcher:
             answer = asking.answer(searcher, " ".join(words))
         text = asking.answer_output(answer, as_json=False)
         sys.stdout.write(text + "\n")
@@ -85,6 +94,10 @@ def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
             sys.exit(error.exit_code)
         if os.environ.get("RULEBOT_DEBUG"):
             raise
+        if told:
+            from rulebot.cli import exit_unexpected
+
+            exit_unexpected(exc)
         return False  # click's `ask` meets it again, and reports it as it reports any
     return True
 

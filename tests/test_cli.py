@@ -253,6 +253,26 @@ class TestQuickPath:
         assert process.stderr.count("Warning: cannot write") == 1 and process.stderr.count("Building the search index") == 1
         assert process.stderr.rstrip().endswith("Error: the question has no words to search for") and "Traceback" not in process.stderr
 
+    def test_an_unexpected_failure_after_telling_is_reported_once(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys):
+        """An unexpected error once the build has been announced: reported as click reports it, not met again
+        by click's `ask` (which would announce a second build)."""
+        import sys
+
+        from rulebot import entry, index
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("the disk is on fire")
+
+        monkeypatch.setattr(index, "_swap_in", broken)  # after the segments are written
+        monkeypatch.setenv("RULEBOT_CACHE_DIR", str(tmp_path / "cache"))
+        monkeypatch.delenv("RULEBOT_DEBUG", raising=False)
+        monkeypatch.setattr(sys, "argv", ["rulebot", "ask", "chaumurky", "tie"])
+        with pytest.raises(SystemExit) as ended:
+            entry.main()
+        err = capsys.readouterr().err
+        assert ended.value.code == 70 and err.count("Building the search index") == 1
+        assert err.count("Error: unexpected RuntimeError: the disk is on fire") == 1
+
     def test_corpus_options_too(self, run_cli):
         by_click = run_cli(*TOY, "ask", "ferry", "gull")
         process = rulebot_process(*TOY, "ask", "ferry", "gull")
