@@ -14,10 +14,18 @@ unit's alternatives in a field, and which units each document matches, at
 no extra cost. A phrase is looked for only where all its words are, from
 their positions, by Whoosh's rule (each word 1 to `slop` places after the one
 before), and scored as the sum of its words, as Whoosh scores it.
+
+When only the best documents are wanted, the terms that can add the most
+come first, and a common word is not added up in every document it is in
+(MaxScore, term at a time): once the best documents so far score more than
+all the terms left could add, no other document can catch up with them, and
+the terms left are only looked up in the documents that still can. Every
+score is above zero, so a document's sum so far never exceeds its total.
 """
 
 from __future__ import annotations
 
+import heapq
 import io
 import pickle
 import struct
@@ -25,7 +33,7 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, repeat
@@ -61,10 +69,12 @@ Unit = list[list[Clause]]
 class _Term:
     """A term's scores as read, in the documents that hold it, weighted: no dict is made of them."""
 
-    __slots__ = ("ids", "values", "weight")
+    __slots__ = ("ids", "values", "weight", "top")
 
-    def __init__(self, ids: array, values: array, weight: float):
+    def __init__(self, ids: array, values: array, top: float, weight: float):
         self.ids, self.values, self.weight = ids, values, weight
+        self.top = top * weight
+        """The highest of the scores."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -105,8 +115,11 @@ class BM25F:
         self._recent_blocks = _Recent(RECENT_BLOCKS)
         """Posting blocks unpacked lately for their positions."""
 
-    def score(self, units: Iterable[Unit]) -> Scores:
-        """Every document any clause matches, with its score: the sum over units of each field's best alternative."""
+    def score(self, units: Iterable[Unit], best: int | None = None, eligible: Container[int] | None = None) -> Scores:
+        """Every document any clause matches, with its score: the sum over units of each field's best alternative.
+
+        With `best`, documents that cannot be among the `best` highest scores (of the `eligible` ones, when
+        given) may be left out of the totals: every one that can is there, however many tie, with the same total."""
         found: list[list[Part]] = []
         for unit in units:
             fields: list[Part] = []
@@ -116,28 +129,20 @@ class BM25F:
                     fields.append(_Term(*self._term(clause.field, clause.words[0]), clause.weight))
                     continue
                 scores = sorted((self.clause_scores(clause) for clause in alternatives), key=len, reverse=True)
-                best = scores[0]
+                highest = scores[0]
                 for other in scores[1:]:
                     for docnum, value in other.items():
-                        if value > best.get(docnum, 0.0):
-                            best[docnum] = value
-                fields.append(best)
+                        if value > highest.get(docnum, 0.0):
+                            highest[docnum] = value
+                fields.append(highest)
             found.append(fields)
-        # The others are added to the largest: at scale, one common word
-        # matches most documents, and its scores are then copied at C speed.
-        parts = sorted((scores for fields in found for scores in fields), key=len, reverse=True)
-        totals = (dict(parts[0]) if isinstance(parts[0], dict) else dict(parts[0].items())) if parts else {}
-        for scores in parts[1:]:
-            total = totals.get
-            for docnum, value in scores.items():
-                totals[docnum] = total(docnum, 0.0) + value
-        return Scores(totals, found)
+        return Scores(_totals([part for fields in found for part in fields if part], best, eligible), found)
 
     def clause_scores(self, clause: Clause, among: set[int] | None = None) -> dict[int, float]:
         """BM25F score of one clause in each document it matches (of those `among`, when given): a new dict."""
         if len(clause.words) > 1:
             if among is None:  # a synonym's phrase: the same ones come back question after question
-                ids, values = self._kept((clause.field, clause.words, clause.slop), lambda: _arrays(self._phrase_scores(clause, None)))
+                ids, values, _top = self._kept((clause.field, clause.words, clause.slop), lambda: _arrays(self._phrase_scores(clause, None)))
                 scores = dict(zip(ids, values))
             else:
                 scores = self._phrase_scores(clause, among)
@@ -149,18 +154,19 @@ class BM25F:
             if clause.weight != 1.0:
                 return {docnum: value * clause.weight for docnum, value in scores.items()}
             return scores
-        ids, values = self._term(clause.field, clause.words[0])
+        ids, values, _top = self._term(clause.field, clause.words[0])
         if clause.weight != 1.0:
             values = map(clause.weight.__mul__, values)
         return dict(zip(ids, values))
 
     def term_scores(self, field: str, text: str) -> dict[int, float]:
         """BM25F score of a term in each document whose field holds it."""
-        return dict(zip(*self._term(field, text)))
+        ids, values, _top = self._term(field, text)
+        return dict(zip(ids, values))
 
     def _term_among(self, field: str, text: str, among: set[int]) -> dict[int, float]:
         """BM25F score of a term in those of the given documents whose field holds it."""
-        ids, values = self._term(field, text)
+        ids, values, _top = self._term(field, text)
         if len(among) * 16 > len(ids):
             return {docnum: value for docnum, value in zip(ids, values) if docnum in among}
         # A few documents among many postings: looked up (docnums are in order).
@@ -171,22 +177,22 @@ class BM25F:
                 found[docnum] = values[at]
         return found
 
-    def _term(self, field: str, text: str) -> tuple[array, array]:
-        """The documents whose field holds a term, and the term's BM25F score in each."""
+    def _term(self, field: str, text: str) -> Kept:
+        """The documents whose field holds a term, the term's BM25F score in each, and the highest."""
         return self._kept((field, text), lambda: self._read_term(field, text))
 
-    def _kept(self, key: tuple, make: Callable[[], tuple[array, array]]) -> tuple[array, array]:
+    def _kept(self, key: tuple, make: Callable[[], Kept]) -> Kept:
         """The scores of a term or phrase, made or as kept from a recent question.
 
         Kept as two arrays, 12 bytes a posting (a dict takes ~90): a dict is
         made from them at C speed, far faster than reading the postings again."""
         return self._recent.get(key, make)
 
-    def _read_term(self, field: str, text: str) -> tuple[array, array]:
+    def _read_term(self, field: str, text: str) -> Kept:
         docnums, scores = array("I"), array("d")
         found = self._term_infos(field, text)
         if not found:
-            return docnums, scores
+            return docnums, scores, 0.0
         frequency = sum(info.doc_frequency for _, info in found)
         idf = log(self.reader.doc_count_all() / (frequency + 1)) + 1  # Whoosh's idf
         average = self.reader.avg_field_length(field) or 1
@@ -200,7 +206,7 @@ class BM25F:
             for ids, weights in _posting_blocks(segment, info):
                 docnums.extend([offset + d for d in ids] if offset else ids)
                 scores.extend([scale * tf / (tf + by_byte[lengths[d]]) for d, tf in zip(ids, weights)])
-        return docnums, scores
+        return docnums, scores, max(scores, default=0.0)
 
     def _term_infos(self, field: str, text: str) -> list[tuple[int, TermInfo]]:
         """(segment number, term info) of each segment that has the term: one look-up each."""
@@ -295,16 +301,95 @@ class _Recent:
         return kept
 
 
-def _cost(kept: tuple[array, array]) -> int:
+Kept = tuple[array, array, float]
+"""The scores of a term or phrase as kept: the documents in order, the score in each, the highest score."""
+
+
+def _cost(kept: Kept) -> int:
     """What a kept term or phrase counts against RECENT_POSTINGS: its postings, and one for the entry itself
     (the words that match nothing come back too)."""
     return len(kept[0]) + 1
 
 
-def _arrays(scores: dict[int, float]) -> tuple[array, array]:
-    """Scores as (docnums in order, their scores), as terms are kept."""
+def _arrays(scores: dict[int, float]) -> Kept:
+    """Scores as terms are kept."""
     ordered = sorted(scores)
-    return array("I", ordered), array("d", map(scores.__getitem__, ordered))
+    return array("I", ordered), array("d", map(scores.__getitem__, ordered)), max(scores.values(), default=0.0)
+
+
+def _totals(parts: list[Part], best: int | None, eligible: Container[int] | None) -> dict[int, float]:
+    """The sums of the parts' scores (see BM25F.score): the parts that can add the most first, each added in
+    full until no document left out can reach the best; then only looked up in the documents that can.
+
+    Each document's scores are added in the same order, the parts' order, whether in full or looked up: its
+    total is the same to the last bit either way, so ties stay ties."""
+    tops = [part.top if isinstance(part, _Term) else max(part.values()) for part in parts]
+    order = sorted(range(len(parts)), key=tops.__getitem__, reverse=True)
+    left = sum(tops)
+    """What the parts left can add to a document, at most."""
+    ceiling = 0.0
+    """What the best-th highest sum so far can be, at most: it grows by a part's top at most."""
+    totals: dict[int, float] = {}
+    for at, number in enumerate(order):
+        if best is not None and ceiling > left and len(totals) >= best:
+            cut = _kth_highest(totals.values() if eligible is None else [v for d, v in totals.items() if d in eligible], best)
+            """The best-th highest sum so far of an eligible document: the best totals are at least this."""
+            if cut > left:
+                return _look_up(totals, [parts[n] for n in order[at:]], [tops[n] for n in order[at:]], best, cut, eligible)
+            ceiling = cut
+        part = parts[number]
+        if not totals:
+            totals = dict(part) if isinstance(part, dict) else dict(part.items())
+        else:
+            total = totals.get
+            for docnum, value in part.items():
+                totals[docnum] = total(docnum, 0.0) + value
+        ceiling += tops[number]
+        left -= tops[number]
+    return totals
+
+
+def _look_up(sums: dict[int, float], parts: list[Part], tops: list[float], best: int, cut: float, eligible: Container[int] | None) -> dict[int, float]:
+    """The totals of the documents that may be among the best, from their sums so far: the parts left
+    (highest top first) are looked up in those documents only, and fewer remain as the parts left can add less."""
+    left = sum(tops)
+    for number, (part, top) in enumerate(zip(parts, tops)):
+        if number == 0 or len(sums) > 4 * best:  # many sums: the cut may be higher, and fewer can reach it
+            if number:
+                cut = max(cut, _kth_highest(sums.values(), best))
+            # Rounding may make a total a little more than its sum so far and
+            # what is left: one that ties the cut is kept, and a little more.
+            reach = cut - left - 1e-9 * cut
+            sums = {d: v for d, v in sums.items() if v >= reach and (eligible is None or d in eligible)}
+            eligible = None  # every one kept is
+        _add_found(sums, part)
+        left -= top
+    return sums
+
+
+def _add_found(sums: dict[int, float], part: Part) -> None:
+    """Add a part's scores to the sums of the documents it matches (no document is added to the sums)."""
+    if isinstance(part, dict) and len(sums) < len(part):
+        for docnum in sums:
+            value = part.get(docnum)
+            if value is not None:
+                sums[docnum] += value
+    elif isinstance(part, _Term) and len(sums) * 16 < len(part):
+        # A few documents among many postings: looked up (docnums are in order).
+        ids, values, weight, size = part.ids, part.values, part.weight, len(part)
+        for docnum in sums:
+            at = bisect_left(ids, docnum)
+            if at < size and ids[at] == docnum:
+                sums[docnum] += values[at] if weight == 1.0 else weight * values[at]
+    else:
+        for docnum, value in part.items():
+            if docnum in sums:
+                sums[docnum] += value
+
+
+def _kth_highest(values: Collection[float], k: int) -> float:
+    """The k-th highest of the values; 0 when there are fewer."""
+    return heapq.nlargest(k, values)[-1] if len(values) >= k else 0.0
 
 
 _BLOCK_SIZE = struct.Struct("!i")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Container, Mapping
 from dataclasses import dataclass, field
 
 from rulebot import analysis, scoring, spelling
@@ -346,13 +346,13 @@ class Searcher:
         """Search for the units in one game (or all when slug is None), rescored."""
         words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[set[str]]] = {}  # per game: what each unit may mean, as stems
-        found = self.scorer.score(self._unit_clauses(unit) for unit in units)
-        scores = found.totals
-        pool = self._eligible(scores, slug, expansions)
         # Proximity only reorders the best documents: looking for phrases in
         # every document that has both words would cost the most for the
         # commonest words, in the largest corpora.
         proximity = self._proximity(units)
+        eligible = self._eligible(slug, expansions)
+        found = self.scorer.score((self._unit_clauses(unit) for unit in units), PROXIMITY_POOL if proximity else CANDIDATES, eligible)
+        pool = _only(found.totals, eligible)
         if proximity:
             pool = {docnum: pool[docnum] for docnum in _best(pool, PROXIMITY_POOL)}
             among = set(pool)
@@ -376,19 +376,16 @@ class Searcher:
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
 
-    def _eligible(self, scores: dict[int, float], slug: str | None, expansions: set[str] | None) -> dict[int, float]:
-        """The scored documents a search may return, with their scores: of a game (of the
-        expansions in play) or of every game, without house rules when only official
-        rulings are asked for (`scores` itself when all may be)."""
-        allowed = None
-        if slug is not None:
-            allowed = self.scorer.docs("game", slug)
-            if expansions is not None:
-                allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
+    def _eligible(self, slug: str | None, expansions: set[str] | None) -> Container[int] | None:
+        """The documents a search may return: of a game (of the expansions in play) or of every
+        game, without house rules when only official rulings are asked for (None: all may be)."""
         masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
-        if allowed is None and not masked:
-            return scores
-        return {d: v for d, v in scores.items() if (allowed is None or d in allowed) and d not in masked}
+        if slug is None:
+            return _Excluding(masked) if masked else None
+        allowed = self.scorer.docs("game", slug)
+        if expansions is not None:
+            allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
+        return allowed - masked
 
     def _meaning(self, unit: Unit) -> set[str]:
         """The stems a unit may stand for: its words, its synonyms, close spellings of an unknown word."""
@@ -499,8 +496,9 @@ class Searcher:
         for word in content[:MAX_UNITS]:
             clauses.append(scoring.Clause("names", (word,)))
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self._close_spellings(word))
-        scores = self.scorer.score([[clause]] for clause in clauses).totals
-        found = (self.reader.stored_fields(d)["data"] for d in _best(self._eligible(scores, game, None), limit))
+        eligible = self._eligible(game, None)
+        scores = self.scorer.score(([[clause]] for clause in clauses), limit, eligible).totals
+        found = (self.reader.stored_fields(d)["data"] for d in _best(_only(scores, eligible), limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
 
 
@@ -566,6 +564,21 @@ def _best(scores: dict[int, float], count: int) -> list[int]:
             cut = heapq.nlargest(count, scores.values())[-1]
             docnums = [d for d, value in scores.items() if value >= cut]
     return sorted(docnums, key=lambda d: (-scores[d], d))[:count]
+
+
+def _only(scores: dict[int, float], eligible: Container[int] | None) -> dict[int, float]:
+    """The scores of the eligible documents (all when None)."""
+    return scores if eligible is None else {d: v for d, v in scores.items() if d in eligible}
+
+
+@dataclass(frozen=True)
+class _Excluding:
+    """Every document but some."""
+
+    excluded: set[int]
+
+    def __contains__(self, docnum: object) -> bool:
+        return docnum not in self.excluded
 
 
 _SAMPLED_CUT = 32

@@ -126,7 +126,7 @@ def test_recent_term_scores_stay_bounded(own, tmp_path: Path, monkeypatch: pytes
         first = scorer.term_scores("body", "card")
         for word in WORDS:
             scorer.term_scores("body", word)
-        assert scorer._recent.spent == sum(len(ids) + 1 for ids, _ in scorer._recent.values())
+        assert scorer._recent.spent == sum(len(ids) + 1 for ids, *_ in scorer._recent.values())
         assert scorer._recent.spent <= 50 or len(scorer._recent) == 1
         assert scorer.term_scores("body", "card") == first  # read again, the same
 
@@ -210,3 +210,64 @@ def test_blocks_unpacked_without_their_values_keep_docnums_and_weights(level: in
         assert cut[0] == whole[0] == list(itertools.accumulate(deltas))
         assert pickle.dumps(list(cut[1])) == pickle.dumps(list(whole[1]))  # bit for bit (random bytes make NaNs too)
         assert whole[2] == values and (cut[2] is None) == (count > 3)  # a tuple of 3 or fewer has no mark: unpickled whole
+
+
+def random_parts(rng: random.Random, documents: int) -> list:
+    """The parts of a question's scores: terms (arrays) and fields of several alternatives (dicts),
+    rare ones scoring high and common ones low, as in a large corpus; coarse scores tie often."""
+    from array import array
+
+    parts: list = []
+    coarse = rng.random() < 0.3
+    for _ in range(rng.randint(1, 14)):
+        count = rng.choice([1, 8, 60, 500, 2_500])
+        ids = sorted(rng.sample(range(documents), count))
+        high = 8.0 / (1 + count) ** 0.3 * rng.choice([0.5, 1.0, 3.0])
+        values = [round(rng.uniform(0.05, high), 1 if coarse else 9) or 0.05 for _ in ids]
+        if rng.random() < 0.6:
+            parts.append(scoring._Term(array("I", ids), array("d", values), max(values), rng.choice([1.0, 0.85, 0.7])))
+        else:
+            parts.append(dict(zip(ids, values)))
+    return parts
+
+
+def test_summing_for_the_best_leaves_out_only_documents_that_cannot_be_among_them():
+    """With a number of best documents wanted (of some eligible ones), every document that can be among them
+    is summed, ties at the cut too, each to the same total as when every document is; others may be left out."""
+    rng = random.Random(9)
+    documents, left_out = 4_000, 0
+    for case in range(120):
+        parts = random_parts(rng, documents)
+        eligible = None if case % 3 else set(rng.sample(range(documents), documents // 4))
+        every = scoring._totals(parts, None, None)
+        candidates = sorted((d for d in every if eligible is None or d in eligible), key=lambda d: (-every[d], d))
+        for best in (1, 40, 200):
+            summed = scoring._totals(parts, best, eligible)
+            assert all(every[d] == total for d, total in summed.items()), case  # to the last bit
+            if candidates:
+                cut = every[candidates[min(best, len(candidates)) - 1]]
+                assert {d for d in candidates if every[d] >= cut} <= summed.keys(), (case, best)
+            left_out += len(summed) < len(every)
+    assert left_out > 100  # most cases leave documents out: the path is exercised
+
+
+def test_scores_for_the_best_are_the_best_of_all_scores(own, tmp_path: Path):
+    """BM25F.score with a number of best documents: the same best documents and totals as scoring every one."""
+    index = build(tmp_path, random.Random(10), segments=3, deletions=10).open_index()
+    with index.searcher():
+        scorer = own(tmp_path)
+        units = [[[Clause("title", (word,))], [Clause("body", (word,)), Clause("body", (other,), 0.85)]] for word, other in zip(WORDS, WORDS[3:])]
+        every = scorer.score(units).totals
+        for best in (1, 5, 20):
+            summed = scorer.score(units, best).totals
+            ranked = sorted(every, key=lambda d: (-every[d], d))[:best]
+            assert sorted(summed, key=lambda d: (-summed[d], d))[:best] == ranked
+            assert all(summed[d] == every[d] for d in ranked)
+
+
+def test_a_document_that_can_only_just_tie_the_best_is_summed():
+    """Document 0 can only tie document 1, by scoring every part's top that is left: it is kept, and comes first
+    (on a tie, the earlier document)."""
+    parts = [{1: 5.0, 0: 3.0, 2: 1.0}, {0: 2.0, 2: 0.5}]
+    summed = scoring._totals(parts, 1, None)
+    assert summed == {1: 5.0, 0: 5.0}  # document 2 (at most 3.0) is left out
