@@ -436,8 +436,12 @@ _CLOSE_PAIR = b"\x86."
 def _unpack(packed: bytes, level: int, count: int, values: bool = True) -> tuple[list[int], Iterable[float], tuple | None]:
     """A block's docnums, weights (term frequency times field boost) and encoded values
     (unless `values` is false: then None, for a block of more than 3 postings)."""
-    data = zlib.decompress(packed) if level else packed
-    cut = data.find(_VALUES_START) if not values and count > 3 else -1
+    if values or count <= 3:
+        data = zlib.decompress(packed) if level else packed
+        cut = -1
+    else:
+        data = _until_values(packed) if level else packed
+        cut = data.find(_VALUES_START)
     if cut > 0:
         # Each value costs a call to unpickle: without them a block unpickles
         # ten times faster, and scores need only docnums and weights.
@@ -448,6 +452,26 @@ def _unpack(packed: bytes, level: int, count: int, values: bool = True) -> tuple
         # Whoosh writes one weight for a block whose weights are all equal (None: all 1.0).
         weights = repeat(1.0 if weights is None else weights, len(deltas))
     return list(accumulate(deltas)), weights, values
+
+
+def _until_values(packed: bytes) -> bytes:
+    """A compressed block, decompressed up to where its encoded values begin (or whole, if they never do).
+
+    The values (positions) are most of a block, and inflating them most of
+    the cost of reading it: docnums and weights are its first ~1.4 KB."""
+    stream = zlib.decompressobj()
+    data = stream.decompress(packed, _HEAD_SIZE)
+    while not stream.eof and data.find(_VALUES_START) < 0:
+        more = stream.decompress(stream.unconsumed_tail, _HEAD_SIZE)
+        if not more:  # a truncated block: unpickling what there is fails
+            break
+        data += more
+    return data
+
+
+_HEAD_SIZE = 1536
+"""How much of a block is inflated at a time while looking for its values: the start of a block of 128
+postings whose weights all differ, in one go."""
 
 
 def _unpacked_blocks(segment: Segment, info: TermInfo, values: bool = True) -> Iterator[tuple[int, Callable[[], tuple]]]:

@@ -212,6 +212,23 @@ def test_blocks_unpacked_without_their_values_keep_docnums_and_weights(level: in
         assert whole[2] == values and (cut[2] is None) == (count > 3)  # a tuple of 3 or fewer has no mark: unpickled whole
 
 
+def test_a_block_is_inflated_up_to_its_values_wherever_they_begin():
+    """scoring._until_values inflates a block in pieces until the values' opening name is whole: found where it
+    begins (across two pieces too), everything when it is missing; a truncated block ends, unfinished."""
+    import zlib
+
+    rng = random.Random(11)
+    mark = scoring._VALUES_START
+    size = scoring._HEAD_SIZE
+    for at in (0, 5, size - len(mark) - 1, size - len(mark), size - 3, size, 2 * size - 8, 3 * size + 1):
+        data = rng.randbytes(at) + mark + rng.randbytes(4_000)
+        head = scoring._until_values(zlib.compress(data, 1))
+        assert head.find(mark) == at and data.startswith(head) and len(head) < len(data), at
+    data = rng.randbytes(5_000)
+    assert scoring._until_values(zlib.compress(data, 1)) == data
+    assert data.startswith(scoring._until_values(zlib.compress(data, 1)[:2_000]))
+
+
 def random_parts(rng: random.Random, documents: int) -> list:
     """The parts of a question's scores: terms (arrays) and fields of several alternatives (dicts),
     rare ones scoring high and common ones low, as in a large corpus; coarse scores tie often."""
