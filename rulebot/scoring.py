@@ -184,8 +184,9 @@ class BM25F:
     def _kept(self, key: tuple, make: Callable[[], Kept]) -> Kept:
         """The scores of a term or phrase, made or as kept from a recent question.
 
-        Kept as two arrays, 12 bytes a posting (a dict takes ~90): a dict is
-        made from them at C speed, far faster than reading the postings again."""
+        Kept as two arrays, 12 bytes a posting (a dict takes ~90), and the
+        highest score: a dict is made from them at C speed, far faster than
+        reading the postings again."""
         return self._recent.get(key, make)
 
     def _read_term(self, field: str, text: str) -> Kept:
@@ -332,8 +333,8 @@ def _totals(parts: list[Part], best: int | None, eligible: Container[int] | None
     totals: dict[int, float] = {}
     for at, number in enumerate(order):
         if best is not None and ceiling > left and len(totals) >= best:
+            # The best-th highest sum so far of an eligible document: the best totals are at least this.
             cut = _kth_highest(totals.values() if eligible is None else [v for d, v in totals.items() if d in eligible], best)
-            """The best-th highest sum so far of an eligible document: the best totals are at least this."""
             if cut > left:
                 return _look_up(totals, [parts[n] for n in order[at:]], [tops[n] for n in order[at:]], best, cut, eligible)
             ceiling = cut
