@@ -408,14 +408,18 @@ def _blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, int, bytes,
     data = segment.postings(info)
     if data[:4] != _POSTINGS_MAGIC:
         raise ValueError("damaged postings: no block header")
+    stream = io.BytesIO(data)  # shares the bytes: no block is copied to read its summary
     position = 4
     while True:
         (size,) = _BLOCK_SIZE.unpack_from(data, position)
         position += _BLOCK_SIZE.size
         end = position + abs(size)
-        stream = io.BytesIO(data[position:end])
+        stream.seek(position)
         count, last, _max_weight, level, _min_length, _max_length = pickle.load(stream)
-        yield count, last, stream.read(), level
+        start = stream.tell()
+        if start > end:
+            raise ValueError("damaged postings: a block's summary runs past its end")
+        yield count, last, data[start:end], level
         if size < 0:
             return
         position = end

@@ -212,6 +212,27 @@ def test_blocks_unpacked_without_their_values_keep_docnums_and_weights(level: in
         assert whole[2] == values and (cut[2] is None) == (count > 3)  # a tuple of 3 or fewer has no mark: unpickled whole
 
 
+def test_damaged_postings_are_refused(own, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Postings without their tag, or whose block size is shorter than the block's summary, are refused
+    (an index's checksums catch damage first; this is what reading meets if they do not)."""
+    import struct
+
+    rng = random.Random(12)
+    index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
+    with index.writer() as writer:
+        for number in range(400):
+            writer.add_document(id=str(number), body=random_text(rng))
+    scorer = own(tmp_path)
+    [(number, info)] = scorer._term_infos("body", "card")
+    segment = scorer.reader.segments[number]
+    data = segment.postings(info)
+    assert len(list(scoring._blocks(segment, info))) > 1  # the term's postings are a few blocks
+    for damaged in (b"XXXX" + data[4:], data[:4] + struct.pack("!i", 3) + data[8:]):
+        monkeypatch.setattr(segment, "postings", lambda info, damaged=damaged: damaged)
+        with pytest.raises(ValueError, match="damaged postings"):
+            list(scoring._blocks(segment, info))
+
+
 def test_a_block_is_inflated_up_to_its_values_wherever_they_begin():
     """scoring._until_values inflates a block in pieces until the values' opening name is whole: found where it
     begins (across two pieces too), everything when it is missing; a truncated block ends, unfinished."""
