@@ -100,6 +100,16 @@ def bodies(folder: Path, *texts: str):
     return index
 
 
+def long_bodies(folder: Path, rng: random.Random, count: int):
+    """An index of `count` random texts in one segment: common words have postings of several blocks
+    (Whoosh writes 128 a block)."""
+    index = FileStorage(str(folder)).create_index(Schema(id=ID(stored=True), body=TEXT))
+    with index.writer() as writer:
+        for number in range(count):
+            writer.add_document(id=str(number), body=random_text(rng))
+    return index
+
+
 def test_the_best_alternative_counts_in_each_document(own, tmp_path: Path):
     """A document that only a weaker alternative matches gets that alternative's own score."""
     with bodies(tmp_path, "trash trash", "discard").searcher():
@@ -147,10 +157,7 @@ def test_a_phrase_asked_again_is_kept_not_searched_again(own, tmp_path: Path, mo
 def test_long_postings_and_a_few_documents_among_them(own, tmp_path: Path):
     """Postings of several blocks (Whoosh writes 128 a block), read whole or for a few documents."""
     rng = random.Random(6)
-    index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
-    with index.writer() as writer:
-        for number in range(700):
-            writer.add_document(id=str(number), body=random_text(rng))
+    index = long_bodies(tmp_path, rng, 700)
     with index.searcher() as searcher:
         scorer = own(tmp_path)
         for words in (("card",), ("card", "deck")):
@@ -169,10 +176,7 @@ def test_blocks_unpacked_for_positions_are_kept_and_bounded(own, tmp_path: Path,
     (up to RECENT_BLOCKS), and give the same phrases as blocks unpacked anew."""
     monkeypatch.setattr(scoring, "RECENT_BLOCKS", 4)
     rng = random.Random(7)
-    index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
-    with index.writer() as writer:
-        for number in range(700):
-            writer.add_document(id=str(number), body=random_text(rng))
+    long_bodies(tmp_path, rng, 700)
     scorer = own(tmp_path)
     clause = Clause("body", ("card", "deck"), 0.5, slop=2)
     every = scorer.clause_scores(clause)  # every block of both words, more than are kept
@@ -218,10 +222,7 @@ def test_damaged_postings_are_refused(own, tmp_path: Path, monkeypatch: pytest.M
     import struct
 
     rng = random.Random(12)
-    index = FileStorage(str(tmp_path)).create_index(Schema(id=ID(stored=True), body=TEXT))
-    with index.writer() as writer:
-        for number in range(400):
-            writer.add_document(id=str(number), body=random_text(rng))
+    long_bodies(tmp_path, rng, 400)
     scorer = own(tmp_path)
     [(number, info)] = scorer._term_infos("body", "card")
     segment = scorer.reader.segments[number]
