@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -544,7 +545,7 @@ def main() -> None:
         exit_unexpected(exc)
 
 
-def exit_unexpected(exc: Exception) -> None:
+def exit_unexpected(exc: Exception) -> NoReturn:
     """Report an error no command expected in one line, and exit 70 (EX_SOFTWARE). Also what rulebot.entry reports."""
     click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
     sys.exit(70)
