@@ -566,6 +566,10 @@ def _best(scores: dict[int, float], count: int) -> list[int]:
     return sorted(docnums, key=lambda d: (-scores[d], d))[:count]
 
 
+_SAMPLED_CUT = 32
+"""_best samples one score in every count / 16: the 32nd best of the sample is its first guess at a cut."""
+
+
 def _only(scores: dict[int, float], eligible: Container[int] | None) -> dict[int, float]:
     """The scores of the eligible documents (all when None)."""
     return scores if eligible is None else {d: v for d, v in scores.items() if d in eligible}
@@ -579,10 +583,6 @@ class _Excluding:
 
     def __contains__(self, docnum: object) -> bool:
         return docnum not in self.excluded
-
-
-_SAMPLED_CUT = 32
-"""_best samples one score in every count / 16: the 32nd best of the sample is its first guess at a cut."""
 
 
 def _find(words: list[str], phrase: tuple[str, ...]) -> int:
