@@ -32,6 +32,8 @@ from rulebot.user_dirs import user_dir
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
 if TYPE_CHECKING:
+    import threading
+
     from rulebot.model import Corpus, Entry
     from rulebot.whoosh_api import FileStorage, RamStorage
 
@@ -334,15 +336,19 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
     total = len(ids)
     digests: dict[str, str] = {}
     done, helper_done = 0, None  # entries written here, and by the helper process (in shared memory)
+    shown = -1
 
     def report() -> None:
-        if progress is not None:
-            progress(done + (helper_done.value if helper_done else 0), total)
+        nonlocal shown
+        count = done + (helper_done.value if helper_done else 0)
+        if progress is not None and count != shown:
+            shown = count
+            progress(count, total)
 
     def tick() -> None:
         nonlocal done
         done += 1
-        if done % 500 == 0:
+        if helper_done is None and (done % 500 == 0 or done == total):
             report()
 
     # Index builds are CPU-bound, and the machines rulebot runs on have two
@@ -358,6 +364,7 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
             meanwhile()
     else:
         import multiprocessing
+        import threading
 
         first, second = _halves(corpus, ids)
         context = multiprocessing.get_context("fork")
@@ -367,12 +374,16 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
         helper = context.Process(target=_write_part, args=(storage, corpus, second, helper_done, spare, receiver, sender), daemon=True)
         helper.start()
         sender.close()
+        # Progress is told from a thread (started after the fork): this
+        # process spends seconds writing its part's postings while the
+        # helper is still adding documents.
+        reporting, failed = threading.Event(), []
+        reporter = threading.Thread(target=_every, args=(0.2, report, reporting, failed), daemon=True)
+        reporter.start()
         try:
             written = [segments.write_segment(storage, schema(), INDEX_NAME, _made(corpus, first, digests, tick))]
             spare()
-            while not receiver.poll(0.2):  # until the helper is done
-                report()
-            outcome = receiver.recv()
+            outcome = receiver.recv()  # once the helper is done
         except EOFError:  # the helper died without a word
             helper.join()
             outcome = IndexBuildError(f"the helper process writing the index ended abruptly (exit code {helper.exitcode})")
@@ -380,17 +391,31 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
             helper.terminate()
             raise
         finally:
+            reporting.set()
+            reporter.join()
             helper.join()
             receiver.close()
+        if failed:
+            raise failed[0]  # telling the progress failed (a closed terminal): as it fails without a thread
         if isinstance(outcome, BaseException):
             raise outcome
         written.append(outcome[0])
         digests.update(outcome[1])
     if total:
-        report()  # the end: total of total
+        report()  # the end: total of total (if not told yet)
     whoosh_api.index.TOC(schema(), written, 0).write(storage, INDEX_NAME)
     storage.temp_storage(f"{INDEX_NAME}.tmp").destroy()  # the scratch folder the segments' columns were written in
     return _meta(corpus, fingerprint, digests)
+
+
+def _every(seconds: float, work: Callable[[], None], stop: threading.Event, failed: list[Exception]) -> None:
+    """Do some work every few seconds until stopped, or until it fails (the error is put in `failed`)."""
+    while not stop.wait(seconds):
+        try:
+            work()
+        except Exception as exc:
+            failed.append(exc)
+            return
 
 
 def _halves(corpus: Corpus, ids: list[str]) -> tuple[list[str], list[str]]:

@@ -87,6 +87,42 @@ def test_same_index_as_whoosh_writes(corpus: str, tmp_path: Path):
     assert content(ours) == content(whoosh_built(corpus, tmp_path / "whoosh"))
 
 
+def test_posting_blocks_are_those_whoosh_writes(tmp_path: Path):
+    """Each term's posting blocks, as stored, unpickle to Whoosh's writer's own: summaries, docnum gaps,
+    weights (one for a block of equal frequencies, None for all 1.0, else each) and positions. (Not byte for
+    byte: the encoding of a lone position is one object, which pickle writes once a block.)"""
+    import pickle
+    import zlib
+
+    from rulebot.index_reader import IndexReader
+    from rulebot.scoring import _blocks
+
+    def unpacked(segment, info) -> list:
+        return [(count, last, level, pickle.loads(zlib.decompress(packed) if level else packed)) for count, last, packed, level in _blocks(segment, info)]
+
+    corpus = load([write_synthetic_corpus(tmp_path / "corpus", entries=400)])
+    (tmp_path / "ours").mkdir()
+    (tmp_path / "whoosh").mkdir()
+    write_index(tmp_path / "ours", corpus, "fingerprint")
+    whoosh_built(corpus, tmp_path / "whoosh")
+    ours, theirs = IndexReader.open(tmp_path / "ours", "MAIN"), IndexReader.open(tmp_path / "whoosh", "MAIN")
+    try:
+        [mine], [whooshs] = ours.segments, theirs.segments
+        blocks = 0
+        for field in (name for name, spec in schema().items() if spec.indexed):
+            assert ours.lexicon(field) == theirs.lexicon(field)
+            for term in ours.lexicon(field):
+                a, b = mine.term_info(field, term), whooshs.term_info(field, term)
+                assert a.inlined == b.inlined, (field, term)
+                if a.extent is not None:
+                    assert unpacked(mine, a) == unpacked(whooshs, b), (field, term)
+                    blocks += 1
+        assert blocks > 100
+    finally:
+        ours.close()
+        theirs.close()
+
+
 @on_linux
 def test_two_processes_write_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """With two processes, the index has two segments, in corpus order, and reads as Whoosh's single one."""
@@ -101,7 +137,24 @@ def test_two_processes_write_the_same_index(tmp_path: Path, monkeypatch: pytest.
     (tmp_path / "whoosh").mkdir()
     assert content(ours, totals=False) == content(whoosh_built(corpus, tmp_path / "whoosh"), totals=False)
     assert seen[-1] == (len(corpus.entries), len(corpus.entries))
+    counts = [done for done, _ in seen]
+    assert counts == sorted(set(counts))  # told from two threads: never backwards, never the same twice
     assert sorted(p.name for p in (tmp_path / "ours").iterdir() if p.is_dir()) == []  # no scratch folder left
+
+
+@on_linux
+def test_a_progress_that_fails_fails_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd):
+    """Progress is told from a thread during a two-process build: its error still ends the build, as an error
+    of the build, never as a thread's traceback."""
+    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    corpus = load([shipped_corpus_dir()])
+
+    def progress(done: int, total: int) -> None:
+        raise BrokenPipeError("stderr is closed")
+
+    with pytest.raises(BrokenPipeError):
+        write_index(tmp_path, corpus, "fingerprint", progress=progress)
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_tricky_words_analysed_as_whoosh_does():
