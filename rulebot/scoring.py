@@ -169,13 +169,7 @@ class BM25F:
         ids, values, _top = self._term(field, text)
         if len(among) * 16 > len(ids):
             return {docnum: value for docnum, value in zip(ids, values) if docnum in among}
-        # A few documents among many postings: looked up (docnums are in order).
-        found = {}
-        for docnum in among:
-            at = bisect_left(ids, docnum)
-            if at < len(ids) and ids[at] == docnum:
-                found[docnum] = values[at]
-        return found
+        return dict(_looked_up(ids, values, among))
 
     def _term(self, field: str, text: str) -> Kept:
         """The documents whose field holds a term, the term's BM25F score in each, and the highest."""
@@ -376,16 +370,23 @@ def _add_found(sums: dict[int, float], part: Part) -> None:
             if value is not None:
                 sums[docnum] += value
     elif isinstance(part, _Term) and len(sums) * 16 < len(part):
-        # A few documents among many postings: looked up (docnums are in order).
-        ids, values, weight, size = part.ids, part.values, part.weight, len(part)
-        for docnum in sums:
-            at = bisect_left(ids, docnum)
-            if at < size and ids[at] == docnum:
-                sums[docnum] += values[at] if weight == 1.0 else weight * values[at]
+        weight = part.weight
+        for docnum, value in _looked_up(part.ids, part.values, sums):
+            sums[docnum] += value if weight == 1.0 else weight * value
     else:
         for docnum, value in part.items():
             if docnum in sums:
                 sums[docnum] += value
+
+
+def _looked_up(ids: array, values: array, wanted: Iterable[int]) -> Iterator[tuple[int, float]]:
+    """(docnum, score) of each wanted document a term's postings hold: for a few documents among many
+    postings, looked up one by one (docnums are in order) rather than read through."""
+    size = len(ids)
+    for docnum in wanted:
+        at = bisect_left(ids, docnum)
+        if at < size and ids[at] == docnum:
+            yield docnum, values[at]
 
 
 def _kth_highest(values: Collection[float], k: int) -> float:
