@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
     from rulebot.whoosh_api import FileStorage, RamStorage
 
-FORMAT = "12"
+FORMAT = "13"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"

@@ -30,18 +30,46 @@ def parser() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 
-MARKUP = re.compile(r"[*_`|#<>\\&]|\][(:]|^\s*(?:[-+]|\d+[.)])\s", re.MULTILINE)
-"""Characters or line starts that may be Markdown; a text without any is plain paragraphs.
+MARKS = ("*", "_", "`", "|", "#", "<", ">", "\\", "&", "](", "]:", "\t", "\r", "\0")
+"""What may make Markdown within a line (emphasis, code, tables, headings, HTML, block quotes, escapes,
+entities, links), or read otherwise than as written (tabs, other line ends, NUL).
 
 Brackets make a link only as `[text](target)` or with a definition
 `[label]: target`: other brackets (`“[d]eal 7 damage”`) are plain text."""
+BLOCK_START = r"\s*(?:[-+=~]|\d+[.)])| {4}"
+"""What may make Markdown at a line's start: a list item, a heading's or a rule's underline, a fence, indented code."""
+FIRST_LINE, NEXT_LINE = re.compile(BLOCK_START), re.compile(rf"\n(?:{BLOCK_START})")
+BLANK_LINES = re.compile(r"\n(?: *\n)+")
+"""Where plain paragraphs end: lines of spaces only (a line with other spaces, or a tab, is not blank to the parser)."""
+
+
+def may_be_markup(text: str) -> bool:
+    """False when a text is sure to be plain paragraphs, which need no parser.
+
+    A few fast scans for plain strings, rather than one regular expression
+    that tries every alternative at every character: three times faster,
+    and most texts of an index build of 100k entries come through here.
+    """
+    return (
+        any(mark in text for mark in MARKS)
+        or FIRST_LINE.match(text) is not None
+        or ("\n" in text and NEXT_LINE.search(text) is not None)
+    )
 
 
 def to_terminal(markdown: str) -> str:
     """Render Markdown as terminal text: one logical line per paragraph or item."""
-    if not MARKUP.search(markdown):  # most texts: no need to parse (index builds of 100k entries)
-        paragraphs = (" ".join(p.split()) for p in re.split(r"\n\s*\n", markdown.strip()))
-        return "\n\n".join(p for p in paragraphs if p)
+    if may_be_markup(markdown):
+        return _from_tokens(markdown)
+    # Plain paragraphs (most texts), as the parser reads them: cut at lines
+    # of spaces only; a paragraph's lines joined with a space, without the
+    # spaces around each line break, and the whole stripped.
+    paragraphs = (" ".join(line.strip(" ") for line in p.split("\n")).strip() for p in BLANK_LINES.split(markdown))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _from_tokens(markdown: str) -> str:
+    """The terminal form of any Markdown, from the parser's tokens."""
     lines: list[str] = []
     tokens = parser().parse(markdown)
     lists: list[list[int]] = []  # per open list: [next number] or [] for bullets

@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from conftest import MINIMAL
 from test_index_faults import command, rulebot_env, write_synthetic_corpus
@@ -280,6 +282,27 @@ def test_terminal_text_of_brackets(text: str):
     )
     assert to_terminal(text) == rendered
 
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from([*"ab1.)-+=~*_`|#<>\\&[]():!0", " ", "  ", "    ", "\n", "\n\n", "\t", "\r", "\u00a0", "\u2003", "\x0b", "\x0c"]), max_size=40).map("".join))
+@example("a \n  b  \nc")  # spaces around line breaks go, those within a line stay
+@example("\u00a0a\u00a0\n\u00a0b\u2003")  # other spaces stay, but at a paragraph's ends
+@example(" \n  \nab \n\n\n  cd ")
+@example("\tcode")
+def test_texts_said_plain_read_as_the_parser_reads_them(text: str):
+    """Most texts skip the Markdown parser: only those sure to be plain paragraphs, whose terminal text is the parser's."""
+    from rulebot import render
+
+    if not render.may_be_markup(text):
+        assert to_terminal(text) == render._from_tokens(text)
+
+
+@pytest.mark.parametrize("text", ["- one\n- two", "Intro:\n  2) two", "Title\n=====", "Title\n---", "~~~\ncode\n~~~", "    code", "a\tb"])
+def test_texts_with_block_markup_are_parsed(text: str):
+    from rulebot import render
+
+    assert render.may_be_markup(text)
 
 def _slow_then_fast_corpus(root: Path, entries: int) -> Path:
     """A corpus whose first half (bulleted lists: the Markdown parser) takes longer to index than its plain second half."""
