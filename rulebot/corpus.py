@@ -27,7 +27,7 @@ from rulebot.corpus_files import (  # what answering needs too lives there, with
     read_corpus_file,
 )
 from rulebot.errors import CorpusError, Problem
-from rulebot.kinds import KINDS, TRUST_LEVELS
+from rulebot.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS, TRUST_LEVELS
 from rulebot.model import Alias, Corpus, Entry, Expansion, Game, Source
 from rulebot.text import fold
 
@@ -46,8 +46,6 @@ ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "see_also", "m
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}
-HOUSE_KIND = "house-rule"
-HOUSE_TRUST = "house"
 OVERLAY_KEYS = {"extends", "sources"}
 """The only keys of a house-rules folder's game.toml."""
 

@@ -291,6 +291,7 @@ def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
             "game": entry.game,
             "kind": entry.kind,
             "expansion": entry.expansion or "base",
+            "house_rule": "yes" if payload["house_rule"] else None,  # what --official-only leaves out
             "title": entry.title,
             "names": "\n".join(entry.names()),
             "aliases": "\n".join(a.text for a in entry.aliases if a.lang != "fr"),
@@ -606,7 +607,7 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
         "referenced_by": list(referenced_by),
         "revised": entry.revised,
         "draft": entry.draft,
-        "house_rule": entry.kind == "house-rule" or (source is not None and source.trust == "house"),
+        "house_rule": corpus.is_house_rule(entry),
     }
 
 

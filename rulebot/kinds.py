@@ -9,3 +9,7 @@ KINDS = ("rule", "setup", "faq", "errata", "fine-point", "variant", "house-rule"
 
 TRUST_LEVELS = ("official", "designer", "community", "house")
 """How far a source can be trusted, most trusted first."""
+
+HOUSE_KIND = "house-rule"
+HOUSE_TRUST = "house"
+"""An entry of kind HOUSE_KIND, or restating a source of trust HOUSE_TRUST, is a house rule: never an official ruling."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from rulebot.kinds import HOUSE_KIND, HOUSE_TRUST
+
 
 @dataclass(frozen=True)
 class Expansion:
@@ -155,6 +157,11 @@ class Corpus:
             return self.entries[entry_id]
         except KeyError:
             raise UnknownEntryError(f"no entry {entry_id!r}") from None
+
+    def is_house_rule(self, entry: Entry) -> bool:
+        """Whether an entry is a house rule: of kind house-rule, or restating a source of trust house."""
+        source = self.games[entry.game].source(entry.source)
+        return entry.kind == HOUSE_KIND or (source is not None and source.trust == HOUSE_TRUST)
 
     def entries_of(self, game: str) -> list[Entry]:
         """The entries of one game, in corpus order."""

@@ -46,6 +46,7 @@ def schema() -> Schema:
         game=ID(stored=True),
         kind=ID(stored=True),
         expansion=ID(stored=True),
+        house_rule=ID(),
         title=TEXT(analyzer=english, field_boost=4.0),
         names=TEXT(analyzer=names, field_boost=3.0),
         aliases=TEXT(analyzer=english, field_boost=2.5),

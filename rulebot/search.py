@@ -289,7 +289,10 @@ class Searcher:
                     continue
                 before = by_id.get(modifier["id"])
                 if before is None:
-                    before = Hit(modifier["id"], hit.game, hit.score, hit.coverage, self.get(modifier["id"]))
+                    data = self.get(modifier["id"])
+                    if self._official_only and data.get("house_rule"):
+                        continue
+                    before = Hit(modifier["id"], hit.game, hit.score, hit.coverage, data)
                 out.append(before)
                 placed.add(before.id)
             out.append(hit)
@@ -364,8 +367,6 @@ class Searcher:
             covered = found.units_matched(docnum)
             coverage = covered / len(units) if units else 0.0
             data = self.reader.stored_fields(docnum)["data"]
-            if self._official_only and data.get("house_rule"):
-                continue
             game = data["game"]
             if game not in meanings:
                 own = units if slug else make_units(words, self._synonyms.get(game, {}))[:MAX_UNITS]
@@ -379,7 +380,7 @@ class Searcher:
     def _eligible(self, slug: str | None, expansions: set[str] | None) -> Container[int] | None:
         """The documents a search may return: of a game (of the expansions in play) or of every
         game, without house rules when only official rulings are asked for (None: all may be)."""
-        masked = self.scorer.docs("kind", "house-rule") if self._official_only else set()
+        masked = self.scorer.docs("house_rule", "yes") if self._official_only else set()
         if slug is None:
             return _Excluding(masked) if masked else None
         allowed = self.scorer.docs("game", slug)
@@ -499,7 +500,7 @@ class Searcher:
         eligible = self._eligible(game, None)
         scores = self.scorer.score(([[clause]] for clause in clauses), limit, eligible).totals
         found = (self.reader.stored_fields(d)["data"] for d in _best(_only(scores, eligible), limit))
-        return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found if not (self._official_only and d.get("house_rule"))]
+        return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found]
 
 
 def valid_text(text: str) -> str:

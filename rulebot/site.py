@@ -44,7 +44,6 @@ from markupsafe import Markup
 import rulebot
 from rulebot import site_search
 from rulebot.changes import SOURCE, changes
-from rulebot.corpus import HOUSE_KIND, HOUSE_TRUST
 from rulebot.errors import SiteError
 from rulebot.model import Alias, Corpus, Entry, Game, Source
 from rulebot.site_links import LinkContext, NameTable, to_html
@@ -469,12 +468,8 @@ class _Site:
             if href is None:
                 continue  # the loader refuses dangling references; never link nowhere
             entry = self.corpus.entries[entry_id]
-            out.append(EntryLink(href=href, title=entry.title, note=self.note(entry, game), house=self.is_house(entry)))
+            out.append(EntryLink(href=href, title=entry.title, note=self.note(entry, game), house=self.corpus.is_house_rule(entry)))
         return tuple(out)
-
-    def is_house(self, entry: Entry) -> bool:
-        """Whether an entry is a house rule: kind house-rule, or a source of trust house."""
-        return is_house(entry, self.corpus.games[entry.game].source(entry.source))
 
     def note(self, entry: Entry, game: str) -> str:
         if entry.game != game:
@@ -507,11 +502,6 @@ class _Site:
 
     def source_href(self, page: str, game: str, source: str) -> str:
         return "../" * page.count("/") + f"sources.html#{source_anchor(game, source)}"
-
-
-def is_house(entry: Entry, source: Source | None) -> bool:
-    """A house rule: kind house-rule, or from a source of trust house (as `rulebot ask` flags it)."""
-    return entry.kind == HOUSE_KIND or (source is not None and source.trust == HOUSE_TRUST)
 
 
 def game_page(slug: str) -> str:
@@ -564,7 +554,7 @@ def _summary(site: _Site, slug: str, page: str) -> GameSummary:
         anchor=f"g--{slug}",
         entry_count=sum(counts.values()),
         sources=sources,
-        house_count=sum(1 for entry in site.corpus.entries_of(slug) if site.is_house(entry)),
+        house_count=sum(1 for entry in site.corpus.entries_of(slug) if site.corpus.is_house_rule(entry)),
     )
 
 
@@ -633,7 +623,7 @@ def _whats_new(site: _Site, slug: str) -> list[ChangeGroup]:
                 title=entry.title,
                 kind_label=KIND_LABELS.get(entry.kind, entry.kind),
                 note=_expansion_name(game, entry.expansion),
-                house=site.is_house(entry),
+                house=site.corpus.is_house_rule(entry),
                 draft=entry.draft,
             )
             for entry in entries
@@ -709,7 +699,7 @@ def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> Entry
             trust_label=TRUST_LABELS.get(source.trust, source.trust),
         ),
         draft=entry.draft,
-        house=is_house(entry, source),
+        house=site.corpus.is_house_rule(entry),
     )
 
 
@@ -721,7 +711,7 @@ def _index_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, st
         for entry in site.corpus.entries_of(slug):
             href = f"index.html#{entry.id}"
             label = KIND_LABELS.get(entry.kind, entry.kind)
-            house = site.is_house(entry)
+            house = site.corpus.is_house_rule(entry)
             items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label, house=house))
             for alias in entry.aliases:
                 items.append(
@@ -749,7 +739,7 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
 
 
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
-    yield site_search.ALL_FILE, site_search.assignment("all", site_search.all_data(site.corpus, site.games, site.is_house))
+    yield site_search.ALL_FILE, site_search.assignment("all", site_search.all_data(site.corpus, site.games))
     for slug in site.games:
         data = site_search.game_data(site.corpus.entries_of(slug))
         yield site_search.game_file(slug), site_search.assignment(f"game:{slug}", data)

@@ -21,7 +21,6 @@ text of the corpus can close the script or break the file's encoding.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from rulebot.model import Corpus, Entry
@@ -69,17 +68,14 @@ def flags(entry: Entry, house: bool) -> list[str]:
     return [flag for flag, on in ((FLAG_HOUSE, house), (FLAG_DRAFT, entry.draft)) if on]
 
 
-def all_data(corpus: Corpus, games: list[str], is_house: Callable[[Entry], bool]) -> dict[str, Any]:
-    """The names of every entry: [id, game index, kind, title, [[alias, lang], ...], [flag, ...]].
-
-    `is_house` tells a house rule (the site's rule, shared with its pages).
-    """
+def all_data(corpus: Corpus, games: list[str]) -> dict[str, Any]:
+    """The names of every entry: [id, game index, kind, title, [[alias, lang], ...], [flag, ...]]."""
     index = {slug: number for number, slug in enumerate(games)}
     entries: list[list[Any]] = []
     for slug in games:
         for entry in corpus.entries_of(slug):
             aliases = [[a.text, a.lang] for a in entry.aliases]
-            entries.append([entry.id, index[slug], entry.kind, entry.title, aliases, flags(entry, is_house(entry))])
+            entries.append([entry.id, index[slug], entry.kind, entry.title, aliases, flags(entry, corpus.is_house_rule(entry))])
     return {
         "games": [{"slug": slug, "name": corpus.games[slug].name} for slug in games],
         "entries": entries,

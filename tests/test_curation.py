@@ -164,6 +164,33 @@ class TestHouseRules:
         result = run_cli(*TOY, "--corpus", str(house), "ask", "--json", "--official-only", "double gull")
         assert "lh-house-double-gull" not in [r["id"] for r in json.loads(result.stdout)["results"]]
 
+    def test_official_only_finds_official_rulings_past_many_house_ones(self, run_cli, tmp_path: Path):
+        """Entries of a house source (of any kind) are left out before the best are picked, not after:
+        many of them matching better leave room for the official ruling."""
+        toml = (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8")
+        toml = toml.replace("[vocabulary]", '[[sources]]\nid = "club-notes"\ntitle = "Our club\'s notes"\ntrust = "house"\n\n[vocabulary]')
+        notes = "".join(
+            f"## lh-club-gull-{n}\ntitle: Gull {n}\nkind: rule\nsection: Club\n\nGull, gull, gull: note {n}.\n\n"
+            for n in range(60)
+        )
+        folder = write_corpus(tmp_path / "club", {"lantern-harbor/game.toml": toml, "lantern-harbor/club-notes.md": notes})
+        for name in ("rulebook.md", "tides-faq.md"):
+            (folder / "lantern-harbor" / name).write_bytes((MINIMAL / "lantern-harbor" / name).read_bytes())
+        every = json.loads(run_cli("--no-shipped", "--corpus", str(folder), "ask", "--json", "gull").stdout)["results"]
+        assert any(r["id"].startswith("lh-club-gull-") for r in every)
+        result = run_cli("--no-shipped", "--corpus", str(folder), "ask", "--json", "--official-only", "gull")
+        ids = [r["id"] for r in json.loads(result.stdout)["results"]]
+        assert "lh-ferry-gull" in ids and not any(i.startswith("lh-club-") for i in ids)
+
+    def test_official_only_shows_no_house_rule_as_a_change(self, run_cli, tmp_path: Path):
+        """A house rule of an expansion in play, modifying a ruling found, is not shown before it with --official-only."""
+        house = house_corpus(tmp_path, entries=HOUSE_RULE.replace("section: Our table", "section: Our table\nexpansion: deep-tides"))
+        asked = ("--corpus", str(house), "ask", "--json", "--with", "deep-tides", "ferry gull moves")
+        found = [r["id"] for r in json.loads(run_cli(*TOY, *asked).stdout)["results"]]
+        assert found.index("lh-house-double-gull") < found.index("lh-ferry-gull")
+        found = [r["id"] for r in json.loads(run_cli(*TOY, *asked[:-1], "--official-only", asked[-1]).stdout)["results"]]
+        assert "lh-ferry-gull" in found and "lh-house-double-gull" not in found
+
 
 class TestChanges:
     def test_since_a_date(self):

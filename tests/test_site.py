@@ -922,8 +922,8 @@ class TestHouseRules:
         source = curation.games["quill-market"].source("our-table")
         assert source is not None and source.trust == "house"
         entry = Entry(id="quill-x", game="quill-market", kind="rule", title="X", text="x", source="our-table", section="s")
-        assert site.is_house(entry, source)
-        assert not site.is_house(curation.entries["quill-end"], curation.games["quill-market"].source("rulebook"))
+        assert curation.is_house_rule(entry)
+        assert not curation.is_house_rule(curation.entries["quill-end"])
 
     def test_same_corpus_gives_identical_files(self, curation: Corpus, tmp_path: Path):
         """Two builds of the corpus with house rules write byte-identical files."""
