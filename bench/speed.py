@@ -13,7 +13,8 @@ For each corpus size it measures:
 - warm answer: latency within one process (of its own), p50 and p95, over 200+ varied questions;
 - index build: a full build, then bringing the index up to date after one
   entry is edited (both as `rulebot index` processes; the update's median
-  over EDITS edits);
+  over EDITS edits); and, right after the full build, a naive build of the
+  same documents by Whoosh's own writer in one process;
 - site build time;
 - peak memory (max RSS) of `ask` and of the index build, per process (wait4,
   from a small launcher: see LAUNCHER).
@@ -178,6 +179,24 @@ NAIVE_WHOOSH_WARM_SCRIPT = (
 text fields (words OR-ed), its own BM25F searcher, the ten best. What rulebot's warm answers are set against."""
 
 
+NAIVE_WHOOSH_BUILD_SCRIPT = (
+    "import json, sys, tempfile\n"
+    "from pathlib import Path\n"
+    "from whoosh import index\n"
+    "from rulebot import corpus\n"
+    "from rulebot.index import documents\n"
+    "from rulebot.schema import schema\n"
+    "loaded = corpus.load([Path(d) for d in json.loads(sys.argv[1])])\n"
+    "with tempfile.TemporaryDirectory(dir=sys.argv[2]) as folder:\n"
+    "    writer = index.create_in(folder, schema()).writer()\n"
+    "    for _, make in documents(loaded):\n"
+    "        writer.add_document(**make())\n"
+    "    writer.commit()\n"
+)
+"""A naive index build: the same corpus loaded, the same documents made, written by Whoosh's own
+writer in one process. The issue's reference for the build target; what rulebot's build is set against."""
+
+
 def median_ms(values: list[float]) -> float:
     return statistics.median(values) * 1000
 
@@ -216,9 +235,13 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
     loaded = corpus_module.load([corpus_dir])
     result["entries"] = len(loaded.entries)
 
+    dirs = [shipped_corpus_dir()] if shipped else [corpus_dir]
     seconds, status, rss = run(rulebot([*corpus_args, "index", "--rebuild"]), env)
     assert status == 0, "index build failed"
     result["build_s"], result["build_rss_mb"] = seconds, rss / 1024
+    seconds, status, _ = run([sys.executable, "-c", NAIVE_WHOOSH_BUILD_SCRIPT, json.dumps([str(d) for d in dirs]), str(work)], dict(env, PYTHONPATH=str(ROOT)))
+    assert status == 0, "naive Whoosh build failed"
+    result["naive_build_s"] = seconds
 
     # One edited entry, EDITS times: a line appended to the text of the last
     # entry of the first entries file, then `rulebot index`; the median.
@@ -254,7 +277,6 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
     # the whole corpus, and the garbage collector's sweeps of it would be timed too.
     questions = work / "questions.json"
     questions.write_text(json.dumps(warm_questions(loaded)), encoding="utf-8")
-    dirs = [shipped_corpus_dir()] if shipped else [corpus_dir]
     done = subprocess.run(
         [sys.executable, "-c", WARM_SCRIPT, json.dumps([str(d) for d in dirs]), str(questions)],
         env=env, cwd=ROOT, capture_output=True, text=True, check=True,
@@ -276,15 +298,15 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
 
 def table(results: list[dict]) -> str:
     rows = [
-        "| corpus | entries | cold ask (ms) | FTS5 reference (ms) | ratio | plain Whoosh (ms) | warm p50 / p95 (ms) | naive Whoosh warm p50 / p95 (ms) | index build (s) | one edit (s) | site build (s) | max RSS ask / build (MB) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| corpus | entries | cold ask (ms) | FTS5 reference (ms) | ratio | plain Whoosh (ms) | warm p50 / p95 (ms) | naive Whoosh warm p50 / p95 (ms) | index build (s) | naive Whoosh build (s) | one edit (s) | site build (s) | max RSS ask / build (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         update = f"{r['update_s']:.2f}" if "update_s" in r else "–"
         rows.append(
             f"| {r['size']} | {r['entries']} | {r['cold_ms']:.0f} | {r['ref_ms']:.0f} | {r['cold_ms'] / r['ref_ms']:.1f}x | {r['plain_whoosh_ms']:.0f} "
             f"| {r['warm_p50_ms']:.1f} / {r['warm_p95_ms']:.1f} | {r['naive_warm_p50_ms']:.1f} / {r['naive_warm_p95_ms']:.1f} "
-            f"| {r['build_s']:.1f} | {update} | {r['site_s']:.1f} "
+            f"| {r['build_s']:.1f} | {r['naive_build_s']:.1f} | {update} | {r['site_s']:.1f} "
             f"| {r['ask_rss_mb']:.0f} / {r['build_rss_mb']:.0f} |"
         )
     return "\n".join(rows)

@@ -108,6 +108,12 @@ def _write_postings(writer, docnums: list[int], frequencies: list[int], encoded:
     for start in range(0, len(docnums), limit):
         block = slice(start, start + limit)
         frequency = frequencies[block]
+        # A block of one posting (an id, a rare word: most terms) is left
+        # uncompressed, as each block says: zlib would make it no shorter,
+        # and setting zlib up costs more than the rest of writing it. (Whoosh
+        # means to leave out pickles under 20 bytes, but a slip has it compress
+        # every block.)
+        postings._compression = writer._codec._compression if len(frequency) > 1 else 0
         postings._ids = array("I", docnums[block])
         postings._weights = array("f", [f * boost for f in frequency])
         postings._maxweight = max(frequency) * boost

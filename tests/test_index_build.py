@@ -92,7 +92,8 @@ def test_same_index_as_whoosh_writes(corpus: str, tmp_path: Path):
 def test_posting_blocks_are_those_whoosh_writes(tmp_path: Path):
     """Each term's posting blocks, as stored, unpickle to Whoosh's writer's own: summaries, docnum gaps,
     weights (one for a block of equal frequencies, None for all 1.0, else each) and positions. (Not byte for
-    byte: the encoding of a lone position is one object, which pickle writes once a block.)"""
+    byte: the encoding of a lone position is one object, which pickle writes once a block; and a block of one
+    posting is not compressed.)"""
     import pickle
     import zlib
 
@@ -100,7 +101,10 @@ def test_posting_blocks_are_those_whoosh_writes(tmp_path: Path):
     from rulebot.scoring import _blocks
 
     def unpacked(segment, info) -> list:
-        return [(count, last, level, pickle.loads(zlib.decompress(packed) if level else packed)) for count, last, packed, level in _blocks(segment, info)]
+        return [(count, last, pickle.loads(zlib.decompress(packed) if level else packed)) for count, last, packed, level in _blocks(segment, info)]
+
+    def levels(segment, info) -> list:
+        return [(count, level) for count, _, _, level in _blocks(segment, info)]
 
     corpus = load([write_synthetic_corpus(tmp_path / "corpus", entries=400)])
     (tmp_path / "ours").mkdir()
@@ -110,7 +114,7 @@ def test_posting_blocks_are_those_whoosh_writes(tmp_path: Path):
     ours, theirs = IndexReader.open(tmp_path / "ours", "MAIN"), IndexReader.open(tmp_path / "whoosh", "MAIN")
     try:
         [mine], [whooshs] = ours.segments, theirs.segments
-        blocks = 0
+        blocks = lone = 0
         for field in (name for name, spec in schema().items() if spec.indexed):
             assert ours.lexicon(field) == theirs.lexicon(field)
             for term in ours.lexicon(field):
@@ -118,8 +122,10 @@ def test_posting_blocks_are_those_whoosh_writes(tmp_path: Path):
                 assert a.inlined == b.inlined, (field, term)
                 if a.extent is not None:
                     assert unpacked(mine, a) == unpacked(whooshs, b), (field, term)
+                    assert levels(mine, a) == [(count, 0 if count == 1 else level) for count, level in levels(whooshs, b)]
                     blocks += 1
-        assert blocks > 100
+                    lone += levels(mine, a) == [(1, 0)]
+        assert blocks > 100 and 0 < lone < blocks
     finally:
         ours.close()
         theirs.close()
