@@ -282,9 +282,10 @@ def documents(corpus: Corpus, ids: Iterable[str] | None = None) -> Iterator[tupl
 
 def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
     def make() -> dict:
-        from rulebot.render import to_terminal
+        from rulebot.render import may_be_markup, to_terminal
 
-        payload["terminal"] = to_terminal(entry.text)
+        if may_be_markup(entry.text):  # a plain text (most) is made terminal text when shown, in microseconds
+            payload["terminal"] = to_terminal(entry.text)
         payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
         return {
             "id": entry.id,

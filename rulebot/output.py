@@ -7,7 +7,7 @@ import os
 import sys
 import textwrap
 
-from rulebot.render import PRE, STRONG_OFF, STRONG_ON
+from rulebot.render import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     lines = [heading(entry, style)]
     for note in entry.get("modified_by", []):
         lines.append("  " + style(f"Changed by {note['title']} ({note['id']})", YELLOW))
-    lines.extend(wrap_text(entry.get("terminal", entry["text"]), style))
+    lines.extend(wrap_text(entry["terminal"] if "terminal" in entry else to_terminal(entry["text"]), style))
     lines.append("  " + style("Source: ", DIM) + citation(entry))
     if entry.get("modifies"):
         lines.append("  " + style("Changes: ", DIM) + refs(entry["modifies"], style))

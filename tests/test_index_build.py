@@ -304,6 +304,18 @@ def test_texts_said_plain_read_as_the_parser_reads_them(text: str):
         assert to_terminal(text) == render._from_tokens(text)
 
 
+def test_terminal_text_is_kept_only_for_texts_that_need_the_parser():
+    """The index keeps the terminal text of texts that may hold Markdown; a plain one is made when shown, the same."""
+    from rulebot import output, render
+
+    with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+        payloads = searcher.entries()
+        assert any("terminal" in p for p in payloads) and any("terminal" not in p for p in payloads)
+        for payload in payloads:
+            assert ("terminal" in payload) == render.may_be_markup(payload["text"]), payload["id"]
+            kept = dict(payload, terminal=to_terminal(payload["text"]))
+            assert output.entry_block(payload, output.Style(True)) == output.entry_block(kept, output.Style(True))
+
 @pytest.mark.parametrize("text", ["- one\n- two", "Intro:\n  2) two", "Title\n=====", "Title\n---", "~~~\ncode\n~~~", "    code", "a\tb"])
 def test_texts_with_block_markup_are_parsed(text: str):
     from rulebot import render
