@@ -2,8 +2,8 @@
 
 Entry texts that may hold Markdown are rendered for the terminal when the
 index is built, so that `rulebot ask` prints them without importing
-markdown-it; plain texts (most) are rendered when shown, without the parser
-(to_terminal's first path), rather than kept twice. The terminal form is
+markdown-it; plain texts (most) are rendered when shown, without the parser,
+rather than kept twice. The terminal form is
 plain text with three control characters that the printer interprets:
 STRONG_ON/STRONG_OFF around emphasis, and PRE at the start of a line that must
 not be re-wrapped (table rows).

@@ -164,18 +164,18 @@ class TestHouseRules:
         result = run_cli(*TOY, "--corpus", str(house), "ask", "--json", "--official-only", "double gull")
         assert "lh-house-double-gull" not in [r["id"] for r in json.loads(result.stdout)["results"]]
 
-    def test_official_only_finds_official_rulings_past_many_house_ones(self, run_cli, tmp_path: Path):
+    def test_official_only_finds_official_rulings_past_many_house_ones(self, run_cli, minimal_copy: Path):
         """Entries of a house source (of any kind) are left out before the best are picked, not after:
         many of them matching better leave room for the official ruling."""
-        toml = (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8")
-        toml = toml.replace("[vocabulary]", '[[sources]]\nid = "club-notes"\ntitle = "Our club\'s notes"\ntrust = "house"\n\n[vocabulary]')
+        folder = minimal_copy
+        game = folder / "lantern-harbor" / "game.toml"
+        toml = game.read_text(encoding="utf-8")
+        game.write_text(toml.replace("[vocabulary]", '[[sources]]\nid = "club-notes"\ntitle = "Our club\'s notes"\ntrust = "house"\n\n[vocabulary]'), encoding="utf-8")
         notes = "".join(
             f"## lh-club-gull-{n}\ntitle: Gull {n}\nkind: rule\nsection: Club\n\nGull, gull, gull: note {n}.\n\n"
             for n in range(60)
         )
-        folder = write_corpus(tmp_path / "club", {"lantern-harbor/game.toml": toml, "lantern-harbor/club-notes.md": notes})
-        for name in ("rulebook.md", "tides-faq.md"):
-            (folder / "lantern-harbor" / name).write_bytes((MINIMAL / "lantern-harbor" / name).read_bytes())
+        (folder / "lantern-harbor" / "club-notes.md").write_text(notes, encoding="utf-8")
         every = json.loads(run_cli("--no-shipped", "--corpus", str(folder), "ask", "--json", "gull").stdout)["results"]
         assert any(r["id"].startswith("lh-club-gull-") for r in every)
         result = run_cli("--no-shipped", "--corpus", str(folder), "ask", "--json", "--official-only", "gull")
