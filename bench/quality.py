@@ -1,22 +1,36 @@
 """Score rulebot's retrieval next to a plain BM25 baseline, on the same corpus and questions.
 
-    python bench/quality.py                          # tests/questions.jsonl
-    python bench/quality.py --questions FILE.jsonl   # another question set, same format
-    python bench/quality.py --misses                 # also list rulebot's misses at 3
+    python bench/quality.py                          # every question set of tests/
+    python bench/quality.py --questions FILE.jsonl   # one question set (same format)
+    python bench/quality.py --misses                 # also list rulebot's misses at 3 (never of a test half)
 
-Both systems answer every question of the set (format: see tests/test_quality.py)
-over the shipped corpus. The baseline is SQLite FTS5 with its default
-tokenizer (unicode61: case and accents folded, no stemming, no stop words), one
-row per entry holding title + aliases + text, ranked by bm25(); its query is an
-OR of the question's words, each quoted so that query syntax cannot break it.
-Both are restricted the same way: to the question's game when it has one and,
-when the question lists expansions in play ("with"), to the base game and those
-expansions.
+Question files (JSON lines; a first line {"header": ..., "half": ...} names
+the half of a split set): tests/questions.jsonl, the project's set, and
+tests/questions-players-{dev,test}.jsonl, questions in players' own words
+written from the sources before the corpus was read. Each row has `q`,
+`game` (null: the question names none, `expect_game` says whose it is),
+optional `with` (expansions in play), `lang`, `type`, `expect` (the ids of
+the entries whose text states the answer) and, in the players' set,
+`answerable` (false: the sources do not answer it; `expect` then holds the
+entry that says what is missing, if there is one).
 
-Printed as a Markdown table per question type and overall: hit@1, hit@3 (an
-expected id among the first 1 or 3 answers) and MRR (mean of 1/rank of the
-first expected id within the first DEPTH answers, 0 when none).
-Standard library and rulebot only.
+Both systems answer every question over the shipped corpus. The baseline
+is SQLite FTS5 with its default tokenizer (unicode61: case and accents
+folded, no stemming, no stop words), one row per entry holding title +
+aliases + text, ranked by bm25(); its query is an OR of the question's
+words, each quoted so that query syntax cannot break it. Both are
+restricted the same way: to the game when one is given and, when the
+question lists expansions in play ("with"), to the base game and those.
+
+A question is answered right at k when an expected id is among the first k
+answers; a question the sources do not answer is answered right when the
+answer is flagged unsure (rulebot's `confident` false; the baseline is
+unsure only when it finds nothing) and, if an entry says what is missing,
+that entry is among the first k. Printed as Markdown tables: per question
+type, per language and overall, with the game as each row gives it; then
+every question asked with its game given and with no game given; then how
+far rulebot's confidence flag can be trusted. Standard library and rulebot
+only.
 """
 
 from __future__ import annotations
@@ -30,6 +44,7 @@ import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -37,30 +52,74 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from rulebot.corpus import load  # noqa: E402
-
-from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.corpus_files import shipped_corpus_dir  # noqa: E402
 from rulebot.index import open_index  # noqa: E402
 from rulebot.model import Corpus  # noqa: E402
 from rulebot.search import Searcher  # noqa: E402
 
-DEFAULT_QUESTIONS = ROOT / "tests" / "questions.jsonl"
+TESTS = ROOT / "tests"
+DEFAULT_QUESTIONS = [TESTS / "questions.jsonl", TESTS / "questions-players-dev.jsonl", TESTS / "questions-players-test.jsonl"]
 DEPTH = 10
 """Answers fetched per question; MRR counts ranks up to this depth."""
-TYPES = ("exact-name", "typo", "paraphrase", "redirect", "numeric/setup", "cross-game", "french", "expansion")
+TYPES = (
+    # the project's set
+    "exact-name", "typo", "paraphrase", "redirect", "numeric/setup", "cross-game", "french", "expansion",
+    # the players' set (typo and expansion too)
+    "everyday", "quantity", "player-count", "name", "two-part", "unanswerable",
+)
 WORD_RE = re.compile(r"\w+")
+GAME_MODES = ("as asked", "game given", "no game")
+"""How a question's game is passed: as its row says, always (its game or expect_game), never."""
 
-Ranker = Callable[[dict], list[str]]
-"""Takes a question row, returns entry ids, best first."""
+
+@dataclass(frozen=True)
+class Found:
+    """What a system answered to one question."""
+
+    ids: list[str]
+    """Entry ids, best first."""
+    confident: bool
+    """Whether the system stood by its first answer."""
 
 
-def read_questions(path: Path) -> list[dict]:
-    """One dict per non-blank line of a JSON-lines question file."""
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+Ranker = Callable[[dict, str | None], Found]
+"""Takes a question row and the game to pass (None: none), returns what was found."""
+
+
+@dataclass(frozen=True)
+class QuestionFile:
+    path: Path
+    half: str | None
+    """"dev" or "test" for a half of a split set, else None."""
+    rows: list[dict]
+
+
+def read_questions(path: Path) -> QuestionFile:
+    """The question rows of a JSON-lines file, and the half its header names."""
+    rows, half = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if "header" in row:
+            half = row.get("half")
+        else:
+            rows.append(row)
+    return QuestionFile(path, half, rows)
+
+
+def game_of(row: dict) -> str:
+    return row["game"] or row["expect_game"]
+
+
+def passed_game(row: dict, mode: str) -> str | None:
+    """The game a question is asked with in a mode of GAME_MODES."""
+    return {"as asked": row["game"], "game given": game_of(row), "no game": None}[mode]
 
 
 def in_play(row: dict) -> dict[str, set[str]] | None:
     """{game: expansions} when the question lists expansions in play, else None."""
-    return {row["game"]: set(row["with"])} if row.get("with") else None
+    return {game_of(row): set(row["with"])} if row.get("with") else None
 
 
 class Baseline:
@@ -77,37 +136,44 @@ class Baseline:
             ),
         )
 
-    def rank(self, row: dict) -> list[str]:
+    def rank(self, row: dict, game: str | None) -> Found:
         words = WORD_RE.findall(row["q"])
         if not words:
-            return []
+            return Found([], False)
         match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
         sql = "SELECT id FROM entries WHERE entries MATCH ?"
         params: list[object] = [match]
-        if row.get("game"):
+        if game:
             sql += " AND game = ?"
-            params.append(row["game"])
+            params.append(game)
         if row.get("with"):
             allowed = ["base", *row["with"]]
             sql += f" AND expansion IN ({', '.join('?' * len(allowed))})"
             params.extend(allowed)
         sql += " ORDER BY bm25(entries), id LIMIT ?"
         params.append(DEPTH)
-        return [r[0] for r in self.db.execute(sql, params)]
+        ids = [r[0] for r in self.db.execute(sql, params)]
+        return Found(ids, bool(ids))
 
 
 def rulebot_ranker(searcher: Searcher) -> Ranker:
-    def rank(row: dict) -> list[str]:
-        answer = searcher.ask(row["q"], game=row.get("game"), limit=DEPTH, expansions=in_play(row))
-        return [hit.id for hit in answer.results]
+    def rank(row: dict, game: str | None) -> Found:
+        answer = searcher.ask(row["q"], game=game, limit=DEPTH, expansions=in_play(row))
+        return Found([hit.id for hit in answer.results], answer.confident)
 
     return rank
 
 
-def first_rank(found: list[str], expected: Iterable[str]) -> int | None:
-    """1-based rank of the first expected id among the answers, or None."""
-    wanted = set(expected)
-    return next((i for i, entry_id in enumerate(found, start=1) if entry_id in wanted), None)
+def first_rank(found: Found, row: dict) -> int | None:
+    """1-based rank of the right answer among those found, or None (see the module's docstring)."""
+    wanted = set(row["expect"])
+    if row.get("answerable", True):
+        return next((i for i, entry_id in enumerate(found.ids, start=1) if entry_id in wanted), None)
+    if found.confident:
+        return None
+    if not wanted:
+        return 1
+    return next((i for i, entry_id in enumerate(found.ids, start=1) if entry_id in wanted), None)
 
 
 def scores(ranks: list[int | None]) -> tuple[float, float, float]:
@@ -119,15 +185,11 @@ def scores(ranks: list[int | None]) -> tuple[float, float, float]:
     return hit1, hit3, mrr
 
 
-def table(rows: list[dict], ranks: dict[str, list[int | None]]) -> str:
-    """The Markdown table: one line per question type, then overall."""
+def table(label: str, groups: list[tuple[str, list[int]]], ranks: dict[str, list[int | None]]) -> str:
+    """A Markdown table: a line per group of questions (their indexes), each system's hit@1, hit@3, MRR."""
     systems = list(ranks)
-    present = [t for t in TYPES if any(r["type"] == t for r in rows)]
-    present += sorted({r["type"] for r in rows} - set(present))
-    head = ["type", "n"] + [f"{s} {m}" for s in systems for m in ("hit@1", "hit@3", "MRR")]
+    head = [label, "n"] + [f"{s} {m}" for s in systems for m in ("hit@1", "hit@3", "MRR")]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
-    groups = [(t, [i for i, r in enumerate(rows) if r["type"] == t]) for t in present]
-    groups.append(("**overall**", list(range(len(rows)))))
     for name, indexes in groups:
         cells = [name, str(len(indexes))]
         for system in systems:
@@ -136,42 +198,101 @@ def table(rows: list[dict], ranks: dict[str, list[int | None]]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS, metavar="FILE", help="JSON-lines question file (default: tests/questions.jsonl)")
-    parser.add_argument("--misses", action="store_true", help="also list the questions rulebot misses at 3, with its top 3")
-    args = parser.parse_args(argv)
-    try:
-        rows = read_questions(args.questions)
-    except (OSError, ValueError) as exc:
-        parser.error(f"cannot read {args.questions}: {exc}")
-    corpus = load([shipped_corpus_dir()])
-    baseline = Baseline(corpus)
-    # A cache of the run's own, so the benchmark never depends on (or touches) the user's index.
-    with tempfile.TemporaryDirectory(prefix="rulebot-bench-") as cache:
-        os.environ["RULEBOT_CACHE_DIR"] = cache
-        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
-            rank_rulebot = rulebot_ranker(searcher)
-            found = {"rulebot": [rank_rulebot(r) for r in rows], "baseline": [baseline.rank(r) for r in rows]}
+def by_key(rows: list[dict], key: Callable[[dict], str], order: Iterable[str] = ()) -> list[tuple[str, list[int]]]:
+    """Question indexes grouped by a key, the keys in `order` first, then the rest sorted; then overall."""
+    keys = [k for k in order if any(key(r) == k for r in rows)]
+    keys += sorted({key(r) for r in rows} - set(keys))
+    groups = [(k, [i for i, r in enumerate(rows) if key(r) == k]) for k in keys]
+    return groups + [("**overall**", list(range(len(rows))))]
 
-    ranks = {system: [first_rank(f, r["expect"]) for f, r in zip(answers, rows)] for system, answers in found.items()}
-    try:
-        shown = args.questions.resolve().relative_to(ROOT)
-    except ValueError:
-        shown = args.questions
-    print(f"Questions: {shown} ({len(rows)}); corpus: {len(corpus.entries)} entries; MRR depth {DEPTH}.")
-    print(f"{date.today().isoformat()}, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.platform()}")
-    print()
-    print(table(rows, ranks))
-    if args.misses:
-        print()
-        print("rulebot misses at 3:")
-        for row, answers, rank in zip(rows, found["rulebot"], ranks["rulebot"]):
+
+def confidence_lines(rows: list[dict], found: list[Found]) -> list[str]:
+    """How far the confidence flag can be trusted: the first answer's rightness among confident and unsure answers."""
+
+    def right_first(row: dict, f: Found) -> bool:
+        return bool(f.ids) and f.ids[0] in row["expect"]
+
+    confident = [right_first(r, f) for r, f in zip(rows, found) if f.confident]
+    unsure = [right_first(r, f) for r, f in zip(rows, found) if not f.confident]
+    unanswered = [f.confident for r, f in zip(rows, found) if not r.get("answerable", True)]
+    lines = [
+        f"- confident answers whose first entry is right: {sum(confident)}/{len(confident)}"
+        + (f" = {sum(confident) / len(confident):.2f}" if confident else ""),
+        f"- unsure answers whose first entry is right anyway: {sum(unsure)}/{len(unsure)}"
+        + (f" = {sum(unsure) / len(unsure):.2f}" if unsure else ""),
+    ]
+    if unanswered:
+        lines.append(f"- questions the sources do not answer, answered confidently: {sum(unanswered)}/{len(unanswered)}")
+    return lines
+
+
+def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool) -> str:
+    rows = questions.rows
+    out = []
+    ranks_by_mode = {}
+    found_by_mode = {}
+    for mode in GAME_MODES:
+        found = {name: [rank(r, passed_game(r, mode)) for r in rows] for name, rank in rankers.items()}
+        found_by_mode[mode] = found
+        ranks_by_mode[mode] = {name: [first_rank(f, r) for f, r in zip(answers, rows)] for name, answers in found.items()}
+    ranks = ranks_by_mode["as asked"]
+    out.append(table("type", by_key(rows, lambda r: r["type"], TYPES), ranks))
+    if len({r["lang"] for r in rows}) > 1:
+        out += ["", table("language", by_key(rows, lambda r: r["lang"], ("en", "fr")), ranks)]
+    modes = [(mode, list(range(len(rows)))) for mode in GAME_MODES]
+    out += ["", "| game | n | " + " | ".join(f"{s} {m}" for s in rankers for m in ("hit@1", "hit@3", "MRR")) + " |"]
+    out.append("|" + "|".join(["---"] + ["---:"] * (1 + 3 * len(rankers))) + "|")
+    for mode, indexes in modes:
+        cells = [mode, str(len(indexes))]
+        for system in rankers:
+            cells += [f"{v:.2f}" for v in scores(ranks_by_mode[mode][system])]
+        out.append("| " + " | ".join(cells) + " |")
+    out += ["", "rulebot's confidence, games as asked:", *confidence_lines(rows, found_by_mode["as asked"]["rulebot"])]
+    if misses:
+        out += ["", "rulebot misses at 3 (games as asked):"]
+        for row, found, rank in zip(rows, found_by_mode["as asked"]["rulebot"], ranks["rulebot"]):
             if rank is None or rank > 3:
                 game = row.get("game") or "none"
                 extra = f", with {','.join(row['with'])}" if row.get("with") else ""
                 where = f"rank {rank}" if rank else "not in top 10"
-                print(f"- [{row['type']}] {row['q']!r} (game {game}{extra}): expected {' or '.join(row['expect'])} ({where}); top 3: {', '.join(answers[:3]) or 'nothing'}")
+                expected = " or ".join(row["expect"]) or "an unsure answer"
+                sure = "confident" if found.confident else "unsure"
+                out.append(
+                    f"- [{row['type']}] {row['q']!r} (game {game}{extra}): expected {expected} ({where}); "
+                    f"{sure}, top 3: {', '.join(found.ids[:3]) or 'nothing'}"
+                )
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--questions", type=Path, action="append", metavar="FILE", help="JSON-lines question file (repeatable; default: every set of tests/)")
+    parser.add_argument("--misses", action="store_true", help="also list the questions rulebot misses at 3 (refused for a test half)")
+    args = parser.parse_args(argv)
+    files = []
+    for path in args.questions or DEFAULT_QUESTIONS:
+        try:
+            files.append(read_questions(path))
+        except (OSError, ValueError) as exc:
+            parser.error(f"cannot read {path}: {exc}")
+    corpus = load([shipped_corpus_dir()])
+    baseline = Baseline(corpus)
+    print(f"Corpus: {len(corpus.entries)} entries; MRR depth {DEPTH}.")
+    print(f"{date.today().isoformat()}, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.platform()}")
+    # A cache of the run's own, so the benchmark never depends on (or touches) the user's index.
+    with tempfile.TemporaryDirectory(prefix="rulebot-bench-") as cache:
+        os.environ["RULEBOT_CACHE_DIR"] = cache
+        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+            rankers = {"rulebot": rulebot_ranker(searcher), "baseline": baseline.rank}
+            for questions in files:
+                try:
+                    shown = questions.path.resolve().relative_to(ROOT)
+                except ValueError:
+                    shown = questions.path
+                half = f", {questions.half} half" if questions.half else ""
+                print(f"\n### {shown} ({len(questions.rows)} questions{half})\n")
+                # A test half is scored to report, never to tune: its misses are not shown.
+                print(report(questions, rankers, args.misses and questions.half != "test"))
     return 0
 
 
