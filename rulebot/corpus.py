@@ -37,12 +37,13 @@ LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)$")
-ALIAS_KEY_RE = re.compile(r"^aliases-([a-z]{2})$")
+LANGUAGE_KEY_RE = re.compile(r"^(aliases|asked)-([a-z]{2})$")
+"""A list key in another language than English: `aliases-fr`, `asked-fr`."""
 FENCES = ("```", "~~~")
 """What opens and closes a code fence, in which a `## ` line is no heading."""
 TOML_LINE_RE = re.compile(r"at line (\d+)")
 
-ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "see_also", "modifies", "revised", "draft"}
+ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "asked", "see_also", "modifies", "revised", "draft"}
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}
@@ -587,15 +588,14 @@ class _Loader:
         elif not raw.id.startswith(game.id_prefix + "-"):
             bad(raw.line, f"id {raw.id!r} must start with the game's id_prefix {game.id_prefix + '-'!r}")
         headers = raw.headers
-        aliases = []
+        phrases: dict[str, list[Alias]] = {"aliases": [], "asked": []}
         for key, (value, line) in headers.items():
-            if key == "aliases":
-                aliases.extend(Alias(name, "en") for name in _split_list(value))
+            if key in phrases:
+                phrases[key].extend(Alias(text, "en") for text in _split_list(value))
+            elif (m := LANGUAGE_KEY_RE.match(key)) is not None:
+                phrases[m.group(1)].extend(Alias(text, m.group(2)) for text in _split_list(value))
             elif key not in ENTRY_KEYS:
-                if (m := ALIAS_KEY_RE.match(key)) is not None:
-                    aliases.extend(Alias(name, m.group(1)) for name in _split_list(value))
-                else:
-                    bad(line, f"unknown key {key!r} (known: {', '.join(sorted(ENTRY_KEYS))}, aliases-XX)")
+                bad(line, f"unknown key {key!r} (known: {', '.join(sorted(ENTRY_KEYS))}, aliases-XX, asked-XX)")
         for key in REQUIRED_ENTRY_KEYS:
             if not headers.get(key, ("", 0))[0]:
                 where = headers[key][1] if key in headers else raw.line
@@ -633,7 +633,8 @@ class _Loader:
             source=source.id,
             section=headers["section"][0],
             expansion=expansion,
-            aliases=tuple(aliases),
+            aliases=tuple(phrases["aliases"]),
+            asked=tuple(phrases["asked"]),
             see_also=tuple(_split_list(headers.get("see_also", ("", 0))[0])),
             modifies=tuple(_split_list(headers.get("modifies", ("", 0))[0])),
             revised=revised or None,
@@ -714,6 +715,21 @@ class _Loader:
                     self.problems.append(
                         Problem(entry.path, self.header_line(entry, header),
                                 f"alias {alias.text!r} is the title of {owner.id!r} ({owner.path}:{owner.line})")
+                    )
+        self.check_asked()
+
+    def check_asked(self) -> None:
+        """A question players ask is listed for one entry of a game only: two would send it two ways."""
+        asked_by: dict[tuple[str, str], Entry] = {}
+        for entry in self.corpus.entries.values():
+            for question in entry.asked:
+                key = (entry.game, fold(question.text))
+                other = asked_by.setdefault(key, entry)
+                if other.id != entry.id:
+                    header = "asked" if question.lang == "en" else f"asked-{question.lang}"
+                    self.problems.append(
+                        Problem(entry.path, self.header_line(entry, header),
+                                f"question {question.text!r} is also asked of {other.id!r} ({other.path}:{other.line})")
                     )
 
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
     from rulebot.whoosh_api import FileStorage, RamStorage
 
-FORMAT = "13"
+FORMAT = "14"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -297,6 +297,8 @@ def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
             "names": "\n".join(entry.names()),
             "aliases": "\n".join(a.text for a in entry.aliases if a.lang != "fr"),
             "aliases_fr": "\n".join(a.text for a in entry.aliases if a.lang == "fr") or (entry.title if language == "fr" else ""),
+            "asked": "\n".join(a.text for a in entry.asked if a.lang != "fr"),
+            "asked_fr": "\n".join(a.text for a in entry.asked if a.lang == "fr"),
             "body": entry.text,
             "section": entry.section,
             "data": payload,  # pickled as it is with the stored fields: no JSON to write or read
@@ -601,6 +603,7 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
         },
         "text": entry.text,
         "aliases": [{"text": a.text, "lang": a.lang} for a in entry.aliases],
+        "asked": [{"text": a.text, "lang": a.lang} for a in entry.asked],
         "see_also": list(entry.see_also),
         "see_also_refs": [ref(i) for i in entry.see_also],
         "modifies": [ref(i) for i in entry.modifies],

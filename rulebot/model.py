@@ -42,10 +42,10 @@ class Source:
 
 @dataclass(frozen=True)
 class Alias:
-    """Another name players use for an entry."""
+    """A phrase players type for an entry, in a language: another name, or a question it answers."""
 
     text: str
-    """The name itself."""
+    """The phrase itself."""
     lang: str = "en"
     """Its language (two-letter code)."""
 
@@ -110,6 +110,8 @@ class Entry:
     """Slug of the expansion it belongs to; None for the base game."""
     aliases: tuple[Alias, ...] = ()
     """Other names players type for it."""
+    asked: tuple[Alias, ...] = ()
+    """Questions players ask that it answers, in their own words (not the entry's)."""
     see_also: tuple[str, ...] = ()
     """Ids of related entries."""
     modifies: tuple[str, ...] = ()

@@ -152,6 +152,8 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
         lines.append("  " + style("See also: ", DIM) + refs(entry["see_also_refs"], style))
     if full and entry.get("aliases"):
         lines.append("  " + style("Also called: ", DIM) + "; ".join(a["text"] for a in entry["aliases"]))
+    if full and entry.get("asked"):
+        lines.append("  " + style("Players ask: ", DIM) + "; ".join(a["text"] for a in entry["asked"]))
     lines.append("  " + style(f"id: {entry['id']}", DIM))
     return lines
 

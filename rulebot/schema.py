@@ -51,6 +51,8 @@ def schema() -> Schema:
         names=TEXT(analyzer=names, field_boost=3.0),
         aliases=TEXT(analyzer=english, field_boost=2.5),
         aliases_fr=TEXT(analyzer=french, field_boost=2.5),
+        asked=TEXT(analyzer=english, field_boost=1.5),
+        asked_fr=TEXT(analyzer=french, field_boost=1.5),
         body=TEXT(analyzer=english),
         section=TEXT(analyzer=english, field_boost=0.3),
         data=STORED(),

@@ -51,6 +51,8 @@ FIELDS = (
     ("title", "english", False),
     ("aliases", "english", False),
     ("aliases_fr", "french", False),
+    ("asked", "english", False),
+    ("asked_fr", "french", False),
     ("body", "english", False),
     ("names", "names", False),
     ("section", "english", True),

@@ -59,6 +59,13 @@ class TestMinimalCorpus:
         assert [(a.text, a.lang) for a in keeper.aliases] == [("Gardien du Phare", "fr"), ("égalité", "fr")]
         assert keeper.line == 28
 
+    def test_questions_players_ask(self, tmp_path: Path):
+        """`asked` and `asked-XX` give the questions players ask of an entry, each with its language."""
+        files = {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nasked: who starts?; first move\nasked-fr: qui commence")}
+        loaded = corpus.load([write_corpus(tmp_path / "c", files)])
+        assert [(a.text, a.lang) for a in loaded.entry("toy-one").asked] == [("who starts?", "en"), ("first move", "en"), ("qui commence", "fr")]
+        assert loaded.entry("toy-one").aliases == ()
+
     def test_source_expansion_is_the_default(self):
         """Entries of a source declared for an expansion belong to it."""
         loaded = corpus.load([MINIMAL])
@@ -100,6 +107,8 @@ BROKEN_CASES = [
     ("unknown trust", {"toy/game.toml": GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\ntrust = "gossip"'), "toy/rules.md": ENTRY}, "game.toml:8: unknown trust 'gossip'"),
     ("no game.toml", {"toy/rules.md": ENTRY}, "toy:0: no game.toml"),
     ("alias twice", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\naliases: Uno") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\naliases: uno")}, "rules.md:13: alias 'uno' is also claimed by 'toy-one'"),
+    ("question twice", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nasked: who goes first?") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\nasked-fr: qui commence; Who goes first?")}, "rules.md:13: question 'Who goes first?' is also asked of 'toy-one'"),
+    ("unknown language key", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nasked-french: qui commence")}, "rules.md:5: unknown key 'asked-french'"),
     ("self reference", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nsee_also: toy-one")}, "rules.md:5: see_also names the entry itself"),
     ("modifies cycle", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nmodifies: toy-two") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\nmodifies: toy-one")}, "modifies forms a cycle"),
     ("bad vocabulary", {"toy/game.toml": GAME_TOML + '\n[vocabulary]\nsynonyms = ["money"]\n', "toy/rules.md": ENTRY}, "game.toml:14: synonyms must be a list of lists"),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from conftest import MINIMAL
+from conftest import MINIMAL, write_corpus
 from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import open_index
@@ -71,6 +73,30 @@ class TestLanguages:
     def test_french_question_on_shipped_corpus(self, shipped: Searcher):
         """A French question finds a Molthar entry without naming the game."""
         assert shipped.ask("qui peut activer le feu follet").results[0].game == "portals-of-molthar"
+
+
+class TestAskedAs:
+    CORPUS = {
+        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/rules.md": (
+            "## toy-purse\ntitle: Shells at the start\nkind: setup\nsection: Setup\n"
+            "asked: how much money do we begin with\nasked-fr: combien d'argent au début\n\n"
+            "Each captain takes 3 shells.\n\n"
+            "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\n\nA ferry may dock where a captain begins a turn.\n"
+        ),
+    }
+
+    @pytest.fixture
+    def asked(self, tmp_path: Path):
+        with Searcher(open_index([write_corpus(tmp_path / "corpus", self.CORPUS)])) as searcher:
+            yield searcher
+
+    @pytest.mark.parametrize("question", ["money at the beginning?", "combien d'argent au debut"])
+    def test_a_question_players_ask_finds_its_entry(self, asked: Searcher, question: str):
+        """Words found only in an entry's `asked` questions (English or French) find that entry."""
+        answer = asked.ask(question)
+        assert answer.results[0].id == "toy-purse"
+        assert answer.results[0].data["asked"][0] == {"text": "how much money do we begin with", "lang": "en"}
 
 
 class TestVocabulary:
