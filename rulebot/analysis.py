@@ -50,6 +50,29 @@ QUESTION_FILLER = frozenset(
     """.split()
 )
 
+# Words that mark a question as French: its grammar words that English
+# questions do not use ("on", "a", "plus" and the like are left out).
+FRENCH_MARKERS = frozenset(
+    """
+    au aux avec ca ce ces cest cet cette combien comment d dans des dois doit du elle est estce
+    et faut il ils j je l la le les leur leurs ma mes moi mon n ne nous ou par pas peut peuvent
+    peux pour pourquoi quand que quel quelle quelles quels qui quoi qu sa ses si son sont sur ta
+    tes ton tu un une vos votre vous
+    """.split()
+)
+STRONG_FRENCH_MARKERS = frozenset("combien comment pourquoi quand quoi peux peut dois doit faut est sont je".split())
+"""Alone, one of these says the question is French."""
+
+
+def question_language(text: str) -> str:
+    """"fr" for a question written in French, else "en": by the French grammar words it uses and its accents."""
+    found = words(text)
+    evidence = sum(2 if w in STRONG_FRENCH_MARKERS else 1 for w in found if w in FRENCH_MARKERS)
+    if any(c in "éèêàâùûôîçœ" for c in text.lower()):
+        evidence += 1
+    return "fr" if evidence >= 2 else "en"
+
+
 # Stop words of the index: Whoosh's default English list, and the French list
 # of the Snowball project (as Whoosh ships it), accents as written.
 ENGLISH_STOP_WORDS = frozenset(

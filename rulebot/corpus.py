@@ -282,22 +282,22 @@ class _Loader:
         before = set(self.corpus.games)
         for game_dir in game_dirs:
             self.read_game_dir(game_dir)
-        shared = self.read_shared_vocabulary(root / VOCABULARY_FILE)
+        synonyms, french = self.read_shared_vocabulary(root / VOCABULARY_FILE)
         for slug in [g for g in self.corpus.games if g not in before]:
             game = self.corpus.games[slug]
-            self.corpus.games[slug] = replace(game, synonyms=game.synonyms + shared)
+            self.corpus.games[slug] = replace(game, synonyms=game.synonyms + synonyms, french=game.french + french)
 
-    def read_shared_vocabulary(self, path: Path) -> tuple[tuple[str, ...], ...]:
-        """The synonym groups of a corpus folder's vocabulary.toml (none if absent)."""
+    def read_shared_vocabulary(self, path: Path) -> tuple[Groups, Groups]:
+        """The synonym groups and French groups of a corpus folder's vocabulary.toml (none if absent)."""
         if not path.is_file():
-            return ()
+            return (), ()
         parsed = self.read_toml(path)
         if parsed is None:
-            return ()
+            return (), ()
         text, data = parsed
         toml = _TomlFile(path, text, self)
-        toml.unknown_keys(data, {"synonyms"})
-        return tuple(tuple(s.lower() for s in group) for group in toml.string_lists(data, "synonyms"))
+        toml.unknown_keys(data, {"synonyms", "french"})
+        return _groups(toml.string_lists(data, "synonyms")), _groups(toml.string_lists(data, "french"))
 
     def read_game_dir(self, game_dir: Path) -> None:
         game_file = game_dir / GAME_FILE
@@ -400,7 +400,7 @@ class _Loader:
         aliases = toml.string_list(data, "aliases")
         toml.unknown_keys(data, {"slug", "name", "id_prefix", "publisher", "year", "language",
                                  "aliases", "expansions", "sources", "vocabulary"})
-        toml.unknown_keys(vocabulary, {"synonyms", "terms"})
+        toml.unknown_keys(vocabulary, {"synonyms", "terms", "french"})
         for what, items in (("expansion", [e.slug for e in expansions]), ("source", [s.id for s in sources])):
             seen = set()
             for item in items:
@@ -426,7 +426,8 @@ class _Loader:
             aliases=tuple(aliases),
             expansions=expansions,
             sources=tuple(sources),
-            synonyms=tuple(tuple(s.lower() for s in group) for group in synonyms),
+            synonyms=_groups(synonyms),
+            french=_groups(toml.string_lists(vocabulary, "french")),
             terms=tuple(t.lower() for t in terms),
             path=display_path(path),
         )
@@ -766,6 +767,14 @@ def header_line(entry: Entry, key: str, lines: list[str] | None = None) -> int:
         if not lines[number].strip():
             break
     return entry.line
+
+
+Groups = tuple[tuple[str, ...], ...]
+"""Groups of words or phrases that mean the same (a vocabulary's synonyms, its French words)."""
+
+
+def _groups(lists: list[list[str]]) -> Groups:
+    return tuple(tuple(word.lower() for word in group) for group in lists)
 
 
 def _split_list(value: str) -> list[str]:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
     from rulebot.whoosh_api import FileStorage, RamStorage
 
-FORMAT = "14"
+FORMAT = "15"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -488,8 +488,12 @@ def _meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dict:
         "built_at": time.time(),
         "games": {slug: game_payload(corpus, slug, entries.get(slug, 0)) for slug in corpus.games},
         "synonym_tables": {
-            **{slug: analysis.encode_synonyms(analysis.synonym_table(g.synonyms)) for slug, g in corpus.games.items()},
-            ALL_GAMES: analysis.encode_synonyms(analysis.synonym_table([s for g in corpus.games.values() for s in g.synonyms])),
+            # per question language: French questions also use the French words of each vocabulary
+            language: {
+                **{slug: analysis.encode_synonyms(analysis.synonym_table(groups(g))) for slug, g in corpus.games.items()},
+                ALL_GAMES: analysis.encode_synonyms(analysis.synonym_table([s for g in corpus.games.values() for s in groups(g)])),
+            }
+            for language, groups in (("en", lambda g: g.synonyms), ("fr", lambda g: g.synonyms + g.french))
         },
         "digests": digests,
     }

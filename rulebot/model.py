@@ -74,6 +74,8 @@ class Game:
     """The documents the game's entries restate."""
     synonyms: tuple[tuple[str, ...], ...] = ()
     """Groups of words meaning the same thing in this game, expanded at query time."""
+    french: tuple[tuple[str, ...], ...] = ()
+    """Groups of French words players use and the words of the rules they mean: synonyms for French questions only."""
     terms: tuple[str, ...] = ()
     """Words that on their own point at this game."""
     path: str = ""

@@ -66,6 +66,7 @@ def answer_json(answer: Answer) -> dict:
         "query": answer.query,
         "game": answer.game,
         "confident": answer.confident,
+        "language": answer.language,
         "results": [public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3)) for h in answer.results],
         "suggestions": answer.suggestions,
         "close_titles": answer.close_titles,

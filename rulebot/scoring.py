@@ -60,6 +60,8 @@ class Clause:
     weight: float = 1.0
     slop: int = 1
     """For a phrase: how far apart its words may be."""
+    within: frozenset[int] | None = None
+    """Only these documents may match it (a synonym of some games only, in theirs); None: any."""
 
 
 Unit = list[list[Clause]]
@@ -124,11 +126,11 @@ class BM25F:
         for unit in units:
             fields: list[Part] = []
             for alternatives in unit:
-                if len(alternatives) == 1 and len(alternatives[0].words) == 1:
+                if len(alternatives) == 1 and len(alternatives[0].words) == 1 and alternatives[0].within is None:
                     clause = alternatives[0]
                     fields.append(_Term(*self._term(clause.field, clause.words[0]), clause.weight))
                     continue
-                scores = sorted((self.clause_scores(clause) for clause in alternatives), key=len, reverse=True)
+                scores = sorted((self._scoped_scores(clause) for clause in alternatives), key=len, reverse=True)
                 highest = scores[0]
                 for other in scores[1:]:
                     for docnum, value in other.items():
@@ -137,6 +139,13 @@ class BM25F:
                 fields.append(highest)
             found.append(fields)
         return Scores(_totals([part for fields in found for part in fields if part], best, eligible), found)
+
+    def _scoped_scores(self, clause: Clause) -> dict[int, float]:
+        """A clause's scores in the documents it may match (see Clause.within)."""
+        scores = self.clause_scores(clause)
+        if clause.within is None:
+            return scores
+        return {docnum: value for docnum, value in scores.items() if docnum in clause.within}
 
     def clause_scores(self, clause: Clause, among: set[int] | None = None) -> dict[int, float]:
         """BM25F score of one clause in each document it matches (of those `among`, when given): a new dict."""

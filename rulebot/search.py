@@ -115,6 +115,8 @@ class Answer:
     """Entries whose names resemble the question's words ({id, title, game})."""
     other_games: list[Hit] = field(default_factory=list)
     """When the game was not given: the best entry of other games that score close."""
+    language: str = "en"
+    """The language the question is written in (en or fr)."""
 
 
 class Searcher:
@@ -125,13 +127,15 @@ class Searcher:
         self._official_only = False
         self.games: dict[str, dict] = opened.meta["games"]
         self.reader = opened.index
-        tables = opened.meta["synonym_tables"]  # made when the index was built: start-up stays cheap
-        self._synonyms = {slug: analysis.decode_synonyms(tables[slug]) for slug in self.games}
-        self._all_synonyms = analysis.decode_synonyms(tables[ALL_GAMES])
+        self._tables = opened.meta["synonym_tables"]  # made when the index was built: start-up stays cheap
+        self._decoded: dict[str, tuple[dict[str, analysis.SynonymTable], analysis.SynonymTable]] = {}
+        self._synonyms, self._all_synonyms = self._vocabulary("en")
         self.scorer = scoring.BM25F(self.reader)
         self.vocabulary = spelling.Vocabulary(self.reader)
-        self._clauses: dict[Unit, scoring.Unit] = {}
-        """What each unit met so far may match."""
+        self._clauses: dict[tuple[Unit, bool], scoring.Unit] = {}
+        """What each unit met so far may match, in one game or (True) across games."""
+        self._docs_of_games: dict[frozenset[str], frozenset[int]] = {}
+        """The documents of some games, by the games: where a synonym of those games may match."""
         self._spelling: dict[str, list[tuple[str, ...]]] = {}
         """Close spellings of unknown words, by word: the same for every question."""
         self._game_terms = {
@@ -143,6 +147,16 @@ class Searcher:
             slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
             for slug, game in self.games.items()
         }
+
+    def _vocabulary(self, language: str) -> tuple[dict[str, analysis.SynonymTable], analysis.SynonymTable]:
+        """The synonym tables for questions in a language: per game, and of every game together (decoded once)."""
+        if language not in self._decoded:
+            tables = self._tables[language]
+            self._decoded[language] = (
+                {slug: analysis.decode_synonyms(tables[slug]) for slug in self.games},
+                analysis.decode_synonyms(tables[ALL_GAMES]),
+            )
+        return self._decoded[language]
 
     def close(self) -> None:
         """Release the index files (they are opened again if the index is searched again)."""
@@ -237,6 +251,8 @@ class Searcher:
         words = analysis.words(text)
         if not words:
             raise QueryError("the question has no words to search for")
+        language = analysis.question_language(text)
+        self._synonyms, self._all_synonyms = self._vocabulary(language)
         games = [game] if game else self._named_games(words)
         if not game and len(games) == 1:
             words = self._without_game_name(words, games[0]) or words
@@ -253,7 +269,7 @@ class Searcher:
         candidates = sorted((h for hits in by_game.values() for h in hits), key=lambda h: (-h.score, h.id))
         ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
         results = self._modifications_first(candidates, ordering, in_play)[:limit]
-        answer = Answer(query=valid_text(question), game=game or (results[0].game if results else None), results=results)
+        answer = Answer(query=valid_text(question), game=game or (results[0].game if results else None), results=results, language=language)
         if len(searched) > 1 and results:
             answer.other_games = self._runners_up(by_game, results)
         answer.confident = bool(results) and (results[0].coverage > CONFIDENT_COVERAGE)
@@ -333,6 +349,7 @@ class Searcher:
         whose entries use the question's own words.
         """
         hits = self._search(make_units(words, self._all_synonyms)[:MAX_UNITS], None, None)
+        # (each synonym only matches the entries of the games whose vocabulary has it: see _scope)
         stems = [stem(w) for w in words]
         lifts = {slug: 1 + TERM_LIFT * min(3, self._game_terms_in(stems, slug)) for slug in {hit.game for hit in hits}}
         for hit in hits:
@@ -356,7 +373,7 @@ class Searcher:
         # commonest words, in the largest corpora.
         proximity = self._proximity(units)
         eligible = self._eligible(slug, expansions)
-        found = self.scorer.score((self._unit_clauses(unit) for unit in units), PROXIMITY_POOL if proximity else CANDIDATES, eligible)
+        found = self.scorer.score((self._unit_clauses(unit, slug is None) for unit in units), PROXIMITY_POOL if proximity else CANDIDATES, eligible)
         pool = _only(found.totals, eligible)
         if proximity:
             pool = {docnum: pool[docnum] for docnum in _best(pool, PROXIMITY_POOL)}
@@ -397,23 +414,26 @@ class Searcher:
             stems.update(stem(c[0]) for c in self._close_spellings(unit.words[0]))
         return stems
 
-    def _unit_clauses(self, unit: Unit) -> scoring.Unit:
-        """What a unit may match, per field (cached: units recur)."""
-        cached = self._clauses.get(unit)
+    def _unit_clauses(self, unit: Unit, across_games: bool) -> scoring.Unit:
+        """What a unit may match, per field (cached: units recur); across games, each synonym in its games only."""
+        key = (unit, across_games)
+        cached = self._clauses.get(key)
         if cached is None:
             if len(self._clauses) > 10_000:
                 self._clauses.clear()
-            cached = self._clauses[unit] = self._analyse_unit(unit)
+            cached = self._clauses[key] = self._analyse_unit(unit, across_games)
         return cached
 
-    def _analyse_unit(self, unit: Unit) -> scoring.Unit:
-        alternatives = [(alt, 1.0 if i == 0 else SYNONYM_WEIGHT) for i, alt in enumerate(unit.alternatives)]
+    def _analyse_unit(self, unit: Unit, across_games: bool) -> scoring.Unit:
+        alternatives = [(alt, 1.0, None) for alt in unit.alternatives[:1]]
+        for alt in unit.alternatives[1:]:
+            alternatives.append((alt, SYNONYM_WEIGHT, self._scope(unit, alt) if across_games else None))
         if len(unit.words) == 1:
             word = unit.words[0]
-            alternatives.extend((c, CORRECTION_WEIGHT) for c in self._close_spellings(word))
+            alternatives.extend((c, CORRECTION_WEIGHT, None) for c in self._close_spellings(word))
         by_field: dict[str, list[scoring.Clause]] = {}
         seen = set()
-        for number, (alt, weight) in enumerate(alternatives):
+        for number, (alt, weight, within) in enumerate(alternatives):
             made: dict[str, tuple[str, ...]] = {}  # four fields share the English analysis
             for name, analysed_as, typed_only in FIELDS:
                 if typed_only and number:
@@ -423,8 +443,21 @@ class Searcher:
                 terms = made[analysed_as]
                 if terms and (name, terms) not in seen:
                     seen.add((name, terms))
-                    by_field.setdefault(name, []).append(scoring.Clause(name, terms, weight))
+                    by_field.setdefault(name, []).append(scoring.Clause(name, terms, weight, within=within))
         return list(by_field.values())
+
+    def _scope(self, unit: Unit, alternative: tuple[str, ...]) -> frozenset[int] | None:
+        """Where a synonym of a unit may match when no game is chosen: in the entries of the games whose
+        vocabulary has it (None: every game's). A word of one game's vocabulary never brings another game's
+        entries in ("gold" means coins in one game, an essence in another)."""
+        key = tuple(stem(w) for w in unit.words)
+        owners = frozenset(slug for slug, table in self._synonyms.items() if alternative in table.get(key, ()))
+        if len(owners) == len(self._synonyms):
+            return None
+        docs = self._docs_of_games.get(owners)
+        if docs is None:
+            docs = self._docs_of_games[owners] = frozenset().union(*(self.scorer.docs("game", slug) for slug in owners))
+        return docs
 
     def _proximity(self, units: list[Unit]) -> list[scoring.Clause]:
         """A bonus for adjacent question words found close together in a text.
