@@ -152,6 +152,15 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(fold(text))
 
 
+def find_phrase(words: list[str], phrase: tuple[str, ...]) -> int:
+    """Index of the first occurrence of a word sequence in a word list, or -1."""
+    size = len(phrase)
+    for i in range(len(words) - size + 1):
+        if tuple(words[i:i + size]) == phrase:
+            return i
+    return -1
+
+
 def stem(word: str) -> str:
     """The English stem of a folded word (how names and questions are compared): the index's own stemmer."""
     return _stemmer("english").stemWord(word)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebot import analysis, collector, corpus_files, segments, whoosh_api
+from rulebot import analysis, collector, corpus_files, quantities, segments, whoosh_api
 from rulebot.errors import IndexBuildError
 from rulebot.index_reader import IndexReader
 from rulebot.user_dirs import user_dir
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
     from rulebot.whoosh_api import FileStorage, RamStorage
 
-FORMAT = "15"
+FORMAT = "16"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -287,6 +287,9 @@ def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
         if may_be_markup(entry.text):  # a plain text (most) is made terminal text when shown, in microseconds
             payload["terminal"] = to_terminal(entry.text)
         payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
+        described = f"{entry.title}\n{entry.text}"
+        payload["counted"] = quantities.counted_stems(described)
+        payload["player_counts"] = quantities.player_counts(described)
         return {
             "id": entry.id,
             "game": entry.game,
@@ -300,7 +303,7 @@ def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
             "asked": "\n".join(a.text for a in entry.asked if a.lang != "fr"),
             "asked_fr": "\n".join(a.text for a in entry.asked if a.lang == "fr"),
             "body": entry.text,
-            "section": entry.section,
+            "section": f"{entry.section}\n{entry.kind}",  # "setup", "errata": what the entry is, a weak hint too
             "data": payload,  # pickled as it is with the stored fields: no JSON to write or read
         }
 

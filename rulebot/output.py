@@ -13,7 +13,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms o
 if TYPE_CHECKING:
     from rulebot.search import Answer
 
-INTERNAL_KEYS = ("terminal", "name_stems")
+INTERNAL_KEYS = ("terminal", "name_stems", "counted", "player_counts")
 """Payload keys that are for the printer only, not for JSON readers."""
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"

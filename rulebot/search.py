@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Collection, Container, Mapping
 from dataclasses import dataclass, field
 
-from rulebot import analysis, scoring, spelling
+from rulebot import analysis, quantities, scoring, spelling
 from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import ALL_GAMES, OpenIndex
@@ -67,6 +67,12 @@ AMBIGUOUS_SHARE = 0.8
 """Another game's best entry scoring at least this share of the best answer is shown too."""
 EXACT_NAME = 3.0
 """The lift of an entry whose title or alias is the whole question: it answers for sure."""
+QUANTITY_LIFT = 1.0
+"""A question asking how many lifts an entry stating a number for all it counts by this share."""
+PLAYERS_LIFT = 1.0
+"""A question asked for a player count lifts the entries giving a value for that count by this share."""
+NAMED_EXPANSION_LIFT = 1.2
+"""The entries of an expansion the question names ("with the pearl expansion") are lifted by this much."""
 CONFIDENT_COVERAGE = 0.5
 """The best hit must match more than this share of the question's units to be trusted."""
 
@@ -117,6 +123,8 @@ class Answer:
     """When the game was not given: the best entry of other games that score close."""
     language: str = "en"
     """The language the question is written in (en or fr)."""
+    players: int | None = None
+    """The player count the question is asked for ("with 3 players"), if it gives one."""
 
 
 class Searcher:
@@ -253,9 +261,16 @@ class Searcher:
             raise QueryError("the question has no words to search for")
         language = analysis.question_language(text)
         self._synonyms, self._all_synonyms = self._vocabulary(language)
+        intent = quantities.read_intent(words, language)
+        words = list(intent.words) or words
         games = [game] if game else self._named_games(words)
-        if not game and len(games) == 1:
-            words = self._without_game_name(words, games[0]) or words
+        if len(games) == 1:
+            words = self._without_game_name(words, games[0])
+        named = {slug: self._named_expansions(words, slug) for slug in games}
+        if len(games) == 1:
+            # An expansion's name says which rules are meant, as --with would:
+            # its words describe no ruling ("perlae imperii 3 players how many monuments").
+            words = self._without_expansion_names(words, games[0])
         self._official_only = official_only
         by_game: dict[str, list[Hit]] = {}
         if games:
@@ -265,11 +280,22 @@ class Searcher:
             for hit in self._search_everywhere(words, in_play):
                 by_game.setdefault(hit.game, []).append(hit)
         searched = list(by_game) or games
-        named = {slug: self._named_expansions(words, slug) for slug in searched}
+        for slug in searched:
+            named.setdefault(slug, self._named_expansions(words, slug))
+        for hits in by_game.values():
+            _lift_by_intent(hits, intent, words)
+        for slug, hits in by_game.items():
+            for hit in hits:
+                if hit.data["expansion"] in named[slug]:
+                    hit.score *= NAMED_EXPANSION_LIFT
+            hits.sort(key=lambda h: (-h.score, h.id))
         candidates = sorted((h for hits in by_game.values() for h in hits), key=lambda h: (-h.score, h.id))
         ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
         results = self._modifications_first(candidates, ordering, in_play)[:limit]
-        answer = Answer(query=valid_text(question), game=game or (results[0].game if results else None), results=results, language=language)
+        answer = Answer(
+            query=valid_text(question), game=game or (results[0].game if results else None), results=results,
+            language=language, players=intent.players,
+        )
         if len(searched) > 1 and results:
             answer.other_games = self._runners_up(by_game, results)
         answer.confident = bool(results) and (results[0].coverage > CONFIDENT_COVERAGE)
@@ -285,9 +311,9 @@ class Searcher:
         phrases = {alt for unit in units for alt in unit.alternatives}
         for expansion in self.games[slug]["expansions"]:
             name = tuple(analysis.words(expansion["name"]))
-            if name in phrases or any(_find(list(p), name) >= 0 for p in phrases if len(p) >= len(name)):
+            if name in phrases or any(analysis.find_phrase(list(p), name) >= 0 for p in phrases if len(p) >= len(name)):
                 found.add(expansion["slug"])
-            elif _find(words, name) >= 0:
+            elif analysis.find_phrase(words, name) >= 0:
                 found.add(expansion["slug"])
         return found
 
@@ -331,12 +357,26 @@ class Searcher:
 
     def _named_games(self, words: list[str]) -> list[str]:
         """Games whose name or alias the question contains."""
-        return [slug for slug, names in self._game_names.items() if any(_find(words, n) >= 0 for n in names)]
+        return [slug for slug, names in self._game_names.items() if any(analysis.find_phrase(words, n) >= 0 for n in names)]
+
+    def _without_expansion_names(self, words: list[str], slug: str) -> list[str]:
+        """The question's words without the names of the game's expansions (unless nothing else is left)."""
+        for expansion in self.games[slug]["expansions"]:
+            name = tuple(analysis.words(expansion["name"]))
+            at = analysis.find_phrase(words, name)
+            if at >= 0 and len(words) > len(name):
+                words = words[:at] + words[at + len(name):]
+        return words
 
     def _without_game_name(self, words: list[str], slug: str) -> list[str]:
+        """The question's words without the game's name where it opens or ends the question.
+
+        There it names the game ("catalyst buildings setup 3p"); within the
+        question it may be a word of the game's own rules ("can I activate the
+        same catalyst twice"), and stays."""
         for name in self._game_names[slug]:
-            at = _find(words, name)
-            if at >= 0:
+            at = analysis.find_phrase(words, name)
+            if at >= 0 and (at == 0 or at + len(name) == len(words)) and len(words) > len(name):
                 return words[:at] + words[at + len(name):]
         return words
 
@@ -359,7 +399,7 @@ class Searcher:
 
     def _game_terms_in(self, stems: list[str], slug: str) -> int:
         """How many of a game's own terms (its `vocabulary.terms`) the question uses."""
-        return sum(1 for term in self._game_terms[slug] if _find(stems, term) >= 0)
+        return sum(1 for term in self._game_terms[slug] if analysis.find_phrase(stems, term) >= 0)
 
     def _search_game(self, words: list[str], slug: str, expansions: set[str] | None = None) -> list[Hit]:
         return self._search(make_units(words, self._synonyms[slug])[:MAX_UNITS], slug, expansions)
@@ -621,13 +661,25 @@ class _Excluding:
         return docnum not in self.excluded
 
 
-def _find(words: list[str], phrase: tuple[str, ...]) -> int:
-    """Index of the first occurrence of a word sequence in a word list, or -1."""
-    size = len(phrase)
-    for i in range(len(words) - size + 1):
-        if tuple(words[i:i + size]) == phrase:
-            return i
-    return -1
+def _lift_by_intent(hits: list[Hit], intent: quantities.Intent, words: list[str]) -> None:
+    """Lift the entries that state what the question counts, and those that give its player count.
+
+    "How many buildings can I own": an entry with a number next to
+    "building" states it; one that only says "building" does not. "With 3
+    players": an entry with a value for 3 players (a table row, a list
+    item) is the one to read.
+    """
+    if not intent.quantity and intent.players is None:
+        return
+    content = {stem(w) for w in words if w not in analysis.QUESTION_FILLER and quantities.number_of(w) is None}
+    for hit in hits:
+        lift = 1.0
+        if intent.quantity and content:
+            stated = content.intersection(hit.data.get("counted", ()))
+            lift += QUANTITY_LIFT * len(stated) / len(content)
+        if intent.players is not None and intent.players in hit.data.get("player_counts", ()):
+            lift += PLAYERS_LIFT
+        hit.score *= lift
 
 
 def _name_bonus(data: dict, meanings: list[set[str]]) -> float:
