@@ -51,26 +51,25 @@ QUESTION_FILLER = frozenset(
 )
 
 # Words that mark a question as French: its grammar words that English
-# questions do not use ("on", "a", "plus" and the like are left out).
+# questions do not use ("on", "a", "son", "d" as in "I'd" are left out).
 FRENCH_MARKERS = frozenset(
     """
-    au aux avec ca ce ces cest cet cette combien comment d dans des dois doit du elle est estce
-    et faut il ils j je l la le les leur leurs ma mes moi mon n ne nous ou par pas peut peuvent
-    peux pour pourquoi quand que quel quelle quelles quels qui quoi qu sa ses si son sont sur ta
-    tes ton tu un une vos votre vous
+    au aux avec ca ce ces cest cet cette combien comment dans des dois doit du elle est estce
+    et faut il ils je la le les leur leurs mes moi ne nous ou par pas peut peuvent peux pour
+    pourquoi quand que quel quelle quelles quels qui quoi qu ses si sont sur tes tu un une vos
+    votre vous
     """.split()
 )
 STRONG_FRENCH_MARKERS = frozenset("combien comment pourquoi quand quoi peux peut dois doit faut est sont je".split())
 """Alone, one of these says the question is French."""
 
 
-def question_language(text: str) -> str:
-    """"fr" for a question written in French, else "en": by the French grammar words it uses and its accents."""
-    found = words(text)
-    evidence = sum(2 if w in STRONG_FRENCH_MARKERS else 1 for w in found if w in FRENCH_MARKERS)
+def french_evidence(text: str) -> int:
+    """How strongly a text's grammar words and accents say it is French (2 or more: it is)."""
+    evidence = sum(2 if w in STRONG_FRENCH_MARKERS else 1 for w in words(text) if w in FRENCH_MARKERS)
     if any(c in "éèêàâùûôîçœ" for c in text.lower()):
         evidence += 1
-    return "fr" if evidence >= 2 else "en"
+    return evidence
 
 
 # Stop words of the index: Whoosh's default English list, and the French list

@@ -60,8 +60,14 @@ def answer(
     with_: Iterable[str] = (),
     official_only: bool = False,
 ) -> Answer:
-    """The answer to a question, with the expansions in play (configured, then given)."""
+    """The answer to a question, with the expansions in play (configured, then given).
+
+    An expansion given (`--with`) without a game says which game is asked about: its own."""
     in_play = expansions_in_play(searcher, with_, game)
+    if game is None:
+        implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
+        if len(implied) == 1:
+            game = next(iter(implied))
     return searcher.ask(question, game=game, limit=limit, expansions=in_play, official_only=official_only)
 
 

@@ -116,8 +116,10 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
 
     With `strict`, warnings and drafts are moved to the problems.
     """
+    from rulebot.vocabulary import synonym_collisions
+
     loaded, problems = check(dirs)
-    result = Review(loaded, problems, drafts=drafts(loaded))
+    result = Review(loaded, problems, warnings=synonym_collisions(loaded), drafts=drafts(loaded))
     if sources is not None:
         from rulebot import citations
 
@@ -283,6 +285,7 @@ class _Loader:
         for game_dir in game_dirs:
             self.read_game_dir(game_dir)
         synonyms, french = self.read_shared_vocabulary(root / VOCABULARY_FILE)
+        self.corpus.shared_synonyms.update(synonyms)
         for slug in [g for g in self.corpus.games if g not in before]:
             game = self.corpus.games[slug]
             self.corpus.games[slug] = replace(game, synonyms=game.synonyms + synonyms, french=game.french + french)

@@ -142,6 +142,8 @@ class Corpus:
     """Games by slug, in the order they were loaded."""
     entries: dict[str, Entry] = field(default_factory=dict)
     """Entries by id, in the order of their files."""
+    shared_synonyms: set[tuple[str, ...]] = field(default_factory=set)
+    """The synonym groups of the corpus folders' vocabulary.toml, which every game of its folder has."""
 
     def game(self, slug: str) -> Game:
         """The game with this slug; UnknownGameError if there is none."""

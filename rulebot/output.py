@@ -7,6 +7,7 @@ import os
 import sys
 import textwrap
 
+from rulebot import quantities
 from rulebot.render import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
@@ -67,7 +68,12 @@ def answer_json(answer: Answer) -> dict:
         "game": answer.game,
         "confident": answer.confident,
         "language": answer.language,
-        "results": [public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3)) for h in answer.results],
+        "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
+        "players": answer.players,
+        "results": [
+            public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < answer.parts)
+            for number, h in enumerate(answer.results)
+        ],
         "suggestions": answer.suggestions,
         "close_titles": answer.close_titles,
         "other_games": [public(h.data, score=round(h.score, 4)) for h in answer.other_games],
@@ -160,31 +166,34 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
 
 
 def answer_text(answer: Answer, style: Style) -> str:
-    """The human answer to a question."""
+    """The human answer to a question: the entries that make up the answer in full, then the other matches."""
     lines: list[str] = []
     if not answer.results:
         lines.append(f"Nothing in the corpus matches {answer.query!r}.")
+    elif answer.other_games:
+        lines.append(style("Several games have a ruling for this (add --game to choose):", YELLOW))
     elif not answer.confident:
         lines.append(style("No entry answers this clearly. The closest ones:", YELLOW))
-        lines.append("")
     if answer.suggestions:
         lines.append("Did you mean: " + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
     if not answer.results and answer.close_titles:
         lines.append("Close titles: " + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
-    for number, hit in enumerate(answer.results):
-        if number == 0 or not answer.confident:
-            if number:
-                lines.append("")
-            lines.extend(entry_block(hit.data, style, full=False))
-        else:
-            if number == 1:
-                lines.append("")
-                lines.append(style("Other matches:", DIM))
+    if answer.other_games:
+        for hit in [answer.results[0], *answer.other_games]:
+            lines += ["", style(f"In {hit.data['game_name']}:", BOLD), *entry_block(hit.data, style, full=False)]
+        rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
+    else:
+        shown = answer.parts if answer.confident else len(answer.results)
+        if answer.results and answer.players is not None:
+            row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
+            if row:
+                lines += ["" if lines else None, style(f"For {answer.players} players: ", BOLD) + row]
+        for hit in answer.results[:shown]:
+            lines += ["", *entry_block(hit.data, style, full=False)]
+        rest = answer.results[shown:]
+    if rest:
+        lines += ["", style("Other matches:", DIM)]
+        for hit in rest:
             house = style(" (house rule)", YELLOW) if hit.data.get("house_rule") else ""
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}{house}")
-    if answer.other_games:
-        lines.append("")
-        lines.append(style("Also close, in other games (add --game to choose):", DIM))
-        for hit in answer.other_games:
-            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['game_name']}")
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line is not None).lstrip("\n")

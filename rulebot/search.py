@@ -57,8 +57,12 @@ FIELDS = (
     ("names", "names", False),
     ("section", "english", True),
 )
-SYNONYM_WEIGHT = 0.85
-"""An alternative from the game vocabulary counts a little less than the word typed."""
+SYNONYM_NAME_SHARE = {"en": 0.5, "fr": 1.0}
+"""A name's words the question reaches only through synonyms lift an entry by this share of what saying them would."""
+SYNONYM_WEIGHT = {"en": 0.6, "fr": 0.85}
+"""An alternative from the game vocabulary counts less than the word typed, so that a synonym's match never
+outweighs the word's own; in a French question, where most alternatives are the English words of the rules
+(translations, not other words), a little less only."""
 CORRECTION_WEIGHT = 0.7
 """A close spelling of an unknown word counts less than a word found as typed."""
 TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
@@ -73,8 +77,26 @@ PLAYERS_LIFT = 1.0
 """A question asked for a player count lifts the entries giving a value for that count by this share."""
 NAMED_EXPANSION_LIFT = 1.2
 """The entries of an expansion the question names ("with the pearl expansion") are lifted by this much."""
-CONFIDENT_COVERAGE = 0.5
+MAX_PARTS = 3
+"""An answer shows up to this many entries in full."""
+PART_SHARE = 0.4
+"""An entry linked to the answer's first ones completes it when it scores at least this share of the best."""
+CLOSE_SHARE = 0.85
+"""An entry scoring at least this share of the best is shown in full beside it."""
+CONFIDENT_COVERAGE = 0.6
 """The best hit must match more than this share of the question's units to be trusted."""
+CONFIDENT_MARGIN = 0.7
+"""...and no entry unrelated to it may score more than this share of its score."""
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What one unit of a question stands for, as stems."""
+
+    said: set[str]
+    """Its words as typed, and close spellings of an unknown word."""
+    meant: set[str]
+    """Those, and its synonyms."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +147,8 @@ class Answer:
     """The language the question is written in (en or fr)."""
     players: int | None = None
     """The player count the question is asked for ("with 3 players"), if it gives one."""
+    parts: int = 1
+    """How many of the first results make up the answer: the best, and those that complete it."""
 
 
 class Searcher:
@@ -138,10 +162,11 @@ class Searcher:
         self._tables = opened.meta["synonym_tables"]  # made when the index was built: start-up stays cheap
         self._decoded: dict[str, tuple[dict[str, analysis.SynonymTable], analysis.SynonymTable]] = {}
         self._synonyms, self._all_synonyms = self._vocabulary("en")
+        self._language_now = "en"
         self.scorer = scoring.BM25F(self.reader)
         self.vocabulary = spelling.Vocabulary(self.reader)
-        self._clauses: dict[tuple[Unit, bool], scoring.Unit] = {}
-        """What each unit met so far may match, in one game or (True) across games."""
+        self._clauses: dict[tuple[Unit, bool, str], scoring.Unit] = {}
+        """What each unit met so far may match, in one game or (True) across games, in a question's language."""
         self._docs_of_games: dict[frozenset[str], frozenset[int]] = {}
         """The documents of some games, by the games: where a synonym of those games may match."""
         self._spelling: dict[str, list[tuple[str, ...]]] = {}
@@ -155,6 +180,24 @@ class Searcher:
             slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
             for slug, game in self.games.items()
         }
+
+    def _language(self, text: str, words: list[str]) -> str:
+        """The language of a question: French when its grammar words and accents say so, or when it uses a
+        word that French texts of the corpus use and English ones do not ("pioche vide")."""
+        evidence = analysis.french_evidence(text)
+        if evidence < 2 and any(self._only_french(word) for word in words):
+            evidence = 2
+        return "fr" if evidence >= 2 else "en"
+
+    def _only_french(self, word: str) -> bool:
+        """Whether the French fields of the corpus have a word and the English ones never do."""
+        if word in analysis.QUESTION_FILLER or word.isdigit():
+            return False
+        english = analysis.terms("english", word)
+        if not english or any(self.reader.doc_frequency(name, english[0]) for name in ("title", "body", "aliases", "asked")):
+            return False
+        french = analysis.terms("french", word)
+        return bool(french) and any(self.reader.doc_frequency(name, french[0]) for name in ("aliases_fr", "asked_fr"))
 
     def _vocabulary(self, language: str) -> tuple[dict[str, analysis.SynonymTable], analysis.SynonymTable]:
         """The synonym tables for questions in a language: per game, and of every game together (decoded once)."""
@@ -259,7 +302,7 @@ class Searcher:
         words = analysis.words(text)
         if not words:
             raise QueryError("the question has no words to search for")
-        language = analysis.question_language(text)
+        language = self._language_now = self._language(text, words)
         self._synonyms, self._all_synonyms = self._vocabulary(language)
         intent = quantities.read_intent(words, language)
         words = list(intent.words) or words
@@ -298,7 +341,9 @@ class Searcher:
         )
         if len(searched) > 1 and results:
             answer.other_games = self._runners_up(by_game, results)
-        answer.confident = bool(results) and (results[0].coverage > CONFIDENT_COVERAGE)
+        # Several games answer alike: each is answered, none is stood by.
+        answer.confident = _confident(results[:1] + candidates) and not answer.other_games
+        answer.results, answer.parts = _answer_first(results)
         if not answer.confident:
             answer.suggestions = self._suggestions(words)
             answer.close_titles = self._close_titles(words, game)
@@ -407,7 +452,7 @@ class Searcher:
     def _search(self, units: list[Unit], slug: str | None, expansions: set[str] | None) -> list[Hit]:
         """Search for the units in one game (or all when slug is None), rescored."""
         words = [w for unit in units for w in unit.words]
-        meanings: dict[str, list[set[str]]] = {}  # per game: what each unit may mean, as stems
+        meanings: dict[str, list[Meaning]] = {}  # per game: what each unit says and may mean, as stems
         # Proximity only reorders the best documents: looking for phrases in
         # every document that has both words would cost the most for the
         # commonest words, in the largest corpora.
@@ -423,14 +468,13 @@ class Searcher:
                     pool[docnum] += value
         hits = []
         for docnum in _best(pool, CANDIDATES):
-            covered = found.units_matched(docnum)
-            coverage = covered / len(units) if units else 0.0
+            coverage = found.units_matched(docnum) / len(units) if units else 0.0
             data = self.reader.stored_fields(docnum)["data"]
             game = data["game"]
             if game not in meanings:
                 own = units if slug else make_units(words, self._synonyms.get(game, {}))[:MAX_UNITS]
                 meanings[game] = [self._meaning(unit) for unit in own]
-            bonus = _name_bonus(data, meanings[game])
+            bonus = _name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[self._language_now])
             trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
             score = pool[docnum] * (0.2 + 0.8 * coverage**2) * bonus * trust
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
@@ -447,16 +491,16 @@ class Searcher:
             allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
         return allowed - masked
 
-    def _meaning(self, unit: Unit) -> set[str]:
-        """The stems a unit may stand for: its words, its synonyms, close spellings of an unknown word."""
-        stems = {stem(w) for alt in unit.alternatives for w in alt}
+    def _meaning(self, unit: Unit) -> Meaning:
+        """The stems a unit says (its words, close spellings of an unknown word) and may mean (its synonyms too)."""
+        said = {stem(w) for w in unit.words}
         if len(unit.words) == 1:
-            stems.update(stem(c[0]) for c in self._close_spellings(unit.words[0]))
-        return stems
+            said.update(stem(c[0]) for c in self._close_spellings(unit.words[0]))
+        return Meaning(said, said | {stem(w) for alt in unit.alternatives for w in alt})
 
     def _unit_clauses(self, unit: Unit, across_games: bool) -> scoring.Unit:
         """What a unit may match, per field (cached: units recur); across games, each synonym in its games only."""
-        key = (unit, across_games)
+        key = (unit, across_games, self._language_now)
         cached = self._clauses.get(key)
         if cached is None:
             if len(self._clauses) > 10_000:
@@ -467,7 +511,7 @@ class Searcher:
     def _analyse_unit(self, unit: Unit, across_games: bool) -> scoring.Unit:
         alternatives = [(alt, 1.0, None) for alt in unit.alternatives[:1]]
         for alt in unit.alternatives[1:]:
-            alternatives.append((alt, SYNONYM_WEIGHT, self._scope(unit, alt) if across_games else None))
+            alternatives.append((alt, SYNONYM_WEIGHT[self._language_now], self._scope(unit, alt) if across_games else None))
         if len(unit.words) == 1:
             word = unit.words[0]
             alternatives.extend((c, CORRECTION_WEIGHT, None) for c in self._close_spellings(word))
@@ -661,6 +705,51 @@ class _Excluding:
         return docnum not in self.excluded
 
 
+def _confident(ranked: list[Hit]) -> bool:
+    """Whether the best entry clearly answers: it matches most of the question, and no entry that is
+    not part of the same ruling (linked to it by See also or Changes) comes close to it."""
+    if not ranked or ranked[0].coverage <= CONFIDENT_COVERAGE:
+        return False
+    best = ranked[0]
+    rival = next((hit for hit in ranked[1:] if hit.id != best.id and not _linked(best, hit)), None)
+    return rival is None or rival.score < CONFIDENT_MARGIN * best.score
+
+
+def _answer_first(results: list[Hit]) -> tuple[list[Hit], int]:
+    """The results with those that make up the answer first, and how many they are (up to MAX_PARTS).
+
+    The best entry is the answer's first part; another is a part when it
+    completes a part before it (the rule it changes or that changes it; an
+    entry it links to, scoring at least PART_SHARE of the best) or when it
+    scores close to the best (CLOSE_SHARE)."""
+    if not results:
+        return results, 0
+    best = results[0].score
+    parts, rest = results[:1], []
+    for hit in results[1:]:
+        changes = any(_changes(hit, part) or _changes(part, hit) for part in parts)
+        linked = hit.score >= PART_SHARE * best and any(_linked(hit, part) for part in parts)
+        if len(parts) < MAX_PARTS and (changes or linked or hit.score >= CLOSE_SHARE * best):
+            parts.append(hit)
+        else:
+            rest.append(hit)
+    return parts + rest, len(parts)
+
+
+def _changes(one: Hit, other: Hit) -> bool:
+    """Whether one entry changes the other (an expansion rule, an erratum)."""
+    return any(ref["id"] == other.id for ref in one.data.get("modifies", ()))
+
+
+def _linked(one: Hit, other: Hit) -> bool:
+    """Whether two entries are linked: one's See also, Changes or Changed by names the other."""
+    return other.id in _links(one.data) or one.id in _links(other.data)
+
+
+def _links(data: dict) -> set[str]:
+    return {*data.get("see_also", ()), *(ref["id"] for key in ("modifies", "modified_by") for ref in data.get(key, ()))}
+
+
 def _lift_by_intent(hits: list[Hit], intent: quantities.Intent, words: list[str]) -> None:
     """Lift the entries that state what the question counts, and those that give its player count.
 
@@ -682,25 +771,27 @@ def _lift_by_intent(hits: list[Hit], intent: quantities.Intent, words: list[str]
         hit.score *= lift
 
 
-def _name_bonus(data: dict, meanings: list[set[str]]) -> float:
+def _name_bonus(data: dict, meanings: list[Meaning], synonym_share: float) -> float:
     """How much naming the entry's title or an alias in the question lifts it.
 
-    `meanings` holds, per unit of the question, the stems it may stand for
-    (its words, the game's synonyms, close spellings). A name every stem of
-    which the question says, in its words or in other words, is *named*: it
-    lifts the entry by the share of the question's units it covers, and most
-    when it covers them all. "max coins at end of turn" names "Coin limit at
-    end of turn".
+    `meanings` holds, per unit of the question, the stems it says (its words,
+    close spellings) and may mean (the game's synonyms too). A name every stem
+    of which the question means is *named*: it lifts the entry by the share of
+    the question's units it covers, and most when it covers them all. "max
+    coins at end of turn" names "Coin limit at end of turn". A name the
+    question reaches through synonyms lifts it by the share of its words the question says:
+    "gold" lifts "Gold leaf", not the "Apples" that gold means.
     """
     if not meanings:
         return 1.0
-    said = set().union(*meanings)
+    said = set().union(*(m.said for m in meanings))
+    meant = set().union(*(m.meant for m in meanings))
     best = 1.0
     for name in data["name_stems"]:
-        if not name or not said.issuperset(name) or sum(len(w) for w in name) < 3:
+        if not name or not meant.issuperset(name) or sum(len(w) for w in name) < 3:
             continue
-        covered = sum(1 for meaning in meanings if meaning.intersection(name))
-        if covered == len(meanings):
-            return EXACT_NAME
-        best = max(best, 1.3 + 0.7 * covered / len(meanings))
+        covered = sum(1 for meaning in meanings if meaning.meant.intersection(name))
+        bonus = EXACT_NAME if covered == len(meanings) else 1.3 + 0.7 * covered / len(meanings)
+        typed = sum(1 for stem_ in name if stem_ in said) / len(name)
+        best = max(best, 1 + (bonus - 1) * (typed + (1 - typed) * synonym_share))
     return best

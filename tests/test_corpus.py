@@ -282,3 +282,21 @@ class TestParsedFiles:
         assert len(written) == 2
         kept.save()
         assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "parsed").iterdir()} == written
+
+
+def test_a_synonym_that_names_another_games_term_is_a_warning(tmp_path: Path):
+    """A synonym its game never uses that is a title word of another game's entry is reported (a warning, a problem with --strict)."""
+    other = GAME_TOML.replace('"toy"', '"orchard"').replace("Toy Game", "Orchard").replace("[[expansions]]\nslug = \"extra\"\nname = \"Extra\"\n", "")
+    files = {
+        "toy/game.toml": GAME_TOML + '\n[vocabulary]\nsynonyms = [["coins", "gold"]]\n',
+        "toy/rules.md": ENTRY.replace("The first rule of the toy game.", "Each player keeps their coins."),
+        "orchard/game.toml": other,
+        "orchard/rules.md": ENTRY.replace("toy-one", "orchard-gold").replace("title: One", "title: Gold apples"),
+    }
+    root = write_corpus(tmp_path / "c", files)
+    review = corpus.review([root])
+    assert [(Path(w.path).name, w.line) for w in review.warnings] == [("game.toml", 14)]
+    assert "'gold'" in review.warnings[0].message and "orchard-gold" in review.warnings[0].message
+    assert corpus.review([root], strict=True).problems
+    files["toy/game.toml"] = GAME_TOML + '\n[vocabulary]\nsynonyms = [["coins", "money"]]\n'
+    assert corpus.review([write_corpus(tmp_path / "d", files)]).warnings == []

@@ -13,7 +13,7 @@ from rulebot.search import Searcher
 
 
 def intent(question: str) -> quantities.Intent:
-    return quantities.read_intent(analysis.words(question), analysis.question_language(question))
+    return quantities.read_intent(analysis.words(question), "fr" if analysis.french_evidence(question) >= 2 else "en")
 
 
 class TestQuestions:

@@ -1,0 +1,223 @@
+"""Answers as players need them: French questions, vocabularies kept to their game, answers made of
+several entries, several games, expansions that say which game, and a confidence flag that means it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import write_corpus
+from rulebot import asking, output
+from rulebot.index import open_index
+from rulebot.search import Searcher
+
+HARBOR_TOML = """\
+slug = "harbor"
+name = "Lantern Harbor"
+id_prefix = "lh"
+
+[[expansions]]
+slug = "tides"
+name = "Deep Tides"
+
+[[sources]]
+id = "rules"
+title = "Harbor rules"
+
+[[sources]]
+id = "tides"
+title = "Deep Tides rules"
+expansion = "tides"
+
+[vocabulary]
+synonyms = [["shells", "money"]]
+french = [["coquillage", "coquillages", "shell", "shells"], ["bateau", "bateaux", "ferry", "ferries"], ["garde", "garder", "keep"]]
+"""
+ORCHARD_TOML = """\
+slug = "orchard"
+name = "Orchard"
+id_prefix = "or"
+
+[[sources]]
+id = "rules"
+title = "Orchard rules"
+
+[vocabulary]
+synonyms = [["apples", "gold"]]
+"""
+HARBOR_RULES = """\
+## lh-shells
+title: Shells
+kind: rule
+section: Shells
+see_also: lh-shell-limit
+
+Shells pay for ferries and for the harbour master's favours.
+
+## lh-shell-limit
+title: Keeping shells
+kind: rule
+section: End of turn
+
+At the end of your turn you keep at most 8 shells.
+
+## lh-winning
+title: Winning
+kind: rule
+section: End of the game
+
+The first captain with 10 glory wins.
+
+## lh-ferry-table
+title: Ferries by player count
+kind: setup
+section: Setup
+
+| Players | Ferries | Docks |
+|:---:|:---:|:---:|
+| 2 players | 3 | 4 |
+| 3 players | 5 | 6 |
+
+## lh-cargo
+title: Cargo
+kind: rule
+section: Ferries
+
+Ferries carry barrels of apples between the docks.
+
+## lh-tie
+title: Ties
+kind: rule
+section: End of the game
+
+When captains tie for glory, the one with more shells wins.
+"""
+TIDES_RULES = """\
+## lh-tides-winning
+title: Winning with Deep Tides
+kind: rule
+section: End of the game
+modifies: lh-winning
+
+With Deep Tides, a captain needs 14 glory to win.
+"""
+ORCHARD_RULES = """\
+## or-buying
+title: Buying a tree
+kind: rule
+section: Trees
+
+A grower pays for a tree with apples.
+
+## or-tie
+title: Ties
+kind: rule
+section: End of the game
+
+When growers tie, the one with more trees wins.
+
+## or-painting
+title: Painting a tree
+kind: rule
+section: Trees
+
+A grower paints a tree with gold.
+"""
+
+
+@pytest.fixture
+def two_games(tmp_path: Path):
+    root = write_corpus(
+        tmp_path / "corpus",
+        {
+            "harbor/game.toml": HARBOR_TOML,
+            "harbor/rules.md": HARBOR_RULES,
+            "harbor/tides.md": TIDES_RULES,
+            "orchard/game.toml": ORCHARD_TOML,
+            "orchard/rules.md": ORCHARD_RULES,
+        },
+    )
+    with Searcher(open_index([root])) as searcher:
+        yield searcher
+
+
+class TestFrench:
+    def test_a_french_question_is_recognised(self, two_games: Searcher):
+        """Grammar words and accents make a question French; an English one stays English."""
+        assert two_games.ask("combien de coquillages je garde ?").language == "fr"
+        assert two_games.ask("how many shells can i keep").language == "en"
+
+    def test_french_words_of_the_vocabulary_answer_french_questions(self, two_games: Searcher):
+        """A French question finds the English ruling through the vocabulary's French words."""
+        assert two_games.ask("combien de coquillages je garde à la fin du tour ?").results[0].id == "lh-shell-limit"
+
+    def test_french_words_are_not_used_for_english_questions(self, two_games: Searcher):
+        """The French list is for French questions only: in English, "bateau" is just an unknown word."""
+        answer = two_games.ask("bateau", game="harbor")
+        assert not answer.confident
+
+
+class TestVocabularyStaysInItsGame:
+    def test_a_synonym_never_brings_in_another_games_entries(self, two_games: Searcher):
+        """Asked with no game, Orchard's gold = apples finds Orchard's apples, never Harbor's."""
+        ids = [hit.id for hit in two_games.ask("gold", limit=10).results]
+        assert "or-buying" in ids and "lh-cargo" not in ids
+
+    def test_a_synonym_counts_less_than_the_word(self, two_games: Searcher):
+        """Of two entries alike but for the word, the one with the word asked comes before the one with its synonym."""
+        assert [hit.id for hit in two_games.ask("gold", limit=2).results] == ["or-painting", "or-buying"]
+
+
+class TestComposedAnswers:
+    def test_the_rule_an_expansion_changes_is_part_of_the_answer(self, two_games: Searcher):
+        """The expansion's rule comes first and the base rule it changes completes the answer; JSON marks both."""
+        answer = two_games.ask("how much glory to win", game="harbor", expansions={"harbor": {"tides"}})
+        assert [hit.id for hit in answer.results[:2]] == ["lh-tides-winning", "lh-winning"]
+        assert answer.parts == 2
+        marked = [r["answer"] for r in json.loads(output.to_json(output.answer_json(answer)))["results"]]
+        assert marked[:2] == [True, True] and not any(marked[2:])
+
+    def test_both_parts_are_shown_in_full(self, two_games: Searcher):
+        """Both entries of the answer print their text; the other matches are a title line each."""
+        answer = two_games.ask("how much glory to win", game="harbor", expansions={"harbor": {"tides"}})
+        text = output.answer_text(answer, output.Style(False))
+        assert "14 glory" in text and "10 glory" in text
+
+
+class TestSeveralGames:
+    def test_close_answers_from_two_games_are_given_per_game(self, two_games: Searcher):
+        """With no game, two games' rulings that score alike are both answered, under their names, and not stood by."""
+        answer = two_games.ask("what happens on a tie")
+        assert not answer.confident
+        assert {answer.results[0].game, *(hit.game for hit in answer.other_games)} == {"harbor", "orchard"}
+        data = output.answer_json(answer)
+        assert sorted(data["games"]) == ["harbor", "orchard"] and data["confident"] is False
+        text = output.answer_text(answer, output.Style(False))
+        assert "In Lantern Harbor:" in text and "In Orchard:" in text
+
+    def test_an_expansion_given_says_the_game(self, two_games: Searcher):
+        """`--with tides` alone asks Lantern Harbor, whatever the question's words say."""
+        answer = asking.answer(two_games, "tie", with_=["tides"])
+        assert answer.game == "harbor" and {hit.game for hit in answer.results} == {"harbor"}
+
+
+class TestPlayerCounts:
+    def test_the_row_for_the_player_count_comes_first(self, two_games: Searcher):
+        """"with 3 players" prints that row of the table before the entry."""
+        answer = two_games.ask("how many ferries with 3 players", game="harbor")
+        text = output.answer_text(answer, output.Style(False))
+        assert text.splitlines()[0] == "For 3 players: Ferries 5 · Docks 6"
+        assert output.answer_json(answer)["players"] == 3
+
+
+class TestConfidence:
+    def test_a_linked_runner_up_does_not_make_an_answer_unsure(self, two_games: Searcher):
+        """An entry linked to the best one (See also) is part of the same ruling, not a rival."""
+        answer = two_games.ask("keeping shells at the end of your turn", game="harbor")
+        assert answer.results[0].id == "lh-shell-limit" and answer.confident
+
+    def test_a_question_mostly_unmatched_is_unsure(self, two_games: Searcher):
+        """An entry that matches little of the question is shown, but not stood by."""
+        assert not two_games.ask("can the harbour master sail a submarine during a storm", game="harbor").confident
