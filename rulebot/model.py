@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 
 from rulebot.kinds import HOUSE_KIND, HOUSE_TRUST
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rulebot.errors import Problem
+
 
 @dataclass(frozen=True)
 class Expansion:
@@ -140,6 +144,10 @@ class Corpus:
     """Games by slug, in the order they were loaded."""
     entries: dict[str, Entry] = field(default_factory=dict)
     """Entries by id, in the order of their files."""
+    problems: list[Problem] = field(default_factory=list)
+    """Loaded without what has problems (rulebot.corpus.load_usable): the problems; empty otherwise."""
+    left_out: list[str] = field(default_factory=list)
+    """What was left out for them, in words ("2 entries of catalyst/rulebook.md")."""
 
     def game(self, slug: str) -> Game:
         """The game with this slug; UnknownGameError if there is none."""
