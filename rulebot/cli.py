@@ -110,7 +110,8 @@ class RulebotGroup(click.Group):
     "corpora",
     multiple=True,
     type=click.Path(path_type=Path, file_okay=False),
-    help="Add a corpus folder on top of the shipped one (repeatable; also $RULEBOT_CORPUS, a path list).",
+    help="Add a corpus folder on top of the shipped one (repeatable; also $RULEBOT_CORPUS, a path list);"
+    " what `new` and `new-game` add goes to the last one.",
 )
 @click.option("--no-shipped", is_flag=True, help="Leave out the corpus shipped with rulebot.")
 @click.pass_context
@@ -254,8 +255,8 @@ def list_(settings: Settings, game: str | None, kind: str | None, expansion: str
 def check(settings: Settings, corpus_dirs: tuple[Path, ...], strict: bool, sources_dir: Path | None) -> None:
     """Validate a corpus and report every problem as FILE:LINE: message.
 
-    Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one and
-    any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
+    Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one,
+    your own corpus folder and any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
     not found in its document) and, as warnings, ambiguous ones.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebot.corpus import DATE_RE, ID_RE, format_entry
-from rulebot.corpus_files import GAME_FILE, outside_package, shipped_corpus_dir
+from rulebot.corpus_files import GAME_FILE, outside_package, read_corpus_file, shipped_corpus_dir
 from rulebot.errors import CurationError, PackageWriteError
 from rulebot.importer import slugify, unique_id
 from rulebot.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
@@ -95,13 +95,12 @@ def house_rules_file(corpus: Corpus, game: Game, source: str | None, own_dir: Pa
     folders = sorted(p for p in own_dir.iterdir() if p.is_dir()) if own_dir.is_dir() else []
     for folder in folders:
         try:
-            data = tomllib.loads((folder / GAME_FILE).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            continue
-        sources = data.get("sources")
-        if data.get("extends") == game.slug and isinstance(sources, list) and sources and isinstance(sources[0], dict):
-            if isinstance(sources[0].get("id"), str):
-                return folder / f"{sources[0]['id']}.md", None
+            data = tomllib.loads((read_corpus_file(folder / GAME_FILE)[0] or b"").decode("utf-8"))
+            first = data["sources"][0]["id"] if data.get("extends") == game.slug else None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, LookupError, TypeError):
+            continue  # not a house-rules folder of this game, or not one to add to
+        if isinstance(first, str):
+            return folder / f"{first}.md", None
     name, number = game.slug, 1
     while (own_dir / name).exists():  # the game's own folder, say, when the game is the user's too
         name = f"{game.slug}-house-rules" + (f"-{number}" if number > 1 else "")
@@ -111,16 +110,15 @@ def house_rules_file(corpus: Corpus, game: Game, source: str | None, own_dir: Pa
     while source_id in declared:
         number += 1
         source_id = f"{HOUSE_SOURCE}-{number}"
-    toml = "\n".join([
-        f"# House rules for {game.name}: added to that game by rulebot, and flagged as house rules everywhere.",
-        f"extends = {json.dumps(game.slug)}",
+    toml = _toml(
+        f"# House rules for {game.name}: added to that game, and flagged as house rules wherever rulebot shows them.",
+        (f"extends = {_value(game.slug)}", "the game these house rules are for"),
         "",
         "[[sources]]",
-        f"id = {json.dumps(source_id)}                      # = the entries file name without .md",
-        f"title = {json.dumps('House rules for ' + game.name, ensure_ascii=False)}",
-        f"trust = {json.dumps(HOUSE_TRUST)}",
-        "",
-    ])
+        (f"id = {_value(source_id)}", "= the entries file name without .md"),
+        f"title = {_value('House rules for ' + game.name)}",
+        f"trust = {_value(HOUSE_TRUST)}",
+    )
     return own_dir / name / f"{source_id}.md", toml
 
 
@@ -205,30 +203,39 @@ def new_game(
     folder = outside_package(own_dir, "the corpus folder") / slug
     if folder.exists():
         raise CurationError(f"{folder} exists already")
-    source_lines = [f"id = {json.dumps(source)}", f"title = {json.dumps(title.strip(), ensure_ascii=False)}"]
-    source_lines += [f"edition = {json.dumps(edition, ensure_ascii=False)}"] if edition else ["# edition = \"v1.0\"            # free text: edition, version, revision"]
-    source_lines += [f"date = {date}"] if date else ["# date = 2024-01-01             # the document's date"]
-    toml = "\n".join([
-        f"slug = {json.dumps(slug)}",
-        f"name = {json.dumps(name.strip(), ensure_ascii=False)}",
-        f"id_prefix = {json.dumps(prefix)}                # every entry id of this game starts with \"{prefix}-\"",
-        f"language = {json.dumps(language)}",
+    toml = _toml(
+        (f"slug = {_value(slug)}", "the folder's name; used by --game"),
+        f"name = {_value(name.strip())}",
+        (f"id_prefix = {_value(prefix)}", f"every entry id of this game starts with {prefix}-"),
+        (f"language = {_value(language)}", "the language of the game's sources"),
         "# publisher = \"\"",
         "# year = 2024",
-        "aliases = []                      # other names players use for the game",
+        ("aliases = []", "other names players use for the game"),
         "",
         "[[sources]]",
-        *source_lines,
-        "trust = \"official\"                # official | designer | community | house",
+        (f"id = {_value(source)}", "= the entries file name without .md"),
+        f"title = {_value(title.strip())}",
+        (f"edition = {_value(edition)}" if edition else "# edition = \"\"", "free text: edition, version, revision"),
+        (f"date = {date}" if date else "# date = 2024-01-01", "the document's date"),
+        (f"trust = {_value('official')}", "official | designer | community | house"),
         "",
         "[vocabulary]",
-        "synonyms = []                     # groups of words that mean the same in this game: [[\"vp\", \"victory points\"]]",
-        "terms = []                        # words that on their own point at this game",
-        "",
-    ])
+        ("synonyms = []", 'words that mean the same in this game: [["vp", "victory points"]]'),
+        ("terms = []", "words that on their own point at this game"),
+    )
     write_new(folder / GAME_FILE, toml, parents=True)
     write_new(folder / f"{source}.md", f"# {title.strip()}\n\nThe entries of {name.strip()} that restate this document, each under a `## id` heading.\n")
     return folder
+
+
+def _toml(*lines: str | tuple[str, str]) -> str:
+    """TOML lines; a (line, comment) pair has its comment at a column of its own."""
+    return "\n".join(line if isinstance(line, str) else f"{line[0]:<34} # {line[1]}" for line in lines) + "\n"
+
+
+def _value(value: str) -> str:
+    """A TOML string (JSON's quoting is TOML's basic string)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def write_new(path: Path, text: str, force: bool = False, parents: bool = False) -> None:
