@@ -307,12 +307,12 @@ class _Loader:
         try:
             if not root.is_dir():
                 self.problem(root, 0, "not a corpus folder (no such directory)")
-                self.leave_out(display_path(root))
+                self.leave_out(f"the corpus folder {display_path(root)}")
                 return
             children = sorted(root.iterdir())
         except OSError as exc:
             self.problem(root, 0, f"cannot read the folder: {exc.strerror or exc}")
-            self.leave_out(display_path(root))
+            self.leave_out(f"the corpus folder {display_path(root)}")
             return
         game_dirs = []
         for child in children:

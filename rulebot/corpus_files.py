@@ -43,7 +43,7 @@ def display_path(path: Path) -> str:
     """A path as short as it can be said from the working directory."""
     try:
         return str(Path(path).relative_to(Path.cwd()))
-    except ValueError:
+    except (ValueError, OSError):  # elsewhere, or the working directory is gone
         return str(path)
 
 

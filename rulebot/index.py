@@ -507,7 +507,7 @@ def _meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dict:
         },
         "digests": digests,
         # Told whenever the index is opened: a later `ask` does not load the corpus to find them.
-        "problems": [[str(Path.cwd() / p.path), p.line, p.message] for p in corpus.problems],
+        "problems": [[p.path if os.path.isabs(p.path) else str(Path.cwd() / p.path), p.line, p.message] for p in corpus.problems],
         "left_out": corpus.left_out,
     }
 
