@@ -60,7 +60,8 @@ def answer(
     with_: Iterable[str] = (),
     official_only: bool = False,
 ) -> Answer:
-    """The answer to a question, with the expansions in play (configured, then given).
+    """The answer to a question, with the expansions in play (configured, then given);
+    `official_only`: without house rules, in the results and in what they link to.
 
     An expansion given (`--with`) without a game says which game is asked about: its own."""
     in_play = expansions_in_play(searcher, with_, game)
@@ -68,7 +69,23 @@ def answer(
         implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
         if len(implied) == 1:
             game = next(iter(implied))
-    return searcher.ask(question, game=game, limit=limit, expansions=in_play, official_only=official_only)
+    found = searcher.ask(question, game=game, limit=limit, expansions=in_play, official_only=official_only)
+    if official_only:
+        for hit in found.results + found.other_games:
+            hit.data = without_house_rules(searcher, hit.data)
+    return found
+
+
+def without_house_rules(searcher: Searcher, payload: dict) -> dict:
+    """An entry's payload without its links to house rules ("Changed by", "Changes", "See also", "Referenced by")."""
+    links = {key: [ref for ref in payload[key] if not ref.get("house_rule")] for key in ("modified_by", "modifies", "see_also_refs")}
+    official = {ref["id"] for ref in links["see_also_refs"]}
+    return {
+        **payload,
+        **links,
+        "see_also": [i for i in payload["see_also"] if i in official],
+        "referenced_by": [i for i in payload["referenced_by"] if not searcher.get(i).get("house_rule")],
+    }
 
 
 def color() -> bool:

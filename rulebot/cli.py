@@ -43,6 +43,23 @@ class Settings:
 
         return open_searcher(self.corpus_dirs(), notify=_notify)
 
+    def own_dir(self) -> Path:
+        """The corpus folder a curator's additions go to (rulebot.corpus_files.own_dir)."""
+        from rulebot.corpus_files import own_dir
+
+        return own_dir(self.extra)
+
+    def usable_corpus(self):  # -> rulebot.model.Corpus
+        """The corpus without what has problems, the user warned of them once (see rulebot.corpus.load_usable)."""
+        from rulebot import corpus
+        from rulebot.errors import corpus_warning
+
+        loaded = corpus.load_usable(self.corpus_dirs())
+        told = corpus_warning(loaded.problems, loaded.left_out)
+        if told is not None:
+            _warn(told)
+        return loaded
+
 
 def _notify(line: str) -> None:
     click.echo(line, err=True)
@@ -93,7 +110,8 @@ class RulebotGroup(click.Group):
     "corpora",
     multiple=True,
     type=click.Path(path_type=Path, file_okay=False),
-    help="Add a corpus folder on top of the shipped one (repeatable; also $RULEBOT_CORPUS, a path list).",
+    help="Add a corpus folder on top of the shipped one (repeatable; also $RULEBOT_CORPUS, a path list);"
+    " what `new` and `new-game` add goes to the last one.",
 )
 @click.option("--no-shipped", is_flag=True, help="Leave out the corpus shipped with rulebot.")
 @click.pass_context
@@ -113,6 +131,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
       rulebot check               validate the corpus (FILE:LINE: message)
       rulebot import rules.md --game SLUG --source ID   draft entries from a document
       rulebot new --game SLUG --kind faq                start a new entry
+      rulebot new-game SLUG --name NAME --title DOC     start a new game
       rulebot changes SLUG --since 2024-01-01           what is new or revised
       rulebot index --rebuild     rebuild the search index
 
@@ -236,8 +255,8 @@ def list_(settings: Settings, game: str | None, kind: str | None, expansion: str
 def check(settings: Settings, corpus_dirs: tuple[Path, ...], strict: bool, sources_dir: Path | None) -> None:
     """Validate a corpus and report every problem as FILE:LINE: message.
 
-    Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one and
-    any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
+    Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one,
+    your own corpus folder and any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
     not found in its document) and, as warnings, ambiguous ones.
@@ -365,26 +384,38 @@ def config_path() -> None:
 @click.option("-s", "--source", "source_id", required=True, metavar="ID", help="The source the drafts cite (declared in game.toml).")
 @click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
 @click.option("--force", is_flag=True, help="With --out: replace FILE if it exists.")
+@click.option("--append", is_flag=True, help="Add the drafts to the source's entries file in the corpus, where rulebot finds them.")
 @click.pass_obj
-def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool) -> None:
+def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool, append: bool) -> None:
     """Draft corpus entries from a rules or FAQ document (.md, or plain text).
 
     Headings, bold lead-ins (**Name** — text), Q:/A: pairs and numbered rules
     (702.19b) become entries; See also lines, `see rule 702.19` and links to
     headings become see_also; redirects (X - See Y.) become aliases. Every
     entry is marked `draft: true` until a curator restates it.
+
+    The drafts are printed, written to --out FILE, or with --append added to
+    the source's entries file (of a game started with `rulebot new-game`, say),
+    so that `rulebot ask` finds them at once.
     """
     from rulebot import corpus, importer, scaffold
 
     if force and out is None:
         raise click.UsageError("--force goes with --out")
+    if append and out is not None:
+        raise click.UsageError("--append and --out are two places for the drafts: choose one")
     loaded, _ = corpus.check(settings.corpus_dirs())
     drafted = importer.import_document(document, loaded, game, source_id)
-    if out is None:
+    written = out
+    if append:
+        written = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
+        # After entries already there, the notes that open the drafts would end the last entry's text.
+        scaffold.append_text(written, drafted.to_markdown() if not scaffold.has_entries(written) else drafted.entries_markdown())
+    elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
         scaffold.write_new(out, drafted.to_markdown(), force=force)
-    click.echo(drafted.summary() + (f"; written to {out}" if out else ""), err=True)
+    click.echo(drafted.summary() + (f"; written to {written}" if written else ""), err=True)
 
 
 @cli.command()
@@ -398,17 +429,53 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
     """Start a new entry: a block with a fresh unique id, ready to fill in.
 
     The section and text are left empty: `rulebot check` points at them
-    until they are written.
+    until they are written. With --append, a house rule goes to the game's
+    house-rules folder in your corpus folder (the last --corpus DIR, else the
+    user corpus folder), made when missing; other entries to their source's
+    file, except in the corpus installed with rulebot, which is never changed.
     """
     from rulebot import corpus, scaffold
 
     loaded, _ = corpus.check(settings.corpus_dirs())
-    block = scaffold.scaffold(loaded, game, kind, source_id, title)
+    block = scaffold.scaffold(loaded, game, kind, source_id, title, own_dir=settings.own_dir() if append else None)
     if append:
         path = scaffold.append(block)
         click.echo(f"{block.id} appended to {path}", err=True)
     else:
         click.echo(block.block, nl=False)
+
+
+@cli.command(name="new-game")
+@click.argument("slug")
+@click.option("-n", "--name", required=True, help="The game's name, as players know it.")
+@click.option("-s", "--source", "source_id", default="rules", show_default=True, metavar="ID", help="The id of its first source document.")
+@click.option("-t", "--title", required=True, help="The title of that document.")
+@click.option("--edition", default="", help="The document's edition, version or revision.")
+@click.option("--date", metavar="DATE", callback=lambda ctx, param, value: _date(value), help="The document's date (YYYY-MM-DD).")
+@click.option("--language", default="en", show_default=True, metavar="XX", help="The language of the game's sources (two letters).")
+@click.option("--id-prefix", metavar="PREFIX", help="What every entry id of the game starts with (default: the slug).")
+@click.pass_obj
+def new_game(
+    settings: Settings, slug: str, name: str, source_id: str, title: str, edition: str, date: str | None, language: str, id_prefix: str | None
+) -> None:
+    """Start a new game: its folder, with a game.toml declaring the game and its first source.
+
+    The folder goes to your corpus folder (the last --corpus DIR, else the
+    user corpus folder, read by every command from then on). Then draft its
+    entries from the rules document:
+
+    \b
+      rulebot new-game x-wing --name "Star Wars: X-Wing" --source rules-reference --title "Rules Reference"
+      rulebot import rules.md --game x-wing --source rules-reference --append
+    """
+    from rulebot import corpus, scaffold
+
+    loaded, _ = corpus.check(settings.corpus_dirs())
+    folder = scaffold.new_game(
+        loaded, settings.own_dir(), slug, name=name, source=source_id, title=title,
+        id_prefix=id_prefix, edition=edition, date=date, language=language,
+    )
+    click.echo(f"{slug} started in {folder}; next: rulebot import DOCUMENT --game {slug} --source {source_id} --append", err=True)
 
 
 @cli.command()
@@ -423,9 +490,9 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     --since, every dated entry is listed.
     """
     from rulebot import changes as changes_core
-    from rulebot import corpus, output
+    from rulebot import output
 
-    loaded = corpus.load(settings.corpus_dirs())
+    loaded = settings.usable_corpus()
     found = changes_core.changes(loaded, game, since)
     if as_json:
         from rulebot.index import entry_payload
@@ -500,19 +567,29 @@ def site() -> None:
 @site.command(name="build")
 @click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--force", is_flag=True, help="Replace the content of a non-empty folder rulebot did not create.")
+@click.option("--keep-going", is_flag=True, help="When the corpus has problems, build from its valid entries (with a warning) rather than fail.")
 @click.pass_obj
-def site_build(settings: Settings, out_dir: Path, force: bool) -> None:
+def site_build(settings: Settings, out_dir: Path, force: bool, keep_going: bool) -> None:
     """Build the site into OUT_DIR (created if needed).
 
     Refuses a non-empty folder it did not create unless --force, which
-    replaces that folder's content; never writes outside OUT_DIR.
+    replaces that folder's content; never writes outside OUT_DIR. A corpus
+    with problems fails the build, unless --keep-going.
     """
     import time
 
     from rulebot import corpus, site as site_module
 
     started = time.perf_counter()
-    loaded = corpus.load(settings.corpus_dirs())
+    if keep_going:
+        loaded = settings.usable_corpus()
+    else:
+        try:
+            loaded = corpus.load(settings.corpus_dirs())
+        except CorpusError as exc:
+            for problem in exc.problems:
+                click.echo(str(problem), err=True)
+            raise click.ClickException(f"{exc}: fix them, or leave out what they touch with --keep-going") from None
     report = site_module.build(loaded, out_dir, force=force, progress=lambda m: click.echo(m, err=True))
     elapsed = time.perf_counter() - started
     click.echo(f"Built {report.pages} pages for {report.entries} entries of {report.games} game(s) in {out_dir} ({elapsed:.2f} s)")

@@ -23,6 +23,7 @@ from rulebot import collector
 from rulebot.corpus_files import (  # what answering needs too lives there, without the loader
     GAME_FILE,
     VOCABULARY_FILE,
+    display_path,
     is_entries_file,
     read_corpus_file,
 )
@@ -47,16 +48,10 @@ ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "asked", "see_
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}
+SHOWN_REFERENCES = 5
+"""What a usable load left out names this many dropped references at most."""
 OVERLAY_KEYS = {"extends", "sources"}
 """The only keys of a house-rules folder's game.toml."""
-
-
-def display_path(path: Path) -> str:
-    """A path as short as it can be said from the working directory."""
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def split_lines(text: str) -> list[str]:
@@ -78,6 +73,33 @@ def load(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> Corpus:
 
 def check(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> tuple[Corpus, list[Problem]]:
     """Load a corpus and return it with every problem found (empty when valid); `parsed` as for load()."""
+    loader = _read(dirs, parsed)
+    return loader.corpus, loader.problems
+
+
+def load_usable(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> Corpus:
+    """Load a corpus without what has problems, so that one bad file never stops the table.
+
+    Every valid entry is kept; an entry, file, game or house-rules folder
+    with a problem of its own is left out, and references to what is not
+    there (or that close a cycle of `modifies`) are dropped. The problems and
+    what was left out are in the corpus's `problems` and `left_out`.
+    CorpusError only when not one entry is valid. `parsed` as for load().
+    """
+    loader = _read(dirs, parsed)
+    corpus = loader.corpus
+    if loader.problems and not corpus.entries:
+        raise CorpusError(loader.problems)
+    dropped = loader.drop_dangling_references()
+    corpus.problems = list(loader.problems)
+    corpus.left_out = list(loader.left_out)
+    if dropped:
+        more = f" and {len(dropped) - SHOWN_REFERENCES} more" if len(dropped) > SHOWN_REFERENCES else ""
+        corpus.left_out.append(f"{len(dropped)} reference{'s' if len(dropped) > 1 else ''} ({', '.join(dropped[:SHOWN_REFERENCES])}{more})")
+    return corpus
+
+
+def _read(dirs: Iterable[Path], parsed: ParsedFiles | None) -> _Loader:
     loader = _Loader(parsed)
     with collector.paused():
         for root in dirs:
@@ -87,7 +109,7 @@ def check(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> tuple[Corp
         loader.check_references()
     if loader.parsed is not None:
         loader.parsed.prune()
-    return loader.corpus, loader.problems
+    return loader
 
 
 def drafts(corpus: Corpus) -> list[Problem]:
@@ -253,9 +275,33 @@ class _Loader:
         """House-rules folders waiting for every game to be read."""
         self._lines: dict[str, list[str] | None] = {}
         """The lines of each entries file a problem has been located in."""
+        self.left_out: list[str] = []
+        """What was not loaded for its problems, in words ("2 entries of catalyst/rulebook.md")."""
+        self.cycle_links: set[tuple[str, str]] = set()
+        """(entry, entry it modifies) links that close a cycle of modifies."""
 
     def problem(self, path: Path, line: int, message: str) -> None:
         self.problems.append(Problem(display_path(path), line, message))
+
+    def leave_out(self, what: str) -> None:
+        self.left_out.append(what)
+
+    def drop_dangling_references(self) -> list[str]:
+        """Drop every see_also and modifies naming an entry that is not there (or the entry itself),
+        and each modifies that closes a cycle; what was dropped ("see_also of a to b")."""
+        entries = self.corpus.entries
+        dropped = []
+        for entry in list(entries.values()):
+            kept = {}
+            for key in ("see_also", "modifies"):
+                targets = getattr(entry, key)
+                kept[key] = tuple(
+                    t for t in targets if t in entries and t != entry.id and (key == "see_also" or (entry.id, t) not in self.cycle_links)
+                )
+                dropped.extend(f"{key} of {entry.id} to {t}" for t in targets if t not in kept[key])
+            if kept["see_also"] != entry.see_also or kept["modifies"] != entry.modifies:
+                entries[entry.id] = replace(entry, **kept)
+        return dropped
 
     # -- folders and files -------------------------------------------------
 
@@ -263,10 +309,12 @@ class _Loader:
         try:
             if not root.is_dir():
                 self.problem(root, 0, "not a corpus folder (no such directory)")
+                self.leave_out(f"the corpus folder {display_path(root)}")
                 return
             children = sorted(root.iterdir())
         except OSError as exc:
             self.problem(root, 0, f"cannot read the folder: {exc.strerror or exc}")
+            self.leave_out(f"the corpus folder {display_path(root)}")
             return
         game_dirs = []
         for child in children:
@@ -296,6 +344,7 @@ class _Loader:
             return (), ()
         parsed = self.read_toml(path)
         if parsed is None:
+            self.leave_out(f"the synonyms of {display_path(path)}")
             return (), ()
         text, data = parsed
         toml = _TomlFile(path, text, self)
@@ -308,12 +357,15 @@ class _Loader:
             files = sorted(p for p in game_dir.iterdir() if is_entries_file(p))
         except OSError as exc:
             self.problem(game_dir, 0, f"cannot read the folder: {exc.strerror or exc}")
+            self.leave_out(f"the game folder {game_dir.name}/")
             return
         if not game_file.is_file():
             self.problem(game_dir, 0, f"no {GAME_FILE} in this game folder")
+            self.leave_out(f"the game folder {game_dir.name}/")
             return
         parsed = self.read_toml(game_file)
         if parsed is None:
+            self.leave_out(f"the game folder {game_dir.name}/")
             return
         text, data = parsed
         if "extends" in data:
@@ -323,6 +375,7 @@ class _Loader:
             return
         game = self.read_game(game_file, text, data)
         if game is None:
+            self.leave_out(f"the game folder {game_dir.name}/")
             return
         for path in files:
             self.read_entries_file(path, game)
@@ -475,6 +528,7 @@ class _Loader:
             known = ", ".join(self.corpus.games) or "none"
             toml.error("extends", f"extends unknown game {slug!r} (known: {known})")
         if game is None:
+            self.leave_out(f"the house rules of {path.parent.name}/")
             return
         sources = self.read_sources(toml, data, {e.slug for e in game.expansions}, default_trust=HOUSE_TRUST)
         if not sources:
@@ -487,6 +541,7 @@ class _Loader:
             if source.id in {s.id for s in sources[:i]}:
                 toml.error("id", f"source {source.id!r} declared twice", "sources", i)
         if len(self.problems) > before:
+            self.leave_out(f"the house rules of {path.parent.name}/")
             return
         game = replace(game, sources=game.sources + tuple(sources))
         self.corpus.games[slug] = game
@@ -501,9 +556,11 @@ class _Loader:
         if source is None:
             known = ", ".join(s.id for s in game.sources) or "none"
             self.problem(path, 0, f"no source {path.stem!r} in {GAME_FILE} (declared: {known})")
+            self.leave_out(_in_game(path))
             return
         text = self.read_text(path)
         if text is None:
+            self.leave_out(_in_game(path))
             return
         shown = display_path(path)  # once per file: it is most of a large file's loading time otherwise
         if self.parsed is None:
@@ -516,12 +573,16 @@ class _Loader:
                 self.parsed.put(path, key, parsed)
         self.problems.extend(parsed.problems)
         self.rejected.update(parsed.rejected)
+        left_out = len(parsed.rejected)
         for entry in parsed.entries:
             if entry.id in self.corpus.entries:
                 first = self.corpus.entries[entry.id]
                 self.problem(path, entry.line, f"duplicate id {entry.id!r} (first defined at {first.path}:{first.line})")
+                left_out += 1
                 continue
             self.corpus.entries[entry.id] = entry
+        if left_out:
+            self.leave_out(f"{left_out} {'entry' if left_out == 1 else 'entries'} of {_in_game(path)}")
 
     def parse_entries_file(self, path: Path, text: str, game: Game, source: Source, shown: str, house_only: bool) -> _ParsedFile:
         """The entries of one file, with the problems found in it alone."""
@@ -687,6 +748,7 @@ class _Loader:
                     state[node] = 2
                     stack.pop()
                 elif child in entries and state.get(child) == 1:
+                    self.cycle_links.add((node, child))
                     cycle = [n for n, _ in stack][[n for n, _ in stack].index(child):] + [child]
                     entry = entries[node]
                     self.problems.append(
@@ -735,6 +797,11 @@ class _Loader:
                         Problem(entry.path, self.header_line(entry, header),
                                 f"question {question.text!r} is also asked of {other.id!r} ({other.path}:{other.line})")
                     )
+
+
+def _in_game(path: Path) -> str:
+    """A file of a game folder, named from the corpus folder: `catalyst/rulebook.md`."""
+    return f"{path.parent.name}/{path.name}"
 
 
 def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -> str:

@@ -29,22 +29,86 @@ Stamps = dict[str, list]
 """Per file path: [size, mtime_ns, inode, sha256 of the content] when it was last read."""
 
 
+USER_CORPUS = "corpus"
+"""In the user data directory: the corpus folder of the user's own additions (games, house rules)."""
+
+
+def package_dir() -> Path:
+    """The folder of the rulebot package itself: in an installed rulebot it holds the shipped corpus,
+    and rulebot never writes in it (see outside_package)."""
+    return Path(__file__).resolve().parent
+
+
+def display_path(path: Path) -> str:
+    """A path as short as it can be said from the working directory."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except (ValueError, OSError):  # elsewhere, or the working directory is gone
+        return str(path)
+
+
 def shipped_corpus_dir() -> Path:
-    """The corpus that comes with rulebot (inside the wheel, or the source tree)."""
-    here = Path(__file__).resolve().parent
+    """The corpus that comes with rulebot: inside the installed package (the wheel puts it there),
+    else the `corpus/` folder beside the package, in a source checkout (an editable install)."""
+    here = package_dir()
     installed = here / "corpus"
     return installed if installed.is_dir() else here.parent / "corpus"
 
 
+def user_corpus_dir() -> Path:
+    """The user's own corpus folder: read whenever it exists, and where additions go by default."""
+    from rulebot.user_dirs import user_dir
+
+    return user_dir("data") / USER_CORPUS
+
+
 def chosen_dirs(corpora: Iterable[Path] = (), *, shipped: bool = True) -> list[Path]:
-    """The corpus folders to use, in order: the shipped one (unless left out), $RULEBOT_CORPUS, `--corpus`.
+    """The corpus folders to use, in order: the shipped one (unless left out), the user's own
+    (when it exists), $RULEBOT_CORPUS, `--corpus`; a folder named twice counts once, where first named.
 
     The order keys the index cache, so the CLI and shell completion must agree on it.
     """
     dirs = [shipped_corpus_dir()] if shipped else []
+    own = user_corpus_dir()
+    if own.is_dir():
+        dirs.append(own)
     dirs.extend(Path(p) for p in os.environ.get(CORPUS_ENV, "").split(os.pathsep) if p)
     dirs.extend(Path(p) for p in corpora)
-    return dirs
+    seen: set[str] = set()
+    unique = []
+    for folder in dirs:
+        real = os.path.realpath(folder)
+        if real not in seen:
+            seen.add(real)
+            unique.append(folder)
+    return unique
+
+
+def own_dir(corpora: Iterable[Path] = ()) -> Path:
+    """The corpus folder a curator's additions go to: the last `--corpus` folder named, else the
+    last of $RULEBOT_CORPUS, else the user's own corpus folder (see user_corpus_dir)."""
+    named = [Path(p) for p in os.environ.get(CORPUS_ENV, "").split(os.pathsep) if p] + [Path(p) for p in corpora]
+    return named[-1] if named else user_corpus_dir()
+
+
+def outside_package(path: Path, what: str) -> Path:
+    """`path`, once it is known not to lie inside the rulebot package (and its shipped corpus):
+    PackageWriteError otherwise. Every file rulebot writes is checked here first.
+
+    The test is where the path is, not how rulebot was installed: a source
+    checkout's `corpus/` lies beside the package, and an installed rulebot's
+    inside it (the wheel puts it there), so curators of a checkout write to
+    its corpus while an installed rulebot's is never changed.
+    """
+    real = Path(os.path.realpath(path))
+    if real.is_relative_to(package_dir()):
+        from rulebot.errors import PackageWriteError
+
+        raise PackageWriteError(
+            f"{what} {path} is inside the installed rulebot package ({package_dir()}), which rulebot never changes:"
+            " use a folder of your own"
+        )
+    return path
 
 
 def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:

@@ -24,6 +24,23 @@ class Problem:
         return f"{self.path}:{self.line}: {self.message}"
 
 
+SHOWN_PROBLEMS = 20
+"""A corpus warning names this many problems at most (`rulebot check` lists them all)."""
+
+
+def corpus_warning(problems: list[Problem], left_out: list[str]) -> str | None:
+    """The one warning that a corpus was loaded without what has problems: what was left out,
+    then each problem as FILE:LINE: message, on lines of their own; None when there is none."""
+    if not problems and not left_out:
+        return None
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}" if problems else "problems"
+    lines = [f"the corpus has {count}; " + (f"left out: {'; '.join(left_out)}" if left_out else "every entry is kept")]
+    lines.extend(f"  {problem}" for problem in problems[:SHOWN_PROBLEMS])
+    if len(problems) > SHOWN_PROBLEMS:
+        lines.append(f"  and {len(problems) - SHOWN_PROBLEMS} more (`rulebot check` lists them all)")
+    return "\n".join(lines)
+
+
 class CorpusError(RulebotError):
     """Raised by the corpus loader when a corpus has problems; holds all of them."""
 
@@ -50,6 +67,10 @@ class QueryError(RulebotError):
 
 class SiteError(RulebotError):
     """Raised by the site builder for an output folder it refuses or cannot write, or a site it cannot serve."""
+
+
+class PackageWriteError(RulebotError):
+    """Raised before any write inside the installed rulebot package (rulebot.corpus_files.outside_package)."""
 
 
 class CurationError(RulebotError):

@@ -162,7 +162,11 @@ class Imported:
             lines.append("")
             lines.extend(f"- {line}: {_one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
-        return "\n".join(lines) + "\n" + "\n".join(e.block() for e in self.entries)
+        return "\n".join(lines) + "\n" + self.entries_markdown()
+
+    def entries_markdown(self) -> str:
+        """The drafts alone, in the entries-file format."""
+        return "\n".join(e.block() for e in self.entries)
 
     def summary(self) -> str:
         """One line: entries drafted, references resolved and not, aliases, time."""

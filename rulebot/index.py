@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebot import analysis, collector, corpus_files, quantities, segments, whoosh_api
-from rulebot.errors import IndexBuildError
+from rulebot.corpus_files import display_path
+from rulebot.errors import IndexBuildError, Problem, corpus_warning
 from rulebot.index_reader import IndexReader
 from rulebot.user_dirs import user_dir
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from rulebot.model import Corpus, Entry
     from rulebot.whoosh_api import FileStorage, RamStorage
 
-FORMAT = "16"
+FORMAT = "17"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -94,9 +95,10 @@ def open_index(
 ) -> OpenIndex:
     """Open the index of a corpus, building it first if it is missing, stale or damaged.
 
-    Raises CorpusError when the corpus has to be loaded and has problems.
+    The index holds the corpus's valid entries (see rulebot.corpus.load_usable),
+    and the problems of the rest, told as one warning whenever it is opened.
+    Raises CorpusError when the corpus has to be loaded and not one entry is valid.
     """
-    dirs = [Path(d).resolve() for d in dirs]
     warnings: list[str] = []
 
     def note(message: str) -> None:
@@ -104,6 +106,18 @@ def open_index(
         if warn is not None:
             warn(message)
 
+    opened = _open_index([Path(d).resolve() for d in dirs], rebuild, progress, note)
+    opened.warnings = warnings
+    told = corpus_warning(
+        [Problem(display_path(Path(path)), line, message) for path, line, message in opened.meta.get("problems", [])],
+        opened.meta.get("left_out", []),
+    )
+    if told is not None:
+        note(told)
+    return opened
+
+
+def _open_index(dirs: list[Path], rebuild: bool, progress: Progress | None, note: Warn) -> OpenIndex:
     home = cache_root() / "index" / _key(dirs)
     fingerprint = _fingerprint(dirs, home)
     target = home / fingerprint[:24]
@@ -114,7 +128,7 @@ def open_index(
             # checked (its files then seem missing or changed): look again.
             opened, problem = _open_built(target, fingerprint)
         if opened is not None:
-            return OpenIndex(opened[0], opened[1], target, warnings=warnings)
+            return OpenIndex(opened[0], opened[1], target)
         if problem is not None:
             note(f"the index at {target} is damaged ({problem}); rebuilding it")
             rebuild = True  # replace the damaged folder rather than reuse it
@@ -127,13 +141,13 @@ def open_index(
     if rebuild:  # from nothing: the files are parsed afresh too
         shutil.rmtree(home / PARSED_DIR, ignore_errors=True)
     kept = corpus_module.ParsedFiles(home / PARSED_DIR)
-    corpus = corpus_module.load(dirs, parsed=kept)
+    corpus = corpus_module.load_usable(dirs, parsed=kept)
     try:
         home.mkdir(parents=True, exist_ok=True)
         workdir = Path(tempfile.mkdtemp(prefix=".build-", dir=home))
     except OSError as exc:
         note(f"cannot write the index cache at {home} ({exc.strerror or exc}); using an in-memory index")
-        return _build_in_memory(corpus, fingerprint, progress, warnings)
+        return _build_in_memory(corpus, fingerprint, progress)
     try:
         base = None if rebuild else _latest_build(home, exclude=target)
         meta = update_index(workdir, base, corpus, fingerprint, progress) if base is not None else None
@@ -146,7 +160,7 @@ def open_index(
     except OSError as exc:
         shutil.rmtree(workdir, ignore_errors=True)
         note(f"cannot write the index at {home} ({exc.strerror or exc}); using an in-memory index")
-        return _build_in_memory(corpus, fingerprint, progress, warnings)
+        return _build_in_memory(corpus, fingerprint, progress)
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise
@@ -163,7 +177,7 @@ def open_index(
     opened, problem = _open_built(target, fingerprint)
     if opened is None:
         raise IndexBuildError(f"the index just built at {target} cannot be opened ({problem})")
-    return OpenIndex(opened[0], opened[1], target, built=meta is not None, warnings=warnings)
+    return OpenIndex(opened[0], opened[1], target, built=meta is not None)
 
 
 def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None, meanwhile: Callable[[], None] | None = None) -> dict:
@@ -260,10 +274,10 @@ def _memory_only() -> RamStorage:
     return MemoryOnly()
 
 
-def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None, warnings: list[str]) -> OpenIndex:
+def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None) -> OpenIndex:
     storage = _memory_only()
     meta = _fill(storage, corpus, fingerprint, progress)
-    return OpenIndex(IndexReader.open(None, INDEX_NAME, storage.files), meta, None, built=True, warnings=warnings)
+    return OpenIndex(IndexReader.open(None, INDEX_NAME, storage.files), meta, None, built=True)
 
 
 def documents(corpus: Corpus, ids: Iterable[str] | None = None) -> Iterator[tuple[str, Callable[[], dict]]]:
@@ -499,6 +513,9 @@ def _meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dict:
             for language, groups in (("en", lambda g: g.synonyms), ("fr", lambda g: g.synonyms + g.french))
         },
         "digests": digests,
+        # Told whenever the index is opened: a later `ask` does not load the corpus to find them.
+        "problems": [[p.path if os.path.isabs(p.path) else str(Path.cwd() / p.path), p.line, p.message] for p in corpus.problems],
+        "left_out": corpus.left_out,
     }
 
 
@@ -589,7 +606,7 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
         other = corpus.entries.get(entry_id)
         if other is None:
             return {"id": entry_id, "title": entry_id}
-        return {"id": other.id, "title": other.title, "game": other.game, "expansion": other.expansion}
+        return {"id": other.id, "title": other.title, "game": other.game, "expansion": other.expansion, "house_rule": corpus.is_house_rule(other)}
 
     expansion = game.expansion(entry.expansion) if entry.expansion else None
     return {

@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 
 from rulebot.kinds import HOUSE_KIND, HOUSE_TRUST
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rulebot.errors import Problem
+
 
 @dataclass(frozen=True)
 class Expansion:
@@ -144,6 +148,10 @@ class Corpus:
     """Entries by id, in the order of their files."""
     shared_synonyms: set[tuple[str, ...]] = field(default_factory=set)
     """The synonym groups of the corpus folders' vocabulary.toml, which every game of its folder has."""
+    problems: list[Problem] = field(default_factory=list)
+    """Loaded without what has problems (rulebot.corpus.load_usable): the problems; empty otherwise."""
+    left_out: list[str] = field(default_factory=list)
+    """What was left out for them, in words ("2 entries of catalyst/rulebook.md")."""
 
     def game(self, slug: str) -> Game:
         """The game with this slug; UnknownGameError if there is none."""

@@ -44,6 +44,7 @@ from markupsafe import Markup
 import rulebot
 from rulebot import site_search
 from rulebot.changes import SOURCE, changes
+from rulebot.corpus_files import outside_package
 from rulebot.errors import SiteError
 from rulebot.model import Alias, Corpus, Entry, Game, Source
 from rulebot.site_links import LinkContext, NameTable, to_html
@@ -756,7 +757,7 @@ def _static_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, b
 
 def _check_target(out_dir: Path, corpus: Corpus, force: bool) -> Path:
     """The absolute output folder, once it is known to be safe to replace."""
-    target = out_dir.expanduser().resolve()
+    target = outside_package(out_dir.expanduser().resolve(), "the site folder")
     home = Path.home().resolve()
     if target == Path(target.anchor) or target == home or target in home.parents:
         raise SiteError(f"refusing to build the site into {target}: pick a folder of its own")

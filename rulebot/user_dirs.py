@@ -7,10 +7,17 @@ from pathlib import Path
 
 
 def user_dir(kind: str) -> Path:
-    """$RULEBOT_<KIND>_DIR, else the platform's user folder of that kind ("config", "cache" or "data")."""
-    configured = os.environ.get(f"RULEBOT_{kind.upper()}_DIR")
+    """$RULEBOT_<KIND>_DIR, else the platform's user folder of that kind ("config", "cache" or "data").
+
+    rulebot writes in these folders: one configured inside the installed
+    package is refused (PackageWriteError).
+    """
+    variable = f"RULEBOT_{kind.upper()}_DIR"
+    configured = os.environ.get(variable)
     if configured:
-        return Path(configured)
+        from rulebot.corpus_files import outside_package
+
+        return outside_package(Path(configured), f"${variable}")
     import platformdirs
 
     return getattr(platformdirs, f"user_{kind}_path")("rulebot", appauthor=False)

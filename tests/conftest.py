@@ -26,6 +26,8 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.delenv("RULEBOT_CORPUS", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path_factory.getbasetemp() / "config"))
+    # Each test's own: a user corpus folder made by one test must not join the corpora of the next.
+    monkeypatch.setenv("RULEBOT_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     return cache
 
 

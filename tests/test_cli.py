@@ -128,12 +128,22 @@ class TestOtherCommands:
         assert "Error: 1 problem(s) found" in result.output
 
     def test_broken_corpus_on_ask(self, run_cli, minimal_copy: Path):
-        """ask on a broken corpus reports its problems, exit 1, no traceback."""
+        """ask on a corpus with a problem answers, and warns of the problem at its line."""
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"
         rules.write_text(rules.read_text(encoding="utf-8").replace("see_also: lh-winning", "see_also: lh-nowhere"), encoding="utf-8")
         result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "ask", "setup")
+        assert result.exit_code == 0
+        assert "rulebook.md:7: see_also: unknown entry id 'lh-nowhere'" in result.stderr
+        assert result.stdout.startswith("Setup")
+
+    def test_corpus_without_a_valid_entry_on_ask(self, run_cli, minimal_copy: Path):
+        """ask on a corpus of which no entry is valid reports its problems, exit 1, no traceback."""
+        for path in (minimal_copy / "lantern-harbor").glob("*.md"):
+            path.write_text(path.read_text(encoding="utf-8").replace("\nkind: ", "\nkind: nonsense-"), encoding="utf-8")
+        result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "ask", "setup")
         assert result.exit_code == 1
-        assert "unknown entry id 'lh-nowhere'" in result.output
+        assert "rulebook.md:5: unknown kind 'nonsense-setup'" in result.stderr
+        assert result.stderr.rstrip().endswith("(run `rulebot check` for the full list)")
 
     def test_index(self, run_cli):
         """index --rebuild builds and says where."""

@@ -191,6 +191,36 @@ class TestHouseRules:
         found = [r["id"] for r in json.loads(run_cli(*TOY, *asked[:-1], "--official-only", asked[-1]).stdout)["results"]]
         assert "lh-ferry-gull" in found and "lh-house-double-gull" not in found
 
+    def test_official_only_shows_no_house_rule_anywhere(self, run_cli, tmp_path: Path):
+        """With --official-only, an official ruling's "Changed by", modified_by, see_also and referenced_by leave house rules out."""
+        house = house_corpus(tmp_path, entries=HOUSE_RULE.replace("section: Our table", "section: Our table\nsee_also: lh-ferry-gull"))
+        asked = (*TOY, "--corpus", str(house), "ask")
+        every = json.loads(run_cli(*asked, "--json", "ferry gull").stdout)["results"][0]
+        assert every["id"] == "lh-ferry-gull"
+        assert [r["id"] for r in every["modified_by"]] == every["referenced_by"] == ["lh-house-double-gull"]
+        assert every["modified_by"][0]["house_rule"] is True
+        assert "Changed by Double Gull" in run_cli(*asked, "ferry gull").stdout
+        official = json.loads(run_cli(*asked, "--json", "--official-only", "ferry gull").stdout)["results"][0]
+        assert official["id"] == "lh-ferry-gull"
+        assert (official["modified_by"], official["referenced_by"]) == ([], [])
+        assert "Changed by" not in run_cli(*asked, "--official-only", "ferry gull").stdout
+
+    def test_official_only_drops_links_to_house_rules(self, run_cli, tmp_path: Path):
+        """An official ruling that links to a house rule (a folder of house rules may change an official game's files)
+        shows neither its see_also nor its modifies with --official-only."""
+        folder = tmp_path / "corpus"
+        write_corpus(folder, {
+            "lantern-harbor/game.toml": (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8"),
+            "lantern-harbor/rulebook.md": (MINIMAL / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8").replace(
+                "aliases-fr: Mouette du Bac", "aliases-fr: Mouette du Bac\nsee_also: lh-house-double-gull; lh-setup"),
+            "lantern-harbor/tides-faq.md": (MINIMAL / "lantern-harbor" / "tides-faq.md").read_text(encoding="utf-8"),
+        })
+        asked = ("--no-shipped", "--corpus", str(folder), "--corpus", str(house_corpus(tmp_path)), "ask", "--json")
+        every = json.loads(run_cli(*asked, "ferry gull").stdout)["results"][0]
+        assert every["see_also"] == ["lh-house-double-gull", "lh-setup"]
+        official = json.loads(run_cli(*asked, "--official-only", "ferry gull").stdout)["results"][0]
+        assert official["see_also"] == [r["id"] for r in official["see_also_refs"]] == ["lh-setup"]
+
 
 class TestChanges:
     def test_since_a_date(self):

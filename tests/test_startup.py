@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -48,10 +49,11 @@ def run_python(code: str, tmp_path: Path, env: dict | None = None) -> str:
     return done.stdout
 
 
+ASK = ["ask", "can", "i", "trash", "assassination", "mission"]
 ASK_AND_LIST_MODULES = """
 import json, sys
 from rulebot.entry import main  # what the `rulebot` command runs
-sys.argv = ["rulebot", "ask", "can", "i", "trash", "assassination", "mission"]
+sys.argv = ["rulebot", *ARGS]
 try:
     main()
 except SystemExit as exit:
@@ -60,14 +62,15 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-def modules_loaded_by_ask(tmp_path: Path, env: dict | None = None) -> tuple[str, set[str]]:
+def modules_loaded_by_ask(tmp_path: Path, env: dict | None = None, args: list[str] = ASK) -> tuple[str, set[str]]:
     """The answer of a second `ask` (the first builds the index), and the modules it added.
 
     Modules the interpreter loads before any code runs (a site hook of the
     machine may import tempfile, say) are not the ask's doing, and are left out.
     """
-    run_python(ASK_AND_LIST_MODULES, tmp_path, env)
-    answer, _, modules = run_python(ASK_AND_LIST_MODULES, tmp_path, env).rpartition("\n[")
+    code = ASK_AND_LIST_MODULES.replace("ARGS", repr(args))
+    run_python(code, tmp_path, env)
+    answer, _, modules = run_python(code, tmp_path, env).rpartition("\n[")
     at_start = json.loads(run_python("import json, sys; print(json.dumps(sorted(sys.modules)))", tmp_path, env))
     return answer, set(json.loads("[" + modules)) - set(at_start)
 
@@ -77,6 +80,22 @@ def test_ask_loads_only_what_it_needs(tmp_path: Path):
     assert "Assassination Mission" in answer
     assert "rulebot.index_reader" in loaded and "Stemmer" in loaded
     assert [m for m in sorted(loaded) if m.partition(".")[0] in NOT_FOR_ASK or m in NOT_FOR_ASK] == []
+
+
+def test_ask_of_a_corpus_with_problems_loads_no_more(tmp_path: Path):
+    """With the index up to date, the problems of a corpus are told without loading the corpus loader."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(ROOT / "tests" / "corpora" / "minimal", corpus)
+    rules = corpus / "lantern-harbor" / "rulebook.md"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("section: End of the game\n", ""), encoding="utf-8")
+    args = ["--no-shipped", "--corpus", str(corpus), "ask", "ferry", "gull"]
+    env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    answer, loaded = modules_loaded_by_ask(tmp_path, env, args)
+    assert answer.startswith("Ferry Gull")
+    assert [m for m in sorted(loaded) if m.partition(".")[0] in NOT_FOR_ASK or m in NOT_FOR_ASK] == []
+    code = ASK_AND_LIST_MODULES.replace("ARGS", repr(args))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert "Building" not in done.stderr and "rulebook.md:11: entry 'lh-winning' has no section" in done.stderr
 
 
 def test_ask_in_the_user_folders_builds_its_index_there(tmp_path: Path):
