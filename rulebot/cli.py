@@ -249,7 +249,8 @@ def ask(
 
 def _stdin_question() -> str:
     """The question `ask -` reads: all of standard input (UTF-8); a usage error when there is none."""
-    text = click.get_binary_stream("stdin").read().decode("utf-8", "replace")
+    stdin = getattr(sys.stdin, "buffer", None)
+    text = stdin.read().decode("utf-8", "replace") if stdin else sys.stdin.read()
     if not text.strip():
         raise click.UsageError("standard input is empty: `rulebot ask -` reads the question from it")
     return text
