@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -21,6 +21,11 @@ from rulebot.asking import COLOR_MODES, silence_stdout, warner
 from rulebot.errors import CorpusError, QueryError, RulebotError
 from rulebot.kinds import KINDS
 from rulebot.text import plural
+
+if TYPE_CHECKING:
+    from collections import Counter
+
+    from rulebot.corpus import Review
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -401,8 +406,9 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     click.echo(f"OK: {entries} in {games} ({per_game})")
 
 
-def _check_json(review, counts) -> dict:  # (rulebot.corpus.Review, Counter) -> the object `check --json` prints
-    """What `check --json` prints: problems are errors, warnings and drafts warnings (errors with --strict, by then problems)."""
+def _check_json(review: Review, counts: Counter[str]) -> dict:
+    """The object `check --json` prints: problems are errors, warnings and drafts are warnings
+    (with --strict they are among the problems by then, so errors)."""
     found = [(p, "error") for p in review.problems] + [(p, "warning") for p in [*review.warnings, *review.drafts]]
     return {
         "ok": not review.problems,

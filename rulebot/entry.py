@@ -14,6 +14,8 @@ unexpected one is left to click to meet again and report, or raised as it
 is with RULEBOT_DEBUG set. Once the user has been told something (a build
 begun, a warning), an unexpected error is reported as click reports it
 (rulebot.cli.exit_unexpected): meeting it again would tell them twice.
+It exits with the statuses click's `ask` exits with (rulebot.status), and
+quietly with 0 when the reader of its output has gone (`| head`).
 """
 
 from __future__ import annotations
@@ -84,7 +86,7 @@ def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> int |
         text = asking.answer_output(answer, as_json=False, colored=asking.color())
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    except KeyboardInterrupt:  # as click ends a command the user interrupts
+    except KeyboardInterrupt:  # as every command ends when interrupted (rulebot.cli.Interrupted)
         print(file=sys.stderr)
         _tell("Aborted!")
         sys.exit(status.INTERRUPTED)

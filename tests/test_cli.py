@@ -309,8 +309,10 @@ class TestQuickPath:
         assert process.returncode == 2 and "is a file" in process.stderr
 
 
-def test_interrupting_the_quick_path_ends_as_click_ends(tmp_path: Path):
-    """Ctrl-C while a plain `rulebot ask` builds its index: "Aborted!", exit 130, no traceback (as for any command)."""
+@pytest.mark.parametrize("args", [("ask", "lantern"), ("list",)], ids=["quick path", "click"])
+def test_interrupting_a_command_exits_130(tmp_path: Path, args: tuple[str, ...]):
+    """Ctrl-C while a plain `rulebot ask` (the quick path) or `rulebot list` (click) builds its index:
+    "Aborted!", exit 130, no traceback."""
     import os
     import signal
     import subprocess
@@ -321,7 +323,7 @@ def test_interrupting_the_quick_path_ends_as_click_ends(tmp_path: Path):
 
     corpus = write_synthetic_corpus(tmp_path / "corpus", entries=6000)
     env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"), RULEBOT_CORPUS=str(corpus))
-    process = subprocess.Popen([sys.executable, "-m", "rulebot", "ask", "lantern"], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-m", "rulebot", *args], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = process.stderr.readline()  # the build has started
     assert line.startswith("Building the search index"), line
     time.sleep(0.1)

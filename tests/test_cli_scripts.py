@@ -7,7 +7,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -148,24 +147,6 @@ class TestExitStatus:
         rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu"), encoding="utf-8")
         process = rulebot_process("--no-shipped", "--corpus", str(corpus), "ask", "ferry", "gull")
         assert process.returncode == 2 and "Error: the corpus has 1 problem " in process.stderr
-
-    def test_interrupting_a_click_command_is_130(self, tmp_path: Path):
-        """Ctrl-C while `rulebot list` builds its index: "Aborted!", exit 130, no traceback."""
-        import time
-
-        from test_index_faults import write_synthetic_corpus
-
-        corpus = write_synthetic_corpus(tmp_path / "corpus", entries=6000)
-        env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"), RULEBOT_CORPUS=str(corpus))
-        process = subprocess.Popen(
-            [sys.executable, "-m", "rulebot", "list"], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        line = process.stderr.readline()  # the build has started
-        assert line.startswith("Building the search index"), line
-        time.sleep(0.1)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=120)
-        assert process.returncode == 130 and err.strip() == "Aborted!" and out == ""
 
 
 class TestStdin:
