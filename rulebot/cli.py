@@ -266,7 +266,10 @@ def _stdin_question() -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as a JSON object.")
 @click.pass_obj
 def show(settings: Settings, entry_id: str, as_json: bool) -> None:
-    """Show one entry in full, with everything that links to it (ID in any case)."""
+    """Show one entry in full, with everything that links to it.
+
+    ID may be typed in any case; an unknown one gets the close ids.
+    """
     from rulebot import output
 
     with settings.searcher() as searcher:
@@ -287,7 +290,7 @@ def show(settings: Settings, entry_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print {games: [...]} as JSON.")
 @click.pass_obj
 def games(settings: Settings, as_json: bool) -> None:
-    """List the games of the corpus, with their entry counts and expansions (each with its own)."""
+    """List the games and their expansions, with their entry counts."""
     from rulebot import output
 
     with settings.searcher() as searcher:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from rulebot import output
 from rulebot.errors import RulebotError
 from rulebot.output import BOLD, DIM, YELLOW, Style, fit
+from rulebot.text import plural
 
 if TYPE_CHECKING:
     from rulebot.search import Answer, Searcher
@@ -129,8 +130,8 @@ class PlaySession:
         """The lines printed when the session starts."""
         lines = [
             (
-                f"rulebot play: {_count(self.searcher.opened.meta['count'], 'entry', 'entries')}"
-                f" in {_count(len(self.searcher.games), 'game', 'games')}."
+                f"rulebot play: {plural(self.searcher.opened.meta['count'], 'entry', 'entries')}"
+                f" in {plural(len(self.searcher.games), 'game')}."
             ),
             "Type a question; :help lists the commands; Tab completes; Ctrl-D leaves.",
         ]
@@ -352,10 +353,6 @@ class PlaySession:
 
     def _fit(self, lines: list[str]) -> str:
         return "\n".join(fit(lines, self.width or output.width()))
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
 
 
 def _sentence(text: str) -> str:
