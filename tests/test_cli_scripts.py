@@ -304,22 +304,21 @@ class TestColor:
         leader, follower = pty.openpty()
         full_env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"} | env
         try:
-            process = subprocess.run(
-                [sys.executable, "-m", "rulebot", *TOY, *args], stdout=follower, stderr=subprocess.PIPE, env=full_env, timeout=60
-            )
+            process = subprocess.Popen([sys.executable, "-m", "rulebot", *TOY, *args], stdout=follower, stderr=subprocess.DEVNULL, env=full_env)
             os.close(follower)
             output = b""
-            while True:
+            while True:  # read while it writes: a full terminal would block it
                 try:
                     chunk = os.read(leader, 65536)
-                except OSError:  # the terminal is closed and read out
+                except OSError:  # the process has ended and its terminal is read out
                     break
                 if not chunk:
                     break
                 output += chunk
+            process.wait(timeout=60)
         finally:
             os.close(leader)
-        assert process.returncode == 0, process.stderr
+        assert process.returncode == 0, output
         assert (ESCAPE.encode() in output) is coloured
 
 
@@ -509,9 +508,7 @@ class TestOutput:
         assert run_cli("check", str(draft(shutil.copytree(MINIMAL, minimal_copy.parent / "drafted")))).stderr.startswith("Warning: 1 draft entry,")
 
     def test_no_count_with_a_guessed_plural(self, run_cli):
-        """No message says "(s)"."""
-        cli_source = (Path(__file__).resolve().parent.parent / "rulebot" / "cli.py").read_text(encoding="utf-8")
-        assert "(s)" not in cli_source
+        """No message says "(s)" or "1 entries"."""
         for args in (("games",), ("check",), ("index",), ("changes", "lantern-harbor")):
             result = run_cli(*TOY, *args)
             assert "(s)" not in result.output and not re.search(r"\b1 (entries|games|problems)\b", result.output)
