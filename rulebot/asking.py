@@ -25,13 +25,14 @@ def open_searcher(dirs: Iterable[Path], notify: Notify):  # -> rulebot.search.Se
     """A searcher over the index of corpus folders, built first when missing or stale (the user is told)."""
     from rulebot.index import open_index
     from rulebot.search import Searcher
+    from rulebot.text import plural
 
     announced = False
 
     def progress(done: int, total: int) -> None:
         nonlocal announced
         if not announced:
-            notify(f"Building the search index ({total} entries)…")
+            notify(f"Building the search index ({plural(total, 'entry', 'entries')})…")
             announced = True
 
     return Searcher(open_index(dirs, progress=progress, warn=warner(notify)))
@@ -88,13 +89,22 @@ def without_house_rules(searcher: Searcher, payload: dict) -> dict:
     }
 
 
-def color() -> bool:
-    """Whether to print in colour: on a terminal, unless NO_COLOR is set."""
-    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+COLOR_MODES = ("auto", "always", "never")
+"""The values of `--color`."""
 
 
-def answer_output(answer: Answer, *, as_json: bool) -> str:
-    """An answer as `ask` prints it: the terminal text, or one JSON object.
+def color(mode: str = "auto") -> bool:
+    """Whether to print in colour: always, never, or (auto) on a terminal unless NO_COLOR is set or TERM is dumb.
+
+    The one place that decides, for every command and the quick path.
+    """
+    if mode != "auto":
+        return mode == "always"
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
+    """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object.
 
     Without colour, escape sequences that came with a corpus text are
     removed, as click.echo removes them: the quick path prints without click.
@@ -103,9 +113,30 @@ def answer_output(answer: Answer, *, as_json: bool) -> str:
 
     if as_json:
         return output.to_json(output.answer_json(answer))
-    colored = color()
     text = output.answer_text(answer, output.Style(colored))
     return text if colored else _ESCAPE_SEQUENCE.sub("", text)
+
+
+def answer_status(answer: Answer, *, as_json: bool) -> int:
+    """How `ask` exits after printing an answer (rulebot.status): with --json, always OK (the object tells the rest)."""
+    from rulebot import status
+
+    if as_json or answer.confident:
+        return status.OK
+    return status.UNSURE if answer.results else status.NEGATIVE
+
+
+def silence_stdout() -> None:
+    """After a write into a closed pipe: send what is left to print nowhere, so that exiting is quiet.
+
+    Python flushes standard output at exit; into the closed pipe that would
+    fail again, with a message and status 120.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test runner's): nothing to flush at exit
+        pass
 
 
 _ESCAPE_SEQUENCE = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")

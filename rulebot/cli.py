@@ -7,18 +7,25 @@ only what answering needs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from rulebot import __version__, completion
-from rulebot.asking import color as _color
-from rulebot.asking import warner
+from rulebot import __version__, completion, status
+from rulebot.asking import COLOR_MODES, silence_stdout, warner
 from rulebot.errors import CorpusError, QueryError, RulebotError
 from rulebot.kinds import KINDS
+from rulebot.text import plural
+
+if TYPE_CHECKING:
+    from collections import Counter
+
+    from rulebot.corpus import Review
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -26,9 +33,11 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 class Settings:
     """What the group options decided, handed to every command."""
 
-    def __init__(self, corpora: tuple[Path, ...], shipped: bool):
+    def __init__(self, corpora: tuple[Path, ...], shipped: bool, color: bool = False):
         self.extra = corpora
         self.shipped = shipped
+        self.color = color
+        """Whether to print in colour (`--color`, as rulebot.asking.color decides it)."""
 
     def corpus_dirs(self) -> list[Path]:
         from rulebot.corpus_files import chosen_dirs
@@ -68,10 +77,20 @@ def _notify(line: str) -> None:
 _warn = warner(_notify)
 
 
+def _color() -> bool:
+    """Whether the command running prints in colour (the group's --color)."""
+    return click.get_current_context().find_object(Settings).color
+
+
 def _style():
     from rulebot.output import Style
 
     return Style(_color())
+
+
+def _echo(text: str) -> None:
+    """Print to standard output, coloured or not as --color says."""
+    click.echo(text, color=_color())
 
 
 def with_option(help: str):
@@ -81,26 +100,77 @@ def with_option(help: str):
     )
 
 
+class Failure(click.ClickException):
+    """An error rulebot reports: exit 2, as a usage error (click's own 1 is for a negative result)."""
+
+    exit_code = status.ERROR
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C: "Aborted!" as click says it, with the shell's status for an interrupt (130)."""
+
+    exit_code = status.INTERRUPTED
+
+    def __init__(self) -> None:
+        super().__init__("Aborted!")
+
+    def show(self, file=None) -> None:  # type: ignore[no-untyped-def]
+        click.echo(err=True)  # ends the line the terminal's ^C is on
+        click.echo(self.message, err=True)
+
+
+def kind_option(help: str, **kwargs):
+    """The `--kind` option: one of the kinds, else a usage error naming them (with the one meant, if close)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is None or value in KINDS:
+            return value
+        from rulebot.text import meant, unknown
+
+        raise click.BadParameter(unknown("kind", value, KINDS, meant(value, {k: [k] for k in KINDS})))
+
+    def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+        return [k for k in KINDS if k.startswith(incomplete)]
+
+    return click.option("-k", "--kind", metavar="KIND", callback=check, shell_complete=complete, help=help, **kwargs)
+
+
 def click_error(exc: RulebotError) -> click.ClickException:
-    """The one-line click error a core error is reported as (exit 1; 2 for a refused question),
+    """The one-line click error a core error is reported as (exit 2, a refused question as a usage error),
     after a corpus's problems, one per line. Also what rulebot.entry reports."""
     if isinstance(exc, CorpusError):
         for problem in exc.problems:
             click.echo(str(problem), err=True)
-        return click.ClickException(f"{exc} (run `rulebot check` for the full list)")
+        return Failure(f"{exc} (run `rulebot check` for the full list)")
     if isinstance(exc, QueryError):
         return click.UsageError(str(exc))
-    return click.ClickException(str(exc))
+    return Failure(str(exc))
+
+
+@contextlib.contextmanager
+def _how_commands_end() -> Iterator[None]:
+    """A core error becomes a one-line click error, Ctrl-C exits 130, and a closed pipe (`| head`) exits 0 quietly."""
+    try:
+        yield
+    except RulebotError as exc:
+        raise click_error(exc) from None
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+    except BrokenPipeError:
+        silence_stdout()
+        raise click.exceptions.Exit(status.OK) from None
 
 
 class RulebotGroup(click.Group):
-    """Turns the core's errors into one-line click errors, for every command."""
+    """Ends every command alike (see _how_commands_end), from parsing its options (`--help`) to its last line."""
+
+    def make_context(self, *args, **kwargs) -> click.Context:  # type: ignore[no-untyped-def]
+        with _how_commands_end():
+            return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context):
-        try:
+        with _how_commands_end():
             return super().invoke(ctx)
-        except RulebotError as exc:
-            raise click_error(exc) from None
 
 
 @click.group(cls=RulebotGroup, context_settings=CONTEXT_SETTINGS)
@@ -114,8 +184,15 @@ class RulebotGroup(click.Group):
     " what `new` and `new-game` add goes to the last one.",
 )
 @click.option("--no-shipped", is_flag=True, help="Leave out the corpus shipped with rulebot.")
+@click.option(
+    "--color",
+    type=click.Choice(COLOR_MODES),
+    default="auto",
+    show_default=True,
+    help="Colour the output: always, never, or on a terminal only (not with NO_COLOR set, nor TERM=dumb).",
+)
 @click.pass_context
-def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None:
+def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: str) -> None:
     """Rules answers for board games, from a curated corpus of rules, FAQs and errata.
 
     \b
@@ -136,9 +213,16 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
       rulebot index --rebuild     rebuild the search index
 
     The index is built on first use in the user cache directory and rebuilt
-    whenever the corpus changes. Set NO_COLOR to turn colour off.
+    whenever the corpus changes.
+
+    \b
+    Exit status: 0 success (ask: a clear answer; ask --json: always, once printed),
+    1 nothing found (ask) or problems found (check), 2 an error, 3 no clear
+    answer (ask), 70 an internal error, 130 interrupted.
     """
-    ctx.obj = Settings(corpora, shipped=not no_shipped)
+    from rulebot.asking import color as decide_color
+
+    ctx.obj = Settings(corpora, shipped=not no_shipped, color=decide_color(color))
 
 
 @cli.command()
@@ -148,11 +232,13 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool) -> None
 )
 @click.option("-n", "--limit", default=3, show_default=True, type=click.IntRange(1, 50), help="How many entries to show.")
 @with_option("An expansion in play (repeatable); 'base' with --game for none. Default: `rulebot config`.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: {query, game, results: [...]}.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object: {query, game, confident, results: [...]}; exit 0 once printed."
+)
 @click.option("--official-only", is_flag=True, help="Leave out house rules (kind house-rule, or a source of trust house).")
-@click.pass_obj
+@click.pass_context
 def ask(
-    settings: Settings,
+    ctx: click.Context,
     question: tuple[str, ...],
     game: str | None,
     limit: int,
@@ -163,18 +249,35 @@ def ask(
     """Answer a rules question, best ruling first, with its source.
 
     QUESTION is free text: a card name, a sloppy question, typos, French.
-    Quotes are optional: `rulebot ask chamurky tie` works.
+    Quotes are optional: `rulebot ask chamurky tie` works. `rulebot ask -`
+    reads the question from standard input (all of it, as one question).
 
     With expansions in play (--with, or `rulebot config set GAME.with EXP`),
     entries of other expansions of that game are left out, and a rule an
     expansion changes is shown after the change. Without any, every entry
     counts, and an expansion named in the question is taken as in play.
+
+    Exits 0 for a clear answer, 3 when no entry answers clearly (the closest
+    are shown), 1 when nothing matches at all; with --json, 0 whenever the
+    object is printed (its "confident" and "results" tell the rest).
     """
     from rulebot import asking
 
+    settings: Settings = ctx.obj
+    text = _stdin_question() if question == ("-",) else " ".join(question)
     with settings.searcher() as searcher:
-        answer = asking.answer(searcher, " ".join(question), game=game, limit=limit, with_=with_, official_only=official_only)
-    click.echo(asking.answer_output(answer, as_json=as_json), color=_color())
+        answer = asking.answer(searcher, text, game=game, limit=limit, with_=with_, official_only=official_only)
+    _echo(asking.answer_output(answer, as_json=as_json, colored=settings.color))
+    ctx.exit(asking.answer_status(answer, as_json=as_json))
+
+
+def _stdin_question() -> str:
+    """The question `ask -` reads: all of standard input (UTF-8); a usage error when there is none."""
+    stdin = getattr(sys.stdin, "buffer", None)
+    text = stdin.read().decode("utf-8", "replace") if stdin else sys.stdin.read()
+    if not text.strip():
+        raise click.UsageError("standard input is empty: `rulebot ask -` reads the question from it")
+    return text
 
 
 @cli.command()
@@ -182,7 +285,10 @@ def ask(
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as a JSON object.")
 @click.pass_obj
 def show(settings: Settings, entry_id: str, as_json: bool) -> None:
-    """Show one entry in full, with everything that links to it."""
+    """Show one entry in full, with everything that links to it.
+
+    ID may be typed in any case; an unknown one gets the close ids.
+    """
     from rulebot import output
 
     with settings.searcher() as searcher:
@@ -196,32 +302,41 @@ def show(settings: Settings, entry_id: str, as_json: bool) -> None:
     if referenced:
         refs = [{"id": r["id"], "title": r["title"]} for r in referenced]
         lines.insert(-1, "  " + style("Referenced by: ", output.DIM) + output.refs(refs, style))
-    click.echo("\n".join(lines), color=_color())
+    _echo("\n".join(output.fit(lines, output.width())))
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print {games: [...]} as JSON.")
 @click.pass_obj
 def games(settings: Settings, as_json: bool) -> None:
-    """List the games of the corpus, with their expansions."""
+    """List the games and their expansions, with their entry counts."""
     from rulebot import output
 
     with settings.searcher() as searcher:
-        found = list(searcher.games.values())
+        found = [{**g, "expansions": _expansion_counts(searcher, g)} for g in searcher.games.values()]
     if as_json:
         keep = ("slug", "name", "language", "aliases", "expansions", "entries")
         click.echo(output.to_json({"games": [{k: g[k] for k in keep} for g in found]}))
         return
     style = _style()
     for game in found:
-        expansions = ", ".join(f"{e['name']} ({e['slug']})" for e in game["expansions"])
-        line = f"{style(game['slug'], output.BOLD)}  {game['name']} – {game['entries']} entries"
-        click.echo(line + (f"; expansions: {expansions}" if expansions else ""), color=_color())
+        expansions = ", ".join(
+            f"{e['name']} ({e['slug']}, {plural(e['entries'], 'entry', 'entries') if e['entries'] else 'no entries yet'})"
+            for e in game["expansions"]
+        )
+        line = f"{style(game['slug'], output.BOLD)}  {game['name']} – {plural(game['entries'], 'entry', 'entries')}"
+        _echo(line + (f"; expansions: {expansions}" if expansions else ""))
+
+
+def _expansion_counts(searcher, game: dict) -> list[dict]:
+    """A game's expansions ({slug, name}), each with its number of entries."""
+    in_game = searcher.scorer.docs("game", game["slug"])
+    return [{**e, "entries": len(in_game & searcher.scorer.docs("expansion", e["slug"]))} for e in game["expansions"]]
 
 
 @cli.command(name="list")
 @click.option("-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Only this game.")
-@click.option("-k", "--kind", help="Only this kind (rule, setup, faq, errata, fine-point, variant, house-rule).")
+@kind_option(f"Only this kind ({', '.join(KINDS)}).")
 @click.option("-e", "--expansion", metavar="SLUG", help="Only this expansion ('base' for the base game).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
 @click.pass_obj
@@ -230,15 +345,32 @@ def list_(settings: Settings, game: str | None, kind: str | None, expansion: str
     from rulebot import output
 
     with settings.searcher() as searcher:
+        if game is not None:
+            searcher.check_game(game)
+        if expansion is not None:
+            _check_expansion(searcher, expansion, game)
         found = searcher.entries(game=game, kind=kind, expansion=expansion)
     if as_json:
         click.echo(output.to_json({"results": [output.public(e) for e in found]}))
         return
     style = _style()
     for entry in found:
-        click.echo(f"{entry['id']}  {entry['title']} {style('[' + entry['kind'] + ']', output.DIM)}", color=_color())
+        _echo(f"{entry['id']}  {entry['title']} {style('[' + entry['kind'] + ']', output.DIM)}")
     if not found:
         click.echo("No entries match.", err=True)
+
+
+def _check_expansion(searcher, expansion: str, game: str | None) -> None:
+    """A usage error unless `expansion` is `base` or an expansion (of the game, when given)."""
+    from rulebot.text import meant, unknown
+
+    names = {"base": ["base game"]}
+    for slug, data in searcher.games.items():
+        if game in (None, slug):
+            names.update((e["slug"], [e["name"]]) for e in data["expansions"])
+    if expansion not in names:
+        message = unknown("expansion", expansion, names, meant(expansion, names), of=game or "")
+        raise click.BadParameter(message, param_hint="'-e' / '--expansion'")
 
 
 @cli.command()
@@ -251,36 +383,66 @@ def list_(settings: Settings, game: str | None, kind: str | None, expansion: str
     type=click.Path(path_type=Path, exists=True, file_okay=False),
     help="Check that each cited section is in your copy of its source document (DIR/<source-id>.md or .txt).",
 )
-@click.pass_obj
-def check(settings: Settings, corpus_dirs: tuple[Path, ...], strict: bool, sources_dir: Path | None) -> None:
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print one object: {"ok", "problems": [{"file", "line", "message", "severity"}], "summary"}.'
+)
+@click.pass_context
+def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sources_dir: Path | None, as_json: bool) -> None:
     """Validate a corpus and report every problem as FILE:LINE: message.
 
     Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one,
     your own corpus folder and any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
-    not found in its document) and, as warnings, ambiguous ones.
+    not found in its document) and, as warnings, ambiguous ones. --json prints
+    every problem and warning in one object (same exit status).
     """
     from collections import Counter
 
     from rulebot import corpus
 
-    dirs = list(corpus_dirs) or settings.corpus_dirs()
+    dirs = list(corpus_dirs) or ctx.obj.corpus_dirs()
     review = corpus.review(dirs, strict=strict, sources=sources_dir)
+    loaded, problems = review.corpus, review.problems
+    counts = Counter(e.game for e in loaded.entries.values())
+    if as_json:
+        from rulebot import output
+
+        click.echo(output.to_json(_check_json(review, counts)))
+        ctx.exit(status.NEGATIVE if problems else status.OK)
     for warning in review.warnings:
         _warn(warning)
     if review.drafts:
-        _warn(f"{len(review.drafts)} draft entries, whose text is still the document's own (--strict lists them)")
+        drafts = plural(len(review.drafts), "draft entry", "draft entries")
+        _warn(f"{drafts}, whose text is still the document's own (--strict lists them)")
     for note in review.notes:
         click.echo(note, err=True)
-    loaded, problems = review.corpus, review.problems
     if problems:
         for problem in problems:
             click.echo(str(problem), err=True)
-        raise click.ClickException(f"{len(problems)} problem(s) found")
-    counts = Counter(e.game for e in loaded.entries.values())
+        found = click.ClickException(f"{plural(len(problems), 'problem')} found")
+        found.exit_code = status.NEGATIVE
+        raise found
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in loaded.games)
-    click.echo(f"OK: {len(loaded.entries)} entries in {len(loaded.games)} game(s) ({per_game})")
+    entries, games = plural(len(loaded.entries), "entry", "entries"), plural(len(loaded.games), "game")
+    click.echo(f"OK: {entries} in {games} ({per_game})")
+
+
+def _check_json(review: Review, counts: Counter[str]) -> dict:
+    """The object `check --json` prints: problems are errors, warnings and drafts are warnings
+    (with --strict they are among the problems by then, so errors)."""
+    found = [(p, "error") for p in review.problems] + [(p, "warning") for p in [*review.warnings, *review.drafts]]
+    return {
+        "ok": not review.problems,
+        "problems": [{"file": str(p.path), "line": p.line, "message": p.message, "severity": severity} for p, severity in found],
+        "summary": {
+            "entries": len(review.corpus.entries),
+            "games": {slug: counts.get(slug, 0) for slug in review.corpus.games},
+            "errors": len(review.problems),
+            "warnings": len(found) - len(review.problems),
+            "notes": review.notes,
+        },
+    }
 
 
 @cli.command()
@@ -308,17 +470,14 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     from rulebot import play as playing
     from rulebot.asking import expansions_in_play
 
-    def echo(text: str) -> None:
-        click.echo(text, color=_color())
-
     with settings.searcher() as searcher:
         if game is not None:
             searcher.check_game(game)
         session = playing.PlaySession(searcher, game=game, expansions=expansions_in_play(searcher, with_, game), style=_style())
         if sys.stdin.isatty() and sys.stdout.isatty():
-            playing.run(session, playing.history_path(), echo=echo)
+            playing.run(session, playing.history_path(), echo=_echo)
         else:
-            playing.run_plain(session, sys.stdin, echo=echo)
+            playing.run_plain(session, sys.stdin, echo=_echo)
 
 
 @cli.group(name="config")
@@ -420,7 +579,7 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
 
 @cli.command()
 @click.option("-g", "--game", required=True, metavar="SLUG", shell_complete=completion.game_slugs, help="The game of the entry.")
-@click.option("-k", "--kind", required=True, type=click.Choice(KINDS), help="The entry's kind.")
+@kind_option(f"The entry's kind ({', '.join(KINDS)}).", required=True)
 @click.option("-s", "--source", "source_id", metavar="ID", help="The source it restates (default: the game's first).")
 @click.option("-t", "--title", help="Its title (also gives its id).")
 @click.option("--append", is_flag=True, help="Append it to the source's entries file instead of printing it.")
@@ -502,11 +661,10 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
         return
     style = _style()
     name = loaded.games[game].name
-    click.echo(f"{name}: {len(found)} entries new or revised" + (f" since {since}" if since else ""), color=_color())
+    _echo(f"{name}: {plural(len(found), 'entry', 'entries')} new or revised" + (f" since {since}" if since else ""))
     for change in found:
         why = "revised" if change.because == changes_core.REVISED else "source date"
-        line = f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}"
-        click.echo(line, color=_color())
+        _echo(f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}")
 
 
 def _date(value: str | None) -> str | None:
@@ -544,13 +702,13 @@ def index(settings: Settings, rebuild: bool) -> None:
                 return
             shown = tenth
         end = "\r" if tty and done < total else "\n"
-        click.echo(f"Indexed {done}/{total} entries", err=True, nl=False)
+        click.echo(f"Indexed {done}/{plural(total, 'entry', 'entries')}", err=True, nl=False)
         click.echo(end, err=True, nl=False)
 
     opened = open_index(settings.corpus_dirs(), rebuild=rebuild, progress=progress, warn=_warn)
     where = opened.path or "memory"
     state = f"built in {time.perf_counter() - started:.2f} s" if opened.built else "already up to date"
-    click.echo(f"Index of {opened.meta['count']} entries at {where}: {state}")
+    click.echo(f"Index of {plural(opened.meta['count'], 'entry', 'entries')} at {where}: {state}")
 
 
 @cli.group()
@@ -589,17 +747,18 @@ def site_build(settings: Settings, out_dir: Path, force: bool, keep_going: bool)
         except CorpusError as exc:
             for problem in exc.problems:
                 click.echo(str(problem), err=True)
-            raise click.ClickException(f"{exc}: fix them, or leave out what they touch with --keep-going") from None
+            raise Failure(f"{exc}: fix them, or leave out what they touch with --keep-going") from None
     report = site_module.build(loaded, out_dir, force=force, progress=lambda m: click.echo(m, err=True))
     elapsed = time.perf_counter() - started
-    click.echo(f"Built {report.pages} pages for {report.entries} entries of {report.games} game(s) in {out_dir} ({elapsed:.2f} s)")
+    pages, entries, games = plural(report.pages, "page"), plural(report.entries, "entry", "entries"), plural(report.games, "game")
+    click.echo(f"Built {pages} for {entries} of {games} in {out_dir} ({elapsed:.2f} s)")
 
 
 @site.command(name="serve")
-@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False), default="site", required=False)
+@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False), default="public", required=False)
 @click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port (default: a free one).")
 def site_serve(out_dir: Path, port: int) -> None:
-    """Preview a built site on 127.0.0.1 until Ctrl-C (OUT_DIR defaults to ./site)."""
+    """Preview a built site on 127.0.0.1 until Ctrl-C (OUT_DIR defaults to ./public, where `site build public/` writes)."""
     from rulebot import site as site_module
 
     server = site_module.serve(out_dir, port=port)
@@ -625,4 +784,4 @@ def main() -> None:
 def exit_unexpected(exc: Exception) -> NoReturn:
     """Report an error no command expected in one line, and exit 70 (EX_SOFTWARE). Also what rulebot.entry reports."""
     click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
-    sys.exit(70)
+    sys.exit(status.INTERNAL)

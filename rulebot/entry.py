@@ -14,6 +14,8 @@ unexpected one is left to click to meet again and report, or raised as it
 is with RULEBOT_DEBUG set. Once the user has been told something (a build
 begun, a warning), an unexpected error is reported as click reports it
 (rulebot.cli.exit_unexpected): meeting it again would tell them twice.
+It exits with the statuses click's `ask` exits with (rulebot.status), and
+quietly with 0 when the reader of its output has gone (`| head`).
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ def main() -> None:
     # a tenth of a cold answer.
     import_lean(["dataclasses"], [StandIn("inspect", ("signature",))])
     question = plain_question(sys.argv[1:])
-    if question is not None and answer_quickly(*question):
-        sys.exit(0)
+    if question is not None:
+        code = answer_quickly(*question)
+        if code is not None:
+            sys.exit(code)
     from rulebot.cli import main as click_main
 
     click_main()
@@ -56,8 +60,11 @@ def plain_question(args: list[str]) -> tuple[list[str], bool, list[str]] | None:
     return corpora, shipped, words
 
 
-def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
-    """Answer a question as `rulebot ask` does, with the default options; False if anything went wrong."""
+def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> int | None:
+    """Answer a question as `rulebot ask` does, with the default options; the exit status
+    (rulebot.status), or None if anything went wrong that click should meet again."""
+    from rulebot import status
+
     told = False
 
     def tell(line: str) -> None:
@@ -73,16 +80,21 @@ def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
 
         dirs = chosen_dirs(corpora, shipped=shipped)
         if not dirs or any(Path(d).is_file() for d in corpora):
-            return False  # click refuses these
+            return None  # click refuses these
         with asking.open_searcher(dirs, notify=tell) as searcher:
             answer = asking.answer(searcher, " ".join(words))
-        text = asking.answer_output(answer, as_json=False)
+        text = asking.answer_output(answer, as_json=False, colored=asking.color())
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    except KeyboardInterrupt:  # as click ends a command the user interrupts
+    except KeyboardInterrupt:  # as every command ends when interrupted (rulebot.cli.Interrupted)
         print(file=sys.stderr)
         _tell("Aborted!")
-        sys.exit(1)
+        sys.exit(status.INTERRUPTED)
+    except BrokenPipeError:  # the reader has had enough: not an error
+        from rulebot.asking import silence_stdout
+
+        silence_stdout()
+        return status.OK
     except Exception as exc:
         from rulebot.errors import RulebotError
 
@@ -98,8 +110,8 @@ def answer_quickly(corpora: list[str], shipped: bool, words: list[str]) -> bool:
             from rulebot.cli import exit_unexpected
 
             exit_unexpected(exc)
-        return False  # click's `ask` meets it again, and reports it as it reports any
-    return True
+        return None  # click's `ask` meets it again, and reports it as it reports any
+    return asking.answer_status(answer, as_json=False)
 
 
 def _tell(line: str) -> None:

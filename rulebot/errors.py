@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 
@@ -46,11 +47,21 @@ class CorpusError(RulebotError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        super().__init__(f"the corpus has {len(problems)} problem(s)")
+        from rulebot.text import plural
+
+        super().__init__(f"the corpus has {plural(len(problems), 'problem')}")
 
 
 class UnknownGameError(RulebotError):
     """Raised when a game slug names no game of the corpus."""
+
+    @classmethod
+    def among(cls, value: str, names: Mapping[str, Iterable[str]]) -> UnknownGameError:
+        """The error for a value that is no slug of `names` ({slug: the game's name and aliases}),
+        with the games it may mean: a slug it begins, a game it names, a close spelling."""
+        from rulebot.text import meant, unknown
+
+        return cls(unknown("game", value, names, meant(value, names)))
 
 
 class UnknownEntryError(RulebotError):

@@ -35,7 +35,7 @@ from pathlib import Path
 from rulebot.corpus import LIST_SEPARATOR, format_entry
 from rulebot.errors import CurationError
 from rulebot.model import Corpus, Game, Source
-from rulebot.text import fold
+from rulebot.text import fold, plural
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
@@ -172,8 +172,9 @@ class Imported:
         """One line: entries drafted, references resolved and not, aliases, time."""
         unresolved = len(self.unresolved) + len(self.redirects_unresolved)
         return (
-            f"Drafted {len(self.entries)} entries from {self.document}: {self.resolved} references resolved, "
-            f"{unresolved} unresolved, {self.aliases} aliases from redirects ({self.seconds:.2f} s)"
+            f"Drafted {plural(len(self.entries), 'entry', 'entries')} from {self.document}: "
+            f"{plural(self.resolved, 'reference')} resolved, {unresolved} unresolved, "
+            f"{plural(self.aliases, 'alias', 'aliases')} from redirects ({self.seconds:.2f} s)"
         )
 
 

@@ -29,6 +29,7 @@ from rulebot import analysis, collector, corpus_files, quantities, segments, who
 from rulebot.corpus_files import display_path
 from rulebot.errors import IndexBuildError, Problem, corpus_warning
 from rulebot.index_reader import IndexReader
+from rulebot.text import plural
 from rulebot.user_dirs import user_dir
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
@@ -735,7 +736,7 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
     count = index.doc_count()
     if count != meta.get("count"):
         index.close()
-        return None, f"it holds {count} entries instead of {meta.get('count')}"
+        return None, f"it holds {plural(count, 'entry', 'entries')} instead of {meta.get('count')}"
     if not verified:
         _record_verified(folder, stamps)
     return (index, meta), None

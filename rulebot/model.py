@@ -160,8 +160,7 @@ class Corpus:
         try:
             return self.games[slug]
         except KeyError:
-            known = ", ".join(self.games) or "none"
-            raise UnknownGameError(f"no game {slug!r}; known games: {known}") from None
+            raise UnknownGameError.among(slug, {s: [g.name, *g.aliases] for s, g in self.games.items()}) from None
 
     def entry(self, entry_id: str) -> Entry:
         """The entry with this id; UnknownEntryError if there is none."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import textwrap
+from collections.abc import Iterable
 
 from rulebot import quantities
 from rulebot.render import PRE, STRONG_OFF, STRONG_ON, to_terminal
@@ -19,6 +21,7 @@ INTERNAL_KEYS = ("terminal", "name_stems", "counted", "player_counts")
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 CYAN, YELLOW = "\x1b[36m", "\x1b[33m"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class Style:
@@ -47,6 +50,30 @@ def width() -> int:
         except (AttributeError, ValueError, OSError):
             columns = 80
     return max(40, min(100, columns or 80))
+
+
+def fit(lines: Iterable[str], width: int) -> list[str]:
+    """Wrap lines wider than `width` columns (ANSI styles take no room), with a hanging indent."""
+    out: list[str] = []
+    for line in lines:
+        if len(_ANSI.sub("", line)) <= width:
+            out.append(line)
+            continue
+        lead = len(line) - len(line.lstrip(" "))
+        hang = " " * min(lead + 2, width // 2)
+        current, size, empty = line[:lead], lead, True
+        for word in line[lead:].split(" "):
+            if not word and empty:
+                continue  # a double space falling at a line break
+            visible = len(_ANSI.sub("", word))
+            if not empty and size + 1 + visible > width:
+                out.append(current.rstrip(" "))
+                current, size, empty = hang, len(hang), True
+            current += word if empty else " " + word
+            size += visible if empty else 1 + visible
+            empty = False
+        out.append(current)
+    return out
 
 
 def public(payload: dict, **extra: object) -> dict:
@@ -149,8 +176,8 @@ def refs(items: list[dict], style: Style) -> str:
 def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     """An entry for the terminal: heading, text, citation and cross-references."""
     lines = [heading(entry, style)]
-    for note in entry.get("modified_by", []):
-        lines.append("  " + style(f"Changed by {note['title']} ({note['id']})", YELLOW))
+    if entry.get("modified_by"):
+        lines.append("  " + style("Changed by: ", YELLOW) + refs(entry["modified_by"], style))
     lines.extend(wrap_text(entry["terminal"] if "terminal" in entry else to_terminal(entry["text"]), style))
     lines.append("  " + style("Source: ", DIM) + citation(entry))
     if entry.get("modifies"):
@@ -166,7 +193,7 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
 
 
 def answer_text(answer: Answer, style: Style) -> str:
-    """The human answer to a question: the entries that make up the answer in full, then the other matches."""
+    """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
     lines: list[str] = []
     if not answer.results:
         lines.append(f"Nothing in the corpus matches {answer.query!r}.")
@@ -196,4 +223,4 @@ def answer_text(answer: Answer, style: Style) -> str:
         for hit in rest:
             house = style(" (house rule)", YELLOW) if hit.data.get("house_rule") else ""
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}{house}")
-    return "\n".join(line for line in lines if line is not None).lstrip("\n")
+    return "\n".join(fit([line for line in lines if line is not None], width())).lstrip("\n")

@@ -11,7 +11,6 @@ no other command ever loads it. :func:`run_plain` reads lines from a pipe.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -20,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from rulebot import output
 from rulebot.errors import RulebotError
-from rulebot.output import BOLD, DIM, YELLOW, Style
+from rulebot.output import BOLD, DIM, YELLOW, Style, fit
+from rulebot.text import plural
 
 if TYPE_CHECKING:
     from rulebot.search import Answer, Searcher
@@ -37,7 +37,6 @@ COMMANDS = {
 }
 """The session's own commands: (arguments, what it does)."""
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _WORD_START_AFTER = " \t\"'(«"
 
 
@@ -79,30 +78,6 @@ def _word_starts(text: str) -> list[int]:
     if not text or text[-1] in _WORD_START_AFTER:
         starts.append(len(text))
     return starts or [0]
-
-
-def fit(lines: Iterable[str], width: int) -> list[str]:
-    """Wrap lines wider than `width` columns (ANSI styles take no room), with a hanging indent."""
-    out: list[str] = []
-    for line in lines:
-        if len(_ANSI.sub("", line)) <= width:
-            out.append(line)
-            continue
-        lead = len(line) - len(line.lstrip(" "))
-        hang = " " * min(lead + 2, width // 2)
-        current, size, empty = line[:lead], lead, True
-        for word in line[lead:].split(" "):
-            if not word and empty:
-                continue  # a double space falling at a line break
-            visible = len(_ANSI.sub("", word))
-            if not empty and size + 1 + visible > width:
-                out.append(current.rstrip(" "))
-                current, size, empty = hang, len(hang), True
-            current += word if empty else " " + word
-            size += visible if empty else 1 + visible
-            empty = False
-        out.append(current)
-    return out
 
 
 @dataclass
@@ -155,8 +130,8 @@ class PlaySession:
         """The lines printed when the session starts."""
         lines = [
             (
-                f"rulebot play: {_count(self.searcher.opened.meta['count'], 'entry', 'entries')}"
-                f" in {_count(len(self.searcher.games), 'game', 'games')}."
+                f"rulebot play: {plural(self.searcher.opened.meta['count'], 'entry', 'entries')}"
+                f" in {plural(len(self.searcher.games), 'game')}."
             ),
             "Type a question; :help lists the commands; Tab completes; Ctrl-D leaves.",
         ]
@@ -378,10 +353,6 @@ class PlaySession:
 
     def _fit(self, lines: list[str]) -> str:
         return "\n".join(fit(lines, self.width or output.width()))
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
 
 
 def _sentence(text: str) -> str:

@@ -224,15 +224,16 @@ class Searcher:
     def check_game(self, slug: str) -> None:
         """UnknownGameError unless the index has this game."""
         if slug not in self.games:
-            known = ", ".join(self.games) or "none"
-            raise UnknownGameError(f"no game {slug!r}; known games: {known}")
+            raise UnknownGameError.among(slug, {s: g["aliases"] for s, g in self.games.items()})
 
     def resolve_expansions(self, names: Collection[str], game: str | None = None) -> dict[str, set[str]]:
         """Map `--with` names to {game: expansions}; `base` (with a game) means none.
 
-        UnknownGameError (a RulebotError) when a name is no expansion, or is
-        ambiguous between games without a game to choose.
+        UnknownGameError (a RulebotError) for an unknown game, or when a name is
+        no expansion (of the game), or is ambiguous between games without a game to choose.
         """
+        if game is not None:
+            self.check_game(game)
         chosen: dict[str, set[str]] = {}
         for name in names:
             if name == "base":
@@ -244,18 +245,26 @@ class Searcher:
             if game is not None:
                 owners = [o for o in owners if o == game]
             if not owners:
-                known = ", ".join(f"{e['slug']} ({slug})" for slug, g in self.games.items() for e in g["expansions"])
-                raise UnknownGameError(f"no expansion {name!r}" + (f" for {game}" if game else "") + f"; known: {known or 'none'}")
+                raise UnknownGameError(self._unknown_expansion(name, game))
             if len(owners) > 1:
                 raise UnknownGameError(f"expansion {name!r} belongs to several games ({', '.join(owners)}): add --game")
             chosen.setdefault(owners[0], set()).add(name)
         return chosen
 
+    def _unknown_expansion(self, name: str, game: str | None) -> str:
+        """The message for a `--with` name that is no expansion: the game's expansions, or every game's."""
+        from rulebot.text import meant, unknown
+
+        games = {game: self.games[game]} if game else self.games
+        names = {e["slug"]: [e["name"]] for g in games.values() for e in g["expansions"]}
+        known = [e["slug"] if game else f"{e['slug']} ({slug})" for slug, g in games.items() for e in g["expansions"]]
+        return unknown("expansion", name, known, meant(name, names), of=game or "")
+
     def get(self, entry_id: str) -> dict:
-        """The payload of one entry; UnknownEntryError (with close ids) if none."""
-        found = self.scorer.docs("id", entry_id)
+        """The payload of one entry, its id in any case; UnknownEntryError (with close ids) if none."""
+        found = self.scorer.docs("id", entry_id.lower())
         if not found:
-            close = self._close_ids(entry_id)
+            close = self._close_ids(entry_id.lower())
             hint = f"; did you mean: {', '.join(close)}" if close else "; `rulebot list` shows every id"
             raise UnknownEntryError(f"no entry {entry_id!r}{hint}")
         return self.reader.stored_fields(min(found))["data"]

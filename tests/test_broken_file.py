@@ -138,8 +138,8 @@ class TestSite:
     def test_fails_unless_told_to_keep_going(self, run_cli, broken: Path, tmp_path: Path):
         """site build fails on a corpus with a problem, and says how to build without it."""
         result = run_cli("--no-shipped", "--corpus", str(broken), "site", "build", str(tmp_path / "site"))
-        assert result.exit_code == 1 and PROBLEM in result.stderr
-        assert "Error: the corpus has 1 problem(s): fix them, or leave out what they touch with --keep-going" in result.stderr
+        assert result.exit_code == 2 and PROBLEM in result.stderr
+        assert "Error: the corpus has 1 problem: fix them, or leave out what they touch with --keep-going" in result.stderr
         assert not (tmp_path / "site").exists()
 
     def test_keeps_going(self, run_cli, broken: Path, tmp_path: Path):

@@ -22,7 +22,7 @@ class TestAsk:
         assert "Winning the game" in result.output
         assert "Source: Lantern Harbor rulebook (first edition), End of the game" in result.output
         assert "See also: Setup (lh-setup)" in result.output
-        assert "Changed by Winning with Deep Tides (lh-tides-winning)" in result.output
+        assert "Changed by: Winning with Deep Tides (lh-tides-winning)" in result.output
 
     def test_json_shape(self, run_cli):
         """ask --json prints exactly one object with the documented result fields."""
@@ -42,9 +42,9 @@ class TestAsk:
         assert {r["game"] for r in data["results"]} == {"lantern-harbor"}
 
     def test_unknown_game_lists_known(self, run_cli):
-        """An unknown game is exit 1 with the known games."""
+        """An unknown game is exit 2 with the known games."""
         result = run_cli(*TOY, "ask", "--game", "chess", "tie")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert "Error: no game 'chess'; known games: lantern-harbor" in result.output
 
     def test_empty_question_is_usage_error(self, run_cli):
@@ -62,10 +62,10 @@ class TestAsk:
         assert run_cli(*TOY, "ask", "--frobnicate", "x").exit_code == 2
 
     def test_nothing_found_suggests(self, run_cli):
-        """Nothing clear found: say so and suggest a spelling."""
+        """Nothing clear found: say so and suggest a spelling (exit 3: the closest entries are shown)."""
         result = run_cli(*TOY, "ask", "zzyzx", "whirlpol")
-        assert result.exit_code == 0
-        assert "No entry answers this clearly" in result.output or "Nothing in the corpus" in result.output
+        assert result.exit_code == 3
+        assert "No entry answers this clearly" in result.output and "Did you mean: zzyzx whirlpool ?" in result.output
 
     def test_huge_question_is_refused(self, run_cli):
         """A 100 KB question is refused with a message, exit 2."""
@@ -87,15 +87,15 @@ class TestOtherCommands:
         assert data["id"] == "lh-ferry-gull" and data["aliases"] == [{"text": "Mouette du Bac", "lang": "fr"}]
 
     def test_show_unknown(self, run_cli):
-        """An unknown id is exit 1 with close ids."""
+        """An unknown id is exit 2 with close ids."""
         result = run_cli(*TOY, "show", "lh-setpu")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert "did you mean: lh-setup" in result.output
 
     def test_games(self, run_cli):
         """games lists each game with its expansions."""
         result = run_cli(*TOY, "games")
-        assert "lantern-harbor  Lantern Harbor – 6 entries; expansions: Deep Tides (deep-tides)" in result.output
+        assert "lantern-harbor  Lantern Harbor – 6 entries; expansions: Deep Tides (deep-tides, 2 entries)" in result.output
 
     def test_games_json(self, run_cli):
         """games --json lists the games."""
@@ -116,7 +116,7 @@ class TestOtherCommands:
         """check of a valid corpus exits 0 with a one-line summary."""
         result = run_cli("check", str(MINIMAL))
         assert result.exit_code == 0
-        assert result.output == "OK: 6 entries in 1 game(s) (lantern-harbor 6)\n"
+        assert result.output == "OK: 6 entries in 1 game (lantern-harbor 6)\n"
 
     def test_check_reports_file_and_line(self, run_cli, minimal_copy: Path):
         """check of a broken corpus prints FILE:LINE: message and exits 1."""
@@ -125,7 +125,7 @@ class TestOtherCommands:
         result = run_cli("check", str(minimal_copy))
         assert result.exit_code == 1
         assert re.search(r"rulebook\.md:5: unknown kind 'setpu'", result.output)
-        assert "Error: 1 problem(s) found" in result.output
+        assert "Error: 1 problem found" in result.output
 
     def test_broken_corpus_on_ask(self, run_cli, minimal_copy: Path):
         """ask on a corpus with a problem answers, and warns of the problem at its line."""
@@ -137,11 +137,11 @@ class TestOtherCommands:
         assert result.stdout.startswith("Setup")
 
     def test_corpus_without_a_valid_entry_on_ask(self, run_cli, minimal_copy: Path):
-        """ask on a corpus of which no entry is valid reports its problems, exit 1, no traceback."""
+        """ask on a corpus of which no entry is valid reports its problems, exit 2, no traceback."""
         for path in (minimal_copy / "lantern-harbor").glob("*.md"):
             path.write_text(path.read_text(encoding="utf-8").replace("\nkind: ", "\nkind: nonsense-"), encoding="utf-8")
         result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "ask", "setup")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert "rulebook.md:5: unknown kind 'nonsense-setup'" in result.stderr
         assert result.stderr.rstrip().endswith("(run `rulebot check` for the full list)")
 
@@ -178,9 +178,9 @@ class TestRealProcess:
         assert process.returncode == 0 and "\x1b[" not in process.stdout
 
     def test_error_has_no_traceback(self):
-        """A user error is one line on stderr with exit 1, never a traceback."""
+        """A user error is one line on stderr with exit 2, never a traceback."""
         process = rulebot_process(*TOY, "show", "nope")
-        assert process.returncode == 1
+        assert process.returncode == 2
         assert "Traceback" not in process.stderr and process.stderr.startswith("Error: no entry 'nope'")
 
     def test_lone_surrogate_argument(self):
@@ -218,7 +218,7 @@ class TestExpansions:
     def test_unknown_expansion(self, run_cli):
         """An unknown expansion is an error listing the known ones."""
         result = run_cli(*TOY, "ask", "--with", "nope", "winning")
-        assert result.exit_code == 1 and "known: deep-tides (lantern-harbor)" in result.output
+        assert result.exit_code == 2 and "known expansions: deep-tides (lantern-harbor)" in result.output
 
     def test_config_default(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """`config set GAME.with` makes an expansion in play by default; unset removes it."""
@@ -234,24 +234,27 @@ class TestExpansions:
         """An unknown setting is an error naming the known form."""
         monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
         result = run_cli(*TOY, "config", "set", "lantern-harbor.colour", "blue")
-        assert result.exit_code == 1 and "use GAME.with" in result.output
+        assert result.exit_code == 2 and "use GAME.with" in result.output
 
 
 class TestQuickPath:
     """`rulebot ask WORDS…` without options is answered without click (rulebot.entry), exactly as click's `ask` answers it."""
 
-    @pytest.mark.parametrize("words", [("chaumurky", "tie"), ("combien", "d'actions", "par", "tour"), ("zzqx", "blorf")])
-    def test_same_output_as_the_click_command(self, run_cli, words: tuple[str, ...]):
+    @pytest.mark.parametrize(
+        "words, code", [(("chaumurky", "tie"), 0), (("combien", "d'actions", "par", "tour"), 0), (("zzqx", "blorf"), 1), (("tie", "zzqx", "blorf", "qqq"), 3)]
+    )
+    def test_same_output_as_the_click_command(self, run_cli, words: tuple[str, ...], code: int):
+        """The same text and the same exit status: 0 a clear answer, 1 nothing, 3 no clear answer."""
         by_click = run_cli("ask", *words)
         process = rulebot_process("ask", *words)
-        assert process.returncode == by_click.exit_code == 0, process.stderr
+        assert process.returncode == by_click.exit_code == code, process.stderr
         assert process.stdout == by_click.stdout and process.stdout.strip()
 
     def test_a_failure_is_reported_once(self, tmp_path: Path):
         """A broken config file fails the quick path: reported as click reports it, once."""
         (tmp_path / "config.toml").write_text("[res-arcana\nwith = 3\n", encoding="utf-8")
         process = rulebot_process("ask", "chaumurky", "tie", env={"RULEBOT_CONFIG_DIR": str(tmp_path)})
-        assert process.returncode == 1 and process.stdout == ""
+        assert process.returncode == 2 and process.stdout == ""
         assert process.stderr.startswith("Error: cannot read") and process.stderr.count("Error:") == 1
         assert "Traceback" not in process.stderr
 
@@ -316,8 +319,10 @@ class TestQuickPath:
         assert process.returncode == 2 and "is a file" in process.stderr
 
 
-def test_interrupting_the_quick_path_ends_as_click_ends(tmp_path: Path):
-    """Ctrl-C while a plain `rulebot ask` builds its index: "Aborted!", exit 1, no traceback (as for any click command)."""
+@pytest.mark.parametrize("args", [("ask", "lantern"), ("list",)], ids=["quick path", "click"])
+def test_interrupting_a_command_exits_130(tmp_path: Path, args: tuple[str, ...]):
+    """Ctrl-C while a plain `rulebot ask` (the quick path) or `rulebot list` (click) builds its index:
+    "Aborted!", exit 130, no traceback."""
     import os
     import signal
     import subprocess
@@ -328,10 +333,10 @@ def test_interrupting_the_quick_path_ends_as_click_ends(tmp_path: Path):
 
     corpus = write_synthetic_corpus(tmp_path / "corpus", entries=6000)
     env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"), RULEBOT_CORPUS=str(corpus))
-    process = subprocess.Popen([sys.executable, "-m", "rulebot", "ask", "lantern"], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-m", "rulebot", *args], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = process.stderr.readline()  # the build has started
     assert line.startswith("Building the search index"), line
     time.sleep(0.1)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)
-    assert process.returncode == 1 and err.strip() == "Aborted!" and out == ""
+    assert process.returncode == 130 and err.strip() == "Aborted!" and out == ""

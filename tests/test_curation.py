@@ -74,7 +74,7 @@ class TestDrafts:
         """Plain check counts the drafts in a warning and passes."""
         result = run_cli("--no-shipped", "check", str(drafted))
         assert result.exit_code == 0
-        assert "Warning: 1 draft entries" in result.stderr
+        assert "Warning: 1 draft entry, whose text" in result.stderr
         assert result.stdout.startswith("OK: 6 entries")
 
     def test_strict_check_fails(self, run_cli, drafted: Path):
@@ -82,7 +82,7 @@ class TestDrafts:
         result = run_cli("--no-shipped", "check", "--strict", str(drafted))
         assert result.exit_code == 1
         assert f"{drafted / 'lantern-harbor' / 'rulebook.md'}:3: entry 'lh-setup' is a draft" in result.stderr
-        assert "Error: 1 problem(s) found" in result.stderr
+        assert "Error: 1 problem found" in result.stderr
 
     def test_strict_passes_without_drafts(self, run_cli):
         """check --strict passes a corpus without drafts."""
@@ -199,7 +199,7 @@ class TestHouseRules:
         assert every["id"] == "lh-ferry-gull"
         assert [r["id"] for r in every["modified_by"]] == every["referenced_by"] == ["lh-house-double-gull"]
         assert every["modified_by"][0]["house_rule"] is True
-        assert "Changed by Double Gull" in run_cli(*asked, "ferry gull").stdout
+        assert "Changed by: Double Gull" in run_cli(*asked, "ferry gull").stdout
         official = json.loads(run_cli(*asked, "--json", "--official-only", "ferry gull").stdout)["results"][0]
         assert official["id"] == "lh-ferry-gull"
         assert (official["modified_by"], official["referenced_by"]) == ([], [])
@@ -250,7 +250,7 @@ class TestChanges:
         result = run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-04-01")
         assert result.exit_code == 0
         assert result.output == (
-            "Lantern Harbor: 1 entries new or revised since 2024-04-01\n"
+            "Lantern Harbor: 1 entry new or revised since 2024-04-01\n"
             "2024-06-01  lh-tides-whirlpool  Whirlpool [fine-point, revised]\n"
         )
 
@@ -425,9 +425,9 @@ class TestNew:
         assert run_cli(*TOY, "new", "-g", "lantern-harbor", "-k", "law").exit_code == 2
 
     def test_unknown_source(self, run_cli):
-        """An unknown source is a one-line error."""
+        """An unknown source is a one-line error (exit 2)."""
         result = run_cli(*TOY, "new", "-g", "lantern-harbor", "-k", "faq", "-s", "nope")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert "Error: no source 'nope' in lantern-harbor (declared: rulebook, tides-faq)" in result.output
 
 

@@ -297,7 +297,7 @@ class TestCommand:
         assert out.read_text(encoding="utf-8").startswith("# Drafts imported from faq.md")
         out.write_text("mine", encoding="utf-8")
         refused = run_cli(*args)
-        assert refused.exit_code == 1
+        assert refused.exit_code == 2
         assert f"Error: {out} exists: add --force to replace it" in refused.output
         assert out.read_text(encoding="utf-8") == "mine"
         assert run_cli(*args, "--force").exit_code == 0
@@ -309,15 +309,15 @@ class TestCommand:
         assert result.exit_code == 2
 
     def test_unknown_source(self, run_cli, document: Path):
-        """A source the game does not declare is a one-line error."""
+        """A source the game does not declare is a one-line error (exit 2)."""
         result = run_cli(*self.ARGS, str(document), "-g", "lantern-harbor", "-s", "nope")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert "Error: no source 'nope' in lantern-harbor (declared: rulebook, tides-faq); declare it in game.toml first" in result.output
 
     def test_not_utf8(self, run_cli, tmp_path: Path):
-        """A document that is not UTF-8 is a one-line error with its line."""
+        """A document that is not UTF-8 is a one-line error with its line (exit 2)."""
         path = tmp_path / "bad.txt"
         path.write_bytes(b"Rules\n\ncaf\xe9\n")
         result = run_cli(*self.ARGS, str(path), "-g", "lantern-harbor", "-s", "rulebook")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert "bad.txt:3: not valid UTF-8" in result.output

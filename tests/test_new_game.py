@@ -59,7 +59,7 @@ class TestNewGame:
     def test_a_game_already_there_is_refused(self, run_cli):
         """A slug the corpus has already is refused."""
         result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "new-game", "lantern-harbor", "-n", "Again", "-t", "Rules")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.stderr.startswith("Error: there is a game 'lantern-harbor' already")
 
     @pytest.mark.parametrize(("args", "message"), [
@@ -70,7 +70,7 @@ class TestNewGame:
     def test_bad_names_are_refused(self, run_cli, args: tuple[str, ...], message: str):
         """A slug, prefix or source id that is no id is refused, and nothing is written."""
         result = run_cli("new-game", *args)
-        assert result.exit_code == 1 and result.stderr.startswith(message)
+        assert result.exit_code == 2 and result.stderr.startswith(message)
         assert not user_corpus_dir().exists()
 
 

@@ -152,7 +152,7 @@ def test_installed_package_is_never_written(wheel: Path, tmp_path: Path):
     ]
     for args in refused + written:
         done = subprocess.run([rulebot, *args], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
-        assert done.returncode == (1 if args in refused else 0), (args, done.stderr)
+        assert done.returncode == (2 if args in refused else 0), (args, done.stderr)
     assert "Spice Harvest" in play_in_a_terminal(rulebot, env, ["harvester spice", ":quit"])
     assert "harvester spice" in (tmp_path / "data" / "play-history").read_text(encoding="utf-8")
     assert (tmp_path / "data" / "corpus" / "dune-imperium" / "house.md").is_file()

@@ -161,7 +161,7 @@ class TestWith:
 
     def test_unknown_expansion(self, session: PlaySession):
         """An unknown expansion is an error listing the known ones."""
-        assert session.handle(":with atlantis").startswith("Error: no expansion 'atlantis'; known: deep-tides (lantern-harbor)")
+        assert session.handle(":with atlantis").startswith("Error: no expansion 'atlantis'; known expansions: deep-tides (lantern-harbor)")
 
     def test_errors_name_the_session_commands(self, session: PlaySession):
         """Errors speak of :game, not of the command line's --game."""
@@ -363,9 +363,9 @@ class TestCommand:
         assert result.output == "Expansions: lantern-harbor with deep-tides.\n"
 
     def test_unknown_game_option(self, run_cli):
-        """An unknown --game is exit 1 before any prompt."""
+        """An unknown --game is exit 2 before any prompt."""
         result = run_cli(*TOY, "play", "--game", "chess")
-        assert result.exit_code == 1 and "Error: no game 'chess'" in result.output
+        assert result.exit_code == 2 and "Error: no game 'chess'" in result.output
 
     def test_other_commands_never_load_prompt_toolkit(self):
         """`ask` answers without importing prompt_toolkit."""

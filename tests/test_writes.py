@@ -34,7 +34,7 @@ class TestNewAppend:
         """An entry of a game in the installed corpus is refused, with what to do instead; nothing is written."""
         before = tree(package)
         result = run_cli("new", "-g", "lantern-harbor", "-k", "faq", "-t", "Do gulls swim?", "--append")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.stderr.startswith(
             f"Error: lantern-harbor comes with rulebot, and the corpus installed with it ({package / 'corpus'}) is never changed:"
             " add a house rule (rulebot new --game lantern-harbor --kind house-rule --append),"
@@ -88,7 +88,7 @@ class TestNewAppend:
     def test_house_rule_never_goes_to_an_official_source(self, run_cli, minimal_copy: Path):
         """--source naming an official source of a house rule is refused."""
         result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "new", "-g", "lantern-harbor", "-k", "house-rule", "-s", "rulebook", "--append")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.stderr.startswith("Error: 'rulebook' is an official source of lantern-harbor: a house rule goes to a house source")
 
     def test_source_checkout_is_curated(self, run_cli, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
@@ -105,7 +105,7 @@ class TestNothingInsideThePackage:
         """import --out refuses a file inside the package."""
         document = write_corpus(tmp_path, {"doc.md": "# Rules\n\n**Gull** — it flies.\n"}) / "doc.md"
         result = run_cli("import", str(document), "-g", "lantern-harbor", "-s", "rulebook", "--out", str(package / "corpus" / "drafts.md"))
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.stderr.startswith(f"Error: the file {package / 'corpus' / 'drafts.md'} is inside the installed rulebot package")
 
     def test_import_append(self, run_cli, package: Path, tmp_path: Path):
@@ -113,14 +113,14 @@ class TestNothingInsideThePackage:
         document = write_corpus(tmp_path, {"doc.md": "# Rules\n\n**Gull** — it flies.\n"}) / "doc.md"
         before = tree(package)
         result = run_cli("import", str(document), "-g", "lantern-harbor", "-s", "rulebook", "--append")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert "write the drafts elsewhere (--out FILE)" in result.stderr
         assert tree(package) == before
 
     def test_site_build(self, run_cli, package: Path):
         """site build refuses a folder inside the package."""
         result = run_cli("site", "build", str(package / "site"))
-        assert result.exit_code == 1 and "is inside the installed rulebot package" in result.stderr
+        assert result.exit_code == 2 and "is inside the installed rulebot package" in result.stderr
         assert not (package / "site").exists()
 
     @pytest.mark.parametrize("kind", ["cache", "config", "data"])
@@ -128,7 +128,7 @@ class TestNothingInsideThePackage:
         """A user folder set inside the package ($RULEBOT_CACHE_DIR, ...) is refused, not written in."""
         monkeypatch.setenv(f"RULEBOT_{kind.upper()}_DIR", str(package / kind))
         result = run_cli("config", "set", "lantern-harbor.with", "deep-tides")
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert f"Error: $RULEBOT_{kind.upper()}_DIR {package / kind} is inside the installed rulebot package" in result.stderr
         assert not (package / kind).exists()
 
