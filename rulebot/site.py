@@ -608,8 +608,11 @@ def index_page(slug: str) -> str:
 
 
 def relative_path(target: str, page: str) -> str:
-    """The relative link from one page of the site to another (both from the root)."""
-    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+    """The relative link from one page of the site to another (both from the root, pages at most one folder deep)."""
+    folder = page.rpartition("/")[0]
+    if folder and target.startswith(folder + "/"):
+        return target[len(folder) + 1 :]
+    return "../" * page.count("/") + target
 
 
 def source_anchor(game: str, source: str) -> str:

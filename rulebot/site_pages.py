@@ -180,8 +180,13 @@ def weight(entry: Entry) -> int:
     return ENTRY_BYTES + len(entry.text.encode("utf-8")) + LINK_BYTES * links
 
 
-def _fits(entries: Sequence[Entry]) -> bool:
-    return len(entries) <= PAGE_ENTRIES and sum(weight(entry) for entry in entries) <= PAGE_BYTES
+def _fits(count: int, size: int) -> bool:
+    """Whether `count` entries weighing `size` in all fit on a page."""
+    return count <= PAGE_ENTRIES and size <= PAGE_BYTES
+
+
+def _size(entries: Iterable[Entry]) -> int:
+    return sum(weight(entry) for entry in entries)
 
 
 def layout_game(game: Game, entries: Sequence[Entry], index: str) -> GameLayout:
@@ -198,7 +203,7 @@ def layout_game(game: Game, entries: Sequence[Entry], index: str) -> GameLayout:
         ]
         for source in order
     }
-    if _fits(entries):
+    if _fits(len(entries), _size(entries)):
         pages = [Page(path=index, sections=tuple(s for source in order for s in sections[source]))]
     else:
         folder = index.rpartition("/")[0]
@@ -216,18 +221,20 @@ def _pack(sections: Iterable[Section]) -> list[list[Section]]:
     """Consecutive sections gathered into pages within the limits; a section beyond them, in parts of a page each."""
     pages: list[list[Section]] = []
     current: list[Section] = []
+    count = size = 0  # of `current`
     for section in sections:
-        if _fits(section.entries):
-            if current and _fits([e for s in (*current, section) for e in s.entries]):
-                current.append(section)
-                continue
-            if current:
-                pages.append(current)
-            current = [section]
+        section_size = _size(section.entries)
+        if _fits(len(section.entries), section_size):
+            if not current or not _fits(count + len(section.entries), size + section_size):
+                if current:
+                    pages.append(current)
+                current, count, size = [], 0, 0
+            current.append(section)
+            count, size = count + len(section.entries), size + section_size
             continue
         if current:
             pages.append(current)
-            current = []
+            current, count, size = [], 0, 0
         pages.extend([part] for part in _parts(section))
     if current:
         pages.append(current)
@@ -242,16 +249,18 @@ def _parts(section: Section) -> list[Section]:
     """
     chunks: list[list[Entry]] = []
     current: list[Entry] = []
+    sizes: list[int] = []  # the weight of each entry of `current`
     boundary = 0  # where the last sub-heading of `current` begins
     for entry in section.entries:
+        entry_size = weight(entry)
         if current and sub_heading(entry.section) != sub_heading(current[-1].section):
             boundary = len(current)
-        if current and not _fits([*current, entry]):
+        if current and not _fits(len(current) + 1, sum(sizes) + entry_size):
             cut = boundary if boundary * 2 >= len(current) else len(current)
             chunks.append(current[:cut])
-            current = current[cut:]
-            boundary = 0
+            current, sizes, boundary = current[cut:], sizes[cut:], 0
         current.append(entry)
+        sizes.append(entry_size)
     chunks.append(current)
     return [
         Section(

@@ -20,7 +20,7 @@ from rulebot.errors import RulebotError, SiteError
 from rulebot.model import Alias, Corpus, Entry
 from rulebot.render import parser, to_terminal
 
-from conftest import LARGE_GAME, write_large_game
+from conftest import LARGE_GAME, write_corpus, write_large_game
 
 CORPORA = Path(__file__).parent / "corpora"
 CURATION = (CORPORA / "site-curation" / "base", CORPORA / "site-curation" / "house")
@@ -528,6 +528,18 @@ class TestIndexAndSources:
         names = [html.unescape(n) for n in re.findall(r'<li(?: class="alias-item")?><a href="index.html#[^"]*"[^>]*>([^<]*)</a>', text)]
         letters = [n for n in names if "A" <= fold(n)[:1].upper() <= "Z"]
         assert letters == sorted(letters, key=fold) and len(names) > 100
+
+    def test_names_of_no_letter_share_one_heading(self, tmp_path: Path):
+        """Names starting with a digit (sorted before A) and with a sign (after Z) are listed under one "#"."""
+        game = 'slug = "signs"\nname = "Signs"\nid_prefix = "signs"\n[[sources]]\nid = "r"\ntitle = "R"\n'
+        entries = "".join(f"## signs-{n}\ntitle: {title}\nkind: rule\nsection: S\n\nText.\n\n" for n, title in enumerate(["13 points", "Anchor", "•Lone Pilot"]))
+        write_corpus(tmp_path / "corpus", {"signs/game.toml": game, "signs/r.md": entries})
+        site.build(load([tmp_path / "corpus"]), tmp_path / "site")
+        page = _pages(tmp_path / "site")["signs/a-z.html"]
+        assert page.ids.count("az--other") == 1
+        text = (tmp_path / "site/signs/a-z.html").read_text(encoding="utf-8")
+        other = _element(text, "az--other")
+        assert "13 points" in other and "•Lone Pilot" in other
 
     def test_sources_page_lists_each_document(self, shipped: Corpus, shipped_site: Path):
         """The sources page gives each document with its edition, date and trust level."""

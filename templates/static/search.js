@@ -40,7 +40,7 @@
  * begins) its title or an alias, and one for the share of its title's words
  * the query matches; the sum is scaled by the square of the share of query
  * words found, so entries matching every word come first. The 12 best are listed, each
- * linking to its entry's anchor; Enter opens the first, arrow keys move
+ * linking to its entry's anchor on the page it is on; Enter opens the first, arrow keys move
  * through them, Escape goes back to the box.
  */
 (function () {
