@@ -194,8 +194,7 @@ def layout_game(game: Game, entries: Sequence[Entry], index: str) -> GameLayout:
     by_source: dict[str, list[Entry]] = {}
     for entry in entries:
         by_source.setdefault(entry.source, []).append(entry)
-    order = [source.id for source in game.sources if source.id in by_source]
-    order += sorted(set(by_source) - set(order))
+    order = [source.id for source in game.sources if source.id in by_source]  # every entry's source is declared
     sections = {
         source: [
             Section(source=source, number=number, title=title, entries=tuple(group))

@@ -195,13 +195,15 @@ def test_keyboard_reaches_results(page, base):  # type: ignore[no-untyped-def]
         ("curation", "quill-market/index.html"),
         ("curation", "quill-market/a-z.html"),
         ("curation", "sources.html"),
+        ("large", f"{LARGE_GAME}/index.html"),
+        ("large", f"{LARGE_GAME}/rulebook--rooms.html"),
     ],
 )
 def test_no_horizontal_scroll_at_360px(page, base, which, path):  # type: ignore[no-untyped-def]
     """At 360 px wide, no page scrolls sideways (long words wrap, tables scroll in their box)."""
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(base[which] + path)
-    query = {"minimal": "keeper", "curation": "market"}.get(which, "victory")
+    query = {"minimal": "keeper", "curation": "market", "large": "observatory"}.get(which, "victory")
     _search(page, query)  # open results must fit too
     width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1]
