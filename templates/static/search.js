@@ -341,8 +341,15 @@
     var status = form.querySelector("[aria-live]");
     form.hidden = false;
 
+    // What the list shows: the query and how many data files were in. A run
+    // that would show the same again leaves the list (and the focus) alone.
+    var shown = null;
+
     function run() {
       var query = input.value.trim();
+      var state = query + "\n" + Object.keys(files).filter(function (file) { return files[file] !== "loading"; }).length;
+      if (state === shown) return;
+      shown = state;
       list.textContent = "";
       // What the list shows, for scripts and tests: the query, and whether
       // all the data this page searches was there (it is loaded on demand).
@@ -429,7 +436,7 @@
     });
     list.addEventListener("click", function (event) {
       if (event.target.closest && event.target.closest("a")) {
-        setTimeout(function () { list.textContent = ""; status.textContent = ""; }, 0);
+        setTimeout(function () { list.textContent = ""; status.textContent = ""; shown = null; }, 0);
       }
     });
 
