@@ -15,7 +15,9 @@ For each corpus size it measures:
   entry is edited (both as `rulebot index` processes; the update's median
   over EDITS edits); and, right after the full build, a naive build of the
   same documents by Whoosh's own writer in one process;
-- site build time;
+- site build time, and the weight of the site's pages (bench/page_weight.py:
+  the largest HTML page, what opening a game page downloads, the search data
+  its first search loads), when Chromium is there to open them;
 - peak memory (max RSS) of `ask` and of the index build, per process (wait4,
   from a small launcher: see LAUNCHER).
 
@@ -44,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import page_weight  # noqa: E402
 import scale_corpus  # noqa: E402
 
 from rulebot import corpus as corpus_module  # noqa: E402
@@ -293,6 +296,8 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
     seconds, status, rss = run(rulebot([*corpus_args, "site", "build", "--force", str(work / "site")]), env)
     assert status == 0, "site build failed"
     result["site_s"], result["site_rss_mb"] = seconds, rss / 1024
+    if page_weight.available():
+        result["page_weight"] = page_weight.measure(work / "site")
     return result
 
 
@@ -335,6 +340,12 @@ def main() -> None:
     print(f"{date.today()}, Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores; "
           f"{args.runs} cold runs per size\n")
     print(table(results))
+    weights = [(r["size"], r["page_weight"]) for r in results if "page_weight" in r]
+    if weights:
+        print("\nPage weight (bench/page_weight.py):\n")
+        print(page_weight.table(weights))
+    else:
+        print("\nPage weight: not measured (needs the playwright package and Chromium at /usr/bin/chromium).")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The static reference site: one page per game, an A–Z index, sources, search.
+"""The static reference site: a page (or pages of sections) per game, an A–Z index, sources, search.
 
 `build` renders every page in memory from a loaded corpus, then writes them
 into a fresh folder beside the output folder and swaps it in, so a failed
@@ -10,11 +10,16 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
     index.html               the games
     sources.html             every source document, its edition and trust
     <game>/index.html        the game's entries by source and section, after
-                             its "What's new" (`#whats--new`, when it has any)
-    <game>/a-z.html          the game's cards and terms, A to Z
+                             its "What's new" (`#whats--new`, when it has any);
+                             for a large game, its "What's new" and its pages
+    <game>/<source>--<heading>.html
+                             a large game's pages of entries (rulebot/site_pages.py)
+    <game>/a-z.html          the game's cards and terms, A to Z (for a large
+                             game, its letters, each on `a-z-<letter>.html`)
     _static/                 CSS and the search script (templates/static/)
-    _search/all.js           every entry's names, for the search
-    _search/<game>.js        the game's entry texts, for the search
+    _search/games.js         the games, for the search (rulebot/site_search.py)
+    _search/<game>.names.js  the game's entry names and pages, for the search
+    _search/<game>.texts.js  the game's entry texts, for the search
     .rulebot-site            marks the folder as made by rulebot
 
 `serve` serves a built site over HTTP on the loopback, for `rulebot site
@@ -25,16 +30,14 @@ from __future__ import annotations
 
 import functools
 import http.server
-import itertools
 import os
 import posixpath
-import re
 import shutil
 import tempfile
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -42,12 +45,13 @@ import jinja2
 from markupsafe import Markup
 
 import rulebot
-from rulebot import site_search
-from rulebot.changes import SOURCE, changes
+from rulebot import site_pages, site_search
+from rulebot.changes import REVISED, changes
 from rulebot.corpus_files import outside_package
 from rulebot.errors import SiteError
 from rulebot.model import Alias, Corpus, Entry, Game, Source
 from rulebot.site_links import LinkContext, NameTable, to_html
+from rulebot.site_pages import Page, az_page, layout_game
 from rulebot.text import fold
 
 MARKER = ".rulebot-site"
@@ -71,14 +75,12 @@ TRUST_LABELS = {
     "community": "Community",
     "house": "House",
 }
+LISTED_SECTIONS = 12
+"""The page of a split game lists the sections of each of its pages that holds several, up to this many."""
 WHATS_NEW_ANCHOR = "whats--new"
 """The element id of a game page's "What's new" (with `--`, which no entry id has; the templates spell it too)."""
-COLLAPSE_SOURCE_GROUP = 8
-"""A "What's new" group dated by its source alone is folded (`<details>`) above this many entries."""
 
 Progress = Callable[[str], None]
-
-_TRAILING_NOTE_RE = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 
 
 @dataclass(frozen=True)
@@ -181,9 +183,43 @@ class SectionView:
     lang: str
     """The language of the heading (the source's)."""
     anchor: str
-    """Its element id (`s--<source>--<n>`: never an entry id, which has no `--`)."""
+    """Its element id (`s--<source>--<n>`, `--<part>` after it for a later part: never an entry id, which has no `--`)."""
     entries: tuple[EntryView, ...]
     """Its entries."""
+    part_label: str = ""
+    """"part 2 of 5" for a section cut over several pages; "" for a whole section."""
+    span: str = ""
+    """For a part, the sub-headings it runs over ("702. Keyword Abilities – 704. State-Based Actions")."""
+
+
+@dataclass(frozen=True)
+class SectionLink:
+    """A section as the page of a split game lists it."""
+
+    title: str
+    """Its heading."""
+    href: str
+    """Its anchor on its page, from the listing page."""
+    count: int
+    """How many entries it has there."""
+
+
+@dataclass(frozen=True)
+class PageLink:
+    """A page of a split game, or of a split A–Z, as lists and the pager link it."""
+
+    href: str
+    """The page, from the page linking it."""
+    label: str
+    """What it holds: a heading, "first – last heading", "heading (part 2 of 5)", a letter."""
+    lang: str
+    """The language of the label."""
+    count: int
+    """How many entries (or names) it shows."""
+    span: str = ""
+    """For a part: the sub-headings (or names) it runs over."""
+    sections: tuple[SectionLink, ...] = ()
+    """Its sections, when it holds several (and not more than LISTED_SECTIONS)."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +239,9 @@ class SourceView:
     entry_count: int
     """How many entries restate it."""
     sections: tuple[SectionView, ...] = ()
-    """Its entries by section (game page only)."""
+    """Its entries by section (a page of entries only)."""
+    pages: tuple[PageLink, ...] = ()
+    """The pages of its entries (the page of a split game only)."""
 
 
 @dataclass(frozen=True)
@@ -231,9 +269,11 @@ class IndexLetter:
     letter: str
     """A–Z, or # for names starting otherwise."""
     anchor: str
-    """Its element id (`az--<letter>`)."""
+    """Its element id (`az--<letter>`, `--<part>` after it for a later part)."""
     items: tuple[IndexItem, ...]
     """Its names, sorted."""
+    part_label: str = ""
+    """"part 2 of 3" for a letter cut over several pages of a split A–Z."""
 
 
 @dataclass(frozen=True)
@@ -263,7 +303,7 @@ class ChangeItem:
     """One entry of a game's "What's new"."""
 
     href: str
-    """Its anchor on the game page."""
+    """The entry, from the game page (on the page it is on)."""
     title: str
     """The entry's title."""
     kind_label: str
@@ -278,22 +318,16 @@ class ChangeItem:
 
 @dataclass(frozen=True)
 class ChangeGroup:
-    """The entries of "What's new" sharing a date, a reason and a source, as `rulebot.changes` finds them."""
+    """The entries of "What's new" that one source marks new or revised since one date."""
 
     date: str
-    """The date that counted, ISO `YYYY-MM-DD`."""
-    because: str
-    """`revised` (the source marks each entry new or revised since the date) or `source` (the document's date)."""
+    """The entries' `revised` date, ISO `YYYY-MM-DD`."""
     anchor: str
     """Its element id (`whats--new--<n>`)."""
     source_title: str
     """The source document of its entries."""
     source_href: str
     """That document on the game page."""
-    source_edition: str
-    """The document's edition (may be empty)."""
-    collapsed: bool
-    """Listed inside a closed `<details>` (a long group dated by its source alone)."""
     items: tuple[ChangeItem, ...]
     """Its entries, in corpus order."""
 
@@ -311,8 +345,6 @@ class PageContext(TypedDict):
     """The game the page is about, for the game navigation; None elsewhere."""
     whats_new_href: str
     """The game's "What's new" from this page, for the game navigation; "" when it has none or no game."""
-    scripts: list[str]
-    """Search data scripts to load, relative to the page."""
     version: str
     """rulebot's version, for the footer."""
 
@@ -334,18 +366,62 @@ class GameContext(PageContext):
     entry_count: int
     """How many entries the game has."""
     whats_new: list[ChangeGroup]
-    """Its entries new or revised (`rulebot.changes.changes`), newest first, by date, reason and source; empty: no section."""
+    """The entries its sources mark new or revised (`revised`), newest first, by date and source; empty: no section."""
     whats_new_count: int
     """How many entries "What's new" lists."""
 
 
+class GameContentsContext(PageContext):
+    """<game>/index.html of a split game (`site_pages`): its "What's new" and its pages, by source."""
+
+    sources: list[SourceView]
+    """Its documents, each with the pages of its entries, in source order."""
+    entry_count: int
+    """How many entries the game has."""
+    whats_new: list[ChangeGroup]
+    """As GameContext's."""
+    whats_new_count: int
+    """How many entries "What's new" lists."""
+    page_count: int
+    """How many pages its entries are on."""
+
+
+class GameSectionContext(PageContext):
+    """<game>/<source>--<heading>.html: one page of a split game's entries."""
+
+    sources: list[SourceView]
+    """Its source, with the sections and entries of this page."""
+    label: str
+    """What the page holds (`site_pages.Page.label`)."""
+    lang: str
+    """The language of the label (its source's)."""
+    entry_count: int
+    """How many entries the page shows."""
+    game_entry_count: int
+    """How many entries the game has."""
+    page_number: int
+    """Which of the game's pages this is, from 1."""
+    page_count: int
+    """How many pages the game's entries are on."""
+    previous: PageLink | None
+    """The page before, if any."""
+    next: PageLink | None
+    """The page after, if any."""
+
+
 class IndexContext(PageContext):
-    """<game>/a-z.html: a game's names from A to Z."""
+    """<game>/a-z.html, and a split A–Z's pages of a letter: a game's names from A to Z."""
 
     letters: list[IndexLetter]
-    """The letters that have names."""
+    """The letters whose names this page lists (none on the first page of a split A–Z)."""
     name_count: int
-    """How many names the index lists."""
+    """How many names the whole index lists."""
+    letter_links: list[PageLink]
+    """Every letter of the index, linked to its names (on this page, or its first page)."""
+    pages: list[PageLink]
+    """Every page of a split A–Z, on its first page; empty otherwise."""
+    label: str
+    """The letter (and part) of a page of a split A–Z; "" on `a-z.html`."""
 
 
 class SourcesContext(PageContext):
@@ -406,7 +482,7 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -418,6 +494,13 @@ def _environment() -> jinja2.Environment:
         # include per entry).
         auto_reload=False,
     )
+    env.filters["count"] = count
+    return env
+
+
+def count(number: int, one: str, many: str) -> str:
+    """A number and its noun, singular for 1: "1 entry", "2 entries" (the templates' `count` filter)."""
+    return f"{number} {one if number == 1 else many}"
 
 
 def _page(env: jinja2.Environment, names: list[str], context: PageContext) -> str:
@@ -434,13 +517,22 @@ class _Site:
         self.referenced_by = corpus.referenced_by()
         self.modified_by = corpus.modified_by()
         self.titles = {entry.id: entry.title for entry in corpus.entries.values()}
+        self.layouts = {slug: layout_game(corpus.games[slug], corpus.entries_of(slug), game_page(slug)) for slug in self.games}
+        """Each game's pages of entries (one, or pages of sections for a large game)."""
+        self.page_of = {entry_id: path for layout in self.layouts.values() for entry_id, path in layout.page_of.items()}
+        """Entry id -> the page it is on, from the root."""
+        self.indexes = {slug: _az_pages(self, slug) for slug in self.games}
+        """Each game's A–Z pages (one, or pages of letters for a large game)."""
         self.all_pages = self.pages()
-        self.changes = {slug: changes(corpus, slug) for slug in self.games}
-        """Each game's entries new or revised (`rulebot changes`), newest first."""
+        self.changes = {slug: [c for c in changes(corpus, slug) if c.because == REVISED] for slug in self.games}
+        """Each game's entries that a source marks new or revised (`revised`), newest first.
+
+        Not those `rulebot changes` dates by their document alone: a
+        document's date says when it was published, not that an entry of it
+        is new, and a "What's new" has no date of the reader's to compare it with."""
 
     def base(self, page: str, title: str, game: Game | None) -> PageContext:
         root = "../" * page.count("/")
-        scripts = [site_search.ALL_FILE] + ([site_search.game_file(game.slug)] if game else [])
         whats_new = f"{root}{game_page(game.slug)}#{WHATS_NEW_ANCHOR}" if game and self.changes.get(game.slug) else ""
         return PageContext(
             root=root,
@@ -448,19 +540,15 @@ class _Site:
             page_title=title,
             game=game,
             whats_new_href=whats_new,
-            scripts=[root + script for script in scripts],
             version=rulebot.__version__,
         )
 
     def href(self, entry_id: str, page: str) -> str | None:
-        """The link to an entry from a page (None when there is no such entry)."""
-        entry = self.corpus.entries.get(entry_id)
-        if entry is None:
+        """The link to an entry from a page, on whichever page it is (None when there is no such entry)."""
+        target = self.page_of.get(entry_id)
+        if target is None:
             return None
-        target = game_page(entry.game)
-        if target == page:
-            return f"#{entry.id}"
-        return "../" * page.count("/") + f"{target}#{entry.id}"
+        return f"#{entry_id}" if target == page else f"{relative_path(target, page)}#{entry_id}"
 
     def links(self, ids: list[str] | tuple[str, ...], page: str, game: str) -> tuple[EntryLink, ...]:
         out = []
@@ -484,7 +572,9 @@ class _Site:
         """Every page of the site, from the root."""
         pages = {"index.html", "sources.html"}
         for slug in self.games:
-            pages.update((game_page(slug), index_page(slug)))
+            pages.add(game_page(slug))
+            pages.update(page.path for page in self.layouts[slug].pages)
+            pages.update(az.path for az in self.indexes[slug])
         return pages
 
     def relative(self, href: str, page: str) -> str | None:
@@ -497,8 +587,11 @@ class _Site:
         if resolved not in self.all_pages:
             return None
         entry = self.corpus.entries.get(fragment)
-        if fragment and entry is not None and game_page(entry.game) == resolved:
-            return href
+        if fragment and entry is not None:
+            if self.page_of[entry.id] == resolved:
+                return href
+            if resolved.partition("/")[0] == entry.game:
+                return self.href(entry.id, page)  # a page of its game: the page it is on
         return href.partition("#")[0]  # the page exists; an anchor it may not have is dropped
 
     def source_href(self, page: str, game: str, source: str) -> str:
@@ -513,6 +606,14 @@ def game_page(slug: str) -> str:
 def index_page(slug: str) -> str:
     """The path of a game's A–Z index from the site root."""
     return f"{slug}/a-z.html"
+
+
+def relative_path(target: str, page: str) -> str:
+    """The relative link from one page of the site to another (both from the root, pages at most one folder deep)."""
+    folder = page.rpartition("/")[0]
+    if folder and target.startswith(folder + "/"):
+        return target[len(folder) + 1 :]
+    return "../" * page.count("/") + target
 
 
 def source_anchor(game: str, source: str) -> str:
@@ -569,58 +670,107 @@ def _expansion_name(game: Game, slug: str | None) -> str:
 def _game_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     for slug in site.games:
         game = site.corpus.games[slug]
-        page = game_page(slug)
+        layout = site.layouts[slug]
         entries = site.corpus.entries_of(slug)
         names = NameTable.for_entries(entries)
-        views = {entry.id: _entry_view(site, entry, page, names) for entry in entries}
-        sources = []
-        summary = _summary(site, slug, page)
-        for source_view in summary.sources:
-            of_source = [views[e.id] for e in entries if e.source == source_view.source.id]
-            runs = itertools.groupby(of_source, key=lambda view: section_heading(view.citation.section))
-            sections = tuple(
-                SectionView(
-                    title=title,
-                    lang=source_view.source.language,
-                    anchor=f"s--{source_view.source.id}--{number}",
-                    entries=tuple(group),
-                )
-                for number, (title, group) in enumerate(runs, 1)
-            )
-            sources.append(
-                SourceView(
-                    source=source_view.source,
-                    anchor=f"s--{source_view.source.id}",
-                    href=f"#s--{source_view.source.id}",
-                    trust_label=source_view.trust_label,
-                    expansion=source_view.expansion,
-                    entry_count=len(of_source),
-                    sections=sections,
-                )
-            )
+        views = {entry.id: _entry_view(site, entry, layout.page_of[entry.id], names) for entry in entries}
+        summary = _summary(site, slug, layout.index)
         whats_new = _whats_new(site, slug)
-        context = GameContext(
-            **site.base(page, game.name, game),
-            sources=sources,
+        whats_new_count = sum(len(group.items) for group in whats_new)
+        if not layout.split:
+            page = layout.pages[0]
+            context = GameContext(
+                **site.base(page.path, game.name, game),
+                sources=[_source_view(source, _section_views(page, source, views)) for source in summary.sources],
+                entry_count=len(entries),
+                whats_new=whats_new,
+                whats_new_count=whats_new_count,
+            )
+            yield page.path, _page(env, [f"game-{slug}.html", "game.html"], context)
+            continue
+        contents = GameContentsContext(
+            **site.base(layout.index, game.name, game),
+            sources=[
+                _source_view(source, (), tuple(_page_link(p, layout.index, source) for p in layout.pages if p.sections[0].source == source.source.id))
+                for source in summary.sources
+            ],
             entry_count=len(entries),
             whats_new=whats_new,
-            whats_new_count=sum(len(group.items) for group in whats_new),
+            whats_new_count=whats_new_count,
+            page_count=len(layout.pages),
         )
-        yield page, _page(env, [f"game-{slug}.html", "game.html"], context)
+        yield layout.index, _page(env, ["game-contents.html"], contents)
+        for number, page in enumerate(layout.pages):
+            source = _source_of(summary, page)
+            before = layout.pages[number - 1] if number else None
+            after = layout.pages[number + 1] if number + 1 < len(layout.pages) else None
+            context = GameSectionContext(
+                **site.base(page.path, f"{game.name}: {page.label}", game),
+                sources=[_source_view(source, _section_views(page, source, views))],
+                label=page.label,
+                lang=source.source.language,
+                entry_count=page.entry_count,
+                game_entry_count=len(entries),
+                page_number=number + 1,
+                page_count=len(layout.pages),
+                previous=_page_link(before, page.path, _source_of(summary, before)) if before else None,
+                next=_page_link(after, page.path, _source_of(summary, after)) if after else None,
+            )
+            yield page.path, _page(env, ["game-section.html"], context)
+
+
+def _source_of(summary: GameSummary, page: Page) -> SourceView:
+    return next(source for source in summary.sources if source.source.id == page.sections[0].source)
+
+
+def _source_view(summary: SourceView, sections: tuple[SectionView, ...], pages: tuple[PageLink, ...] = ()) -> SourceView:
+    """A source of the game (as `_summary` lists it) on a page of the game, with its sections or its pages there."""
+    source_id = summary.source.id
+    return replace(summary, anchor=f"s--{source_id}", href=f"#s--{source_id}", sections=sections, pages=pages)
+
+
+def _section_views(page: Page, source: SourceView, views: dict[str, EntryView]) -> tuple[SectionView, ...]:
+    """The sections of one source on a page, with their entries' views."""
+    return tuple(
+        SectionView(
+            title=section.title,
+            lang=source.source.language,
+            anchor=section.anchor,
+            entries=tuple(views[entry.id] for entry in section.entries),
+            part_label=section.part_label,
+            span=section.span,
+        )
+        for section in page.sections
+        if section.source == source.source.id
+    )
+
+
+def _page_link(page: Page, here: str, source: SourceView) -> PageLink:
+    """A page of a split game, linked from the page `here`."""
+    href = relative_path(page.path, here)
+    sections = page.sections if 1 < len(page.sections) <= LISTED_SECTIONS else ()
+    return PageLink(
+        href=href,
+        label=page.label,
+        lang=source.source.language,
+        count=page.entry_count,
+        span=page.sections[0].span,
+        sections=tuple(SectionLink(title=s.title, href=f"{href}#{s.anchor}", count=len(s.entries)) for s in sections),
+    )
 
 
 def _whats_new(site: _Site, slug: str) -> list[ChangeGroup]:
-    """A game's changes, newest first, grouped by date, reason and source (groups in order of first appearance)."""
+    """A game's revised entries, newest first, grouped by date and source (groups in order of first appearance)."""
     game = site.corpus.games[slug]
-    grouped: dict[tuple[str, str, str], list[Entry]] = {}
+    grouped: dict[tuple[str, str], list[Entry]] = {}
     for change in site.changes[slug]:
-        grouped.setdefault((change.date, change.because, change.entry.source), []).append(change.entry)
+        grouped.setdefault((change.date, change.entry.source), []).append(change.entry)
     groups = []
-    for number, ((date, because, source_id), entries) in enumerate(grouped.items(), 1):
+    for number, ((date, source_id), entries) in enumerate(grouped.items(), 1):
         source = game.source(source_id) or Source(id=source_id, title=source_id)
         items = tuple(
             ChangeItem(
-                href=f"#{entry.id}",
+                href=site.href(entry.id, game_page(slug)) or f"#{entry.id}",
                 title=entry.title,
                 kind_label=KIND_LABELS.get(entry.kind, entry.kind),
                 note=_expansion_name(game, entry.expansion),
@@ -632,38 +782,13 @@ def _whats_new(site: _Site, slug: str) -> list[ChangeGroup]:
         groups.append(
             ChangeGroup(
                 date=date,
-                because=because,
                 anchor=f"{WHATS_NEW_ANCHOR}--{number}",
                 source_title=source.title,
                 source_href=f"#s--{source.id}",
-                source_edition=source.edition,
-                collapsed=because == SOURCE and len(items) > COLLAPSE_SOURCE_GROUP,
                 items=items,
             )
         )
     return groups
-
-
-def section_heading(section: str) -> str:
-    """The top heading of an entry's section: "Phase 2: Actions, bullet 3" -> "Phase 2: Actions".
-
-    Sections locate an entry precisely ("FAQ > Chaumurky", "Preparation, step
-    3", "Mise en place (note under the illustration)"); a game page groups
-    consecutive entries under the part before the first `, `, ` > ` or `; `
-    outside brackets, without a trailing bracketed note.
-    """
-    depth = 0
-    head = section
-    for index, char in enumerate(section):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth = max(depth - 1, 0)
-        elif depth == 0 and section.startswith((", ", " > ", "; "), index):
-            head = section[:index]
-            break
-    head = _TRAILING_NOTE_RE.sub("", head).strip()
-    return head or section.strip()
 
 
 def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> EntryView:
@@ -704,28 +829,87 @@ def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> Entry
     )
 
 
+@dataclass(frozen=True)
+class _AzPage:
+    """One page of a game's A–Z."""
+
+    path: str
+    """From the site root."""
+    letters: tuple[IndexLetter, ...]
+    """The letters it lists (none on the first page of a split A–Z, which lists the others)."""
+    letter: str = ""
+    """The letter of a page of a split A–Z."""
+    part: int = 0
+    """Which part of its letter's names the page lists, from 1; 0 when it lists them all."""
+    parts: int = 0
+    """How many pages its letter's names are on, when more than one."""
+
+    @property
+    def label(self) -> str:
+        """"S", or "S (part 2 of 3)"; "" for `a-z.html`."""
+        return f"{self.letter} (part {self.part} of {self.parts})" if self.parts else self.letter
+
+
+def _az_pages(site: _Site, slug: str) -> list[_AzPage]:
+    """A game's A–Z: one page of every name, or above AZ_PAGE_NAMES names, a list and pages of letters."""
+    index = index_page(slug)
+    items = []
+    for entry in site.corpus.entries_of(slug):
+        href = f"{relative_path(site.page_of[entry.id], index)}#{entry.id}"
+        label = KIND_LABELS.get(entry.kind, entry.kind)
+        house = site.corpus.is_house_rule(entry)
+        items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label, house=house))
+        for alias in entry.aliases:
+            items.append(IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label, house=house))
+    items.sort(key=lambda item: (fold(item.name), item.name, item.target, item.href))
+    by_letter: dict[str, list[IndexItem]] = {}
+    for item in items:
+        by_letter.setdefault(_letter(item.name), []).append(item)
+    letters = sorted(by_letter.items(), key=lambda pair: (pair[0] == "#", pair[0]))
+    if len(items) <= site_pages.AZ_PAGE_NAMES:
+        return [_AzPage(index, tuple(IndexLetter(letter, _letter_anchor(letter), tuple(group)) for letter, group in letters))]
+    pages = [_AzPage(index, ())]
+    for letter, group in letters:
+        chunks = [group[start : start + site_pages.AZ_PAGE_NAMES] for start in range(0, len(group), site_pages.AZ_PAGE_NAMES)]
+        parts = len(chunks) if len(chunks) > 1 else 0
+        for part, chunk in enumerate(chunks, 1):
+            anchor = _letter_anchor(letter) + (f"--{part}" if part > 1 else "")
+            part_label = f"part {part} of {parts}" if parts else ""
+            page = _AzPage(az_page(index, letter, part), (IndexLetter(letter, anchor, tuple(chunk), part_label),), letter, part if parts else 0, parts)
+            pages.append(page)
+    return pages
+
+
+def _letter_anchor(letter: str) -> str:
+    return f"az--{letter.lower() if letter != '#' else 'other'}"
+
+
 def _index_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     for slug in site.games:
         game = site.corpus.games[slug]
-        page = index_page(slug)
-        items = []
-        for entry in site.corpus.entries_of(slug):
-            href = f"index.html#{entry.id}"
-            label = KIND_LABELS.get(entry.kind, entry.kind)
-            house = site.corpus.is_house_rule(entry)
-            items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label, house=house))
-            for alias in entry.aliases:
-                items.append(
-                    IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label, house=house)
-                )
-        items.sort(key=lambda item: (fold(item.name), item.name, item.target, item.href))
-        letters = [
-            IndexLetter(letter=letter, anchor=f"az--{letter.lower() if letter != '#' else 'other'}", items=tuple(group))
-            for letter, group in itertools.groupby(items, key=lambda item: _letter(item.name))
-        ]
-        letters.sort(key=lambda letter: (letter.letter == "#", letter.letter))
-        context = IndexContext(**site.base(page, f"{game.name}: A–Z", game), letters=letters, name_count=len(items))
-        yield page, _page(env, [f"a-z-{slug}.html", "a-z.html"], context)
+        pages = site.indexes[slug]
+        name_count = sum(len(letter.items) for az in pages for letter in az.letters)
+        for az in pages:
+            if len(pages) == 1:
+                links = [PageLink(href=f"#{letter.anchor}", label=letter.letter, lang="en", count=len(letter.items)) for letter in az.letters]
+            else:
+                links = [replace(_az_link(other, az.path), label=other.letter) for other in pages[1:] if other.part <= 1]
+            context = IndexContext(
+                **site.base(az.path, f"{game.name}: A–Z" + (f", {az.label}" if az.label else ""), game),
+                letters=list(az.letters),
+                name_count=name_count,
+                letter_links=links,
+                pages=[_az_link(other, az.path) for other in pages[1:]] if az is pages[0] and len(pages) > 1 else [],
+                label=az.label,
+            )
+            yield az.path, _page(env, [f"a-z-{slug}.html", "a-z.html"], context)
+
+
+def _az_link(az: _AzPage, here: str) -> PageLink:
+    """A page of a split A–Z linked from another (or itself): its letter (and part), its names, the first and last of them."""
+    items = az.letters[0].items
+    href = f"#{az.letters[0].anchor}" if az.path == here else relative_path(az.path, here)
+    return PageLink(href=href, label=az.label, lang="en", count=len(items), span=f"{items[0].name} – {items[-1].name}")
 
 
 def _letter(name: str) -> str:
@@ -740,10 +924,12 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
 
 
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
-    yield site_search.ALL_FILE, site_search.assignment("all", site_search.all_data(site.corpus, site.games))
+    yield site_search.GAMES_FILE, site_search.assignment("games", site_search.games_data(site.corpus, site.games))
     for slug in site.games:
-        data = site_search.game_data(site.corpus.entries_of(slug))
-        yield site_search.game_file(slug), site_search.assignment(f"game:{slug}", data)
+        names = site_search.names_data(site.corpus, slug, site.layouts[slug].page_of)
+        yield site_search.names_file(slug), site_search.assignment(f"names:{slug}", names)
+        texts = site_search.texts_data(site.corpus.entries_of(slug))
+        yield site_search.texts_file(slug), site_search.assignment(f"texts:{slug}", texts)
 
 
 def _static_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:

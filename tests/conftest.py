@@ -81,3 +81,68 @@ def write_corpus(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return root
+
+
+LARGE_GAME = "tall-tower"
+"""The slug of `write_large_game`'s game."""
+_GLOSSARY_WORDS = (
+    "Anchor Beacon Cellar Drawbridge Ember Falcon Gargoyle Herald Ivory Jester Keystone Lantern Mortar "
+    "North Oriel Parapet Quarry Rampart Sconce Turret Umbra Vault Warden Xyst Yeoman Zenith"
+).split()
+
+
+def write_large_game(root: Path) -> Path:
+    """A game too large for one page of the site: 475 entries (a rulebook of three sections, one of
+    300 entries on twelve floors, and an FAQ), cross-referenced across what become different pages."""
+
+    def entry(entry_id: str, title: str, section: str, text: str, **fields: str) -> str:
+        lines = [f"## {entry_id}", f"title: {title}", f"kind: {fields.pop('kind', 'rule')}", f"section: {section}"]
+        lines += [f"{key.replace('_fr', '-fr')}: {value}" for key, value in fields.items()]
+        return "\n".join(lines) + f"\n\n{text}\n"
+
+    rulebook = [
+        entry("tower-climbing", "Climbing", "Basics > Climbing", "You climb one floor a turn, towards the Observatory Deck.", see_also="tower-room-280"),
+        entry("tower-basic-1", "Basic rule 1", "Basics > Rule 1", "Basic rule number 1: the [top room](index.html#tower-room-280) is open."),
+        *(entry(f"tower-basic-{n}", f"Basic rule {n}", f"Basics > Rule {n}", f"Basic rule number {n} of the tower.") for n in range(2, 5)),
+        *(
+            entry(
+                f"tower-room-{n}",
+                "Observatory Deck" if n == 280 else f"Room {n}",
+                f"Rooms > Floor {n // 25 + 1}, room {n}",
+                f"Room {n} is on floor {n // 25 + 1}; its door opens onto the stairs.",
+                **({"aliases_fr": "Pont d'observation"} if n == 280 else {}),
+                **({"see_also": "tower-climbing"} if n == 5 else {}),
+            )
+            for n in range(300)
+        ),
+        *(
+            entry(f"tower-term-{n}", f"{_GLOSSARY_WORDS[n % 26]} {n}", f"Glossary > {_GLOSSARY_WORDS[n % 26]} {n}", f"The word {n} of the glossary.")
+            for n in range(150)
+        ),
+    ]
+    faq = [
+        entry(
+            f"tower-faq-{n}",
+            f"Can I climb twice in turn {n}?",
+            "FAQ > Climbing",
+            f"No, not in turn {n}.",
+            kind="faq",
+            **({"revised": "2024-06-01"} if n < 3 else {}),
+            **({"modifies": "tower-room-5"} if n == 0 else {}),
+            **({"see_also": "tower-term-140"} if n == 1 else {}),
+        )
+        for n in range(20)
+    ]
+    game = (
+        f'slug = "{LARGE_GAME}"\nname = "Tall Tower"\nid_prefix = "tower"\n\n'
+        '[[sources]]\nid = "rulebook"\ntitle = "Tall Tower rulebook"\ntrust = "official"\ndate = 2024-01-01\n\n'
+        '[[sources]]\nid = "faq"\ntitle = "Tall Tower FAQ"\ntrust = "official"\n'
+    )
+    return write_corpus(
+        root,
+        {
+            f"{LARGE_GAME}/game.toml": game,
+            f"{LARGE_GAME}/rulebook.md": "\n".join(rulebook),
+            f"{LARGE_GAME}/faq.md": "\n".join(faq),
+        },
+    )

@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from rulebot import changes, site, site_links, site_search
+from rulebot import changes, site, site_links, site_pages, site_search
 from rulebot.corpus import ID_RE, load
 from rulebot.corpus_files import shipped_corpus_dir
 from rulebot.text import fold
 from rulebot.errors import RulebotError, SiteError
 from rulebot.model import Alias, Corpus, Entry
 from rulebot.render import parser, to_terminal
+
+from conftest import LARGE_GAME, write_corpus, write_large_game
 
 CORPORA = Path(__file__).parent / "corpora"
 CURATION = (CORPORA / "site-curation" / "base", CORPORA / "site-curation" / "house")
@@ -53,6 +55,16 @@ def hostile() -> Corpus:
 @pytest.fixture(scope="module")
 def curation() -> Corpus:
     return load(list(CURATION))
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    return load([write_large_game(tmp_path_factory.mktemp("large-corpus"))])
+
+
+@pytest.fixture(scope="module")
+def large_site(tmp_path_factory: pytest.TempPathFactory, large: Corpus) -> Path:
+    return _build(tmp_path_factory, large, "large")
 
 
 @pytest.fixture(scope="module")
@@ -108,11 +120,12 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 
 def _article(site_dir: Path, entry: Entry) -> str:
-    """The HTML of one entry's article on its game page."""
-    text = (site_dir / site.game_page(entry.game)).read_text(encoding="utf-8")
-    match = re.search(rf'<article [^>]*id="{re.escape(entry.id)}".*?</article>', text, re.DOTALL)
-    assert match, f"no article for {entry.id}"
-    return match.group(0)
+    """The HTML of one entry's article, on whichever page of its game it is."""
+    for path in sorted((site_dir / entry.game).glob("*.html")):
+        match = re.search(rf'<article [^>]*id="{re.escape(entry.id)}".*?</article>', path.read_text(encoding="utf-8"), re.DOTALL)
+        if match:
+            return match.group(0)
+    raise AssertionError(f"no article for {entry.id}")
 
 
 def _entry_text(site_dir: Path, entry: Entry) -> str:
@@ -141,8 +154,19 @@ def _hrefs(fragment: str) -> list[str]:
 
 def _data(path: Path) -> dict:
     """The value a search data file assigns."""
-    text = path.read_text(encoding="ascii")
-    return json.loads(text.rsplit(" = ", 1)[1].rstrip().rstrip(";"))
+    line = path.read_text(encoding="ascii").rstrip().splitlines()[-1]
+    return json.loads(line.split("] = ", 1)[1].removesuffix(";"))
+
+
+def _names(site_dir: Path) -> dict[str, dict]:
+    """Each game's names file (`site_search.names_data`), by slug, in the order of the games file."""
+    games = _data(site_dir / site_search.GAMES_FILE)["games"]
+    return {game["slug"]: _data(site_dir / site_search.names_file(game["slug"])) for game in games}
+
+
+def _rows(site_dir: Path) -> dict[str, list]:
+    """Every entry's row of the search names, by entry id."""
+    return {row[0]: row for names in _names(site_dir).values() for row in names["entries"]}
 
 
 def _broken_links(root: Path) -> list[str]:
@@ -223,7 +247,7 @@ class TestPages:
     )
     def test_section_heading(self, section: str, heading: str):
         """A section's heading is its part before the first separator outside brackets."""
-        assert site.section_heading(section) == heading
+        assert site_pages.section_heading(section) == heading
 
     def test_entry_shows_kind_expansion_and_revised(self, minimal: Corpus, minimal_site: Path):
         """An entry shows its kind badge, its expansion and when it was revised."""
@@ -268,6 +292,16 @@ class TestPages:
         site.build(minimal, tmp_path / "two")
         assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
 
+    def test_one_entry_is_one_entry(self, minimal_site: Path, curation_site: Path):
+        """Counts of one are singular: a game of one entry, a source of one entry."""
+        home = (minimal_site / "index.html").read_text(encoding="utf-8")
+        assert '<p class="game-facts">1 entry</p>' in home and "1 entries" not in home
+        orchard = (minimal_site / "copper-orchard/index.html").read_text(encoding="utf-8")
+        assert '<p class="lead">1 entry.</p>' in orchard
+        assert re.search(r"· 1 entry\s", orchard)
+        assert "1 entries" not in (curation_site / "sources.html").read_text(encoding="utf-8")
+        assert [site.count(n, "entry", "entries") for n in (0, 1, 2)] == ["0 entries", "1 entry", "2 entries"]
+
     def test_static_files_are_copied(self, shipped_site: Path):
         """templates/static/ is copied into _static/."""
         for path in (site.templates_dir() / "static").iterdir():
@@ -284,13 +318,16 @@ class TestLinks:
         assert _broken_links(request.getfixturevalue(which)) == []
 
     def test_search_results_reach_entry_anchors(self, shipped: Corpus, shipped_site: Path):
-        """Every entry of the search data leads to an element with its id on its game's page."""
-        data = _data(shipped_site / site_search.ALL_FILE)
+        """Every entry of the search data leads to an element with its id on its page, and has its text."""
         pages = _pages(shipped_site)
-        for entry_id, game_index, *_ in data["entries"]:
-            slug = data["games"][game_index]["slug"]
-            assert entry_id in pages[f"{slug}/index.html"].ids
-        assert len(data["entries"]) == len(shipped.entries)
+        for slug, names in _names(shipped_site).items():
+            assert names["name"] == shipped.games[slug].name
+            for entry_id, *_, page in names["entries"]:
+                assert entry_id in pages[f"{slug}/{names['pages'][page]}"].ids
+            texts = _data(shipped_site / site_search.texts_file(slug))["texts"]
+            assert texts == [site_search.plain_text(e.text) for e in shipped.entries_of(slug)]
+            assert [row[0] for row in names["entries"]] == [e.id for e in shipped.entries_of(slug)]
+        assert len(_rows(shipped_site)) == len(shipped.entries)
 
     @pytest.mark.parametrize("which", ["shipped_site", "hostile_site"])
     def test_no_resource_from_another_host(self, which: str, request: pytest.FixtureRequest):
@@ -326,17 +363,19 @@ class TestLinks:
         link = '<a href="../copper-orchard/index.html#orchard-harvest">Harvest</a> <span class="link-note">(Copper Orchard)</span>'
         assert link in article
 
-    def test_modified_by_note_on_base_victory_check(self, shipped: Corpus, shipped_site: Path):
-        """The base victory check carries a note that the Perlae Imperii 13-VP entry modifies it."""
+    def test_changed_by_note_on_base_victory_check(self, shipped: Corpus, shipped_site: Path):
+        """The base victory check carries a note, "Changed by" as the CLI says, that the Perlae Imperii 13-VP entry changes it."""
         article = _article(shipped_site, shipped.entries["arcana-victory-check"])
-        note = re.search(r'<p class="note modified-by">(.*?)</p>', article, re.DOTALL)
+        note = re.search(r'<p class="note changed-by"><strong>Changed by</strong>(.*?)</p>', article, re.DOTALL)
         assert note and "#arcana-pi-victory-check" in _hrefs(note.group(1))
         assert "(Perlae Imperii)" in note.group(1)
 
-    def test_modifies_listed_on_the_modifying_entry(self, shipped: Corpus, shipped_site: Path):
-        """The 13-VP entry lists the base victory check under Modifies."""
+    def test_changes_listed_on_the_changing_entry(self, shipped: Corpus, shipped_site: Path):
+        """The 13-VP entry lists the base victory check under Changes, and no page says "Modifies"."""
         article = _article(shipped_site, shipped.entries["arcana-pi-victory-check"])
-        block = article[article.index("<dt>Modifies</dt>"):]
+        for path in shipped_site.rglob("*.html"):
+            assert "Modifie" not in path.read_text(encoding="utf-8"), path.name
+        block = article[article.index("<dt>Changes</dt>"):]
         assert _hrefs(block[: block.index("</dd>")]) == ["#arcana-victory-check"]
 
     def test_anchor_link_in_text_points_at_entry(self, minimal: Corpus, minimal_site: Path):
@@ -490,6 +529,18 @@ class TestIndexAndSources:
         letters = [n for n in names if "A" <= fold(n)[:1].upper() <= "Z"]
         assert letters == sorted(letters, key=fold) and len(names) > 100
 
+    def test_names_of_no_letter_share_one_heading(self, tmp_path: Path):
+        """Names starting with a digit (sorted before A) and with a sign (after Z) are listed under one "#"."""
+        game = 'slug = "signs"\nname = "Signs"\nid_prefix = "signs"\n[[sources]]\nid = "r"\ntitle = "R"\n'
+        entries = "".join(f"## signs-{n}\ntitle: {title}\nkind: rule\nsection: S\n\nText.\n\n" for n, title in enumerate(["13 points", "Anchor", "•Lone Pilot"]))
+        write_corpus(tmp_path / "corpus", {"signs/game.toml": game, "signs/r.md": entries})
+        site.build(load([tmp_path / "corpus"]), tmp_path / "site")
+        page = _pages(tmp_path / "site")["signs/a-z.html"]
+        assert page.ids.count("az--other") == 1
+        text = (tmp_path / "site/signs/a-z.html").read_text(encoding="utf-8")
+        other = _element(text, "az--other")
+        assert "13 points" in other and "•Lone Pilot" in other
+
     def test_sources_page_lists_each_document(self, shipped: Corpus, shipped_site: Path):
         """The sources page gives each document with its edition, date and trust level."""
         text = (shipped_site / "sources.html").read_text(encoding="utf-8")
@@ -548,7 +599,7 @@ class TestSafety:
         for path in (hostile_site / site_search.SEARCH_DIR).iterdir():
             raw = path.read_bytes()
             assert raw.isascii() and not re.search(rb"[<>&]", raw), path.name
-        titles = [row[3] for row in _data(hostile_site / site_search.ALL_FILE)["entries"]]
+        titles = [row[2] for row in _rows(hostile_site).values()]
         assert "</script><script>alert('title')</script>" in titles
 
     def test_script_json_escapes_separators(self):
@@ -727,7 +778,7 @@ class TestServeAndTemplates:
         assert (site.templates_dir() / "base.html").is_file()
         assert (site.templates_dir() / "static" / "search.js").is_file()
 
-    def test_pages_receive_their_documented_context(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    def test_pages_receive_their_documented_context(self, minimal: Corpus, large: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """Each page template receives exactly the keys of its documented context."""
         seen: dict[str, set[str]] = {}
         original = site._page
@@ -738,9 +789,12 @@ class TestServeAndTemplates:
 
         monkeypatch.setattr(site, "_page", spy)
         site.build(minimal, tmp_path / "site")
+        site.build(large, tmp_path / "large")
         assert seen == {
             "home.html": set(site.HomeContext.__required_keys__),
             "game.html": set(site.GameContext.__required_keys__),
+            "game-contents.html": set(site.GameContentsContext.__required_keys__),
+            "game-section.html": set(site.GameSectionContext.__required_keys__),
             "a-z.html": set(site.IndexContext.__required_keys__),
             "sources.html": set(site.SourcesContext.__required_keys__),
         }
@@ -749,6 +803,147 @@ class TestServeAndTemplates:
         """The template environment escapes every value."""
         env = site._environment()
         assert env.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"
+
+
+# -- a game too large for one page ---------------------------------------------------
+
+
+def _ids_on(site_dir: Path, page: str, corpus: Corpus) -> list[str]:
+    """The entries of the corpus a page shows, in its order."""
+    return [i for i in _pages(site_dir)[page].ids if i in corpus.entries]
+
+
+class TestLargeGame:
+    def test_small_games_keep_one_page(self, shipped: Corpus, shipped_site: Path):
+        """Every shipped game is one page with all its entries, and one A–Z."""
+        for slug in shipped.games:
+            assert sorted(p.name for p in (shipped_site / slug).iterdir()) == ["a-z.html", "index.html"]
+            assert sorted(_ids_on(shipped_site, f"{slug}/index.html", shipped)) == sorted(e.id for e in shipped.entries_of(slug))
+
+    def test_large_game_page_lists_its_pages(self, large: Corpus, large_site: Path):
+        """The page of a game too large for one page shows no entry: it lists its pages, by source, each with its entry count."""
+        layout = site_pages.layout_game(large.games[LARGE_GAME], large.entries_of(LARGE_GAME), site.game_page(LARGE_GAME))
+        assert layout.split and len(layout.pages) == 5
+        index = (large_site / LARGE_GAME / "index.html").read_text(encoding="utf-8")
+        assert "<article" not in index
+        assert "475 entries, on 5 pages by section" in index
+        listed = re.findall(r'<li><a href="([^"#]*)">([^<]*)</a> <span class="count">\((\d+)\)</span>', index)
+        assert listed == [
+            ("rulebook--basics.html", "Basics", "5"),
+            ("rulebook--rooms.html", "Rooms (part 1 of 2)", "175"),
+            ("rulebook--rooms-2.html", "Rooms (part 2 of 2)", "125"),
+            ("rulebook--glossary.html", "Glossary", "150"),
+            ("faq--faq.html", "FAQ", "20"),
+        ]
+        assert [f"{LARGE_GAME}/{href}" for href, *_ in listed] == [page.path for page in layout.pages]
+        assert {"s--rulebook", "s--faq", "whats--new"} <= set(_pages(large_site)[f"{LARGE_GAME}/index.html"].ids)
+
+    def test_every_entry_is_on_one_page_in_source_order(self, large: Corpus, large_site: Path):
+        """The pages, in order, show every entry once, in the order of the sources; none shows more than PAGE_ENTRIES."""
+        game = large.games[LARGE_GAME]
+        layout = site_pages.layout_game(game, large.entries_of(LARGE_GAME), site.game_page(LARGE_GAME))
+        shown = [_ids_on(large_site, page.path, large) for page in layout.pages]
+        assert [i for ids in shown for i in ids] == [e.id for s in game.sources for e in large.entries_of(LARGE_GAME) if e.source == s.id]
+        assert max(len(ids) for ids in shown) <= site_pages.PAGE_ENTRIES
+        for page in layout.pages:
+            assert all(layout.page_of[i] == page.path for i in _ids_on(large_site, page.path, large))
+
+    def test_a_section_too_large_is_cut_at_a_sub_heading(self, large_site: Path):
+        """The 300 rooms, too heavy for a page, are cut where floor 8 begins; each part says which part it is and which floors it holds."""
+        first = (large_site / LARGE_GAME / "rulebook--rooms.html").read_text(encoding="utf-8")
+        second = (large_site / LARGE_GAME / "rulebook--rooms-2.html").read_text(encoding="utf-8")
+        assert '<section class="section" id="s--rulebook--2"' in first and 'id="s--rulebook--2--2"' in second
+        assert '<span class="part">(part 1 of 2)</span>' in first and "Floor 1 – Floor 7" in first
+        assert "Floor 8 – Floor 12" in second
+        assert 'id="tower-room-174"' in first and 'id="tower-room-175"' in second
+
+    def test_heavy_entries_split_by_size(self):
+        """Entries of long texts fill a page up to PAGE_BYTES, not PAGE_ENTRIES: no page weighs more (unless one entry does)."""
+        game = load([CORPORA / "site-minimal"]).games["lantern-harbor"]
+        entries = [
+            Entry(id=f"harbor-long-{n}", game="lantern-harbor", kind="rule", title=f"Long {n}", text="word " * (2_000 + 300 * n), source="rulebook", section="Long")
+            for n in range(60)
+        ]
+        layout = site_pages.layout_game(game, entries, "lantern-harbor/index.html")
+        assert layout.split and len(layout.pages) > 5
+        for page in layout.pages:
+            weights = [site_pages.weight(e) for s in page.sections for e in s.entries]
+            assert sum(weights) <= site_pages.PAGE_BYTES or len(weights) == 1
+
+    def test_links_reach_entries_on_other_pages(self, large: Corpus, large_site: Path):
+        """See also, Referenced by, Changed by, automatic links and a text's link to the game page lead to the page the entry is on."""
+        climbing = _article(large_site, large.entries["tower-climbing"])
+        see_also = climbing[climbing.index("<dt>See also</dt>"):]
+        assert _hrefs(see_also[: see_also.index("</dd>")]) == ["rulebook--rooms-2.html#tower-room-280"]
+        assert 'href="rulebook--rooms-2.html#tower-room-280" class="autolink" title="Observatory Deck"' in climbing
+        deck = _article(large_site, large.entries["tower-room-280"])
+        assert '<a href="rulebook--basics.html#tower-climbing">Climbing</a>' in deck  # Referenced by
+        room = _article(large_site, large.entries["tower-room-5"])
+        note = re.search(r'<p class="note changed-by">(.*?)</p>', room, re.DOTALL)
+        assert note and _hrefs(note.group(1)) == ["faq--faq.html#tower-faq-0"]
+        faq = _article(large_site, large.entries["tower-faq-0"])
+        assert "rulebook--rooms.html#tower-room-5" in _hrefs(faq[faq.index("<dt>Changes</dt>"):])
+        assert "rulebook--rooms-2.html#tower-room-280" in _hrefs(_entry_text(large_site, large.entries["tower-basic-1"]))
+
+    def test_whats_new_and_index_link_entry_pages(self, large_site: Path):
+        """What's new (on the game page) and the A–Z link each entry on its page."""
+        news = _whats_new((large_site / LARGE_GAME / "index.html").read_text(encoding="utf-8"))
+        assert [h for h in _hrefs(news) if "tower-" in h] == [f"faq--faq.html#tower-faq-{n}" for n in range(3)]
+        index = _pages(large_site)[f"{LARGE_GAME}/a-z.html"].links
+        assert "rulebook--rooms-2.html#tower-room-280" in index and "rulebook--glossary.html#tower-term-7" in index
+
+    def test_pages_link_their_neighbours(self, large_site: Path):
+        """Each page links the one before and the one after, and the list of pages."""
+        glossary = (large_site / LARGE_GAME / "rulebook--glossary.html").read_text(encoding="utf-8")
+        assert '<a href="rulebook--rooms-2.html" rel="prev">' in glossary and '<a href="faq--faq.html" rel="next">' in glossary
+        assert '<a href="index.html">All pages</a>' in glossary
+        basics = (large_site / LARGE_GAME / "rulebook--basics.html").read_text(encoding="utf-8")
+        assert 'rel="prev"' not in basics and "<title>Tall Tower: Basics · rulebot</title>" in basics
+
+    def test_no_broken_link_and_same_files_twice(self, large: Corpus, large_site: Path, tmp_path: Path):
+        """Every link of the split game reaches its page and anchor; a second build writes the same files."""
+        assert _broken_links(large_site) == []
+        site.build(large, tmp_path / "again")
+        assert _tree(tmp_path / "again") == _tree(large_site)
+
+    def test_search_names_point_at_entry_pages(self, large: Corpus, large_site: Path):
+        """The search data gives each entry its page, where its anchor is."""
+        names = _names(large_site)[LARGE_GAME]
+        pages = _pages(large_site)
+        assert len(names["pages"]) == 5
+        for entry_id, *_, page in names["entries"]:
+            assert entry_id in pages[f"{LARGE_GAME}/{names['pages'][page]}"].ids
+
+    def test_large_index_is_split_by_letter(self, large: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An A–Z of more than AZ_PAGE_NAMES names lists its letters' pages; a letter of more names is cut into parts."""
+        monkeypatch.setattr(site_pages, "AZ_PAGE_NAMES", 40)
+        site.build(large, tmp_path / "site")
+        pages = _pages(tmp_path / "site")
+        first = (tmp_path / "site" / LARGE_GAME / "a-z.html").read_text(encoding="utf-8")
+        assert 'class="index-items"' not in first and '<a href="a-z-r.html">R</a>' in first
+        assert "476 names" in first  # 475 titles and one French alias
+        assert '<a href="a-z-r-2.html">R (part 2 of 8)</a>' in first
+        letters = sorted(name for name in pages if name.startswith(f"{LARGE_GAME}/a-z-"))
+        named = [link for name in letters for link in pages[name].links if "#tower-" in link]
+        assert all(len([l for l in pages[name].links if "#tower-" in l]) <= 40 for name in letters)
+        assert len(named) == 476
+        assert _broken_links(tmp_path / "site") == []
+
+    @pytest.mark.parametrize(
+        ("title", "slug"),
+        [("Mise en place (été)", "mise-en-place-ete"), ("7. Additional Rules", "7-additional-rules"), ("???", "section"),
+         ("A heading much longer than any page name should ever be", "a-heading-much-longer-than-any-page-name")],
+    )
+    def test_page_names_from_headings(self, title: str, slug: str):
+        """A page is named after its first heading: folded, letters and digits, at most SLUG_LENGTH characters."""
+        assert site_pages._slug(title) == slug and len(slug) <= site_pages.SLUG_LENGTH
+
+    def test_page_names_never_clash(self):
+        """A name taken gets -2, -3…; a later part gets -<part>; no section page name lacks `--`, which A–Z page names never hold."""
+        taken = {"g/index.html"}
+        names = [site_pages._unique("g/s--faq", 1, taken), site_pages._unique("g/s--faq", 2, taken), site_pages._unique("g/s--faq", 1, taken)]
+        assert names == ["g/s--faq.html", "g/s--faq-2.html", "g/s--faq-3.html"]
+        assert "--" not in site_pages.az_page("g/a-z.html", "#", 2) == "g/a-z-other-2.html"
 
 
 # -- curator workflow: what's new, drafts, trust, house rules ---------------------
@@ -774,35 +969,36 @@ class TestWhatsNew:
         assert page.links.count("#whats--new") == 1  # contents
         assert "../dune-imperium/index.html#whats--new" in _pages(shipped_site)["dune-imperium/a-z.html"].links
 
-    def test_entries_follow_changes_newest_first(self, curation: Corpus, curation_site: Path):
-        """What's new lists `changes()` of the game in its order (newest first), each linked to its anchor."""
+    def test_entries_follow_revised_changes_newest_first(self, curation: Corpus, curation_site: Path):
+        """What's new lists the revised entries of `changes()` in its order (newest first), each linked to its anchor, under its date."""
         news = _whats_new((curation_site / "quill-market/index.html").read_text(encoding="utf-8"))
         found = [h[1:] for h in _hrefs(news) if not h.startswith("#s--")]
-        assert found == [c.entry.id for c in changes.changes(curation, "quill-market")]
-        assert "quill-blotter" not in found and "quill-trade" not in found  # undated sources, no revised date
+        assert found == [c.entry.id for c in changes.changes(curation, "quill-market") if c.because == changes.REVISED]
+        assert found == ["quill-house-free-ink", "quill-ink-well-twice"]
         dates = re.findall(r'<h3 id="whats--new--\d+--title" class="change-title">([^<]*)<time datetime="([^"]*)">', news)
-        assert dates == [
-            ("New or revised since ", "2024-10-05"),
-            ("Dated ", "2024-09-01"),
-            ("New or revised since ", "2024-02-10"),
-            ("Dated ", "2023-06-01"),
-        ]
+        assert dates == [("New or revised since ", "2024-10-05"), ("New or revised since ", "2024-02-10")]
+        assert "2 entries that their sources mark new or revised" in news
 
-    def test_each_group_names_its_reason_and_source(self, curation_site: Path):
-        """A group says why its entries count (marked revised, or the document's date) and links its source."""
+    def test_entries_dated_by_their_document_alone_are_not_listed(self, curation: Corpus, curation_site: Path, shipped_site: Path):
+        """An entry without a `revised` date is not new because its document is dated: What's new leaves it out (and says "1 entry")."""
+        dated = [c.entry.id for c in changes.changes(curation, "quill-market") if c.because == changes.SOURCE]
+        assert "quill-setup" in dated and "quill-house-short-market" in dated
+        news = _whats_new((curation_site / "quill-market/index.html").read_text(encoding="utf-8"))
+        assert not set(dated) & {h[1:] for h in _hrefs(news)}
+        assert "Dated" not in news and "date of their document" not in news
+        dune = _whats_new((shipped_site / "dune-imperium/index.html").read_text(encoding="utf-8"))
+        assert "<details" not in dune and "#dune-imperial-spy" not in _hrefs(dune)
+
+    def test_one_revised_entry_is_one_entry(self, minimal_site: Path):
+        """A game with a single revised entry says "1 entry that its source marks new or revised"."""
+        news = _whats_new((minimal_site / "lantern-harbor/index.html").read_text(encoding="utf-8"))
+        assert "1 entry that its source marks new or revised, newest first." in news
+
+    def test_each_group_names_its_source(self, curation_site: Path):
+        """A group says which document marks its entries revised, and links it."""
         text = (curation_site / "quill-market/index.html").read_text(encoding="utf-8")
-        revised = _element(text, "whats--new--3")
+        revised = _element(text, "whats--new--2")
         assert "As marked by" in revised and '<a href="#s--designer-notes">Quill Market designer notes</a>' in revised
-        dated = _element(text, "whats--new--4")
-        assert "carry the date of their document" in dated and "(first edition)" in dated
-        assert '<a href="#s--rulebook">Quill Market rulebook</a>' in dated
-
-    def test_long_group_dated_by_its_source_is_folded(self, shipped_site: Path):
-        """Dune's 40 entries dated by the document sit in a closed <details>; the revised ones stay open."""
-        news = _whats_new((shipped_site / "dune-imperium/index.html").read_text(encoding="utf-8"))
-        folded = re.findall(r"<details class=\"change-more\">\s*<summary>Show the (\d+) entries</summary>", news)
-        assert folded == ["40"] and news.count("<details") == 1
-        assert news.index("</details>") < news.index("New or revised since")
 
     def test_anchor_cannot_be_an_entry_id(self):
         """The section's anchor (and its groups') holds `--`, which no entry id may: no clash with an entry."""
@@ -881,9 +1077,9 @@ class TestHouseRules:
             assert "is-house" not in article and HOUSE_FLAG not in article, entry_id
 
     def test_links_to_a_house_rule_are_flagged(self, curation: Corpus, curation_site: Path):
-        """An official entry's "Modified by" and "Referenced by" links to a house rule carry the flag."""
+        """An official entry's "Changed by" and "Referenced by" links to a house rule carry the flag."""
         modified = _article(curation_site, curation.entries["quill-end"])
-        note = re.search(r'<p class="note modified-by">(.*?)</p>', modified, re.DOTALL)
+        note = re.search(r'<p class="note changed-by">(.*?)</p>', modified, re.DOTALL)
         assert note and _hrefs(note.group(1)) == ["#quill-house-short-market"] and HOUSE_FLAG in note.group(1)
         turn = _article(curation_site, curation.entries["quill-turn"])
         block = turn[turn.index("<dt>Referenced by</dt>"):]
@@ -894,10 +1090,10 @@ class TestHouseRules:
         """In What's new and the A–Z, each house rule (and only they) carries the flag after its link."""
         news = _whats_new((curation_site / "quill-market/index.html").read_text(encoding="utf-8"))
         index = (curation_site / "quill-market/a-z.html").read_text(encoding="utf-8")
-        for text in (news, index):
+        for text, expected in ((news, ["quill-house-free-ink"]), (index, ["quill-house-free-ink", "quill-house-short-market"])):
             items = re.findall(r"<li>(.*?)</li>", text, re.DOTALL)
             flagged = sorted(re.search(r'href="(?:index\.html)?#([^"]*)"', item).group(1) for item in items if HOUSE_FLAG in item)
-            assert flagged == ["quill-house-free-ink", "quill-house-short-market"]
+            assert flagged == expected
 
     def test_home_page_counts_house_rules(self, curation_site: Path, shipped_site: Path):
         """The home page says how many house rules a game has, and says nothing for a game without."""
@@ -905,17 +1101,17 @@ class TestHouseRules:
         assert "house rule" not in (shipped_site / "index.html").read_text(encoding="utf-8")
 
     def test_search_data_flags_house_rules_and_drafts(self, curation: Corpus, curation_site: Path):
-        """Each entry of the search data ends with its flags: "house" for a house rule, "draft" for a draft."""
-        rows = {row[0]: row for row in _data(curation_site / site_search.ALL_FILE)["entries"]}
+        """Each entry of the search names has its flags: "house" for a house rule, "draft" for a draft."""
+        rows = _rows(curation_site)
         assert set(rows) == set(curation.entries)
-        assert rows["quill-house-short-market"][5] == ["house"]
-        assert rows["quill-house-free-ink"][5] == ["house"]
-        assert rows["quill-trade"][5] == ["draft"]
-        assert all(row[5] == [] for entry_id, row in rows.items() if entry_id not in {"quill-house-short-market", "quill-house-free-ink", "quill-trade"})
+        assert rows["quill-house-short-market"][4] == ["house"]
+        assert rows["quill-house-free-ink"][4] == ["house"]
+        assert rows["quill-trade"][4] == ["draft"]
+        assert all(row[4] == [] for entry_id, row in rows.items() if entry_id not in {"quill-house-short-market", "quill-house-free-ink", "quill-trade"})
 
     def test_shipped_search_data_has_no_flag(self, shipped_site: Path):
         """The shipped corpus has neither house rules nor drafts."""
-        assert all(row[5] == [] for row in _data(shipped_site / site_search.ALL_FILE)["entries"])
+        assert all(row[4] == [] for row in _rows(shipped_site).values())
 
     def test_source_of_trust_house_makes_a_house_rule(self, curation: Corpus):
         """An entry of a house source is a house rule whatever its kind, as `rulebot ask` flags it."""

@@ -13,6 +13,8 @@ from rulebot import site
 from rulebot.corpus import load
 from rulebot.corpus_files import shipped_corpus_dir
 
+from conftest import LARGE_GAME, write_large_game
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -42,13 +44,14 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The shipped, minimal, hostile and curation (with house rules) corpora, each built once."""
+    """The shipped, minimal, hostile, curation (with house rules) and large (a game split into pages) corpora, each built once."""
     built = {}
     corpora = {
         "shipped": [shipped_corpus_dir()],
         "minimal": [CORPORA / "site-minimal"],
         "hostile": [CORPORA / "site-hostile"],
         "curation": [CORPORA / "site-curation" / "base", CORPORA / "site-curation" / "house"],
+        "large": [write_large_game(tmp_path_factory.mktemp("large-corpus"))],
     }
     for name, corpus_dirs in corpora.items():
         out = tmp_path_factory.mktemp(f"browser-{name}") / "site"
@@ -83,11 +86,12 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser, base: dict[str, str]):  # type: ignore[no-untyped-def]
-    """A fresh page that records dialogs and fails the test on a request to another host."""
+    """A fresh page that records dialogs and requests, and fails the test on a request to another host."""
     context = browser.new_context(viewport={"width": 1024, "height": 800})
     tab = context.new_page()
     tab.set_default_timeout(10_000)
     requests: list[str] = []
+    tab.requests = requests
     tab.dialogs = []
     tab.on("request", lambda request: requests.append(request.url))
     tab.on("dialog", lambda dialog: (tab.dialogs.append(dialog.message), dialog.dismiss()))
@@ -191,13 +195,15 @@ def test_keyboard_reaches_results(page, base):  # type: ignore[no-untyped-def]
         ("curation", "quill-market/index.html"),
         ("curation", "quill-market/a-z.html"),
         ("curation", "sources.html"),
+        ("large", f"{LARGE_GAME}/index.html"),
+        ("large", f"{LARGE_GAME}/rulebook--rooms.html"),
     ],
 )
 def test_no_horizontal_scroll_at_360px(page, base, which, path):  # type: ignore[no-untyped-def]
     """At 360 px wide, no page scrolls sideways (long words wrap, tables scroll in their box)."""
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(base[which] + path)
-    query = {"minimal": "keeper", "curation": "market"}.get(which, "victory")
+    query = {"minimal": "keeper", "curation": "market", "large": "observatory"}.get(which, "victory")
     _search(page, query)  # open results must fit too
     width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1]
@@ -248,19 +254,16 @@ def test_house_rule_result_is_flagged(page, base):  # type: ignore[no-untyped-de
     assert official.count() == 1 and official.locator(".house-flag").count() == 0
 
 
-def test_whats_new_folded_group_opens(page, base):  # type: ignore[no-untyped-def]
-    """On the Dune page, What's new shows the revised entries, and its folded group opens to links that reach their entries."""
+def test_whats_new_links_reach_revised_entries(page, base):  # type: ignore[no-untyped-def]
+    """On the Dune page, What's new lists the entries the FAQ marks revised (not every entry of the dated FAQ), and its links reach them."""
     page.goto(base["shipped"] + "dune-imperium/index.html")
     page.get_by_role("navigation", name="Dune: Imperium").get_by_role("link", name="What’s new").click()
     page.wait_for_url("**/dune-imperium/index.html#whats--new")
     news = page.locator("#whats--new")
-    assert news.get_by_role("link", name="Chaumurky", exact=True).is_visible()
-    folded = news.get_by_role("link", name="Imperial Spy", exact=True)
-    assert not folded.is_visible()
-    news.get_by_text("Show the 40 entries").click()
-    folded.click()
-    page.wait_for_url("**/dune-imperium/index.html#dune-imperial-spy")
-    assert _target(page) == "dune-imperial-spy"
+    assert news.get_by_role("link", name="Imperial Spy", exact=True).count() == 0
+    news.get_by_role("link", name="Chaumurky", exact=True).click()
+    page.wait_for_url("**/dune-imperium/index.html#dune-chaumurky")
+    assert _target(page) == "dune-chaumurky"
 
 
 def test_flags_follow_dark_mode(page, base):  # type: ignore[no-untyped-def]
@@ -275,3 +278,68 @@ def test_flags_follow_dark_mode(page, base):  # type: ignore[no-untyped-def]
         ))
     assert colours[0] != colours[1]
     assert page.locator("#quill-trade .badge.draft").inner_text() == "Draft — not yet restated"
+
+
+# -- a game split into pages, and search data loaded on demand ------------------------
+
+
+def _search_requests(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """The search data files a page requested, by name."""
+    return [url.rsplit("/", 1)[1] for url in page.requests if "/_search/" in url]
+
+
+def test_see_also_across_pages_lands_on_anchor(page, base):  # type: ignore[no-untyped-def]
+    """On a game split into pages, a See also to an entry on another page opens that page at its anchor, and Referenced by leads back."""
+    page.goto(base["large"] + f"{LARGE_GAME}/index.html")
+    page.get_by_role("link", name="Basics", exact=True).click()
+    page.wait_for_url(f"**/{LARGE_GAME}/rulebook--basics.html")
+    page.locator("#tower-climbing .see-also a", has_text="Observatory Deck").click()
+    page.wait_for_url(f"**/{LARGE_GAME}/rulebook--rooms-2.html#tower-room-280")
+    assert _target(page) == "tower-room-280"
+    assert page.locator("#tower-room-280").is_visible()
+    page.locator("#tower-room-280 .referenced-by a", has_text="Climbing").click()
+    page.wait_for_url(f"**/{LARGE_GAME}/rulebook--basics.html#tower-climbing")
+    assert _target(page) == "tower-climbing"
+
+
+def test_game_page_address_of_an_entry_leads_to_its_page(page, base):  # type: ignore[no-untyped-def]
+    """`<game>/index.html#<entry>`, the address an entry had before its game was split, opens the page it is on, at its anchor."""
+    page.goto(base["large"] + f"{LARGE_GAME}/index.html#tower-room-280")
+    page.wait_for_url(f"**/{LARGE_GAME}/rulebook--rooms-2.html#tower-room-280")
+    assert _target(page) == "tower-room-280"
+
+
+@pytest.mark.parametrize(
+    ("which", "path", "query", "first"),
+    [
+        ("shipped", "index.html", "chaumurki", "dune-imperium/index.html#dune-chaumurky"),
+        ("shipped", "res-arcana/index.html", "Raven Familiar", "res-arcana/index.html#arcana-raven-familiar"),
+        ("large", f"{LARGE_GAME}/rulebook--basics.html", "observatory deck", f"{LARGE_GAME}/rulebook--rooms-2.html#tower-room-280"),
+    ],
+)
+def test_no_search_data_until_the_search_box_is_used(page, base, which, path, query, first):  # type: ignore[no-untyped-def]
+    """A page opens without loading search data; focusing the box loads it, and the search then finds the entry on its page."""
+    page.goto(base[which] + path)
+    page.wait_for_load_state("load")
+    page.locator("main").hover()
+    page.wait_for_timeout(300)
+    assert _search_requests(page) == []
+    assert page.evaluate("Object.keys(window.RULEBOT_DATA || {}).length") == 0
+    assert page.locator("#search--q").is_visible()
+    page.focus("#search--q")
+    page.wait_for_function("() => (window.RULEBOT_DATA || {}).games !== undefined")
+    results = _search(page, query)
+    results.first.click()
+    page.wait_for_url("**/" + first)
+    assert _target(page) == first.rsplit("#", 1)[1]
+
+
+def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-untyped-def]
+    """A game's page searches its own texts and every game's names: it never loads another game's texts."""
+    page.goto(base["shipped"] + "catalyst/index.html")
+    _search(page, "Perlae Imperii overview")
+    loaded = _search_requests(page)
+    assert sorted(name for name in loaded if name.endswith(".texts.js")) == ["catalyst.texts.js"]
+    assert sorted(name for name in loaded if name.endswith(".names.js")) == sorted(f"{slug}.names.js" for slug in (
+        "catalyst", "dune-imperium", "portals-of-molthar", "res-arcana"))
+    assert len(loaded) == len(set(loaded))  # each file once

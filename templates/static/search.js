@@ -4,16 +4,23 @@
  * DATA. The search data are JavaScript files that each add a key to the
  * global window.RULEBOT_DATA, loaded by <script> tags, so the search works
  * over http and from file:// alike (where fetch() of a JSON file is refused):
- *   _search/all.js     "all": {games: [{slug, name}],
- *                              entries: [[id, game index, kind, title, [[alias, lang], ...],
- *                                         [flag, ...]], ...]}
- *                      flags: "house" (a house rule, never an official ruling:
- *                      every result shows HOUSE_FLAG) and "draft" (text not yet
- *                      restated by a curator)
- *   _search/<game>.js  "game:<slug>": {texts: {entry id: plain text}}
- * Every page loads all.js (every name of every entry); a game's pages load
- * that game's texts; pages of no game (home, sources) inject the texts'
- * <script> tags only when someone starts to search.
+ *   _search/games.js         "games": {games: [{slug, name}]}, in the site's order
+ *   _search/<game>.names.js  "names:<slug>": {name, pages: [file name in the game's folder],
+ *                              entries: [[id, kind, title, [[alias, lang], ...], [flag, ...],
+ *                                         page index], ...]}
+ *                            flags: "house" (a house rule, never an official ruling:
+ *                            every result shows HOUSE_FLAG) and "draft" (text not yet
+ *                            restated by a curator)
+ *   _search/<game>.texts.js  "texts:<slug>": {texts: [plain text, in the order of entries]}
+ * A page loads none of them when it opens: the first focus of the search box
+ * (or a key typed in it, or a page opened with ?q=) injects their <script>
+ * tags. A game's pages then load that game's names and texts and the other
+ * games' names; pages of no game (home, sources) load every game's names and
+ * texts. Results are shown as soon as some data is in, and shown again as
+ * each file arrives. On a game's page, an address whose #anchor is no
+ * element of the page (an entry on another page of a large game, from a link
+ * made before it was split) loads the game's names to find the entry's page,
+ * and goes there.
  *
  * MATCHING. Text is folded (lower case, accents removed, oe/ae/ss for the
  * ligatures) and cut into words of letters and digits, so "Défausse",
@@ -33,7 +40,7 @@
  * begins) its title or an alias, and one for the share of its title's words
  * the query matches; the sum is scaled by the square of the share of query
  * words found, so entries matching every word come first. The 12 best are listed, each
- * linking to its entry's anchor; Enter opens the first, arrow keys move
+ * linking to its entry's anchor on the page it is on; Enter opens the first, arrow keys move
  * through them, Escape goes back to the box.
  */
 (function () {
@@ -123,72 +130,128 @@
     return top;
   }
 
-  // -- the index ----------------------------------------------------------------
+  // -- the data -----------------------------------------------------------------
 
   var DATA = window.RULEBOT_DATA = window.RULEBOT_DATA || {};
   var root = document.documentElement.getAttribute("data-root") || "";
-  var games = [];
-  var entries = [];
-  var byId = {};
-  var loading = {};
+  var here = document.documentElement.getAttribute("data-game");  // this page's game, or null
+  var order = null;   // every game's slug in the site's order, once games.js is in
+  var byGame = {};    // slug -> {slug, name, pages, entries, texts: whether its texts are in}
+  var files = {};     // file name -> "loading", "loaded" or "failed"
+  var waiting = {};   // file name -> what to do once it is in
+  var started = false;
+  var changed = function () {};  // the page's: runs the search again
 
-  function buildIndex() {
-    var all = DATA.all;
-    if (!all) return false;
-    games = all.games;
-    all.entries.forEach(function (row) {
-      var entry = {
-        id: row[0],
-        game: games[row[1]],
-        kind: row[2],
-        title: row[3],
-        titleFold: words(row[3]).join(" "),
-        titleWords: nameWords(row[3]),
-        titleBase: unique(words(row[3])),
-        aliases: row[4].map(function (pair) {
-          return { text: pair[0], lang: pair[1], fold: words(pair[0]).join(" "), words: nameWords(pair[0]) };
-        }),
-        house: (row[5] || []).indexOf("house") >= 0,
-        draft: (row[5] || []).indexOf("draft") >= 0,
-        text: null,
-        textWords: null
-      };
-      entries.push(entry);
-      byId[entry.id] = entry;
-    });
-    games.forEach(function (game) { addTexts(game.slug); });
-    return true;
+  // Inject a data file's <script> tag once; `then` runs when it is in (or failed).
+  function load(file, then) {
+    if (files[file] === "loaded" || files[file] === "failed") {
+      if (then) then();
+      return;
+    }
+    if (then) (waiting[file] = waiting[file] || []).push(then);
+    if (files[file]) return;
+    files[file] = "loading";
+    var script = document.createElement("script");
+    script.src = root + "_search/" + file;
+    script.onload = script.onerror = function (event) {
+      files[file] = event.type === "load" ? "loaded" : "failed";
+      ingest();
+      (waiting[file] || []).forEach(function (callback) { callback(); });
+      delete waiting[file];
+      if (started) start();
+      changed();
+    };
+    document.head.appendChild(script);
   }
 
-  function addTexts(slug) {
-    var data = DATA["game:" + slug];
-    if (!data) return false;
-    Object.keys(data.texts).forEach(function (id) {
-      var entry = byId[id];
-      if (entry && entry.text === null) {
-        entry.text = data.texts[id];
-        entry.textWords = unique(words(entry.text));
+  // The files this page searches (every game's, once the list of games is in).
+  function wanted() {
+    var list = ["games.js"];
+    if (here) list.push(here + ".names.js", here + ".texts.js");
+    (order || []).forEach(function (slug) {
+      if (slug === here) return;
+      list.push(slug + ".names.js");
+      if (!here) list.push(slug + ".texts.js");
+    });
+    return list;
+  }
+
+  function start() {
+    started = true;
+    wanted().forEach(function (file) { load(file); });
+  }
+
+  function complete() {
+    return wanted().every(function (file) { return files[file] === "loaded" || files[file] === "failed"; });
+  }
+
+  function failed() {
+    return wanted().some(function (file) { return files[file] === "failed"; });
+  }
+
+  // The games searched, in the site's order (this page's alone until the list is in).
+  function searched() {
+    return (order || (here ? [here] : [])).map(function (slug) { return byGame[slug]; })
+      .filter(function (game) { return game; });
+  }
+
+  // Build the entries of each game whose names are in, and add the texts that are in.
+  function ingest() {
+    if (!order && DATA.games) order = DATA.games.games.map(function (game) { return game.slug; });
+    (order || (here ? [here] : [])).forEach(function (slug) {
+      var names = DATA["names:" + slug];
+      if (names && !byGame[slug]) byGame[slug] = buildGame(slug, names);
+      var game = byGame[slug], texts = DATA["texts:" + slug];
+      if (game && texts && !game.texts) {
+        game.texts = true;
+        game.entries.forEach(function (entry, i) {
+          entry.text = texts.texts[i];
+          entry.textWords = unique(words(entry.text));
+        });
       }
     });
-    return true;
   }
 
-  // Pages of no game load the texts of every game when a search begins.
-  // Returns whether every text this page searches is there.
-  function loadTexts(rerun) {
-    if (document.documentElement.hasAttribute("data-game")) return true;
-    var complete = true;
-    games.forEach(function (game) {
-      if (DATA["game:" + game.slug]) return;
-      complete = false;
-      if (loading[game.slug]) return;
-      loading[game.slug] = true;
-      var script = document.createElement("script");
-      script.src = root + "_search/" + game.slug + ".js";
-      script.onload = function () { addTexts(game.slug); rerun(); };
-      document.head.appendChild(script);
+  function buildGame(slug, names) {
+    var game = { slug: slug, name: names.name, pages: names.pages, entries: [], texts: false };
+    names.entries.forEach(function (row) {
+      game.entries.push({
+        id: row[0],
+        game: game,
+        kind: row[1],
+        title: row[2],
+        titleFold: words(row[2]).join(" "),
+        titleWords: nameWords(row[2]),
+        titleBase: unique(words(row[2])),
+        aliases: row[3].map(function (pair) {
+          return { text: pair[0], lang: pair[1], fold: words(pair[0]).join(" "), words: nameWords(pair[0]) };
+        }),
+        house: (row[4] || []).indexOf("house") >= 0,
+        draft: (row[4] || []).indexOf("draft") >= 0,
+        page: game.pages[row[5]],
+        text: null,
+        textWords: null
+      });
     });
-    return complete;
+    return game;
+  }
+
+  // An #anchor that is no element of this game page: the entry is on another
+  // of the game's pages (its names say which); go there.
+  function followMovedEntry() {
+    var id = window.location.hash.slice(1);
+    if (!here || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id) || document.getElementById(id)) return;
+    load(here + ".names.js", function () {
+      var game = byGame[here];
+      if (!game) return;
+      var current = window.location.pathname.split("/").pop() || "index.html";
+      for (var i = 0; i < game.entries.length; i++) {
+        if (game.entries[i].id === id) {
+          if (game.entries[i].page !== current) window.location.replace(game.entries[i].page + "#" + id);
+          return;
+        }
+      }
+    });
   }
 
   // -- searching --------------------------------------------------------------
@@ -236,9 +299,11 @@
     if (!qwords.length) return [];
     var phrase = words(query).join(" ");
     var results = [];
-    entries.forEach(function (entry) {
-      var r = score(entry, qwords, phrase);
-      if (r && r.score >= MIN_SCORE) results.push(r);
+    searched().forEach(function (game) {
+      game.entries.forEach(function (entry) {
+        var r = score(entry, qwords, phrase);
+        if (r && r.score >= MIN_SCORE) results.push(r);
+      });
     });
     results.sort(function (a, b) {
       return b.score - a.score || (a.entry.title < b.entry.title ? -1 : a.entry.title > b.entry.title ? 1 : 0);
@@ -267,32 +332,45 @@
   }
 
   function init() {
+    followMovedEntry();
+    window.addEventListener("hashchange", followMovedEntry);
     var form = document.querySelector("form[data-search]");
-    if (!form || !buildIndex()) return;
+    if (!form) return;
     var input = form.querySelector("input");
     var list = form.querySelector("ol");
     var status = form.querySelector("[aria-live]");
     form.hidden = false;
 
+    // What the list shows: the query and how many data files were in. A run
+    // that would show the same again leaves the list (and the focus) alone.
+    var shown = null;
+
     function run() {
       var query = input.value.trim();
+      var state = query + "\n" + Object.keys(files).filter(function (file) { return files[file] !== "loading"; }).length;
+      if (state === shown) return;
+      shown = state;
       list.textContent = "";
       // What the list shows, for scripts and tests: the query, and whether
-      // every text was there to search (the home page loads them lazily).
+      // all the data this page searches was there (it is loaded on demand).
       list.setAttribute("data-query", query);
       list.setAttribute("data-complete", "true");
       if (!query) { status.textContent = ""; return; }
-      if (!loadTexts(run)) list.setAttribute("data-complete", "false");
+      start();
+      var done = complete();
+      if (!done) list.setAttribute("data-complete", "false");
       var qwords = queryWords(query);
       var results = search(query);
       status.textContent = results.length
         ? results.length + (results.length === 1 ? " result" : " results")
+        : !done ? "Loading the search\u2026"
+        : failed() ? "The search could not load its data."
         : "No entry matches \u201c" + query + "\u201d.";
       results.forEach(function (r) {
         var entry = r.entry;
         var item = element("li");
         var link = element("a", "", entry.title);
-        link.href = root + entry.game.slug + "/index.html#" + entry.id;
+        link.href = root + entry.game.slug + "/" + entry.page + "#" + entry.id;
         item.appendChild(link);
         var meta = element("span", "result-meta", entry.game.name + " \u00b7 " + (KINDS[entry.kind] || entry.kind));
         if (r.alias) {
@@ -314,6 +392,13 @@
       });
     }
 
+    // Data arriving runs the search again (once for files arriving together).
+    var again = null;
+    changed = function () {
+      clearTimeout(again);
+      again = setTimeout(function () { if (input.value.trim()) run(); }, 20);
+    };
+    input.addEventListener("focus", start);
     var timer = null;
     input.addEventListener("input", function () {
       clearTimeout(timer);
@@ -351,7 +436,7 @@
     });
     list.addEventListener("click", function (event) {
       if (event.target.closest && event.target.closest("a")) {
-        setTimeout(function () { list.textContent = ""; status.textContent = ""; }, 0);
+        setTimeout(function () { list.textContent = ""; status.textContent = ""; shown = null; }, 0);
       }
     });
 
