@@ -1,0 +1,255 @@
+"""rulebot for scripts and chat bots: open a library of corpora, ask it questions, read typed answers.
+
+    from rulebot import Library
+
+    with Library() as rules:                      # the shipped corpus, and yours
+        answer = rules.ask("can i trash assassination mission")
+        if answer.confident:
+            ruling = answer.rulings[0]
+            print(ruling.title, "-", ruling.text)
+            print("Source:", ruling.source.title, ruling.source.section)
+
+The same core as the `rulebot` command: the same index (built on first use
+in the user cache folder), the same answers, the same JSON shapes
+(`Ruling.to_json()` is an entry of `rulebot ask --json`). Errors are
+rulebot.errors.RulebotError and its subclasses, with one-line messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from rulebot import asking, output
+from rulebot.corpus_files import chosen_dirs
+from rulebot.errors import RulebotError
+from rulebot.index import open_index
+from rulebot.search import Answer as SearchAnswer
+from rulebot.search import Searcher
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a ruling comes from."""
+
+    document: str
+    """The source's id."""
+    title: str
+    """The source document's title."""
+    edition: str
+    """Its edition, version or revision."""
+    date: str | None
+    """Its date (YYYY-MM-DD), when known."""
+    trust: str | None
+    """official, designer, community or house."""
+    section: str
+    """Where in the document."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """Another entry a ruling links to."""
+
+    id: str
+    title: str
+    game: str | None = None
+    expansion: str | None = None
+    house_rule: bool = False
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A name or question players use for a ruling, with its language."""
+
+    text: str
+    lang: str
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One entry of the corpus: a rule, setup step, fine point, FAQ answer or erratum."""
+
+    id: str
+    """Its stable id (`rulebot show ID`)."""
+    game: str
+    """The game's slug."""
+    game_name: str
+    kind: str
+    """rule, setup, faq, errata, fine-point, variant or house-rule."""
+    title: str
+    text: str
+    """The ruling, in Markdown."""
+    source: Citation
+    expansion: str | None = None
+    """The expansion's slug, None for the base game."""
+    expansion_name: str | None = None
+    aliases: tuple[Phrase, ...] = ()
+    asked: tuple[Phrase, ...] = ()
+    """Questions players ask that it answers."""
+    see_also: tuple[Link, ...] = ()
+    modifies: tuple[Link, ...] = ()
+    """The rulings it changes."""
+    modified_by: tuple[Link, ...] = ()
+    """The rulings that change it."""
+    referenced_by: tuple[str, ...] = ()
+    """Ids of the entries whose See also names it."""
+    revised: str | None = None
+    draft: bool = False
+    house_rule: bool = False
+    """A group's own rule, never an official ruling."""
+
+    @classmethod
+    def from_payload(cls, payload: dict) -> Ruling:
+        """A ruling from an entry as the index stores it (rulebot.index.entry_payload)."""
+        return cls(
+            id=payload["id"],
+            game=payload["game"],
+            game_name=payload["game_name"],
+            kind=payload["kind"],
+            title=payload["title"],
+            text=payload["text"],
+            source=Citation(**payload["source"]),
+            expansion=payload.get("expansion"),
+            expansion_name=payload.get("expansion_name"),
+            aliases=tuple(Phrase(**a) for a in payload.get("aliases", ())),
+            asked=tuple(Phrase(**a) for a in payload.get("asked", ())),
+            see_also=tuple(Link(**r) for r in payload.get("see_also_refs", ())),
+            modifies=tuple(Link(**r) for r in payload.get("modifies", ())),
+            modified_by=tuple(Link(**r) for r in payload.get("modified_by", ())),
+            referenced_by=tuple(payload.get("referenced_by", ())),
+            revised=payload.get("revised"),
+            draft=bool(payload.get("draft")),
+            house_rule=bool(payload.get("house_rule")),
+        )
+
+    def to_json(self) -> dict:
+        """The ruling as plain JSON data."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A ruling found for a question."""
+
+    ruling: Ruling
+    score: float
+    """Comparable within one answer only."""
+    coverage: float
+    """Share of the question's words the ruling matches (0..1)."""
+    part_of_answer: bool
+    """Whether it is one of the rulings that make up the answer (the best, and those that complete it)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What rulebot answers to a question."""
+
+    question: str
+    game: str | None
+    """The game answered: given, named in the question, or of the best ruling."""
+    confident: bool
+    """False when no ruling answers clearly, or when several games answer alike."""
+    matches: tuple[Match, ...]
+    """Best first; those that make up the answer come first."""
+    games: tuple[str, ...] = ()
+    """Every game answered (more than one when several games answer alike)."""
+    other_games: tuple[Ruling, ...] = ()
+    """The best ruling of each other game that answers alike."""
+    language: str = "en"
+    """The question's language (en or fr)."""
+    players: int | None = None
+    """The player count the question is asked for, if any."""
+    suggestions: tuple[str, ...] = ()
+    """Corrected spellings of the question, when unsure."""
+
+    @property
+    def rulings(self) -> list[Ruling]:
+        """The rulings that make up the answer."""
+        return [match.ruling for match in self.matches if match.part_of_answer]
+
+    @classmethod
+    def from_search(cls, found: SearchAnswer) -> Answer:
+        data = output.answer_json(found)
+        return cls(
+            question=found.query,
+            game=found.game,
+            confident=found.confident,
+            matches=tuple(
+                Match(Ruling.from_payload(hit.data), hit.score, hit.coverage, number < found.parts)
+                for number, hit in enumerate(found.results)
+            ),
+            games=tuple(data["games"]),
+            other_games=tuple(Ruling.from_payload(hit.data) for hit in found.other_games),
+            language=found.language,
+            players=found.players,
+            suggestions=tuple(found.suggestions),
+        )
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game of the library."""
+
+    slug: str
+    name: str
+    language: str
+    entries: int
+    expansions: tuple[tuple[str, str], ...] = field(default=())
+    """(slug, name) of each expansion."""
+
+
+class Library:
+    """The corpora rulebot answers from: open it once, ask many questions, close it (or use `with`).
+
+    `corpora`: corpus folders to add on top of the shipped one (as `--corpus`);
+    `shipped=False` leaves the shipped corpus out. The index is built first
+    when missing or stale (`progress(done, total)` is told how far it is), and
+    a corpus with problems is answered from its valid entries, each problem
+    told once to `warn(message)`.
+    """
+
+    def __init__(self, corpora: Iterable[str | Path] = (), *, shipped: bool = True, progress=None, warn=None) -> None:
+        dirs = chosen_dirs([Path(c) for c in corpora], shipped=shipped)
+        if not dirs:
+            raise RulebotError("no corpus: shipped=False needs at least one corpus folder")
+        self._searcher = Searcher(open_index(dirs, progress=progress, warn=warn))
+
+    def ask(
+        self,
+        question: str,
+        *,
+        game: str | None = None,
+        with_: Iterable[str] = (),
+        limit: int = 3,
+        official_only: bool = False,
+    ) -> Answer:
+        """Answer a question as `rulebot ask` does (`with_`: expansions in play, as `--with`)."""
+        return Answer.from_search(
+            asking.answer(self._searcher, question, game=game, limit=limit, with_=with_, official_only=official_only)
+        )
+
+    def ruling(self, entry_id: str) -> Ruling:
+        """One ruling by its id (any case); UnknownEntryError, with close ids, if there is none."""
+        return Ruling.from_payload(self._searcher.get(entry_id))
+
+    def rulings(self, *, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> Iterator[Ruling]:
+        """Every ruling, or those of a game, kind or expansion, in corpus order."""
+        for payload in self._searcher.entries(game=game, kind=kind, expansion=expansion):
+            yield Ruling.from_payload(payload)
+
+    def games(self) -> list[GameInfo]:
+        """The games of the library."""
+        return [
+            GameInfo(g["slug"], g["name"], g["language"], g["entries"], tuple((e["slug"], e["name"]) for e in g["expansions"]))
+            for g in self._searcher.games.values()
+        ]
+
+    def close(self) -> None:
+        self._searcher.close()
+
+    def __enter__(self) -> Library:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
