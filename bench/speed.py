@@ -43,6 +43,8 @@ from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+ANSWERED = (0, 1, 3)
+"""The exit statuses of an `ask` that answered: clearly, with nothing found, or unsure (README, exit statuses)."""
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -264,7 +266,7 @@ def measure(label: str, corpus_dir: Path, shipped: bool, runs: int, work: Path) 
     for number in range(runs):
         question = QUESTIONS[number % len(QUESTIONS)]
         seconds, status, rss = run(rulebot([*corpus_args, "ask", question]), env)
-        assert status == 0
+        assert status in ANSWERED, status
         cold.append(seconds)
         rss_ask.append(rss / 1024)
         seconds, status, _ = run([sys.executable, "-c", REFERENCE_SCRIPT, str(reference), question], env)
