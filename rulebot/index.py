@@ -302,7 +302,7 @@ def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
         if may_be_markup(entry.text):  # a plain text (most) is made terminal text when shown, in microseconds
             payload["terminal"] = to_terminal(entry.text)
         payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
-        described = f"{entry.title}\n{entry.text}"
+        described = "\n".join([*entry.names(), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
         return {

@@ -68,7 +68,9 @@ CORRECTION_WEIGHT = 0.7
 TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
 """When two entries score alike, the more trusted source comes first; a clearly better match still wins."""
 AMBIGUOUS_SHARE = 0.8
-"""Another game's best entry scoring at least this share of the best answer is shown too."""
+"""Another game's best entry scoring at least this share of the best answer is answered too."""
+GENERIC_SHARE = 0.5
+"""...this share, when the question uses no game's own terms ("who goes first"): any game may be meant."""
 EXACT_NAME = 3.0
 """The lift of an entry whose title or alias is the whole question: it answers for sure."""
 QUANTITY_LIFT = 1.0
@@ -349,9 +351,16 @@ class Searcher:
             language=language, players=intent.players,
         )
         if len(searched) > 1 and results:
-            answer.other_games = self._runners_up(by_game, results)
-        # Several games answer alike: each is answered, none is stood by.
-        answer.confident = _confident(results[:1] + candidates) and not answer.other_games
+            # A question with no word of any game's own terms could be about any of them.
+            generic = not any(self._game_terms_in([stem(w) for w in words], slug) for slug in searched)
+            answer.other_games = self._runners_up(by_game, results, GENERIC_SHARE if generic else AMBIGUOUS_SHARE)
+        # Several games answer alike: each is answered, none is stood by. A count asked for
+        # is only answered by an entry that states a number for what is counted.
+        answer.confident = (
+            _confident(results[:1] + candidates)
+            and not answer.other_games
+            and not (intent.quantity and results and not _states_count(results[0], intent, words))
+        )
         answer.results, answer.parts = _answer_first(results)
         if not answer.confident:
             answer.suggestions = self._suggestions(words)
@@ -397,15 +406,15 @@ class Searcher:
             placed.add(hit.id)
         return out
 
-    def _runners_up(self, by_game: dict[str, list[Hit]], results: list[Hit]) -> list[Hit]:
-        """The best entry of each other game that scores close to the best answer."""
+    def _runners_up(self, by_game: dict[str, list[Hit]], results: list[Hit], share: float) -> list[Hit]:
+        """The best entry of each other game that scores at least `share` of the best answer."""
         best = results[0].score
         shown = {h.game for h in results[:1]}
         out = []
         for slug, hits in by_game.items():
             if slug in shown or not hits:
                 continue
-            if hits[0].score >= AMBIGUOUS_SHARE * best:
+            if hits[0].score >= share * best:
                 out.append(hits[0])
         return sorted(out, key=lambda h: -h.score)
 
@@ -759,6 +768,16 @@ def _links(data: dict) -> set[str]:
     return {*data.get("see_also", ()), *(ref["id"] for key in ("modifies", "modified_by") for ref in data.get(key, ()))}
 
 
+def _states_count(hit: Hit, intent: quantities.Intent, words: list[str]) -> bool:
+    """Whether an entry states a number for something the question counts."""
+    return bool(_content_stems(words).intersection(hit.data.get("counted", ())))
+
+
+def _content_stems(words: list[str]) -> set[str]:
+    """The stems of a question's words that say what it is about (no filler, no number)."""
+    return {stem(w) for w in words if w not in analysis.QUESTION_FILLER and quantities.number_of(w) is None}
+
+
 def _lift_by_intent(hits: list[Hit], intent: quantities.Intent, words: list[str]) -> None:
     """Lift the entries that state what the question counts, and those that give its player count.
 
@@ -769,7 +788,7 @@ def _lift_by_intent(hits: list[Hit], intent: quantities.Intent, words: list[str]
     """
     if not intent.quantity and intent.players is None:
         return
-    content = {stem(w) for w in words if w not in analysis.QUESTION_FILLER and quantities.number_of(w) is None}
+    content = _content_stems(words)
     for hit in hits:
         lift = 1.0
         if intent.quantity and content:

@@ -241,7 +241,7 @@ class TestQuickPath:
     """`rulebot ask WORDS…` without options is answered without click (rulebot.entry), exactly as click's `ask` answers it."""
 
     @pytest.mark.parametrize(
-        "words, code", [(("chaumurky", "tie"), 0), (("combien", "d'actions", "par", "tour"), 0), (("zzqx", "blorf"), 1), (("tie", "zzqx", "blorf", "qqq"), 3)]
+        "words, code", [(("chaumurky", "tie"), 0), (("molthar", "combien", "d'actions", "par", "tour"), 0), (("combien", "d'actions", "par", "tour"), 3), (("zzqx", "blorf"), 1), (("tie", "zzqx", "blorf", "qqq"), 3)]
     )
     def test_same_output_as_the_click_command(self, run_cli, words: tuple[str, ...], code: int):
         """The same text and the same exit status: 0 a clear answer, 1 nothing, 3 no clear answer."""
