@@ -109,12 +109,12 @@ def counted_stems(text: str) -> list[str]:
             cells = analysis.words(line)
             if not header:
                 header = cells
-            if any(number_of(w) is not None for w in cells):
+            if any(_counts_something(w) for w in cells):
                 found.update(_stems(header + cells))
             continue
         header = []
         line_words = analysis.words(line)
-        places = [at for at, word in enumerate(line_words) if number_of(word) is not None]
+        places = [at for at, word in enumerate(line_words) if _counts_something(word)]
         for at in places:
             found.update(_stems(line_words[max(0, at - WINDOW):at + WINDOW + 1]))
     return sorted(found)
@@ -131,6 +131,11 @@ def player_counts(text: str) -> list[int]:
         if count is not None and 1 <= count <= MAX_PLAYERS:
             found.add(count)
     return sorted(found)
+
+
+def _counts_something(word: str) -> bool:
+    """Whether a word is a number that states a quantity: "one" ("take one card", "one of them") mostly does not."""
+    return number_of(word) is not None and word not in ("one", "une", "zero")
 
 
 def line_for_players(text: str, players: int) -> str | None:
