@@ -142,3 +142,56 @@ class TestRetrievalQuality:
         assert score >= QUALITY_FLOOR, (
             f"hit@3 = {score:.3f} < {QUALITY_FLOOR} ({len(misses)} of {len(questions)} questions missed):\n{report}"
         )
+
+
+PLAYERS = {half: QUESTIONS.parent / f"questions-players-{half}.jsonl" for half in ("dev", "test")}
+PLAYER_KEYS = {"q", "game", "expect_game", "with", "lang", "type", "answerable", "expect", "answer", "source", "answer_note"}
+PLAYER_TYPES = ("everyday", "quantity", "player-count", "name", "typo", "expansion", "two-part", "unanswerable")
+PLAYERS_FLOOR = 0.9
+"""Share of the players' questions answered right at 3 (unsure, for those the sources do not answer)."""
+
+
+def read_players(half: str) -> tuple[dict, list[dict]]:
+    """The header and the questions of one half of the players' set."""
+    lines = [json.loads(line) for line in PLAYERS[half].read_text(encoding="utf-8").splitlines() if line.strip()]
+    return lines[0], lines[1:]
+
+
+class TestPlayersQuestions:
+    @pytest.mark.parametrize("half", ["dev", "test"])
+    def test_each_half_says_which_it_is_and_is_well_formed(self, half: str):
+        """The header names the half; every row has known keys, a type, a language, and expected ids of its game."""
+        header, rows = read_players(half)
+        assert header["half"] == half and f"{half.upper()} HALF" in header["header"] and header["questions"] == len(rows)
+        corpus = load([shipped_corpus_dir()])
+        for row in rows:
+            game = row["game"] or row["expect_game"]
+            assert set(row) <= PLAYER_KEYS and row["type"] in PLAYER_TYPES and row["lang"] in ("en", "fr"), row
+            assert row["answerable"] == (row["type"] != "unanswerable"), row
+            assert all(corpus.entries[i].game == game for i in row["expect"]), row
+            assert row["expect"] or not row["answerable"], row
+
+    def test_the_set_has_what_it_must(self):
+        """222 questions over the four games: 40+ French, a quarter without a game, 30+ counts, 10+ unanswerable."""
+        rows = read_players("dev")[1] + read_players("test")[1]
+        assert len(rows) >= 200 and len({(r["q"], r["game"] or r["expect_game"]) for r in rows}) == len(rows)
+        assert sum(r["lang"] == "fr" for r in rows) >= 40
+        assert sum(r["game"] is None for r in rows) >= len(rows) / 4
+        assert sum(r["type"] in ("quantity", "player-count") for r in rows) >= 30
+        assert sum(not r["answerable"] for r in rows) >= 10
+        assert {r["game"] or r["expect_game"] for r in rows} == set(load([shipped_corpus_dir()]).games)
+
+    @pytest.mark.parametrize("half", ["dev", "test"])
+    def test_hit_at_3(self, shipped: Searcher, half: str):
+        """Each half is answered right at 3 for at least PLAYERS_FLOOR of its questions (a floor, not a target)."""
+        rows = read_players(half)[1]
+        right = 0
+        for row in rows:
+            expansions = {row["game"] or row["expect_game"]: set(row["with"])} if row.get("with") else None
+            answer = shipped.ask(row["q"], game=row["game"], limit=DEPTH, expansions=expansions)
+            found = {hit.id for hit in answer.results[:DEPTH]}
+            if row["answerable"]:
+                right += bool(found & set(row["expect"]))
+            else:
+                right += not answer.confident and (not row["expect"] or bool(found & set(row["expect"])))
+        assert right / len(rows) >= PLAYERS_FLOOR, f"{half}: {right} of {len(rows)}"
