@@ -724,13 +724,19 @@ class _Excluding:
 
 
 def _confident(ranked: list[Hit]) -> bool:
-    """Whether the best entry clearly answers: it matches most of the question, and no entry that is
-    not part of the same ruling (linked to it by See also or Changes) comes close to it."""
+    """Whether the best entry clearly answers: it matches most of the question, no entry unrelated to it
+    comes close to it, and no entry it links to (See also) scores as well."""
     if not ranked or ranked[0].coverage <= CONFIDENT_COVERAGE:
         return False
     best = ranked[0]
-    rival = next((hit for hit in ranked[1:] if hit.id != best.id and not _linked(best, hit)), None)
-    return rival is None or rival.score < CONFIDENT_MARGIN * best.score
+    for hit in ranked[1:]:
+        if hit.id == best.id or _changes(best, hit) or _changes(hit, best):
+            continue  # the rule an expansion or erratum changes completes the answer
+        # An entry the best links to is part of the same ruling, unless it scores as well: then either may be the answer.
+        margin = CLOSE_SHARE if _linked(best, hit) else CONFIDENT_MARGIN
+        if hit.score >= margin * best.score:
+            return False
+    return True
 
 
 def _answer_first(results: list[Hit]) -> tuple[list[Hit], int]:
