@@ -37,11 +37,11 @@ sys.path.insert(0, str(ROOT))
 os.environ["RULEBOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebot-fuzz-")
 
 with atheris.instrument_imports(include=["rulebot"]):
-    from rulebot import output
-    from rulebot.corpus_files import shipped_corpus_dir
+    from rulebot.cli import output
+    from rulebot.places import shipped_corpus_dir
     from rulebot.errors import QueryError
-    from rulebot.index import open_index
-    from rulebot.search import Searcher
+    from rulebot.index.cache import open_index
+    from rulebot.search.ranking import Searcher
 
 FRAGMENTS = [
     "title:*", "id:*", "body:x", "*", "?", "AND", "OR", "NOT", "ANDNOT", '"', "(", ")", "[a TO z]", "{", "}",

@@ -51,11 +51,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-from rulebot.corpus import load  # noqa: E402
-from rulebot.corpus_files import shipped_corpus_dir  # noqa: E402
-from rulebot.index import open_index  # noqa: E402
-from rulebot.model import Corpus  # noqa: E402
-from rulebot.search import Searcher  # noqa: E402
+from rulebot.corpus.load import load  # noqa: E402
+from rulebot.places import shipped_corpus_dir  # noqa: E402
+from rulebot.index.cache import open_index  # noqa: E402
+from rulebot.corpus.model import Corpus  # noqa: E402
+from rulebot.search.ranking import Searcher  # noqa: E402
 
 TESTS = ROOT / "tests"
 DEFAULT_QUESTIONS = [TESTS / "questions.jsonl", TESTS / "questions-players-dev.jsonl", TESTS / "questions-players-test.jsonl"]

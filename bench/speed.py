@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import page_weight  # noqa: E402
 import scale_corpus  # noqa: E402
 
-from rulebot import corpus as corpus_module  # noqa: E402
-from rulebot.corpus_files import shipped_corpus_dir  # noqa: E402
+from rulebot.corpus import load as corpus_module  # noqa: E402
+from rulebot.places import shipped_corpus_dir  # noqa: E402
 
 QUESTIONS = ["chaumurky tie", "can i trash assassination mission", "how many coins can i keep",
              "combien d'actions par tour", "what happens when a creature with deathtouch deals damage"]
@@ -93,7 +93,7 @@ def run(command: list[str], env: dict) -> tuple[float, int, int]:
 
 def rulebot(args: list[str]) -> list[str]:
     """What the installed `rulebot` command runs (its console script), from this checkout."""
-    return [sys.executable, "-c", "import sys; from rulebot.entry import main; sys.exit(main())", *args]
+    return [sys.executable, "-c", "import sys; from rulebot.cli.quick import main; sys.exit(main())", *args]
 
 
 def compile_bytecode() -> None:
@@ -143,8 +143,8 @@ def built_index(cache: Path) -> Path:
 
 WARM_SCRIPT = (
     "import json, sys, time\n"
-    "from rulebot.index import open_index\n"
-    "from rulebot.search import Searcher\n"
+    "from rulebot.index.cache import open_index\n"
+    "from rulebot.search.ranking import Searcher\n"
     "questions = json.loads(open(sys.argv[2], encoding='utf-8').read())\n"
     "with Searcher(open_index(json.loads(sys.argv[1]))) as searcher:\n"
     "    for question in questions[:20]:\n"
@@ -189,8 +189,8 @@ NAIVE_WHOOSH_BUILD_SCRIPT = (
     "from pathlib import Path\n"
     "from whoosh import index\n"
     "from rulebot import corpus\n"
-    "from rulebot.index import documents\n"
-    "from rulebot.schema import schema\n"
+    "from rulebot.index.cache import documents\n"
+    "from rulebot.index.schema import schema\n"
     "loaded = corpus.load([Path(d) for d in json.loads(sys.argv[1])])\n"
     "with tempfile.TemporaryDirectory(dir=sys.argv[2]) as folder:\n"
     "    writer = index.create_in(folder, schema()).writer()\n"

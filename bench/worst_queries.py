@@ -37,11 +37,11 @@ os.environ["RULEBOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebot-bench-")
 
 from test_query_hostile import WORST  # noqa: E402
 
-from rulebot.analysis import words  # noqa: E402
-from rulebot.corpus_files import shipped_corpus_dir  # noqa: E402
+from rulebot.language.analysis import words  # noqa: E402
+from rulebot.places import shipped_corpus_dir  # noqa: E402
 from rulebot.errors import QueryError  # noqa: E402
-from rulebot.index import open_index  # noqa: E402
-from rulebot.search import MAX_QUESTION_CHARS, MAX_UNITS, Searcher, clean_question  # noqa: E402
+from rulebot.index.cache import open_index  # noqa: E402
+from rulebot.search.ranking import MAX_QUESTION_CHARS, MAX_UNITS, Searcher, clean_question  # noqa: E402
 
 ORDINARY = {"ordinary: chamurky tie": "chamurky tie", "ordinary: sloppy": "can i trash assassination mision card"}
 

@@ -9,7 +9,7 @@ For scripts and chat bots (see rulebot.api):
         print(answer.rulings[0].title)
 """
 
-__version__ = "0.1.0"
+from rulebot.version import __version__
 
 __all__ = ["Answer", "Citation", "GameInfo", "Library", "Link", "Match", "Phrase", "RulebotError", "Ruling", "__version__"]
 

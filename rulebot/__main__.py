@@ -1,3 +1,3 @@
-from rulebot.entry import main
+from rulebot.cli.quick import main
 
 main()

@@ -21,12 +21,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from rulebot import asking, output
-from rulebot.corpus_files import chosen_dirs
+from rulebot import answering
+
+from rulebot.corpus.files import chosen_dirs
 from rulebot.errors import RulebotError
-from rulebot.index import open_index
-from rulebot.search import Answer as SearchAnswer
-from rulebot.search import Searcher
+from rulebot.index.cache import open_index
+from rulebot.search.ranking import Answer as SearchAnswer
+from rulebot.search.ranking import Searcher
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class Ruling:
 
     @classmethod
     def from_payload(cls, payload: dict) -> Ruling:
-        """A ruling from an entry as the index stores it (rulebot.index.entry_payload)."""
+        """A ruling from an entry as the index stores it (rulebot.index.cache.entry_payload)."""
         return cls(
             id=payload["id"],
             game=payload["game"],
@@ -170,7 +171,6 @@ class Answer:
 
     @classmethod
     def from_search(cls, found: SearchAnswer) -> Answer:
-        data = output.answer_json(found)
         return cls(
             question=found.query,
             game=found.game,
@@ -179,7 +179,7 @@ class Answer:
                 Match(Ruling.from_payload(hit.data), hit.score, hit.coverage, number < found.parts)
                 for number, hit in enumerate(found.results)
             ),
-            games=tuple(data["games"]),
+            games=(found.game, *(hit.game for hit in found.other_games)) if found.game else (),
             other_games=tuple(Ruling.from_payload(hit.data) for hit in found.other_games),
             language=found.language,
             players=found.players,
@@ -226,7 +226,7 @@ class Library:
     ) -> Answer:
         """Answer a question as `rulebot ask` does (`with_`: expansions in play, as `--with`)."""
         return Answer.from_search(
-            asking.answer(self._searcher, question, game=game, limit=limit, with_=with_, official_only=official_only)
+            answering.answer(self._searcher, question, game=game, limit=limit, with_=with_, official_only=official_only)
         )
 
     def ruling(self, entry_id: str) -> Ruling:

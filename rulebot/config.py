@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from rulebot.errors import RulebotError
-from rulebot.user_dirs import user_dir
+from rulebot.places import user_dir
 
 CONFIG_FILE = "config.toml"
 KEYS = ("with",)

@@ -81,7 +81,7 @@ class SiteError(RulebotError):
 
 
 class PackageWriteError(RulebotError):
-    """Raised before any write inside the installed rulebot package (rulebot.corpus_files.outside_package)."""
+    """Raised before any write inside the installed rulebot package (rulebot.corpus.files.outside_package)."""
 
 
 class CurationError(RulebotError):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulebot.cli import cli
+from rulebot.cli.main import cli
 
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE / "corpora"

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from conftest import write_corpus
-from rulebot import asking, output
-from rulebot.index import open_index
-from rulebot.search import Searcher
+from rulebot import answering
+from rulebot.cli import output
+from rulebot.index.cache import open_index
+from rulebot.search.ranking import Searcher
 
 HARBOR_TOML = """\
 slug = "harbor"
@@ -199,7 +200,7 @@ class TestSeveralGames:
 
     def test_an_expansion_given_says_the_game(self, two_games: Searcher):
         """`--with tides` alone asks Lantern Harbor, whatever the question's words say."""
-        answer = asking.answer(two_games, "tie", with_=["tides"])
+        answer = answering.answer(two_games, "tie", with_=["tides"])
         assert answer.game == "harbor" and {hit.game for hit in answer.results} == {"harbor"}
 
 

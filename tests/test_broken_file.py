@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, rulebot_process, write_corpus
-from rulebot import corpus
+from rulebot.corpus import load as corpus
 
 PROBLEM = "rulebook.md:11: entry 'lh-winning' has no section"
 LEFT_OUT = "left out: 1 entry of lantern-harbor/rulebook.md; 3 references (see_also of lh-setup to lh-winning,"

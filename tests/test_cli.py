@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, rulebot_process
-from rulebot.cli import cli
+from rulebot.cli.main import cli
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
 
@@ -238,7 +238,7 @@ class TestExpansions:
 
 
 class TestQuickPath:
-    """`rulebot ask WORDS…` without options is answered without click (rulebot.entry), exactly as click's `ask` answers it."""
+    """`rulebot ask WORDS…` without options is answered without click (rulebot.cli.quick), exactly as click's `ask` answers it."""
 
     @pytest.mark.parametrize(
         "words, code", [(("chaumurky", "tie"), 0), (("molthar", "combien", "d'actions", "par", "tour"), 0), (("combien", "d'actions", "par", "tour"), 3), (("zzqx", "blorf"), 1), (("tie", "zzqx", "blorf", "qqq"), 3)]
@@ -271,7 +271,9 @@ class TestQuickPath:
         by click's `ask` (which would announce a second build)."""
         import sys
 
-        from rulebot import entry, index
+        from rulebot.cli import quick as entry
+
+        from rulebot.index import cache as index
 
         def broken(*args, **kwargs):
             raise RuntimeError("the disk is on fire")
@@ -308,7 +310,7 @@ class TestQuickPath:
         ],
     )
     def test_what_the_quick_path_takes(self, args: list[str], plain):
-        from rulebot.entry import plain_question
+        from rulebot.cli.quick import plain_question
 
         found = plain_question(args)
         assert (found if found is None else (found[2], found[1], found[0])) == plain

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import MINIMAL, rulebot_process
-from rulebot.cli import cli
+from rulebot.cli.main import cli
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
 CLEAR, NOTHING, UNCLEAR = ("ferry", "gull"), ("zzqx", "blorf"), ("tie", "zzqx", "blorf", "qqq")
@@ -95,18 +95,18 @@ class TestExitStatus:
 
     def test_interrupt_is_130(self, run_cli, monkeypatch: pytest.MonkeyPatch):
         """Ctrl-C during a command exits 130 with "Aborted!"."""
-        from rulebot import asking
+        from rulebot import answering
 
         def interrupted(*args, **kwargs):
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(asking, "answer", interrupted)
+        monkeypatch.setattr(answering, "answer", interrupted)
         result = run_cli(*TOY, "ask", "--limit", "2", *CLEAR)
         assert result.exit_code == 130 and result.stderr.strip() == "Aborted!"
 
     def test_unexpected_error_is_70(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
         """An error no command expected exits 70, in one line."""
-        from rulebot import cli as cli_module
+        from rulebot.cli import main as cli_module
 
         def broken(self):
             raise RuntimeError("the disk is on fire")
@@ -249,7 +249,7 @@ class TestCheckJson:
 
 
 class TestColor:
-    """`--color auto|always|never`, decided in one place (rulebot.asking.color)."""
+    """`--color auto|always|never`, decided in one place (rulebot.cli.output.color)."""
 
     @pytest.mark.parametrize(
         "args",
@@ -283,7 +283,7 @@ class TestColor:
     )
     def test_decision_on_a_terminal(self, monkeypatch: pytest.MonkeyPatch, env: dict, mode: str, expected: bool):
         """On a terminal, auto colours unless NO_COLOR is non-empty or TERM is dumb."""
-        from rulebot import asking
+        from rulebot.cli import output
 
         class Terminal:
             def isatty(self) -> bool:
@@ -294,7 +294,7 @@ class TestColor:
         monkeypatch.setenv("TERM", "xterm-256color")
         for name, value in env.items():
             monkeypatch.setenv(name, value)
-        assert asking.color(mode) is expected
+        assert output.color(mode) is expected
 
     @pytest.mark.parametrize("args", [("ask", *CLEAR), ("show", "lh-setup")])
     @pytest.mark.parametrize("env, coloured", [({}, True), ({"NO_COLOR": "1"}, False), ({"TERM": "dumb"}, False)])
@@ -515,7 +515,7 @@ class TestOutput:
 
     def test_site_serve_defaults_to_public(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
         """`rulebot site serve` with no folder serves public/, where the README builds the site."""
-        from rulebot import site
+        from rulebot.site import build as site
 
         served = []
 

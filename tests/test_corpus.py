@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, write_corpus
-from rulebot import corpus, corpus_files
+from rulebot.corpus import load as corpus
+from rulebot.corpus import files as corpus_files
 from rulebot.errors import CorpusError
 
 GAME_TOML = """\

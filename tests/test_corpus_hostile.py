@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from conftest import write_corpus
 from test_corpus import ENTRY, GAME_TOML
-from rulebot import corpus
-from rulebot.cli import cli
-from rulebot.corpus_files import MAX_FILE_BYTES
-from rulebot.model import Corpus
+from rulebot.corpus import load as corpus
+from rulebot.cli.main import cli
+from rulebot.corpus.files import MAX_FILE_BYTES
+from rulebot.corpus.model import Corpus
 
 pytestmark = pytest.mark.filterwarnings("ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
 

@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, write_corpus
-from rulebot import changes, citations, corpus, scaffold
-from rulebot.index import entry_payload
+from rulebot.corpus import changes
+from rulebot.corpus import citations
+from rulebot.corpus import load as corpus
+from rulebot.corpus import scaffold
+from rulebot.index.cache import entry_payload
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
 

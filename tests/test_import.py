@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, write_corpus
-from rulebot import corpus, importer
-from rulebot.model import Game, Source
+from rulebot.corpus import load as corpus
+from rulebot.corpus import importing as importer
+from rulebot.corpus.model import Game, Source
 
 GAME = Game(slug="toy", name="Toy Game", id_prefix="toy", sources=(Source(id="reference", title="Toy reference"),))
 SOURCE = GAME.sources[0]

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL
-from rulebot import index as index_module
-from rulebot.index import META_FILE, open_index
-from rulebot.search import Searcher
+from rulebot.index import cache as index_module
+from rulebot.index.cache import META_FILE, open_index
+from rulebot.search.ranking import Searcher
 
 
 def top_id(opened, question: str) -> str:
@@ -200,7 +200,7 @@ class TestUpdate:
 
     def test_rebuild_ignores_the_earlier_build(self, fresh_cache: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
         """--rebuild always indexes every entry afresh, from every file parsed afresh."""
-        from rulebot import corpus
+        from rulebot.corpus import load as corpus
 
         open_index([minimal_copy])
         parsed: list[str] = []

@@ -1,6 +1,6 @@
 """How an index is written: rulebot's own segment writer, two processes for large corpora, the terminal text.
 
-rulebot writes its segments itself (rulebot.segments.write_segment) rather than
+rulebot writes its segments itself (rulebot.index.segments.write_segment) rather than
 through Whoosh's writer, which was most of a build's time: these tests hold
 it to making the index Whoosh's writer makes.
 """
@@ -20,17 +20,17 @@ from hypothesis import strategies as st
 
 from conftest import MINIMAL
 from test_index_faults import command, rulebot_env, write_synthetic_corpus
-from rulebot import corpus as corpus_module
-from rulebot import index as index_module
-from rulebot import segments
-from rulebot.corpus import load
-from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.corpus import load as corpus_module
+from rulebot.index import cache as index_module
+from rulebot.index import segments
+from rulebot.corpus.load import load
+from rulebot.places import shipped_corpus_dir
 from rulebot.errors import IndexBuildError
-from rulebot.index import documents, open_index, write_index
-from rulebot.render import to_terminal
-from rulebot.schema import schema
-from rulebot.search import Searcher
-from rulebot.whoosh_api import FileStorage
+from rulebot.index.cache import documents, open_index, write_index
+from rulebot.markdown import to_terminal
+from rulebot.index.schema import schema
+from rulebot.search.ranking import Searcher
+from rulebot.index.whoosh_api import FileStorage
 
 
 def content(index, totals: bool = True) -> dict:
@@ -97,8 +97,8 @@ def test_posting_blocks_are_those_whoosh_writes(tmp_path: Path):
     import pickle
     import zlib
 
-    from rulebot.index_reader import IndexReader
-    from rulebot.scoring import _blocks
+    from rulebot.index.reader import IndexReader
+    from rulebot.search.scoring import _blocks
 
     def unpacked(segment, info) -> list:
         return [(count, last, pickle.loads(zlib.decompress(packed) if level else packed)) for count, last, packed, level in _blocks(segment, info)]
@@ -279,7 +279,7 @@ def test_helper_process_dying(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
 )
 def test_terminal_text_of_brackets(text: str):
     """Texts whose brackets make no link skip the Markdown parser, and read as the parser renders them."""
-    from rulebot.render import parser
+    from rulebot.markdown import parser
 
     rendered = "\n\n".join(
         "".join(child.content for child in token.children if child.type == "text")
@@ -298,7 +298,7 @@ def test_terminal_text_of_brackets(text: str):
 @example("\tcode")
 def test_texts_said_plain_read_as_the_parser_reads_them(text: str):
     """Most texts skip the Markdown parser: only those sure to be plain paragraphs, whose terminal text is the parser's."""
-    from rulebot import render
+    from rulebot import markdown as render
 
     if not render.may_be_markup(text):
         assert to_terminal(text) == render._from_tokens(text)
@@ -306,7 +306,8 @@ def test_texts_said_plain_read_as_the_parser_reads_them(text: str):
 
 def test_terminal_text_is_kept_only_for_texts_that_need_the_parser():
     """The index keeps the terminal text of texts that may hold Markdown; a plain one is made when shown, the same."""
-    from rulebot import output, render
+    from rulebot.cli import output
+    from rulebot import markdown as render
 
     with Searcher(open_index([shipped_corpus_dir()])) as searcher:
         payloads = searcher.entries()
@@ -318,7 +319,7 @@ def test_terminal_text_is_kept_only_for_texts_that_need_the_parser():
 
 @pytest.mark.parametrize("text", ["- one\n- two", "Intro:\n  2) two", "Title\n=====", "Title\n---", "~~~\ncode\n~~~", "    code", "a\tb"])
 def test_texts_with_block_markup_are_parsed(text: str):
-    from rulebot import render
+    from rulebot import markdown as render
 
     assert render.may_be_markup(text)
 

@@ -26,10 +26,10 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL
-from rulebot import index as index_module
-from rulebot.corpus_files import shipped_corpus_dir
-from rulebot.index import META_FILE, PARSED_DIR, STALE_SECONDS, STAMPS_FILE, VERIFIED_FILE, open_index
-from rulebot.search import Searcher
+from rulebot.index import cache as index_module
+from rulebot.places import shipped_corpus_dir
+from rulebot.index.cache import META_FILE, PARSED_DIR, STALE_SECONDS, STAMPS_FILE, VERIFIED_FILE, open_index
+from rulebot.search.ranking import Searcher
 
 SEED = 20261122
 """Every random choice here comes from this seed: a failure replays."""

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulebot.index_reader import IndexFormatError, IndexReader, _read_toc, _TocUnpickler, positions
-from rulebot.whoosh_api import ID, NO_MERGE, STORED, TEXT, FileStorage, Schema, byte_to_length
+from rulebot.index.reader import IndexFormatError, IndexReader, _read_toc, _TocUnpickler, positions
+from rulebot.index.whoosh_api import ID, NO_MERGE, STORED, TEXT, FileStorage, Schema, byte_to_length
 
 WORDS = "alpha beta gamma delta card player turn spice coin deck trash draw épée".split()
 FIELDS = ("title", "body")
@@ -115,7 +115,7 @@ def test_stored_fields_of_many_documents(tmp_path: Path, offsets_written: bool):
     from whoosh.columns import CompressedBytesColumn, PickleColumn
     from whoosh.filedb.filestore import FileStorage as Storage
 
-    from rulebot.index_reader import _StoredColumn
+    from rulebot.index.reader import _StoredColumn
 
     values = [None if n % 7 == 3 else {"id": f"e{n}", "n": n} for n in range(300)]
     storage = Storage(str(tmp_path))

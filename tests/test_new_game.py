@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, write_corpus
-from rulebot import corpus
-from rulebot.corpus_files import user_corpus_dir
+from rulebot.corpus import load as corpus
+from rulebot.corpus.files import user_corpus_dir
 
 RULES = """\
 # Skyrail Rules

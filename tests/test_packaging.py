@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rulebot.kinds import KINDS
+from rulebot.corpus.kinds import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,9 +44,9 @@ def test_wheel_carries_corpus_and_templates(wheel: Path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for path in (ROOT / "corpus").rglob("*"):
         if path.is_file():
-            assert f"rulebot/corpus/{path.relative_to(ROOT / 'corpus').as_posix()}" in names
+            assert f"rulebot/data/corpus/{path.relative_to(ROOT / 'corpus').as_posix()}" in names
     if (ROOT / "templates").is_dir():
-        assert any(n.startswith("rulebot/templates/") for n in names)
+        assert any(n.startswith("rulebot/data/templates/") for n in names)
 
 
 def test_wheel_answers_from_its_own_corpus(wheel: Path, tmp_path: Path):
@@ -60,7 +60,7 @@ def test_wheel_answers_from_its_own_corpus(wheel: Path, tmp_path: Path):
     assert process.returncode == 0, process.stderr
     assert json.loads(process.stdout)["results"][0]["id"] == "dune-chaumurky"
     located = subprocess.run(
-        [sys.executable, "-c", "from rulebot.corpus_files import shipped_corpus_dir; print(shipped_corpus_dir())"],
+        [sys.executable, "-c", "from rulebot.corpus.files import shipped_corpus_dir; print(shipped_corpus_dir())"],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )
     assert located.stdout.strip().startswith(str(tmp_path / "site"))
@@ -126,7 +126,7 @@ def test_installed_package_is_never_written(wheel: Path, tmp_path: Path):
     located = subprocess.run([rulebot.parent / "python", "-c", "import rulebot; print(rulebot.__file__)"],
                              capture_output=True, text=True, check=True, cwd=tmp_path)
     package = Path(located.stdout.strip()).parent
-    assert package.parent.name == "site-packages" and (package / "corpus" / "dune-imperium").is_dir()
+    assert package.parent.name == "site-packages" and (package / "data" / "corpus" / "dune-imperium").is_dir()
     before = hashes(package)
     document = tmp_path / "rules.md"
     document.write_text("# Rules\n\n## Spice Harvest\n\nA harvester collects two spice from a desert space.\n", encoding="utf-8")

@@ -16,12 +16,12 @@ import pytest
 from click.shell_completion import ShellComplete
 from conftest import MINIMAL
 
-from rulebot import play
-from rulebot.cli import cli
-from rulebot.index import open_index
-from rulebot.output import Style
-from rulebot.play import PlaySession, fit, replace_from
-from rulebot.search import Searcher
+from rulebot.cli import play
+from rulebot.cli.main import cli
+from rulebot.index.cache import open_index
+from rulebot.cli.output import Style
+from rulebot.cli.play import PlaySession, fit, replace_from
+from rulebot.search.ranking import Searcher
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
 
@@ -85,7 +85,7 @@ class TestAsking:
 
     def test_output_fits_80_columns(self):
         """Every line of answers and entries from the shipped corpus fits 80 columns."""
-        from rulebot.corpus_files import shipped_corpus_dir
+        from rulebot.places import shipped_corpus_dir
 
         with Searcher(open_index([shipped_corpus_dir()])) as shipped:
             session = PlaySession(shipped, width=80)
@@ -370,7 +370,7 @@ class TestCommand:
     def test_other_commands_never_load_prompt_toolkit(self):
         """`ask` answers without importing prompt_toolkit."""
         code = (
-            "import sys; from rulebot.cli import cli; "
+            "import sys; from rulebot.cli.main import cli; "
             f"cli.main({[*TOY, 'ask', 'ferry gull']!r}, standalone_mode=False); "
             "print(sorted(m for m in sys.modules if m.startswith('prompt_toolkit')))"
         )

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from rulebot.corpus import load
+from rulebot.corpus.load import load
 
-from rulebot.corpus_files import shipped_corpus_dir
-from rulebot.index import open_index
-from rulebot.search import Searcher
+from rulebot.places import shipped_corpus_dir
+from rulebot.index.cache import open_index
+from rulebot.search.ranking import Searcher
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.jsonl"
 TYPES = ("exact-name", "typo", "paraphrase", "redirect", "numeric/setup", "cross-game", "french", "expansion")

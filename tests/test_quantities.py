@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from conftest import write_corpus
-from rulebot import analysis, quantities
-from rulebot.index import open_index
-from rulebot.search import Searcher
+from rulebot.language import analysis
+from rulebot.language import quantities
+from rulebot.index.cache import open_index
+from rulebot.search.ranking import Searcher
 
 
 def intent(question: str) -> quantities.Intent:

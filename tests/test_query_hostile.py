@@ -22,12 +22,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulebot import output
-from rulebot.cli import cli
-from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.cli import output
+from rulebot.cli.main import cli
+from rulebot.places import shipped_corpus_dir
 from rulebot.errors import QueryError
-from rulebot.index import open_index
-from rulebot.search import MAX_QUESTION_CHARS, MAX_UNITS, Answer, Searcher, valid_text
+from rulebot.index.cache import open_index
+from rulebot.search.ranking import MAX_QUESTION_CHARS, MAX_UNITS, Answer, Searcher, valid_text
 
 # On a failure hypothesis writes a patch with libcst, which warns through
 # mypy_extensions where both are installed: not ours to fix.

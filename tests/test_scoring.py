@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rulebot import scoring
-from rulebot.index_reader import IndexReader
-from rulebot.scoring import BM25F, Clause
-from rulebot.whoosh_api import ID, TEXT, FileStorage, Schema, query
+from rulebot.search import scoring
+from rulebot.index.reader import IndexReader
+from rulebot.search.scoring import BM25F, Clause
+from rulebot.index.whoosh_api import ID, TEXT, FileStorage, Schema, query
 
 WORDS = "alpha beta gamma delta card player turn spice coin deck trash draw".split()
 

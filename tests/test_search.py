@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, write_corpus
-from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.places import shipped_corpus_dir
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
-from rulebot.index import open_index
-from rulebot.search import Searcher, clean_question, make_units
+from rulebot.index.cache import open_index
+from rulebot.search.ranking import Searcher, clean_question, make_units
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +192,7 @@ class TestLookups:
 
 def test_game_terms_are_counted(toy: Searcher):
     """A game's own terms (vocabulary.terms) in a question are counted, whatever their inflection."""
-    from rulebot.analysis import stem, words
+    from rulebot.language.analysis import stem, words
 
     assert toy._game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
     assert toy._game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
@@ -204,7 +204,7 @@ def test_best_is_the_exact_ranking(seed: int):
     scores and scores sorted against the sample's stride included."""
     import random
 
-    from rulebot.search import _best
+    from rulebot.search.ranking import _best
 
     rng = random.Random(seed)
     size = rng.choice([5, 150, 2_000, 9_000, 40_000])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rulebot import corpus
-from rulebot.corpus_files import shipped_corpus_dir
-from rulebot.model import Corpus
+from rulebot.corpus import load as corpus
+from rulebot.places import shipped_corpus_dir
+from rulebot.corpus.model import Corpus
 
 GAMES = {"dune-imperium", "res-arcana", "catalyst", "portals-of-molthar"}
 

@@ -12,13 +12,21 @@ from pathlib import Path
 
 import pytest
 
-from rulebot import changes, site, site_links, site_pages, site_search
-from rulebot.corpus import ID_RE, load
-from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.corpus import changes
+
+from rulebot.site import build as site
+
+from rulebot.site import links as site_links
+
+from rulebot.site import pages as site_pages
+
+from rulebot.site import search_data as site_search
+from rulebot.corpus.load import ID_RE, load
+from rulebot.places import shipped_corpus_dir
 from rulebot.text import fold
 from rulebot.errors import RulebotError, SiteError
-from rulebot.model import Alias, Corpus, Entry
-from rulebot.render import parser, to_terminal
+from rulebot.corpus.model import Alias, Corpus, Entry
+from rulebot.markdown import parser, to_terminal
 
 from conftest import LARGE_GAME, write_corpus, write_large_game
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rulebot import site
-from rulebot.corpus import load
-from rulebot.corpus_files import shipped_corpus_dir
+from rulebot.site import build as site
+from rulebot.corpus.load import load
+from rulebot.places import shipped_corpus_dir
 
 from conftest import LARGE_GAME, write_large_game
 

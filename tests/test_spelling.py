@@ -7,9 +7,9 @@ from pathlib import Path
 
 from whoosh.reading import IndexReader
 
-from rulebot.index_reader import IndexReader as OwnReader
-from rulebot.spelling import Vocabulary, distance
-from rulebot.whoosh_api import ID, TEXT, FileStorage, Schema
+from rulebot.index.reader import IndexReader as OwnReader
+from rulebot.search.spelling import Vocabulary, distance
+from rulebot.index.whoosh_api import ID, TEXT, FileStorage, Schema
 
 
 def test_close_spellings_are_whooshs(tmp_path: Path):

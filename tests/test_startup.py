@@ -13,13 +13,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What a plain `ask` must not load: click (rulebot.entry answers it), any of
-# Whoosh (rulebot.index_reader reads the index files, rulebot.analysis
+# What a plain `ask` must not load: click (rulebot.cli.quick answers it), any of
+# Whoosh (rulebot.index.reader reads the index files, rulebot.language.analysis
 # analyses questions), what Whoosh would have loaded (a downloader, an event
 # loop), the site's templating and Markdown (answers are rendered at build
 # time), the corpus loader and its models (the index has what answering
 # needs), TOML without a config file, and inspect (which dataclasses would
-# load for a dataclass without a docstring: see rulebot.entry).
+# load for a dataclass without a docstring: see rulebot.cli.quick).
 NOT_FOR_ASK = (
     "click",
     "inspect",
@@ -29,9 +29,9 @@ NOT_FOR_ASK = (
     "http.client",
     "jinja2",
     "markdown_it",
-    "rulebot.corpus",
-    "rulebot.model",
-    "rulebot.schema",
+    "rulebot.corpus.load",
+    "rulebot.corpus.model",
+    "rulebot.index.schema",
     "tomllib",
 )
 
@@ -52,7 +52,7 @@ def run_python(code: str, tmp_path: Path, env: dict | None = None) -> str:
 ASK = ["ask", "can", "i", "trash", "assassination", "mission"]
 ASK_AND_LIST_MODULES = """
 import json, sys
-from rulebot.entry import main  # what the `rulebot` command runs
+from rulebot.cli.quick import main  # what the `rulebot` command runs
 sys.argv = ["rulebot", *ARGS]
 try:
     main()
@@ -78,7 +78,7 @@ def modules_loaded_by_ask(tmp_path: Path, env: dict | None = None, args: list[st
 def test_ask_loads_only_what_it_needs(tmp_path: Path):
     answer, loaded = modules_loaded_by_ask(tmp_path)
     assert "Assassination Mission" in answer
-    assert "rulebot.index_reader" in loaded and "Stemmer" in loaded
+    assert "rulebot.index.reader" in loaded and "Stemmer" in loaded
     assert [m for m in sorted(loaded) if m.partition(".")[0] in NOT_FOR_ASK or m in NOT_FOR_ASK] == []
 
 
@@ -114,7 +114,7 @@ def test_stand_ins_leave_the_real_modules_to_everyone_else(tmp_path: Path):
     out = run_python(
         f"""
 import sys
-import rulebot.whoosh_api
+import rulebot.index.whoosh_api
 assert "asyncio" not in sys.modules and "urllib.request" not in sys.modules
 import asyncio, urllib.request
 from whoosh import compat
@@ -132,7 +132,7 @@ def test_cached_properties_work_without_asyncio(tmp_path: Path):
     out = run_python(
         """
 import sys
-from rulebot.whoosh_api import ID, RamStorage, Schema, query
+from rulebot.index.whoosh_api import ID, RamStorage, Schema, query
 index = RamStorage().create_index(Schema(id=ID(stored=True)))
 with index.writer() as writer:
     writer.add_document(id="a")
@@ -151,13 +151,13 @@ print(found, "asyncio" in sys.modules)
 
 @pytest.mark.parametrize("word, stem", [("adding", "add"), ("rules", "rule"), ("cards", "card"), ("Épées", "epe")])
 def test_english_stems(word: str, stem: str):
-    from rulebot import analysis
+    from rulebot.language import analysis
 
     assert analysis.terms("english", word) == [stem]
 
 
 def test_french_stems_fold_accents():
-    from rulebot import analysis
+    from rulebot.language import analysis
 
     assert analysis.terms("french", "égalité") == analysis.terms("french", "egalite") == ["egalit"]
     assert analysis.terms("french", "à la fin du tour") == ["fin", "tour"]  # stop words by their accents
@@ -167,7 +167,7 @@ def test_decomposed_accents_make_the_same_terms():
     """Text typed with accents as letters of their own (NFD) makes the terms of composed text."""
     import unicodedata
 
-    from rulebot import analysis
+    from rulebot.language import analysis
 
     for text in ("égalité défausse", "Épée"):
         decomposed = unicodedata.normalize("NFD", text)
@@ -176,11 +176,11 @@ def test_decomposed_accents_make_the_same_terms():
 
 
 def test_the_schema_analyses_as_questions_are_analysed():
-    """Whoosh's side (rulebot.schema.WordAnalyzer) makes the terms rulebot.analysis makes, numbered as Whoosh's StopFilter would."""
+    """Whoosh's side (rulebot.index.schema.WordAnalyzer) makes the terms rulebot.language.analysis makes, numbered as Whoosh's StopFilter would."""
     from whoosh.analysis import LowercaseFilter, RegexTokenizer, StopFilter
 
-    from rulebot import analysis
-    from rulebot.schema import WordAnalyzer
+    from rulebot.language import analysis
+    from rulebot.index.schema import WordAnalyzer
 
     text = "The Mentat **may** trash a card, and the 702.19b rule applies to Cœur."
     for name in analysis.ANALYSES:

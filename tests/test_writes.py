@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import MINIMAL, write_corpus
-from rulebot import corpus_files
-from rulebot.corpus_files import chosen_dirs, own_dir, shipped_corpus_dir, user_corpus_dir
+from rulebot import places
+from rulebot.corpus.files import chosen_dirs, own_dir, user_corpus_dir
+from rulebot.places import shipped_corpus_dir
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -23,9 +24,9 @@ def tree(folder: Path) -> dict[str, bytes]:
 def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An installed rulebot, as far as the corpus goes: a package folder whose shipped corpus is the minimal one."""
     folder = tmp_path / "site-packages" / "rulebot"
-    shutil.copytree(MINIMAL, folder / "corpus")
-    monkeypatch.setattr(corpus_files, "package_dir", lambda: folder)
-    assert shipped_corpus_dir() == folder / "corpus"
+    shutil.copytree(MINIMAL, folder / "data" / "corpus")
+    monkeypatch.setattr(places, "package_dir", lambda: folder)
+    assert shipped_corpus_dir() == folder / "data" / "corpus"
     return folder
 
 
@@ -36,7 +37,7 @@ class TestNewAppend:
         result = run_cli("new", "-g", "lantern-harbor", "-k", "faq", "-t", "Do gulls swim?", "--append")
         assert result.exit_code == 2
         assert result.stderr.startswith(
-            f"Error: lantern-harbor comes with rulebot, and the corpus installed with it ({package / 'corpus'}) is never changed:"
+            f"Error: lantern-harbor comes with rulebot, and the corpus installed with it ({package / 'data' / 'corpus'}) is never changed:"
             " add a house rule (rulebot new --game lantern-harbor --kind house-rule --append),"
             " or copy that corpus folder and curate the copy (rulebot --no-shipped --corpus COPY ...)"
         )
@@ -93,7 +94,7 @@ class TestNewAppend:
 
     def test_source_checkout_is_curated(self, run_cli, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
         """A source checkout's corpus (beside the package, not in it) takes new entries as before."""
-        monkeypatch.setattr(corpus_files, "package_dir", lambda: minimal_copy.parent / "rulebot")
+        monkeypatch.setattr(places, "package_dir", lambda: minimal_copy.parent / "rulebot")
         assert shipped_corpus_dir() == minimal_copy  # the checkout's corpus/
         result = run_cli("new", "-g", "lantern-harbor", "-k", "faq", "-t", "Do gulls swim?", "--append")
         assert result.exit_code == 0, result.output
@@ -104,9 +105,9 @@ class TestNothingInsideThePackage:
     def test_import_out(self, run_cli, package: Path, tmp_path: Path):
         """import --out refuses a file inside the package."""
         document = write_corpus(tmp_path, {"doc.md": "# Rules\n\n**Gull** — it flies.\n"}) / "doc.md"
-        result = run_cli("import", str(document), "-g", "lantern-harbor", "-s", "rulebook", "--out", str(package / "corpus" / "drafts.md"))
+        result = run_cli("import", str(document), "-g", "lantern-harbor", "-s", "rulebook", "--out", str(package / "data" / "corpus" / "drafts.md"))
         assert result.exit_code == 2
-        assert result.stderr.startswith(f"Error: the file {package / 'corpus' / 'drafts.md'} is inside the installed rulebot package")
+        assert result.stderr.startswith(f"Error: the file {package / 'data' / 'corpus' / 'drafts.md'} is inside the installed rulebot package")
 
     def test_import_append(self, run_cli, package: Path, tmp_path: Path):
         """import --append of a game of the installed corpus is refused, with what to do instead."""
@@ -126,11 +127,11 @@ class TestNothingInsideThePackage:
     @pytest.mark.parametrize("kind", ["cache", "config", "data"])
     def test_user_folders(self, run_cli, package: Path, monkeypatch: pytest.MonkeyPatch, kind: str):
         """A user folder set inside the package ($RULEBOT_CACHE_DIR, ...) is refused, not written in."""
-        monkeypatch.setenv(f"RULEBOT_{kind.upper()}_DIR", str(package / kind))
+        monkeypatch.setenv(f"RULEBOT_{kind.upper()}_DIR", str(package / f"user-{kind}"))
         result = run_cli("config", "set", "lantern-harbor.with", "deep-tides")
         assert result.exit_code == 2
-        assert f"Error: $RULEBOT_{kind.upper()}_DIR {package / kind} is inside the installed rulebot package" in result.stderr
-        assert not (package / kind).exists()
+        assert f"Error: $RULEBOT_{kind.upper()}_DIR {package / ('user-' + kind)} is inside the installed rulebot package" in result.stderr
+        assert not (package / f"user-{kind}").exists()
 
 
 class TestCorpusFolders:

@@ -1,0 +1,89 @@
+"""Asking the index as the commands do: open it with the user told what happens, answer with the user's settings.
+
+Shared by the click commands (rulebot.cli.main) and by the quick path that
+answers a plain `rulebot ask WORDS…` without loading click (rulebot.cli.quick),
+so that both answer and print alike. Nothing here imports click.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
+if TYPE_CHECKING:
+    from rulebot.search.ranking import Answer, Searcher
+
+Notify = Callable[[str], None]
+"""Tells the user one line (on standard error): progress of a build, a warning."""
+
+
+def open_searcher(dirs: Iterable[Path], notify: Notify):  # -> rulebot.search.ranking.Searcher
+    """A searcher over the index of corpus folders, built first when missing or stale (the user is told)."""
+    from rulebot.index.cache import open_index
+    from rulebot.search.ranking import Searcher
+    from rulebot.text import plural
+
+    announced = False
+
+    def progress(done: int, total: int) -> None:
+        nonlocal announced
+        if not announced:
+            notify(f"Building the search index ({plural(total, 'entry', 'entries')})…")
+            announced = True
+
+    return Searcher(open_index(dirs, progress=progress, warn=warner(notify)))
+
+
+def warner(notify: Notify) -> Callable[[str], None]:
+    """How a warning is told: one line, marked as one."""
+    return lambda message: notify(f"Warning: {message}")
+
+
+def expansions_in_play(searcher: Searcher, with_: Iterable[str], game: str | None) -> dict[str, set[str]]:
+    """The expansions in play per game: the configured ones, then those given (`--with`) for the game."""
+    from rulebot import config
+
+    in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
+    in_play.update(searcher.resolve_expansions(with_, game))
+    return in_play
+
+
+def answer(
+    searcher: Searcher,
+    question: str,
+    *,
+    game: str | None = None,
+    limit: int = 3,
+    with_: Iterable[str] = (),
+    official_only: bool = False,
+) -> Answer:
+    """The answer to a question, with the expansions in play (configured, then given);
+    `official_only`: without house rules, in the results and in what they link to.
+
+    An expansion given (`--with`) without a game says which game is asked about: its own."""
+    in_play = expansions_in_play(searcher, with_, game)
+    if game is None:
+        implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
+        if len(implied) == 1:
+            game = next(iter(implied))
+    found = searcher.ask(question, game=game, limit=limit, expansions=in_play, official_only=official_only)
+    if official_only:
+        for hit in found.results + found.other_games:
+            hit.data = without_house_rules(searcher, hit.data)
+    return found
+
+
+def without_house_rules(searcher: Searcher, payload: dict) -> dict:
+    """An entry's payload without its links to house rules ("Changed by", "Changes", "See also", "Referenced by")."""
+    links = {key: [ref for ref in payload[key] if not ref.get("house_rule")] for key in ("modified_by", "modifies", "see_also_refs")}
+    official = {ref["id"] for ref in links["see_also_refs"]}
+    return {
+        **payload,
+        **links,
+        "see_also": [i for i in payload["see_also"] if i in official],
+        "referenced_by": [i for i in payload["referenced_by"] if not searcher.get(i).get("house_rule")],
+    }

@@ -1,0 +1,107 @@
+"""Shell completion of rulebot's arguments, for bash, zsh and fish (through click).
+
+click calls these functions when the user presses Tab after `rulebot show`,
+`--game` or `--with` (see the README for enabling completion in a shell). Each
+Tab runs a fresh process, so they open the index themselves, from the same
+corpus folders the command line names, and they never print or raise: any
+problem means no suggestion rather than noise in the user's prompt.
+
+This module is imported by `rulebot.cli.main` at start-up, so it imports nothing
+heavy at module level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import click
+    from click.shell_completion import CompletionItem
+
+    from rulebot.search.ranking import Searcher
+
+T = TypeVar("T")
+
+
+def corpus_dirs(ctx: click.Context) -> list[Path]:
+    """The corpus folders the command line being completed names, as `rulebot` itself would use them.
+
+    During completion click parses without running the group's callback, so
+    this reads the group's `--corpus` / `--no-shipped` values and
+    $RULEBOT_CORPUS directly, in the order `rulebot.cli.main.Settings` uses (which
+    keys the index cache: the same order finds the same index).
+    """
+    from rulebot.corpus.files import chosen_dirs
+
+    params = ctx.find_root().params
+    return chosen_dirs(params.get("corpora") or (), shipped=not params.get("no_shipped"))
+
+
+def _quietly(ctx: click.Context, use: Callable[[Searcher], list[T]]) -> list[T]:
+    """Open the index and call `use` with a searcher; [] on any problem, nothing printed."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from rulebot.index.cache import open_index
+            from rulebot.search.ranking import Searcher
+
+            dirs = corpus_dirs(ctx)
+            if not dirs:
+                return []
+            with Searcher(open_index(dirs)) as searcher:
+                return use(searcher)
+    except Exception:  # noqa: BLE001 (completion must never disturb the shell)
+        return []
+
+
+def _items(pairs: list[tuple[str, str]], incomplete: str) -> list[CompletionItem]:
+    """(value, help) pairs whose value starts with `incomplete`; else those containing it anywhere."""
+    from click.shell_completion import CompletionItem
+
+    needle = incomplete.casefold()
+    chosen = [p for p in pairs if p[0].casefold().startswith(needle)]
+    if not chosen and needle:
+        chosen = [p for p in pairs if needle in p[0].casefold() or needle in p[1].casefold()]
+    return [CompletionItem(value, help=help or None) for value, help in chosen]
+
+
+def entry_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Entry ids (with their titles as help): `rulebot show <Tab>`.
+
+    Ids starting with what is typed come first; when none does, ids whose id
+    or title contains it (`rulebot show chaum<Tab>` finds dune-chaumurky).
+    """
+
+    def find(searcher: Searcher) -> list[CompletionItem]:
+        game = ctx.params.get("game")
+        entries = searcher.entries(game=game if game in searcher.games else None)
+        return _items([(e["id"], e["title"]) for e in entries], incomplete)
+
+    return _quietly(ctx, find)
+
+
+def game_slugs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Game slugs (with the game's name as help): `--game <Tab>`."""
+    return _quietly(ctx, lambda s: _items([(slug, g["name"]) for slug, g in s.games.items()], incomplete))
+
+
+def expansion_slugs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Expansion slugs (with name and game as help): `--with <Tab>`.
+
+    Only the given game's expansions, and `base`, when `--game` comes first on
+    the line; every game's expansions otherwise.
+    """
+
+    def find(searcher: Searcher) -> list[CompletionItem]:
+        game = ctx.params.get("game")
+        games = {game: searcher.games[game]} if game in searcher.games else searcher.games
+        pairs = [(e["slug"], f"{e['name']} ({slug})") for slug, g in games.items() for e in g["expansions"]]
+        if game in searcher.games:  # `--with base` needs --game
+            pairs.append(("base", "no expansion"))
+        return _items(pairs, incomplete)
+
+    return _quietly(ctx, find)

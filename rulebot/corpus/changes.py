@@ -1,0 +1,68 @@
+"""What changed: the entries of a game that are new or revised since a date (`rulebot changes`).
+
+An entry's date is its `revised` date when it has one (the source marks it new
+or revised since then), else the date of its source document (a new edition
+of a source makes all its entries new). Entries with neither have no date and
+are never listed.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from rulebot.corpus.load import DATE_RE
+from rulebot.errors import CurationError
+from rulebot.corpus.model import Corpus, Entry
+
+REVISED = "revised"
+"""The entry's own `revised` date counted."""
+SOURCE = "source"
+"""The entry has no `revised` date: its source's date counted."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """An entry new or revised since the date asked for."""
+
+    entry: Entry
+    """The entry."""
+    date: str
+    """The date that counted, ISO `YYYY-MM-DD`."""
+    because: str
+    """REVISED (the entry's `revised` date) or SOURCE (its source's date)."""
+
+
+def changes(corpus: Corpus, game: str, since: str | None = None) -> list[Change]:
+    """The entries of a game dated `since` or later (every dated entry when None), newest first.
+
+    Ties keep corpus order. UnknownGameError for an unknown game;
+    CurationError when `since` is not a date YYYY-MM-DD.
+    """
+    the_game = corpus.game(game)
+    if since is not None:
+        since = parse_date(since)
+    found = []
+    for entry in corpus.entries_of(game):
+        source = the_game.source(entry.source)
+        if entry.revised:
+            change = Change(entry, entry.revised, REVISED)
+        elif source is not None and source.date:
+            change = Change(entry, source.date, SOURCE)
+        else:
+            continue
+        if since is None or change.date >= since:
+            found.append(change)
+    # Stable sort: newest first, corpus order within a date.
+    return sorted(found, key=lambda c: c.date, reverse=True)
+
+
+def parse_date(value: str) -> str:
+    """A date YYYY-MM-DD as ISO text; CurationError for anything else."""
+    value = value.strip()
+    try:
+        if DATE_RE.match(value):
+            return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        pass
+    raise CurationError(f"not a date YYYY-MM-DD: {value!r}")

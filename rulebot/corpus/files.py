@@ -1,0 +1,150 @@
+"""Which files make a corpus, reading them safely, and the corpus fingerprint.
+
+Every `ask` needs the corpus fingerprint (it names the index to open), not
+the corpus itself: this module has what that takes, without the loader and
+its checks (rulebot.corpus.load), so answering does not load them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from rulebot.places import shipped_corpus_dir
+
+GAME_FILE = "game.toml"
+VOCABULARY_FILE = "vocabulary.toml"
+"""At a corpus folder's top: synonyms shared by every game of that folder."""
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""Larger files are refused rather than read into memory."""
+CORPUS_ENV = "RULEBOT_CORPUS"
+"""A path list of corpus folders to add, like repeated `--corpus`."""
+SETTLED_NS = 2_000_000_000
+"""A file written this shortly before its stamp was taken may change again within the
+same timestamp tick (coarse on some file systems): such a stamp is not trusted."""
+
+Stamps = dict[str, list]
+"""Per file path: [size, mtime_ns, inode, sha256 of the content] when it was last read."""
+
+
+USER_CORPUS = "corpus"
+"""In the user data directory: the corpus folder of the user's own additions (games, house rules)."""
+
+
+def user_corpus_dir() -> Path:
+    """The user's own corpus folder: read whenever it exists, and where additions go by default."""
+    from rulebot.places import user_dir
+
+    return user_dir("data") / USER_CORPUS
+
+
+def chosen_dirs(corpora: Iterable[Path] = (), *, shipped: bool = True) -> list[Path]:
+    """The corpus folders to use, in order: the shipped one (unless left out), the user's own
+    (when it exists), $RULEBOT_CORPUS, `--corpus`; a folder named twice counts once, where first named.
+
+    The order keys the index cache, so the CLI and shell completion must agree on it.
+    """
+    dirs = [shipped_corpus_dir()] if shipped else []
+    own = user_corpus_dir()
+    if own.is_dir():
+        dirs.append(own)
+    dirs.extend(Path(p) for p in os.environ.get(CORPUS_ENV, "").split(os.pathsep) if p)
+    dirs.extend(Path(p) for p in corpora)
+    seen: set[str] = set()
+    unique = []
+    for folder in dirs:
+        real = os.path.realpath(folder)
+        if real not in seen:
+            seen.add(real)
+            unique.append(folder)
+    return unique
+
+
+def own_dir(corpora: Iterable[Path] = ()) -> Path:
+    """The corpus folder a curator's additions go to: the last `--corpus` folder named, else the
+    last of $RULEBOT_CORPUS, else the user's own corpus folder (see user_corpus_dir)."""
+    named = [Path(p) for p in os.environ.get(CORPUS_ENV, "").split(os.pathsep) if p] + [Path(p) for p in corpora]
+    return named[-1] if named else user_corpus_dir()
+
+
+def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:
+    """Every file the loader reads, in loading order (for fingerprints and loading)."""
+    for root in dirs:
+        try:
+            game_dirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        except OSError:
+            continue
+        if (root / VOCABULARY_FILE).is_file():
+            yield root / VOCABULARY_FILE
+        for game_dir in game_dirs:
+            try:
+                yield from sorted(p for p in game_dir.iterdir() if p.name == GAME_FILE or is_entries_file(p))
+            except OSError:
+                continue
+
+
+def is_entries_file(path: Path) -> bool:
+    return path.suffix == ".md" and path.name.lower() != "readme.md" and not path.name.startswith(".")
+
+
+def fingerprint(dirs: Iterable[Path], known: Stamps | None = None) -> tuple[str, Stamps]:
+    """A hash of the names and contents of every corpus file (it changes when the corpus
+    does), and the files' stamps, for the next call.
+
+    A file whose size, modification time and inode match its stamp in `known`
+    is not read again (as git trusts its index): with a large corpus, reading
+    every file before every answer would cost more than the answer.
+    """
+    known = known or {}
+    now = time.time_ns()
+    digest = hashlib.sha256()
+    stamps: Stamps = {}
+    for path in corpus_files(dirs):
+        name = str(path)
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            info = path.stat()
+            key = [info.st_size, info.st_mtime_ns, info.st_ino]
+            stamp = known.get(name)
+            if stamp is not None and stamp[:3] == key and info.st_mtime_ns < now - SETTLED_NS:
+                content = stamp[3]
+            else:
+                data, refused = read_corpus_file(path)
+                content = hashlib.sha256(data).hexdigest() if data is not None else f"refused: {refused}"
+            if not content.startswith("refused") and info.st_mtime_ns < now - SETTLED_NS:
+                stamps[name] = [*key, content]
+        except OSError as exc:
+            content = f"unreadable: {exc!r}"
+        digest.update(content.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest(), stamps
+
+
+def read_corpus_file(path: Path) -> tuple[bytes | None, str | None]:
+    """(bytes, None) for a regular file within MAX_FILE_BYTES, else (None, why it is refused).
+
+    Never blocks nor reads without end: a FIFO, a device (a link to /dev/zero)
+    or a folder named like an entries file is refused without reading, and a
+    file growing past the limit while read is cut off. OSError when the file
+    cannot be opened.
+    """
+    too_large = f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, "not a regular file"
+        if info.st_size > MAX_FILE_BYTES:
+            return None, too_large
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES and (chunk := os.read(fd, 1 << 20)):
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        return None, too_large
+    return b"".join(chunks), None

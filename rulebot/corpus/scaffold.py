@@ -1,0 +1,252 @@
+"""A new entry or game, ready to fill in (`rulebot new`, `rulebot new-game`), and writing curator files safely.
+
+Every file is written outside the installed rulebot package: a curator's
+additions go to a corpus folder of their own (`--corpus DIR`, else the user's
+corpus folder, rulebot.corpus.files.own_dir), house rules to a house-rules
+folder, never to an official source's file.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebot.corpus.load import DATE_RE, ID_RE, format_entry
+from rulebot.corpus.files import GAME_FILE, read_corpus_file
+from rulebot.places import outside_package, shipped_corpus_dir
+from rulebot.errors import CurationError, PackageWriteError
+from rulebot.corpus.importing import slugify, unique_id
+from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
+from rulebot.corpus.model import Corpus, Game
+
+HOUSE_SOURCE = "house"
+"""The source id of a house-rules folder `rulebot new` creates (made unique in the game)."""
+
+
+@dataclass(frozen=True)
+class Scaffold:
+    """An empty entry block with a fresh id, and the entries file it belongs in."""
+
+    id: str
+    """A fresh id: the game's prefix and the title's slug, or the kind and a number."""
+    block: str
+    """The entry in the entries-file format, its required values left to fill."""
+    path: Path
+    """The entries file of its source (which may not exist yet)."""
+    game: str = ""
+    """The slug of its game."""
+    game_toml: str | None = None
+    """The game.toml of the house-rules folder to create beside `path` first; None when it exists."""
+
+
+def scaffold(
+    corpus: Corpus, game: str, kind: str, source: str | None = None, title: str | None = None, *, own_dir: Path | None = None
+) -> Scaffold:
+    """An entry block for a game's source (its first source by default) with a fresh unique id.
+
+    The title is filled when given; the section and the text are left empty,
+    so that `rulebot check` points at what is still to write. A house rule
+    belongs in a house source: the one given, else the house-rules folder of
+    the game in `own_dir`, made when missing (see house_rules_file); without
+    `own_dir`, its file is not looked for. UnknownGameError for an unknown
+    game, CurationError for an unknown kind or source.
+    """
+    the_game = corpus.game(game)
+    if kind not in KINDS:
+        raise CurationError(f"unknown kind {kind!r} (one of: {', '.join(KINDS)})")
+    if not the_game.sources:
+        raise CurationError(f"{game} declares no source in its game.toml")
+    the_source = the_game.source(source) if source else the_game.sources[0]
+    if the_source is None:
+        known = ", ".join(s.id for s in the_game.sources)
+        raise CurationError(f"no source {source!r} in {game} (declared: {known})")
+    taken = set(corpus.entries)
+    if title and title.strip():
+        entry_id = unique_id(the_game.id_prefix, title, taken)
+    else:
+        number = 1
+        while f"{the_game.id_prefix}-{slugify(kind)}-{number}" in taken:
+            number += 1
+        entry_id = f"{the_game.id_prefix}-{slugify(kind)}-{number}"
+    headers = [("title", (title or "").strip()), ("kind", kind), ("section", ""), ("aliases", ""), ("see_also", "")]
+    block = format_entry(entry_id, headers, "")
+    path, game_toml = entries_file(corpus, game, the_source.id), None
+    if kind == HOUSE_KIND and own_dir is not None:
+        path, game_toml = house_rules_file(corpus, the_game, source, own_dir)
+    return Scaffold(entry_id, block, path, game, game_toml)
+
+
+def house_rules_file(corpus: Corpus, game: Game, source: str | None, own_dir: Path) -> tuple[Path, str | None]:
+    """Where a house rule of a game goes, and the game.toml to create first (None: it exists).
+
+    The house source given (CurationError for an official one), else the first
+    source of the game's house-rules folder in `own_dir` (a folder whose
+    game.toml says `extends = "<game>"`), else a new such folder, named after
+    the game, with a source `house`.
+    """
+    if source is not None:
+        if game.source(source).trust != HOUSE_TRUST:
+            raise CurationError(
+                f"{source!r} is an official source of {game.slug}: a house rule goes to a house source"
+                " (leave out --source for the game's house-rules folder)"
+            )
+        return entries_file(corpus, game.slug, source), None
+    folders = sorted(p for p in own_dir.iterdir() if p.is_dir()) if own_dir.is_dir() else []
+    for folder in folders:
+        try:
+            data = tomllib.loads((read_corpus_file(folder / GAME_FILE)[0] or b"").decode("utf-8"))
+            first = data["sources"][0]["id"] if data.get("extends") == game.slug else None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, LookupError, TypeError):
+            continue  # not a house-rules folder of this game, or not one to add to
+        if isinstance(first, str):
+            return folder / f"{first}.md", None
+    name, number = game.slug, 1
+    while (own_dir / name).exists():  # the game's own folder, say, when the game is the user's too
+        name = f"{game.slug}-house-rules" + (f"-{number}" if number > 1 else "")
+        number += 1
+    declared = {s.id for s in game.sources}
+    source_id, number = HOUSE_SOURCE, 1
+    while source_id in declared:
+        number += 1
+        source_id = f"{HOUSE_SOURCE}-{number}"
+    toml = _toml(
+        f"# House rules for {game.name}: added to that game, and flagged as house rules wherever rulebot shows them.",
+        (f"extends = {_value(game.slug)}", "the game these house rules are for"),
+        "",
+        "[[sources]]",
+        (f"id = {_value(source_id)}", "= the entries file name without .md"),
+        f"title = {_value('House rules for ' + game.name)}",
+        f"trust = {_value(HOUSE_TRUST)}",
+    )
+    return own_dir / name / f"{source_id}.md", toml
+
+
+def entries_file(corpus: Corpus, game: str, source: str) -> Path:
+    """Where a source's entries are: the file of its first entry, else `<source>.md` beside the game's game.toml."""
+    for entry in corpus.entries_of(game):
+        if entry.source == source:
+            return Path(entry.path)
+    return Path(corpus.game(game).path).parent / f"{source}.md"
+
+
+def writable_entries_file(path: Path, game: str, instead: str = "") -> Path:
+    """`path`, unless it is in the corpus installed with rulebot, which is never changed: CurationError
+    saying what to do instead (a house rule, a copy of the corpus; and `instead`, a command's own way)."""
+    try:
+        return outside_package(path, "the entries file")
+    except PackageWriteError:
+        raise CurationError(
+            f"{game} comes with rulebot, and the corpus installed with it ({shipped_corpus_dir()}) is never changed:"
+            f" add a house rule (rulebot new --game {game} --kind house-rule --append){instead},"
+            " or copy that corpus folder and curate the copy (rulebot --no-shipped --corpus COPY ...)"
+        ) from None
+
+
+def append(scaffold: Scaffold) -> Path:
+    """Add the entry block at the end of its entries file (created if missing, with its house-rules
+    folder when new); the file's path. CurationError for a file of the corpus installed with rulebot."""
+    path = writable_entries_file(scaffold.path, scaffold.game)
+    if scaffold.game_toml is not None:
+        write_new(path.parent / GAME_FILE, scaffold.game_toml, parents=True)
+    append_text(path, scaffold.block)
+    return path
+
+
+def append_text(path: Path, text: str) -> None:
+    """Add entries at the end of an entries file (created if missing), a blank line before them."""
+    outside_package(path, "the entries file")
+    try:
+        existing = path.read_text(encoding="utf-8") if path.exists() else ""
+        separator = "" if not existing else ("\n" if existing.endswith("\n\n") else ("\n\n" if not existing.endswith("\n") else "\n"))
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(separator + text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CurationError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def has_entries(path: Path) -> bool:
+    """Whether an entries file holds an entry already (a level-2 heading); False when missing."""
+    try:
+        return any(line.startswith("## ") for line in path.read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def new_game(
+    corpus: Corpus,
+    own_dir: Path,
+    slug: str,
+    *,
+    name: str,
+    source: str,
+    title: str,
+    id_prefix: str | None = None,
+    edition: str = "",
+    date: str | None = None,
+    language: str = "en",
+) -> Path:
+    """Start a game folder in `own_dir`: its game.toml declaring the game and its first source, and
+    the source's entries file, empty; the folder. The ids of its entries start with `id_prefix`
+    (the slug by default). CurationError for a slug, prefix, source or date that will not do,
+    or a game that is there already."""
+    prefix = id_prefix or slug
+    for what, value in (("slug", slug), ("id prefix", prefix), ("source id", source)):
+        if not ID_RE.match(value):
+            raise CurationError(f"{what} {value!r} must be lower case letters, digits and single hyphens")
+    if not name.strip() or not title.strip():
+        raise CurationError("the game's name and its source's title must not be empty")
+    if date is not None and not DATE_RE.match(date):
+        raise CurationError(f"the date must be YYYY-MM-DD, not {date!r}")
+    if slug in corpus.games:
+        raise CurationError(f"there is a game {slug!r} already ({corpus.games[slug].path})")
+    folder = outside_package(own_dir, "the corpus folder") / slug
+    if folder.exists():
+        raise CurationError(f"{folder} exists already")
+    toml = _toml(
+        (f"slug = {_value(slug)}", "the folder's name; used by --game"),
+        f"name = {_value(name.strip())}",
+        (f"id_prefix = {_value(prefix)}", f"every entry id of this game starts with {prefix}-"),
+        (f"language = {_value(language)}", "the language of the game's sources"),
+        "# publisher = \"\"",
+        "# year = 2024",
+        ("aliases = []", "other names players use for the game"),
+        "",
+        "[[sources]]",
+        (f"id = {_value(source)}", "= the entries file name without .md"),
+        f"title = {_value(title.strip())}",
+        (f"edition = {_value(edition)}" if edition else "# edition = \"\"", "free text: edition, version, revision"),
+        (f"date = {date}" if date else "# date = 2024-01-01", "the document's date"),
+        (f"trust = {_value('official')}", "official | designer | community | house"),
+        "",
+        "[vocabulary]",
+        ("synonyms = []", 'words that mean the same in this game: [["vp", "victory points"]]'),
+        ("terms = []", "words that on their own point at this game"),
+    )
+    write_new(folder / GAME_FILE, toml, parents=True)
+    write_new(folder / f"{source}.md", f"# {title.strip()}\n\nThe entries of {name.strip()} that restate this document, each under a `## id` heading.\n")
+    return folder
+
+
+def _toml(*lines: str | tuple[str, str]) -> str:
+    """TOML lines; a (line, comment) pair has its comment at a column of its own."""
+    return "\n".join(line if isinstance(line, str) else f"{line[0]:<34} # {line[1]}" for line in lines) + "\n"
+
+
+def _value(value: str) -> str:
+    """A TOML string (JSON's quoting is TOML's basic string)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def write_new(path: Path, text: str, force: bool = False, parents: bool = False) -> None:
+    """Write a file, refusing to replace an existing one unless `force`, and any inside the installed package."""
+    outside_package(path, "the file")
+    if path.exists() and not force:
+        raise CurationError(f"{path} exists: add --force to replace it")
+    try:
+        if parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None

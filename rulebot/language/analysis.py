@@ -1,0 +1,197 @@
+"""How text becomes index terms, for the index and for questions alike.
+
+A text is cut into words (WORD_PATTERN), and each word becomes one term, or
+none for a stop word, by its field's analysis:
+
+- english: folded (rulebot.text.fold: lower case, accents off), stop words
+  dropped, Snowball English stem;
+- french: lower-cased, French stop words dropped (they carry accents), then
+  folded and given the Snowball French stem (so `egalite` and `égalité` meet);
+- names: folded only, for exact and typo-tolerant name matching.
+
+Plain Python and PyStemmer, no Whoosh: answering a question loads no analysis
+library. The index's Whoosh schema (rulebot.index.schema) analyses documents with
+these same functions, so questions and documents always agree.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+
+from rulebot.text import fold  # the one way names and questions are compared
+
+WORD_PATTERN = r"[^\W_]+(?:\.[^\W_]+)*"
+"""A word: letters and digits, with inner dots kept (rule numbers such as 702.19b).
+
+Whoosh's default tokenizer also keeps `*` (for wildcards), which would index
+Markdown emphasis (`**Mentat**`) as a different word: this pattern does not."""
+WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
+
+# Words that carry the grammar of a question rather than its subject. They are
+# dropped from questions (not from the index) so that "can I", "what happens
+# if", "combien de" do not outweigh the terms that matter.
+QUESTION_FILLER = frozenset(
+    """
+    a about after again all also am an and any anyone are as at be been before being but by can
+    cannot could did do does doing done dont either else ever exactly for from get gets getting
+    go goes got had happen happens has have having how i if im in into is isnt it its just
+    know let many me might mine more most much must my need needs no not now of off ok on only or
+    other our out per please really rule rules say says should so some someone something still
+    such than that thats the their them then there these they thing things this those though to
+    too us use used using was way we were what whats when where whether which while who whom
+    whose why will with would yes yet you your
+    au aux avec ca ce ces cet cette combien comment d dans de des du elle en est et faire fait
+    il ils j je l la le les leur lui m ma mais me mes moi mon n ne nous on ou par pas peut
+    peux pour pourquoi puis puisje qu quand que quel quelle quelles quels qui quoi s sa se ses
+    si son sur t ta te tes toi ton tu un une vous y
+    """.split()
+)
+
+# Words that mark a question as French: its grammar words that English
+# questions do not use ("on", "a", "son", "d" as in "I'd" are left out).
+FRENCH_MARKERS = frozenset(
+    """
+    au aux avec ca ce ces cest cet cette combien comment dans des dois doit du elle est estce
+    et faut il ils je la le les leur leurs mes moi ne nous ou par pas peut peuvent peux pour
+    pourquoi quand que quel quelle quelles quels qui quoi qu ses si sont sur tes tu un une vos
+    votre vous
+    """.split()
+)
+STRONG_FRENCH_MARKERS = frozenset("combien comment pourquoi quand quoi peux peut dois doit faut est sont je".split())
+"""Alone, one of these says the question is French."""
+
+
+def french_evidence(text: str) -> int:
+    """How strongly a text's grammar words and accents say it is French (2 or more: it is)."""
+    evidence = sum(2 if w in STRONG_FRENCH_MARKERS else 1 for w in words(text) if w in FRENCH_MARKERS)
+    if any(c in "éèêàâùûôîçœ" for c in text.lower()):
+        evidence += 1
+    return evidence
+
+
+# Stop words of the index: Whoosh's default English list, and the French list
+# of the Snowball project (as Whoosh ships it), accents as written.
+ENGLISH_STOP_WORDS = frozenset(
+    """
+    a an and are as at be by can for from have if in is it may not of on or tbd that the this
+    to us we when will with yet you your
+    """.split()
+)
+FRENCH_STOP_WORDS = frozenset(
+    """
+    ai aie aient aies ait as au aura aurai auraient aurais aurait auras aurez auriez aurions
+    aurons auront aux avaient avais avait avec avez aviez avions avons ayant ayante ayantes
+    ayants ayez ayons c ce ces d dans de des du elle en es est et eu eue eues eurent eus eusse
+    eussent eusses eussiez eussions eut eux eûmes eût eûtes furent fus fusse fussent fusses
+    fussiez fussions fut fûmes fût fûtes il j je l la le leur lui m ma mais me mes moi mon même
+    n ne nos notre nous on ont ou par pas pour qu que qui s sa se sera serai seraient serais
+    serait seras serez seriez serions serons seront ses soient sois soit sommes son sont soyez
+    soyons suis sur t ta te tes toi ton tu un une vos votre vous y à étaient étais était étant
+    étante étantes étants étiez étions été étée étées étés êtes
+    """.split()
+)
+
+
+@cache
+def _stemmer(language: str):
+    # The Snowball stemmers in C (PyStemmer): fast to load, fast to stem, and
+    # with a cache of their own.
+    import Stemmer
+
+    return Stemmer.Stemmer(language)
+
+
+def english_term(word: str) -> str | None:
+    """The English term of a word: folded and stemmed; None for a stop word."""
+    folded = fold(word)
+    return None if folded in ENGLISH_STOP_WORDS else _stemmer("english").stemWord(folded)
+
+
+def french_term(word: str) -> str | None:
+    """The French term of a word: stop words by their accents, then folded and stemmed; None for a stop word."""
+    lower = word.lower()
+    return None if lower in FRENCH_STOP_WORDS else _stemmer("french").stemWord(fold(lower))
+
+
+def name_term(word: str) -> str:
+    """The term of a word in a name: folded, nothing dropped."""
+    return fold(word)
+
+
+ANALYSES: dict[str, Callable[[str], str | None]] = {"english": english_term, "french": french_term, "names": name_term}
+"""Each analysis by name (as the schema's fields name theirs): a word's term, or None."""
+
+
+def split(text: str) -> list[str]:
+    """The words of a text as written, composed (NFC): an accent typed as a letter of its own stays in its word."""
+    return WORD_RE.findall(text if text.isascii() else unicodedata.normalize("NFC", text))
+
+
+def terms(analysis: str, text: str) -> list[str]:
+    """The index terms an analysis makes of a text, in order."""
+    term_of = ANALYSES[analysis]
+    return [term for word in split(text) if (term := term_of(word)) is not None]
+
+
+def numbered(made: list[str | None]) -> tuple[list[str], range]:
+    """The terms of a text's words (None for a stop word) and their positions, numbered as Whoosh's
+    StopFilter renumbers them: the first word kept keeps its place, each later one comes right after."""
+    kept = [term for term in made if term is not None]
+    if len(kept) == len(made):
+        return kept, range(len(kept))
+    first = next((place for place, term in enumerate(made) if term is not None), 0)
+    return kept, range(first, first + len(kept))
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text, in order."""
+    return WORD_RE.findall(fold(text))
+
+
+def find_phrase(words: list[str], phrase: tuple[str, ...]) -> int:
+    """Index of the first occurrence of a word sequence in a word list, or -1."""
+    size = len(phrase)
+    for i in range(len(words) - size + 1):
+        if tuple(words[i:i + size]) == phrase:
+            return i
+    return -1
+
+
+def stem(word: str) -> str:
+    """The English stem of a folded word (how names and questions are compared): the index's own stemmer."""
+    return _stemmer("english").stemWord(word)
+
+
+def name_stems(name: str) -> list[str]:
+    """The stems of a name's words, without question filler (unless that is all it has)."""
+    found = words(name)
+    kept = [w for w in found if w not in QUESTION_FILLER] or found
+    return [stem(w) for w in kept]
+
+
+SynonymTable = dict[tuple[str, ...], tuple[tuple[str, ...], ...]]
+"""Each member of each synonym group, by its stems, mapped to every member of its groups, by words."""
+
+
+def synonym_table(groups: list[list[str]] | tuple[tuple[str, ...], ...]) -> SynonymTable:
+    """Map each member of each synonym group (by stems) to all members (by words)."""
+    table: SynonymTable = {}
+    for group in groups:
+        members = tuple(tuple(words(m)) for m in group if words(m))
+        for member in members:
+            key = tuple(stem(w) for w in member)
+            table[key] = tuple(dict.fromkeys(table.get(key, ()) + members))
+    return table
+
+
+def encode_synonyms(table: SynonymTable) -> list:
+    """A synonym table as JSON-ready lists."""
+    return [[list(key), [list(m) for m in members]] for key, members in table.items()]
+
+
+def decode_synonyms(encoded: list) -> SynonymTable:
+    """The table encode_synonyms() wrote."""
+    return {tuple(key): tuple(tuple(m) for m in members) for key, members in encoded}

@@ -1,0 +1,69 @@
+"""Where rulebot's files are: its installed package and shipped corpus, and the user's folders (one per kind).
+
+A leaf: answering a question needs it before anything else is loaded."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def user_dir(kind: str) -> Path:
+    """$RULEBOT_<KIND>_DIR, else the platform's user folder of that kind ("config", "cache" or "data").
+
+    rulebot writes in these folders: one configured inside the installed
+    package is refused (PackageWriteError).
+    """
+    variable = f"RULEBOT_{kind.upper()}_DIR"
+    configured = os.environ.get(variable)
+    if configured:
+        return outside_package(Path(configured), f"${variable}")
+    import platformdirs
+
+    return getattr(platformdirs, f"user_{kind}_path")("rulebot", appauthor=False)
+
+
+def package_dir() -> Path:
+    """The folder of the rulebot package itself: in an installed rulebot it holds the shipped corpus,
+    and rulebot never writes in it (see outside_package)."""
+    return Path(__file__).resolve().parent
+
+
+def display_path(path: Path) -> str:
+    """A path as short as it can be said from the working directory."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except (ValueError, OSError):  # elsewhere, or the working directory is gone
+        return str(path)
+
+
+def shipped_corpus_dir() -> Path:
+    """The corpus that comes with rulebot (see shipped)."""
+    return shipped("corpus")
+
+
+def shipped(name: str) -> Path:
+    """A folder that comes with rulebot ("corpus", "templates"): inside the installed package (the wheel
+    puts it in `data/`), else the folder of that name beside the package, in a source checkout."""
+    installed = package_dir() / "data" / name
+    return installed if installed.is_dir() else package_dir().parent / name
+
+
+def outside_package(path: Path, what: str) -> Path:
+    """`path`, once it is known not to lie inside the rulebot package (and its shipped corpus):
+    PackageWriteError otherwise. Every file rulebot writes is checked here first.
+
+    The test is where the path is, not how rulebot was installed: a source
+    checkout's `corpus/` lies beside the package, and an installed rulebot's
+    inside it (the wheel puts it there), so curators of a checkout write to
+    its corpus while an installed rulebot's is never changed.
+    """
+    real = Path(os.path.realpath(path))
+    if real.is_relative_to(package_dir()):
+        from rulebot.errors import PackageWriteError
+
+        raise PackageWriteError(
+            f"{what} {path} is inside the installed rulebot package ({package_dir()}), which rulebot never changes:"
+            " use a folder of your own"
+        )
+    return path

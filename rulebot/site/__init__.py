@@ -1,0 +1,1 @@
+"""The static reference site: pages, links, search data, and a preview server."""
