@@ -10,6 +10,7 @@ import pytest
 
 from conftest import MINIMAL, rulebot_process, write_corpus
 from rulebot.corpus import load as corpus
+from rulebot.errors import CorpusError
 
 PROBLEM = "rulebook.md:11: entry 'lh-winning' has no section"
 LEFT_OUT = "left out: 1 entry of lantern-harbor/rulebook.md; 3 references (see_also of lh-setup to lh-winning,"
@@ -130,7 +131,7 @@ class TestWhatIsLeftOut:
     def test_no_valid_entry_is_an_error(self, minimal_copy: Path):
         """A corpus without a single valid entry is still an error."""
         (minimal_copy / "lantern-harbor" / "game.toml").write_text("slug = \n", encoding="utf-8")
-        with pytest.raises(corpus.CorpusError):
+        with pytest.raises(CorpusError):
             corpus.load_usable([minimal_copy])
 
 

@@ -11,6 +11,7 @@ import pytest
 from conftest import MINIMAL, write_corpus
 from rulebot.corpus import load as corpus
 from rulebot.corpus import files as corpus_files
+from rulebot.corpus import review as corpus_review
 from rulebot.errors import CorpusError
 
 GAME_TOML = """\
@@ -203,17 +204,17 @@ class TestParsedFiles:
     def load_counting(root: Path, parsed: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[corpus.Corpus, list[str], list[str]]:
         """(corpus, problems, names of the files parsed) of a load that keeps parsed files in `parsed` (saved after it)."""
         parsed_names: list[str] = []
-        real = corpus._Loader.parse_entries_file
+        real = corpus.parse_file
 
-        def counting(self, path, *args):
+        def counting(path, *args):
             parsed_names.append(path.name)
-            return real(self, path, *args)
+            return real(path, *args)
 
-        monkeypatch.setattr(corpus._Loader, "parse_entries_file", counting)
+        monkeypatch.setattr(corpus, "parse_file", counting)
         kept = corpus.ParsedFiles(parsed)
         loaded, problems = corpus.check([root], kept)
         kept.save()
-        monkeypatch.setattr(corpus._Loader, "parse_entries_file", real)
+        monkeypatch.setattr(corpus, "parse_file", real)
         return loaded, [f"{Path(p.path).name}:{p.line}: {p.message}" for p in problems], parsed_names
 
     @pytest.mark.parametrize("files", [c[1] for c in BROKEN_CASES], ids=[c[0] for c in BROKEN_CASES])
@@ -295,9 +296,9 @@ def test_a_synonym_that_names_another_games_term_is_a_warning(tmp_path: Path):
         "orchard/rules.md": ENTRY.replace("toy-one", "orchard-gold").replace("title: One", "title: Gold apples"),
     }
     root = write_corpus(tmp_path / "c", files)
-    review = corpus.review([root])
+    review = corpus_review.review([root])
     assert [(Path(w.path).name, w.line) for w in review.warnings] == [("game.toml", 14)]
     assert "'gold'" in review.warnings[0].message and "orchard-gold" in review.warnings[0].message
-    assert corpus.review([root], strict=True).problems
+    assert corpus_review.review([root], strict=True).problems
     files["toy/game.toml"] = GAME_TOML + '\n[vocabulary]\nsynonyms = [["coins", "money"]]\n'
-    assert corpus.review([write_corpus(tmp_path / "d", files)]).warnings == []
+    assert corpus_review.review([write_corpus(tmp_path / "d", files)]).warnings == []

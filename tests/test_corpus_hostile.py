@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from conftest import write_corpus
 from test_corpus import ENTRY, GAME_TOML
+from rulebot.corpus import checks
 from rulebot.corpus import load as corpus
 from rulebot.cli.main import cli
 from rulebot.corpus.files import MAX_FILE_BYTES
@@ -234,8 +235,8 @@ class TestScale:
         )
         root = toy(tmp_path, rules=rules)
         reads: list[str] = []
-        real = corpus._file_lines
-        monkeypatch.setattr(corpus, "_file_lines", lambda path: reads.append(path) or real(path))
+        real = checks.file_lines
+        monkeypatch.setattr(checks, "file_lines", lambda path: reads.append(path) or real(path))
         problems = problems_of(root)
         assert len(problems) == count - 1
         assert problems[0].startswith("rules.md:13: alias 'same name' is also claimed by 'toy-e0'")

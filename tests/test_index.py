@@ -204,7 +204,7 @@ class TestUpdate:
 
         open_index([minimal_copy])
         parsed: list[str] = []
-        real = corpus._Loader.parse_entries_file
-        monkeypatch.setattr(corpus._Loader, "parse_entries_file", lambda self, path, *args: parsed.append(path.name) or real(self, path, *args))
+        real = corpus.parse_file
+        monkeypatch.setattr(corpus, "parse_file", lambda path, *args: parsed.append(path.name) or real(path, *args))
         assert "updated" not in open_index([minimal_copy], rebuild=True).meta
         assert sorted(parsed) == ["rulebook.md", "tides-faq.md"]

@@ -198,8 +198,8 @@ def test_parallel_build_answers(fresh_cache: Path, minimal_copy: Path, monkeypat
     rules = minimal_copy / "lantern-harbor" / "rulebook.md"
     rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
     parsed: list[str] = []  # the files were kept as parsed by one of the two processes: only the edited one is parsed
-    real = corpus_module._Loader.parse_entries_file
-    monkeypatch.setattr(corpus_module._Loader, "parse_entries_file", lambda self, path, *args: parsed.append(path.name) or real(self, path, *args))
+    real = corpus_module.parse_file
+    monkeypatch.setattr(corpus_module, "parse_file", lambda path, *args: parsed.append(path.name) or real(path, *args))
     updated = open_index([minimal_copy])
     assert parsed == ["rulebook.md"]
     assert updated.meta["updated"] == {"changed": 1, "removed": 0}

@@ -21,7 +21,8 @@ from rulebot.site import links as site_links
 from rulebot.site import pages as site_pages
 
 from rulebot.site import search_data as site_search
-from rulebot.corpus.load import ID_RE, load
+from rulebot.corpus.format import ID_RE
+from rulebot.corpus.load import load
 from rulebot.places import shipped_corpus_dir
 from rulebot.text import fold
 from rulebot.errors import RulebotError, SiteError

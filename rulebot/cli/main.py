@@ -30,7 +30,7 @@ from rulebot.text import plural
 if TYPE_CHECKING:
     from collections import Counter
 
-    from rulebot.corpus.load import Review
+    from rulebot.corpus.review import Review
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -405,10 +405,10 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     """
     from collections import Counter
 
-    from rulebot.corpus import load as corpus
+    from rulebot.corpus import review as corpus_review
 
     dirs = list(corpus_dirs) or ctx.obj.corpus_dirs()
-    review = corpus.review(dirs, strict=strict, sources=sources_dir)
+    review = corpus_review.review(dirs, strict=strict, sources=sources_dir)
     loaded, problems = review.corpus, review.problems
     counts = Counter(e.game for e in loaded.entries.values())
     if as_json:

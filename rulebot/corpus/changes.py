@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from rulebot.corpus.load import DATE_RE
+from rulebot.corpus.format import DATE_RE
 from rulebot.errors import CurationError
 from rulebot.corpus.model import Corpus, Entry
 

@@ -27,10 +27,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebot.corpus.load import display_path, header_line, split_lines
 from rulebot.errors import CurationError, Problem
 from rulebot.corpus.importing import plain, read_document, split_lead_ins
+from rulebot.corpus.format import file_lines, header_line
 from rulebot.corpus.model import Corpus, Entry
+from rulebot.places import display_path
 from rulebot.text import fold
 
 DOCUMENT_SUFFIXES = (".md", ".txt", ".markdown")
@@ -108,7 +109,7 @@ def verify(corpus: Corpus, folder: Path) -> Verification:
             result.missing[key] = result.missing.get(key, 0) + 1
             continue
         if entry.path not in entry_files:
-            entry_files[entry.path] = _entries_file_lines(entry.path)
+            entry_files[entry.path] = file_lines(entry.path)  # read once for all its entries
         check_entry(entry, document, result, entry_files[entry.path])
     return result
 
@@ -305,14 +306,6 @@ class Document:
                 return False
             line = max(before)
         return True
-
-
-def _entries_file_lines(path: str) -> list[str] | None:
-    """The lines of an entries file, read once for all its entries (to point at their `section:` lines)."""
-    try:
-        return split_lines(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return None
 
 
 def _first_word(text: str) -> str:

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebot.corpus.load import LIST_SEPARATOR, format_entry
+from rulebot.corpus.format import LIST_SEPARATOR, format_entry
 from rulebot.errors import CurationError
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.text import fold, plural

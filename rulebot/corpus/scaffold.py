@@ -13,8 +13,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulebot.corpus.load import DATE_RE, ID_RE, format_entry
 from rulebot.corpus.files import GAME_FILE, read_corpus_file
+from rulebot.corpus.format import DATE_RE, ID_RE, format_entry
 from rulebot.places import outside_package, shipped_corpus_dir
 from rulebot.errors import CurationError, PackageWriteError
 from rulebot.corpus.importing import slugify, unique_id

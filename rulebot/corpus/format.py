@@ -1,0 +1,144 @@
+"""The entries-file format: ids, dates, header keys, lists, where entries start, and writing one.
+
+An entries file holds one entry under each level-2 heading `## id` outside
+code fences: `key: value` header lines up to the first blank line, then the
+entry's text in Markdown. Loading (rulebot.corpus.entries), the whole-corpus
+checks, importing, scaffolding and the citations check all read or write it
+through this module.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulebot.corpus.files import read_corpus_file
+from rulebot.corpus.model import Entry
+
+LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+"""Line endings as Markdown and editors count them (not str.splitlines's \\f, \\x85, \\u2028...)."""
+
+ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)$")
+LANGUAGE_KEY_RE = re.compile(r"^(aliases|asked)-([a-z]{2})$")
+"""A list key in another language than English: `aliases-fr`, `asked-fr`."""
+FENCES = ("```", "~~~")
+"""What opens and closes a code fence, in which a `## ` line is no heading."""
+
+ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "asked", "see_also", "modifies", "revised", "draft"}
+REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
+LIST_SEPARATOR = ";"
+BOOLEANS = {"true": True, "false": False, "": False}
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a text, cut at CRLF, CR or LF only, so that line numbers match an editor's."""
+    return LINE_BREAK_RE.split(text) if "\r" in text else text.split("\n")  # the same; str.split is much faster
+
+
+def split_list(value: str) -> list[str]:
+    """The items of a list value (`a; b; c`), blanks left out."""
+    return [item.strip() for item in value.split(LIST_SEPARATOR) if item.strip()]
+
+
+def is_date(value: str) -> bool:
+    """Whether a value is a real date written YYYY-MM-DD."""
+    if not DATE_RE.match(value):
+        return False
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass
+class RawEntry:
+    """An entry as written, before its header is checked."""
+
+    id: str
+    """The text of its heading, after `## `."""
+    path: Path
+    """The entries file."""
+    line: int
+    """The line of its heading."""
+    headers: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Each header key's value and line, the first time the key is given."""
+    body: list[str] = field(default_factory=list)
+    """The lines of its text."""
+    problems: tuple[tuple[int, str], ...] = ()
+    """What is wrong with its header lines: (line, message)."""
+
+
+def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
+    """Cut a file into raw entries at each level-2 heading outside code fences."""
+    lines = split_lines(text)
+    # Only headings and fence lines decide where entries start: they are
+    # picked out first, so that the loop below sees a few lines per entry
+    # rather than every line of a file of thousands.
+    starts = []
+    fence: str | None = None
+    for index in [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]:
+        line = lines[index]
+        if fence is None and line.startswith("## "):
+            starts.append(index)
+        elif (marker := line.lstrip()[:3]) in FENCES:
+            fence = marker if fence is None else (None if marker == fence else fence)
+    for start, end in zip(starts, [*starts[1:], len(lines)]):
+        raw = RawEntry(id=lines[start][3:].strip(), path=path, line=start + 1)
+        body = start + 1  # the header runs to the first blank line; the text follows it
+        while body < end and lines[body].strip():
+            match = HEADER_RE.match(lines[body])
+            if match is None:
+                raw.problems += ((body + 1, "expected a 'key: value' header line or a blank line before the text"),)
+                break
+            key, value = match.group(1), match.group(2).strip()
+            if key in raw.headers:
+                raw.problems += ((body + 1, f"key {key!r} given twice (first at line {raw.headers[key][1]})"),)
+            else:
+                raw.headers[key] = (value, body + 1)
+            body += 1
+        else:
+            body += 1  # the blank line
+        raw.body = lines[body:end]
+        yield raw
+
+
+def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -> str:
+    """One entry in the entries-file format: the heading, `key: value` lines, a blank line, the text."""
+    lines = [f"## {entry_id}"]
+    lines.extend(f"{key}: {' '.join(value.split())}".rstrip() for key, value in headers)
+    lines.append("")
+    if text.strip():
+        lines.extend([text.strip(), ""])
+    return "\n".join(lines)
+
+
+def file_lines(path: str) -> list[str] | None:
+    """The lines of an entries file, or None when it cannot be read."""
+    try:
+        data, _ = read_corpus_file(Path(path))
+        return split_lines(data.decode("utf-8")) if data is not None else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def header_line(entry: Entry, key: str, lines: list[str] | None = None) -> int:
+    """The line of a header key of an entry (the heading's line if absent).
+
+    `lines` are the lines of the entry's file when the caller has them already.
+    """
+    if lines is None:
+        lines = file_lines(entry.path)
+    if lines is None:
+        return entry.line
+    for number in range(entry.line, min(len(lines), entry.line + 30)):
+        if lines[number].startswith(key + ":"):
+            return number + 1
+        if not lines[number].strip():
+            break
+    return entry.line
