@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulebot.corpus.importing import draft_entries, read_document  # noqa: E402
+from rulebot.corpus.documents import read_document  # noqa: E402
+from rulebot.corpus.importing import draft_entries  # noqa: E402
 from rulebot.corpus.model import Game, Source  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data"

@@ -9,6 +9,7 @@ import pytest
 from conftest import MINIMAL, write_corpus
 from rulebot.corpus import load as corpus
 from rulebot.corpus import importing as importer
+from rulebot.corpus.drafts import DraftEntry, Imported
 from rulebot.corpus.model import Game, Source
 
 GAME = Game(slug="toy", name="Toy Game", id_prefix="toy", sources=(Source(id="reference", title="Toy reference"),))
@@ -94,12 +95,12 @@ A boat of a captain. See rule 100.2.
 """
 
 
-def draft(text: str, markdown: bool = True, existing: corpus.Corpus | None = None) -> importer.Imported:
+def draft(text: str, markdown: bool = True, existing: corpus.Corpus | None = None) -> Imported:
     """Draft the toy game's entries from a document text."""
     return importer.draft_entries(text, game=GAME, source=SOURCE, markdown=markdown, corpus=existing, document="doc")
 
 
-def by_title(result: importer.Imported) -> dict[str, importer.DraftEntry]:
+def by_title(result: Imported) -> dict[str, DraftEntry]:
     """The drafts of a result by title."""
     return {e.title: e for e in result.entries}
 

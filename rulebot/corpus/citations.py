@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebot.errors import CurationError, Problem
-from rulebot.corpus.importing import plain, read_document, split_lead_ins
+from rulebot.corpus.documents import plain, read_document, split_lead_ins
 from rulebot.corpus.format import file_lines, header_line
 from rulebot.corpus.model import Corpus, Entry
 from rulebot.places import display_path

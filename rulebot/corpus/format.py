@@ -17,6 +17,7 @@ from pathlib import Path
 
 from rulebot.corpus.files import read_corpus_file
 from rulebot.corpus.model import Entry
+from rulebot.text import fold
 
 LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 """Line endings as Markdown and editors count them (not str.splitlines's \\f, \\x85, \\u2028...)."""
@@ -33,11 +34,31 @@ ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "asked", "see_
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}
+MAX_ID_SLUG = 60
+"""Ids are cut at this many characters of slug (long FAQ questions)."""
 
 
 def split_lines(text: str) -> list[str]:
     """The lines of a text, cut at CRLF, CR or LF only, so that line numbers match an editor's."""
     return LINE_BREAK_RE.split(text) if "\r" in text else text.split("\n")  # the same; str.split is much faster
+
+
+def slugify(text: str) -> str:
+    """Lower-case ASCII letters and digits joined by single hyphens; cut near MAX_ID_SLUG."""
+    slug = re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
+    if len(slug) > MAX_ID_SLUG:
+        slug = slug[:MAX_ID_SLUG].rsplit("-", 1)[0]
+    return slug or "entry"
+
+
+def unique_id(prefix: str, title: str, taken: set[str]) -> str:
+    """`prefix-slug-of-title`, with -2, -3 ... added until it is not in `taken`."""
+    base = f"{prefix}-{slugify(title)}"
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
 
 
 def split_list(value: str) -> list[str]:

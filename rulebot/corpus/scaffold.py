@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulebot.corpus.files import GAME_FILE, read_corpus_file
-from rulebot.corpus.format import DATE_RE, ID_RE, format_entry
+from rulebot.corpus.format import DATE_RE, ID_RE, format_entry, slugify, unique_id
 from rulebot.places import outside_package, shipped_corpus_dir
 from rulebot.errors import CurationError, PackageWriteError
-from rulebot.corpus.importing import slugify, unique_id
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
 from rulebot.corpus.model import Corpus, Game
 

@@ -1,0 +1,236 @@
+"""Reading a rules or FAQ document: its text, its blocks, and what the import and the citations check both look for in it.
+
+A Markdown document is read with the project's one markdown-it parser
+(`rulebot.markdown.parser()`): its top-level blocks are headings, paragraphs
+and the rest (lists, tables, code). A plain-text document has no markup: its
+paragraphs are separated by blank lines, and a short line standing alone (all
+capitals, `N. Title`, or no closing punctuation) is a heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebot.errors import CurationError
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+DASHES = "—–"
+NUMBER = r"\d+(?:\.\d+)+(?:[a-z]\b|\.[A-Z]\b)?"
+"""A rule number: 702.19, 702.19b, 1.5.2, 1.5.2.C (at least one dot)."""
+NUMBERED_RE = re.compile(rf"^\s*(?P<number>{NUMBER})\.?(?:\s+(?P<rest>.*))?$", re.DOTALL)
+SECTION_NUMBER_RE = re.compile(r"^\s*(?P<number>\d+)\.\s+(?P<rest>\S.*)$")
+MID_LEAD_RE = re.compile(rf"(?<=[.!?)\"”])\s+(?=(?:\\\*\s*)?\*\*[^*\n]{{1,80}}\*\*\s*[{DASHES}])")
+"""Where a bold lead-in starts in the middle of a paragraph."""
+MAX_TITLE_WORDS = 10
+"""A line of more words is no title."""
+ACRONYMS = {"FAQ", "FAQS", "VP", "VPS", "TOC", "AI", "ID", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "XII"}
+"""Words kept in capitals when a heading in capitals is given title case."""
+SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "de", "du", "des", "la", "le", "les", "et"}
+"""Words left in lower case inside such a title."""
+
+
+def read_document(path: Path) -> str:
+    """A document's text (UTF-8, BOM and CRLF removed); CurationError when it cannot be read."""
+    try:
+        if path.stat().st_size > MAX_DOCUMENT_BYTES:
+            raise CurationError(f"{path}: larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CurationError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise CurationError(f"{path}:{line}: not valid UTF-8 (byte {data[exc.start]:#04x})") from None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").replace("\0", "")
+
+
+def plain(source: str) -> str:
+    """Markdown inline source as plain text: links, emphasis and escapes removed."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", source)
+    text = re.sub(r"\*\*|__", "", text)
+    text = re.sub(r"(?<![\\\w])[*_](?=\S)|(?<=\S)(?<!\\)[*_](?!\w)", "", text)
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|>~\"'])", r"\1", text)
+    return re.sub(r"^\s{0,3}#{1,6}\s+", "", text)
+
+
+def split_lead_ins(source: str) -> list[str]:
+    """Cut a paragraph where a bold lead-in starts mid-paragraph (`... game. **Name** — text`)."""
+    return [part for part in MID_LEAD_RE.split(source) if part.strip()]
+
+
+def github_anchor(text: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return "#" + re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def nice_title(text: str) -> str:
+    """A heading in capitals as a title in title case; anything else as it is, tidied."""
+    text = " ".join(text.split()).strip().rstrip(":").strip()
+    letters = [c for c in text if c.isalpha()]
+    if letters and all(c.isupper() for c in letters) and len(letters) > 1:
+        words = []
+        for word in text.split(" "):
+            if word.strip("()[]:,").upper() in ACRONYMS or re.search(r"[A-Z]\.[A-Z]", word):
+                words.append(word)  # FAQ, F.A.Q. stay as they are
+                continue
+            lower = word.lower()
+            if words and lower in SMALL_WORDS:
+                words.append(lower)
+                continue
+            index = next((i for i, c in enumerate(lower) if c.isalpha()), None)
+            words.append(lower if index is None else lower[:index] + lower[index].upper() + lower[index + 1 :])
+        text = " ".join(words)
+    return text
+
+
+# -- blocks ------------------------------------------------------------------
+
+
+@dataclass
+class Block:
+    """A top-level piece of the document: a heading, a paragraph, or anything else (list, table, code)."""
+
+    kind: str
+    """"heading", "para" or "other"."""
+    line: int
+    """Its first line in the document."""
+    source: str
+    """Its text as written."""
+    text: str = ""
+    """A heading's text, markup removed."""
+    level: int = 0
+    """A heading's level, 1 to 6; 0 for a plain-text document's opening line standing alone (its title)."""
+
+
+def markdown_blocks(text: str) -> Iterator[Block]:
+    """The top-level blocks of a Markdown document, from the configured markdown-it parser."""
+    from rulebot.markdown import parser
+
+    lines = text.split("\n")
+    tokens = parser().parse(text)
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.level != 0 or token.map is None:
+            index += 1
+            continue
+        start, end = token.map
+        source = "\n".join(lines[start:end]).strip("\n")
+        if token.type == "heading_open":
+            inline = tokens[index + 1]
+            yield Block("heading", start + 1, source, _inline_text(inline.children or []), int(token.tag[1]))
+        elif token.type == "paragraph_open":
+            yield Block("para", start + 1, source)
+        else:
+            yield Block("other", start + 1, source)
+        index += 1
+        if token.nesting == 1:  # skip to the token closing this block
+            while index < len(tokens) and not (tokens[index].level == 0 and tokens[index].nesting == -1):
+                index += 1
+            index += 1
+
+
+def _inline_text(children: list) -> str:
+    parts = []
+    for child in children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(child.content)
+    return " ".join("".join(parts).split())
+
+
+def text_blocks(text: str) -> Iterator[Block]:
+    """The blocks of a plain-text document: blank-line separated paragraphs; lone short lines are headings."""
+    paragraph: list[str] = []
+    start = 0
+    first = True
+    for number, line in enumerate([*text.split("\n"), ""], 1):
+        if line.strip():
+            if not paragraph:
+                start = number
+            paragraph.append(line.strip())
+            continue
+        if not paragraph:
+            continue
+        level = _text_heading_level(paragraph)
+        if level:
+            yield Block("heading", start, paragraph[0], paragraph[0], 0 if first else level)
+        elif len(paragraph) > 2 and all(title_like(p) for p in paragraph):
+            yield Block("other", start, "\n".join(escape_text(p) for p in paragraph))
+        else:
+            yield Block("para", start, "\n".join(paragraph))
+        first = False
+        paragraph = []
+
+
+def _text_heading_level(paragraph: list[str]) -> int:
+    """1 or 2 for a plain-text heading (a short line standing alone), else 0."""
+    if len(paragraph) != 1:
+        return 0
+    line = paragraph[0]
+    if NUMBERED_RE.match(line):
+        return 0  # a rule, even a titled one (`702.19. Trample`): a clause, not a heading
+    section = SECTION_NUMBER_RE.match(line)
+    if section and title_like(section.group("rest")):
+        return 1 if len(section.group("number")) == 1 else 2
+    return 1 if title_like(line) else 0
+
+
+def title_like(line: str) -> bool:
+    """A short name: no closing punctuation, few words, starting with a letter, digit or quote."""
+    line = line.strip()
+    closing = line.rstrip("\"”’')]»")
+    if not 0 < len(line) <= 80 or len(line.split()) > MAX_TITLE_WORDS or not closing or closing[-1] in ".,;:!?":
+        return exclaimed(line)
+    if SECTION_NUMBER_RE.match(line):
+        return True  # `100. General`
+    return (line[0].isalnum() or line[0] in "\"“'«(") and not re.match(r"^\d+[.)]\s", line)
+
+
+def exclaimed(line: str) -> bool:
+    """A short exclamation, which can be a name too (`For Mirrodin!`)."""
+    return line.endswith("!") and len(line.split()) <= 4 and line[0].isupper()
+
+
+def escape_text(line: str) -> str:
+    """A plain-text line that Markdown will not take for a heading or code."""
+    line = line.strip()
+    return "\\" + line if line.startswith("#") else line
+
+
+# -- rule numbers ------------------------------------------------------------
+
+
+def number_key(number: str) -> str:
+    """A rule number as looked up: `702.19B.` → `702.19b`."""
+    return number.strip().rstrip(".").lower()
+
+
+def parent_number(number: str) -> str | None:
+    """The rule a rule number is part of: 702.19b → 702.19 → 702; None for a top one."""
+    if re.search(r"\d[a-z]$", number):
+        return number[:-1]
+    if "." in number:
+        return number.rsplit(".", 1)[0]
+    return None
+
+
+def expand_range(number: str, last: str | None) -> list[str]:
+    """`205.1a` with last `c` → 205.1a, 205.1b, 205.1c."""
+    key = number_key(number)
+    if not last or not re.search(r"[a-z]$", key) or last < key[-1]:
+        return [key]
+    return [key[:-1] + chr(c) for c in range(ord(key[-1]), ord(last) + 1)]
+
+
+def strip_number(title: str) -> str:
+    """A title without its leading rule or section number (`702.19 Trample` → `Trample`)."""
+    return re.sub(rf"^\s*(?:{NUMBER}|\d+)\.?\s+", "", title).strip() or title

@@ -1,0 +1,499 @@
+"""The drafts of one import: entries gathered while a document is read, their references, and what they end as.
+
+rulebot.corpus.importing recognises what each block of a document is and
+records it here, in a Drafting: the headings above, the draft taking text,
+the references each draft makes (`see rule 702.19`, `(see X)`, links to
+headings, See also lines) and the redirects (`X - See Y.`). Once the whole
+document is read, finish() gives each draft its id, resolves references to
+see_also links and redirects to aliases, and makes the DraftEntry list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rulebot.corpus.documents import DASHES, NUMBER, escape_text, expand_range, nice_title, number_key, parent_number, plain, strip_number
+from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, unique_id
+from rulebot.corpus.model import Corpus, Game
+from rulebot.text import fold, plural
+
+RULE_REF_RE = re.compile(
+    rf"\brules?[ \t]+(?P<list>{NUMBER}\.?(?:\s*[{DASHES}-]\s*[a-z]\b)?"
+    rf"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+){NUMBER}\.?(?:\s*[{DASHES}-]\s*[a-z]\b)?)*)",
+    re.IGNORECASE,
+)
+SECTION_REF_RE = re.compile(r"\brules?[ \t]+(?P<number>\d{3})\b(?!\.\d)", re.IGNORECASE)
+SEE_NUMBER_RE = re.compile(rf"\bsee\s+(?P<number>{NUMBER})", re.IGNORECASE)
+RANGE_RE = re.compile(rf"(?P<number>{NUMBER})\.?(?:\s*[{DASHES}-]\s*(?P<last>[a-z])\b)?")
+PAREN_SEE_RE = re.compile(r"\(\s*see\s+(?P<name>[^()]{1,60}?)\s*\)", re.IGNORECASE)
+ANCHOR_RE = re.compile(r"\]\((?P<anchor>#[^)\s]+)\)")
+KIND_WORDS = (
+    # Innermost section first: the first component naming one of these gives the kind.
+    (("errata", "erratum", "corrections"), "errata"),
+    (("faq", "frequently asked", "questions"), "faq"),
+    (("variant", "variante"), "variant"),
+    (("house rule",), "house-rule"),
+    (("setup", "set-up", "set up", "preparation", "mise en place"), "setup"),
+    (("glossary", "glossaire"), "fine-point"),
+)
+
+
+@dataclass(frozen=True)
+class DraftEntry:
+    """One drafted entry, ready to be written in the entries-file format."""
+
+    id: str
+    """Its id: the game's id_prefix and a slug of its title, unique."""
+    title: str
+    """The heading, lead-in, question or rule number (with its rule's name)."""
+    kind: str
+    """Guessed from the section (errata, FAQ, setup, glossary) and the form."""
+    section: str
+    """Where it sits in the document: headings joined by ` > `, then a name, number or question."""
+    text: str
+    """The document's own text (Markdown), with notes for the curator at the end."""
+    line: int
+    """Its line in the document."""
+    aliases: tuple[str, ...] = ()
+    """Names redirecting to it (`X - See Y.`)."""
+    see_also: tuple[str, ...] = ()
+    """Ids of the drafts (or existing entries) it refers to."""
+
+    def block(self) -> str:
+        """The entry in the entries-file format, with `draft: true`."""
+        headers = [("title", self.title), ("kind", self.kind), ("section", self.section)]
+        if self.aliases:
+            headers.append(("aliases", f"{LIST_SEPARATOR} ".join(self.aliases)))
+        if self.see_also:
+            headers.append(("see_also", f"{LIST_SEPARATOR} ".join(self.see_also)))
+        headers.append(("draft", "true"))
+        return format_entry(self.id, headers, self.text)
+
+
+@dataclass
+class Imported:
+    """What `rulebot import` drafted from one document, and how its references fared."""
+
+    document: str
+    """The document's file name."""
+    game: str
+    """Slug of the game the drafts are for."""
+    source: str
+    """Id of the source they cite (their entries file is `<source>.md`)."""
+    entries: list[DraftEntry] = field(default_factory=list)
+    """The drafts, in document order."""
+    resolved: int = 0
+    """References turned into see_also links (distinct per entry)."""
+    unresolved: list[tuple[int, str]] = field(default_factory=list)
+    """References that name nothing drafted: (document line, reference as written)."""
+    aliases: int = 0
+    """Redirects turned into aliases."""
+    redirects_unresolved: list[tuple[int, str]] = field(default_factory=list)
+    """Redirects whose target was not found: (document line, redirect as written)."""
+    seconds: float = 0.0
+    """Time the drafting took."""
+
+    def to_markdown(self) -> str:
+        """The drafts as an entries file, after a preamble of notes for the curator."""
+        lines = [
+            f"# Drafts imported from {self.document}",
+            "",
+            f"Drafted by `rulebot import` for the game `{self.game}`, source `{self.source}`.",
+            "Every entry below is a draft: its text is still the document's own. Restate it in",
+            "your own words, check its title, kind, section, aliases and see_also, then remove",
+            "its `draft: true` line (`rulebot check --strict` lists the drafts left).",
+            "",
+        ]
+        if self.unresolved or self.redirects_unresolved:
+            lines.append("References that name nothing drafted (document line: reference):")
+            lines.append("")
+            lines.extend(f"- {line}: {_one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
+            lines.append("")
+        return "\n".join(lines) + "\n" + self.entries_markdown()
+
+    def entries_markdown(self) -> str:
+        """The drafts alone, in the entries-file format."""
+        return "\n".join(e.block() for e in self.entries)
+
+    def summary(self) -> str:
+        """One line: entries drafted, references resolved and not, aliases, time."""
+        unresolved = len(self.unresolved) + len(self.redirects_unresolved)
+        return (
+            f"Drafted {plural(len(self.entries), 'entry', 'entries')} from {self.document}: "
+            f"{plural(self.resolved, 'reference')} resolved, {unresolved} unresolved, "
+            f"{plural(self.aliases, 'alias', 'aliases')} from redirects ({self.seconds:.2f} s)"
+        )
+
+
+# -- drafting ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference a draft makes to another entry."""
+
+    kind: str
+    """"name", "number" (a rule number) or "anchor" (a link to a heading)."""
+    value: str
+    """What is looked up: a name, a rule number as number_key() gives it, an anchor."""
+    text: str
+    """The reference as written, for the curator."""
+    line: int
+    """Its line in the document."""
+    explicit: bool = False
+    """A See also line: noted in the entry when it names nothing."""
+    optional: bool = False
+    """Not counted when it names nothing (a letter inside a range of rules)."""
+
+
+@dataclass
+class Heading:
+    """A heading of the document."""
+
+    level: int
+    """As Block.level."""
+    title: str
+    """Its text, revision mark removed."""
+    anchor: str
+    """The anchor a link to it uses (github_anchor)."""
+    number: str | None
+    """Its rule or section number, if it has one."""
+    first: Draft | None = None
+    """The first draft under it, which a link or a reference to it names."""
+
+
+@dataclass
+class Draft:
+    """An entry being drafted: DraftEntry's fields as gathered, and what it refers to."""
+
+    title: str
+    kind: str
+    section: str
+    line: int
+    number: str | None = None
+    """Its rule number, if it is a numbered rule."""
+    body: list[str] = field(default_factory=list)
+    """Its pieces of text, in document order."""
+    refs: list[Ref] = field(default_factory=list)
+    see_lines: list[str] = field(default_factory=list)
+    """The See also lines that are its only text, if any."""
+    notes: list[str] = field(default_factory=list)
+    """Notes for the curator, added to the text."""
+    aliases: list[str] = field(default_factory=list)
+    """Names redirecting to it."""
+    id: str = ""
+    """Given by finish()."""
+    open: bool = True
+    """Still taking the paragraphs that follow (not after a heading closed it)."""
+
+
+class Drafting:
+    """What reading one document has gathered so far, and the ways to add to it."""
+
+    def __init__(self, game: Game, markdown: bool, corpus: Corpus | None):
+        self.game = game
+        self.markdown = markdown
+        self.corpus = corpus
+        self.drafts: list[Draft] = []
+        """Every draft, in document order (those left without text are dropped by finish())."""
+        self.headings: list[Heading] = []
+        """The headings the text now read is under, outermost first."""
+        self.all_headings: list[Heading] = []
+        """Every heading, in document order."""
+        self.pending: Draft | None = None
+        """The draft of the last heading, made an entry when text follows it."""
+        self.current: Draft | None = None
+        """The draft taking the text now read."""
+        self.title_heading: Heading | None = None
+        """The document's title."""
+        self.number_names: dict[str, str] = {}
+        """The name of each titled rule or section number (`702.19. Trample`)."""
+        self.numbers: dict[str, Draft] = {}
+        """The draft a rule number refers to: the rule's own, else the first of its sub-rules."""
+        self.redirects: list[tuple[str, list[Ref], int, str]] = []
+        """(alias, references to what it redirects to, line, as written)."""
+        self.question_count: dict[str, int] = {}
+        """Questions so far in each section, which number them."""
+
+    # -- entries ---------------------------------------------------------
+
+    def close(self) -> None:
+        """A heading ends the entry in progress."""
+        if self.current is not None:
+            self.current.open = False
+        self.current = None
+        self.pending = None
+
+    def start(self, draft: Draft, marked: bool) -> None:
+        """A draft the document starts (a question, a lead-in, a rule), `marked` new or revised."""
+        self.pending = None
+        if marked:
+            draft.notes.append("the document marks this entry as new or revised")
+        self.commit(draft)
+
+    def commit(self, draft: Draft) -> None:
+        """A draft becomes an entry, taking the text that follows."""
+        self.drafts.append(draft)
+        self.current = draft
+        for heading in self.headings:
+            if heading.first is None:
+                heading.first = draft
+        if self.title_heading is not None and self.title_heading.first is None:
+            self.title_heading.first = draft
+        if draft.number:
+            number: str | None = draft.number
+            while number:
+                self.numbers.setdefault(number, draft)
+                number = parent_number(number)
+
+    def add_text(self, source: str, line: int) -> None:
+        """Text for the draft in progress (the pending heading's, else a new one), its references scanned."""
+        if not source.strip():
+            return
+        if self.current is None or not self.current.open:
+            if self.pending is not None:
+                draft, self.pending = self.pending, None
+            else:
+                title = self.title_heading.title if self.title_heading and not self.headings else "Introduction"
+                draft = Draft(nice_title(title), self.kind(), self.section() or title, line)
+            self.commit(draft)
+        assert self.current is not None
+        if not self.markdown:
+            source = "\n".join(escape_text(text_line) for text_line in source.split("\n"))
+        self.current.body.append(source.strip("\n"))
+        self.scan(self.current, source, line)
+
+    def see_also(self, names: str, source: str, line: int) -> None:
+        """A See also line's references, for the draft in progress (else the last one)."""
+        target = self.current if self.current is not None else (self.pending or (self.drafts[-1] if self.drafts else None))
+        if target is None:
+            return
+        if target is self.pending:
+            # A heading with nothing but a See also line: an entry all the same, that line its text.
+            target.see_lines.append(source)
+            self.commit(target)
+            self.pending = None
+        target.refs.extend(self.refs(names, source, line))
+
+    def redirect(self, alias: str, target: str, source: str, line: int, written: str) -> None:
+        """`alias` names what `target` names (`X - See Y.`): an alias of that entry, once it is known."""
+        self.redirects.append((alias, self.refs(target, source, line), line, written))
+
+    def numbered_title(self, number: str, rest: str | None) -> str:
+        """The title of a numbered rule: its number and its own name, else the name of the rule or heading above."""
+        shown = number.upper() if re.search(r"\.[a-z]$", number) else number
+        if rest and rest.strip().rstrip("."):
+            return f"{shown} {nice_title(rest.strip().rstrip('.'))}"
+        parent = parent_number(number)
+        while parent:
+            if parent in self.number_names:
+                return f"{shown} {self.number_names[parent]}"
+            parent = parent_number(parent)
+        if self.headings:
+            return f"{shown} {nice_title(strip_number(self.headings[-1].title))}"
+        return shown
+
+    def kind(self, default: str = "rule") -> str:
+        """The kind the innermost heading naming one gives (KIND_WORDS), else `default`."""
+        for heading in reversed(self.headings):
+            folded = fold(heading.title)
+            for words, kind in KIND_WORDS:
+                if any(re.search(rf"\b{re.escape(w)}\b", folded) for w in words):
+                    return kind
+        return default
+
+    def section(self, last: str | None = None) -> str:
+        """The headings above, joined by ` > `, and `last` after them."""
+        parts = [_clean_section(h.title) for h in self.headings]
+        if last:
+            parts.append(_clean_section(last))
+        return " > ".join(p for p in parts if p)
+
+    def plain(self, source: str) -> str:
+        """Text as plain text: Markdown's markup removed (plain text has none)."""
+        return plain(source) if self.markdown else source
+
+    # -- references ------------------------------------------------------
+
+    def refs(self, names: str, source: str, line: int) -> list[Ref]:
+        """The references of a See or See also line: its links to headings, else the names it lists."""
+        links = re.findall(r"\[([^\]]*)\]\((#[^)\s]+)\)", source) if self.markdown else []
+        if links:
+            return [Ref("anchor", anchor, name, line, explicit=True) for name, anchor in links]
+        found = []
+        for name in _split_names(self.plain(names)):
+            numbered = re.match(r"^rules?\s+(\d+(?:\.\d+)*[a-z]?)", name, re.IGNORECASE)
+            if numbered:
+                found.append(Ref("number", number_key(numbered.group(1)), name, line, explicit=True))
+            else:
+                found.append(Ref("name", name, name, line, explicit=True))
+        return found
+
+    def scan(self, draft: Draft, source: str, line: int) -> None:
+        """The inline references of a piece of text: rule numbers, (see X), links to headings."""
+        text = self.plain(source)
+        for match in RULE_REF_RE.finditer(text):
+            for item in RANGE_RE.finditer(match.group("list")):
+                numbers = expand_range(item.group("number"), item.group("last"))
+                for number in numbers:
+                    # Inside a range (603.7d–f), a letter the rules skip is no missing reference.
+                    inside = number not in (numbers[0], numbers[-1])
+                    draft.refs.append(Ref("number", number, f"rule {number}", line, optional=inside))
+        for match in SECTION_REF_RE.finditer(text):
+            draft.refs.append(Ref("number", match.group("number"), f"rule {match.group('number')}", line))
+        for match in SEE_NUMBER_RE.finditer(text):
+            draft.refs.append(Ref("number", number_key(match.group("number")), f"see {match.group('number')}", line))
+        for match in PAREN_SEE_RE.finditer(text):
+            name = re.sub(r"^also\s+", "", match.group("name").strip(), flags=re.IGNORECASE)
+            if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above)\b|^\d", name, re.IGNORECASE):
+                for part in _split_names(name):
+                    draft.refs.append(Ref("name", part, f"(see {name})", line))
+        if self.markdown:
+            for match in ANCHOR_RE.finditer(source):
+                draft.refs.append(Ref("anchor", match.group("anchor"), match.group("anchor"), line))
+
+    # -- resolving and writing -------------------------------------------
+
+    def finish(self, result: Imported) -> None:
+        """Give each draft with text an id, resolve the references and redirects, and add the DraftEntry list to `result`."""
+        drafts = [d for d in self.drafts if d.body or d.see_lines]
+        kept = set(map(id, drafts))
+        taken = set(self.corpus.entries) if self.corpus else set()
+        for draft in drafts:
+            draft.id = unique_id(self.game.id_prefix, draft.title, taken)
+            taken.add(draft.id)
+        names = self.name_table(drafts)
+        anchors: dict[str, Draft] = {}
+        for heading in self.all_headings:
+            if heading.first is not None and id(heading.first) in kept:
+                anchors.setdefault(heading.anchor, heading.first)
+        claimed = set(names)
+        for alias, refs, line, written in self.redirects:
+            target = next((t for t in (self.resolve(r, names, anchors, kept) for r in refs) if t is not None), None)
+            key = _name_key(alias)
+            if target is None:
+                result.redirects_unresolved.append((line, written))
+                continue
+            if key in claimed or LIST_SEPARATOR in alias:
+                continue  # already a title or alias: nothing to add
+            if isinstance(target, str):
+                result.redirects_unresolved.append((line, f"{written} (the existing entry {target}: add the alias there)"))
+                continue
+            claimed.add(key)
+            target.aliases.append(alias)
+            result.aliases += 1
+        for draft in drafts:
+            links: list[str] = []
+            for ref in draft.refs:
+                found = self.resolve(ref, names, anchors, kept)
+                if found is None:
+                    if ref.optional:
+                        continue
+                    result.unresolved.append((ref.line, ref.text))
+                    if ref.explicit:
+                        draft.notes.append(f"“See also {ref.text}” names no drafted entry")
+                    continue
+                target_id = found if isinstance(found, str) else found.id
+                if target_id != draft.id and target_id not in links:
+                    links.append(target_id)
+            result.resolved += len(links)
+            text = "\n\n".join(draft.body).strip() or "\n".join(draft.see_lines).strip()
+            if draft.notes:
+                text += "\n\n" + "\n".join(f"Draft note: {note}." for note in dict.fromkeys(draft.notes))
+            result.entries.append(
+                DraftEntry(
+                    id=draft.id,
+                    title=_one_line(draft.title),
+                    kind=draft.kind,
+                    section=_one_line(draft.section or draft.title),
+                    text=_safe_text(text),
+                    line=draft.line,
+                    aliases=tuple(_one_line(a) for a in draft.aliases),
+                    see_also=tuple(links),
+                )
+            )
+
+    def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:
+        """The draft (or existing entry id) a reference names, or None."""
+        if ref.kind == "number":
+            found = self.numbers.get(ref.value)
+            return found if found is not None and id(found) in kept else None
+        if ref.kind == "anchor":
+            return anchors.get(ref.value.lower()) or self.by_name(names, ref.text)
+        return self.by_name(names, ref.value)
+
+    def name_table(self, drafts: list[Draft]) -> dict[str, Draft | str]:
+        """Names a reference may use: drafted titles, headings, then the game's existing entries."""
+        table: dict[str, Draft | str] = {}
+        for draft in drafts:
+            table.setdefault(_name_key(draft.title), draft)
+        kept = set(map(id, drafts))
+        named = [(d.title, d) for d in drafts] + [(h.title, h.first) for h in self.all_headings if h.first is not None and id(h.first) in kept]
+        for title, target in named:
+            for variant in _name_variants(title):
+                table.setdefault(_name_key(variant), target)
+        if self.corpus is not None:
+            for entry in self.corpus.entries_of(self.game.slug):
+                for name in entry.names():
+                    table.setdefault(_name_key(name), entry.id)
+        return table
+
+    def by_name(self, names: dict[str, Draft | str], name: str) -> Draft | str | None:
+        """What a name names, also in the singular or plural, or without `the`."""
+        key = _name_key(name)
+        for candidate in (key, key.removesuffix("s"), key.removesuffix("es"), key + "s", re.sub(r"^the ", "", key)):
+            if candidate and candidate in names:
+                return names[candidate]
+        return None
+
+
+def _name_variants(title: str) -> list[str]:
+    """Other names a title answers to: without its rule number, its remark in parentheses, each of `A, B`."""
+    bare = re.sub(r"\s*\([^)]*\)", "", strip_number(title)).strip()
+    variants = [title, strip_number(title), bare]
+    parts = [p.strip() for p in bare.split(",")]
+    if 1 < len(parts) <= 4:
+        variants.extend(p for p in parts if p)
+    return variants
+
+
+def _split_names(text: str) -> list[str]:
+    """`troops, "When you win a Conflict," Reveal turn.` → the names, quotes and end punctuation removed."""
+    names = []
+    for quoted, quoted2, bare in re.findall(r'"([^"]+)"|“([^”]+)”|([^,;"“”]+)', text):
+        if quoted or quoted2:
+            names.append(quoted or quoted2)
+        else:
+            names.extend(re.split(r"\s+(?:and|or)\s+", bare))
+    cleaned = [n.strip().strip(".,;:!?'’ ").strip() for n in names]
+    return [n for n in cleaned if n]
+
+
+def _name_key(name: str) -> str:
+    key = fold(re.sub(r"[\"“”‘’'`*_]", "", name))
+    return re.sub(r"[\s.,;:!?]+$", "", key).strip()
+
+
+def _clean_section(text: str) -> str:
+    """A heading as a component of a section: title case, no `>` (the separator), no closing `:` or `.`."""
+    return nice_title(text.replace(">", "›")).rstrip(":.").strip()
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _safe_text(text: str) -> str:
+    """Entry text that cannot start a new entry: a line beginning `## ` outside a fence is escaped."""
+    out = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(FENCES):
+            marker = stripped[:3]
+            fence = marker if fence is None else (None if marker == fence else fence)
+        if fence is None and line.startswith("## "):
+            line = "\\" + line
+        out.append(line)
+    return "\n".join(out)
