@@ -10,7 +10,8 @@ from conftest import MINIMAL, write_corpus
 from rulebot.places import shipped_corpus_dir
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index.cache import open_index
-from rulebot.search.ranking import Searcher, clean_question, make_units
+from rulebot.search.question import clean_question, make_units
+from rulebot.search.ranking import Searcher
 
 
 @pytest.fixture(scope="module")
@@ -194,8 +195,8 @@ def test_game_terms_are_counted(toy: Searcher):
     """A game's own terms (vocabulary.terms) in a question are counted, whatever their inflection."""
     from rulebot.language.analysis import stem, words
 
-    assert toy._game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
-    assert toy._game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
+    assert toy.reading.game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
+    assert toy.reading.game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from rulebot.text import fold  # the one way names and questions are compared
@@ -151,7 +151,7 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(fold(text))
 
 
-def find_phrase(words: list[str], phrase: tuple[str, ...]) -> int:
+def find_phrase(words: Sequence[str], phrase: tuple[str, ...]) -> int:
     """Index of the first occurrence of a word sequence in a word list, or -1."""
     size = len(phrase)
     for i in range(len(words) - size + 1):
