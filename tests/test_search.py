@@ -140,6 +140,50 @@ class TestGames:
             assert answer.results and answer.results[0].game == slug
 
 
+class TestEachQuestionAlone:
+    QUESTIONS = [
+        ("end of the market", {"official_only": True}),
+        ("end of the market", {}),
+        ("mouette du bac", {}),
+        ("winning the game", {"expansions": {"lantern-harbor": set()}}),
+        ("winning the game", {}),
+        ("harbor game whirlpool", {}),
+        ("whirlpol", {"game": "lantern-harbor"}),
+    ]
+
+    @pytest.fixture
+    def two_games(self):
+        """A searcher over two games: one with an expansion and French aliases, one with house rules."""
+        curation = Path(__file__).parent / "corpora" / "site-curation"
+        with Searcher(open_index([MINIMAL, curation / "base", curation / "house"])) as searcher:
+            yield searcher
+
+    @staticmethod
+    def answered(searcher: Searcher, question: str, options: dict) -> tuple:
+        answer = searcher.ask(question, **options)
+        return (
+            [(h.id, h.score) for h in answer.results], [h.id for h in answer.other_games], answer.game,
+            answer.language, answer.confident, answer.parts, answer.suggestions, answer.close_titles,
+        )
+
+    def test_a_question_is_answered_alike_after_any_other(self, two_games: Searcher):
+        """Nothing of one question (its language, game, expansions, official only) is kept for the next:
+        each is answered as by a searcher that never answered another."""
+        alone = [self.answered(Searcher(two_games.opened), q, options) for q, options in self.QUESTIONS]
+        assert [self.answered(two_games, q, options) for q, options in self.QUESTIONS] == alone
+        assert [self.answered(two_games, q, options) for q, options in reversed(self.QUESTIONS)] == alone[::-1]
+
+
+def test_the_ranking_constants_load_nothing_else():
+    """rulebot.search.constants, for whatever shows or mirrors the ranking, loads no other module of rulebot."""
+    import subprocess
+    import sys
+
+    code = "import sys; before = set(sys.modules); import rulebot.search.constants; print(sorted(set(sys.modules) - before))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['rulebot', 'rulebot.search', 'rulebot.search.constants', 'rulebot.version']"
+
+
 class TestUnsure:
     def test_nonsense_gives_no_confident_answer(self, shipped: Searcher):
         """Words absent from the corpus give no confident answer."""

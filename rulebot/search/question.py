@@ -10,8 +10,9 @@ folded words. Then it is read (QuestionReader.read):
 - the game: the one given, else those whose name it contains; the name of
   the one game it is about is no word to search for where it opens or ends
   the question;
-- the expansions it names, which are in play for the ordering, and whose
-  names are no words to search for either.
+- the expansions it names, of each game it is about: in play for the
+  ordering (as --with would be); when it is about one game, their names are
+  no words to search for either.
 
 All that reading makes is one Question, which every step of a search is
 given: nothing of one question is kept for the next. The words are grouped
