@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import MINIMAL, write_corpus
 from rulebot.places import shipped_corpus_dir
@@ -241,6 +243,16 @@ def test_game_terms_are_counted(toy: Searcher):
 
     assert toy.reading.game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
     assert toy.reading.game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c"]), max_size=8), st.lists(st.sampled_from(["a", "b", "c"]), max_size=3))
+def test_find_phrase_finds_the_first_occurrence(words: list[str], phrase: list[str]):
+    """find_phrase gives where a word sequence first starts in a list or a tuple of words, or -1."""
+    from rulebot.language.analysis import find_phrase
+
+    size = len(phrase)
+    expected = next((at for at in range(len(words) - size + 1) if words[at:at + size] == phrase), -1)
+    assert find_phrase(words, tuple(phrase)) == expected == find_phrase(tuple(words), tuple(phrase))
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -85,11 +85,13 @@ class QuestionReader:
         """The index, whose French and English texts tell a question's language."""
         self._tables = synonym_tables  # made when the index was built: start-up stays cheap
         self._decoded: dict[str, tuple[dict[str, SynonymTable], SynonymTable]] = {}
-        self._game_terms = {
-            slug: [t for t in (tuple(stem(w) for w in analysis.words(term)) for term in game["terms"]) if t]
-            for slug, game in games.items()
-        }
-        """Each game's terms, as stem sequences: words that point at the game."""
+        self._game_terms: dict[str, dict[str, list[tuple[str, ...]]]] = {}
+        """Each game's terms, as stem sequences (words that point at the game), by their first stem."""
+        for slug, game in games.items():
+            by_first = self._game_terms[slug] = {}
+            for term in (tuple(stem(w) for w in analysis.words(written)) for written in game["terms"]):
+                if term:
+                    by_first.setdefault(term[0], []).append(term)
         self._game_names = {
             slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
             for slug, game in games.items()
@@ -132,7 +134,8 @@ class QuestionReader:
 
     def game_terms_in(self, stems: list[str], slug: str) -> int:
         """How many of a game's own terms (its `vocabulary.terms`) the question uses."""
-        return sum(1 for term in self._game_terms[slug] if analysis.find_phrase(stems, term) >= 0)
+        by_first = self._game_terms[slug]
+        return sum(1 for first in set(stems) for term in by_first.get(first, ()) if analysis.find_phrase(stems, term) >= 0)
 
     def _language(self, text: str, words: list[str]) -> str:
         """The language of a question: French when its grammar words and accents say so, or when it uses a
@@ -211,7 +214,7 @@ def clean_question(question: str) -> str:
 
 def make_units(words: Sequence[str], synonyms: SynonymTable) -> list[Unit]:
     """Group the words of a question into units, dropping question filler."""
-    longest = max((len(k) for k in synonyms), default=1)
+    longest = max(map(len, synonyms), default=1)
     stems = [stem(w) for w in words]
     units: list[Unit] = []
     i = 0
