@@ -45,8 +45,10 @@ WINDOW = 5
 _NUMBER_RE = re.compile(r"\d")
 _COMPACT_COUNT_RE = re.compile(r"^(\d{1,2})(?:p|pl|j|players?|joueurs?)$")
 """'3p', '4pl', '2j', '3players': a count and its player word typed as one."""
-_RANGE_RE = re.compile(r"\b(\d{1,2})\s*(?:-|–|to|or|à|ou)\s*(\d{1,2})\s*(?:-\s*)?(?:players?|joueurs?)\b", re.IGNORECASE)
-_PLAYERS_RE = re.compile(r"\b(\d{1,2}|[a-z]+)[\s-]*(?:players?|joueurs?)\b", re.IGNORECASE)
+_RANGE = r"\b(\d{1,2})\s*(?:-|–|to|or|à|ou)\s*(\d{1,2})\s*(?:-\s*)?(?:players?|joueurs?)\b"
+_PLAYERS = r"\b(\d{1,2}|[a-z]+)[\s-]*(?:players?|joueurs?)\b"
+"""Player counts in an entry's text (case ignored): compiled when an index is built (by re, once), never
+for a question: a cold `ask` does not pay for them."""
 
 
 @dataclass(frozen=True)
@@ -123,10 +125,10 @@ def counted_stems(text: str) -> list[str]:
 def player_counts(text: str) -> list[int]:
     """The player counts a text gives something for ("3 players", "2-4 players", a table row), sorted."""
     found: set[int] = set()
-    for low, high in _RANGE_RE.findall(text):
+    for low, high in re.findall(_RANGE, text, re.IGNORECASE):
         if int(low) <= int(high) <= MAX_PLAYERS:
             found.update(range(int(low), int(high) + 1))
-    for written in _PLAYERS_RE.findall(text):
+    for written in re.findall(_PLAYERS, text, re.IGNORECASE):
         count = number_of(written.lower())
         if count is not None and 1 <= count <= MAX_PLAYERS:
             found.add(count)

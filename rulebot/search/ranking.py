@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Collection, Container, Mapping
-from dataclasses import dataclass
 
 from rulebot.errors import UnknownEntryError, UnknownGameError
 from rulebot.index.cache import OpenIndex
@@ -316,11 +315,13 @@ def _only(scores: dict[int, float], eligible: Container[int] | None) -> dict[int
     return scores if eligible is None else {d: v for d, v in scores.items() if d in eligible}
 
 
-@dataclass(frozen=True)
 class _Excluding:
     """Every document but some."""
 
-    excluded: set[int]
+    __slots__ = ("excluded",)
+
+    def __init__(self, excluded: set[int]):
+        self.excluded = excluded
 
     def __contains__(self, docnum: object) -> bool:
         return docnum not in self.excluded
