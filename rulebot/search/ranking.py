@@ -226,6 +226,7 @@ class Searcher:
         return [h for h in hits if h.game not in in_play or (h.data["expansion"] or "base") in in_play[h.game] | {"base"}]
 
     def _search_game(self, question: Question, slug: str) -> list[Hit]:
+        """One game's search, with its own synonyms, of the expansions in play only (when they are given)."""
         units = make_units(question.words, question.synonyms[slug])[:MAX_UNITS]
         return self._search(question, units, slug, question.in_play.get(slug))
 

@@ -1,4 +1,4 @@
-"""Rescoring what a question's words found, by what else the question says.
+"""Rescoring what a question's words found: by how much of the question an entry matches, and by other signals.
 
 The words' BM25F score of an entry (rulebot.search.scoring) is multiplied
 by the signals of this module:
