@@ -47,7 +47,7 @@ class Unit:
     """Word sequences that mean the same, the typed one first."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # nothing compares two questions; without __eq__ the class costs a cold ask less
 class Question:
     """A question as read: what is searched for, in which games, with which vocabulary."""
 
