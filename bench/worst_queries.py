@@ -41,7 +41,9 @@ from rulebot.language.analysis import words  # noqa: E402
 from rulebot.places import shipped_corpus_dir  # noqa: E402
 from rulebot.errors import QueryError  # noqa: E402
 from rulebot.index.cache import open_index  # noqa: E402
-from rulebot.search.ranking import MAX_QUESTION_CHARS, MAX_UNITS, Searcher, clean_question  # noqa: E402
+from rulebot.search.constants import MAX_UNITS  # noqa: E402
+from rulebot.search.question import MAX_QUESTION_CHARS, clean_question  # noqa: E402
+from rulebot.search.ranking import Searcher  # noqa: E402
 
 ORDINARY = {"ordinary: chamurky tie": "chamurky tie", "ordinary: sloppy": "can i trash assassination mision card"}
 

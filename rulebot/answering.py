@@ -15,7 +15,8 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
 if TYPE_CHECKING:
-    from rulebot.search.ranking import Answer, Searcher
+    from rulebot.search.answer import Answer
+    from rulebot.search.ranking import Searcher
 
 Notify = Callable[[str], None]
 """Tells the user one line (on standard error): progress of a build, a warning."""

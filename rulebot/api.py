@@ -26,7 +26,7 @@ from rulebot import answering
 from rulebot.corpus.files import chosen_dirs
 from rulebot.errors import RulebotError
 from rulebot.index.cache import open_index
-from rulebot.search.ranking import Answer as SearchAnswer
+from rulebot.search.answer import Answer as SearchAnswer
 from rulebot.search.ranking import Searcher
 
 

@@ -27,7 +27,10 @@ from rulebot.cli.main import cli
 from rulebot.places import shipped_corpus_dir
 from rulebot.errors import QueryError
 from rulebot.index.cache import open_index
-from rulebot.search.ranking import MAX_QUESTION_CHARS, MAX_UNITS, Answer, Searcher, valid_text
+from rulebot.search.answer import Answer
+from rulebot.search.constants import MAX_UNITS
+from rulebot.search.question import MAX_QUESTION_CHARS, valid_text
+from rulebot.search.ranking import Searcher
 
 # On a failure hypothesis writes a patch with libcst, which warns through
 # mypy_extensions where both are installed: not ours to fix.
@@ -171,7 +174,7 @@ WORST = {
 @pytest.fixture
 def cold(searcher: Searcher, monkeypatch: pytest.MonkeyPatch) -> Searcher:
     """The shared searcher with an empty typo cache, as in a fresh `rulebot ask`."""
-    monkeypatch.setattr(searcher, "_spelling", {}, raising=False)
+    monkeypatch.setattr(searcher.spellings, "_found", {})
     return searcher
 
 
@@ -190,7 +193,7 @@ def fuzzy_calls(cold: Searcher, monkeypatch: pytest.MonkeyPatch) -> list[tuple[s
         calls.append((field, word))
         return []
 
-    monkeypatch.setattr(cold.vocabulary, "within", record)
+    monkeypatch.setattr(cold.spellings.vocabulary, "within", record)
     return calls
 
 

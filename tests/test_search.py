@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import MINIMAL, write_corpus
 from rulebot.places import shipped_corpus_dir
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index.cache import open_index
-from rulebot.search.ranking import Searcher, clean_question, make_units
+from rulebot.search.question import clean_question, make_units
+from rulebot.search.ranking import Searcher
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +142,50 @@ class TestGames:
             assert answer.results and answer.results[0].game == slug
 
 
+class TestEachQuestionAlone:
+    QUESTIONS = [
+        ("end of the market", {"official_only": True}),
+        ("end of the market", {}),
+        ("mouette du bac", {}),
+        ("winning the game", {"expansions": {"lantern-harbor": set()}}),
+        ("winning the game", {}),
+        ("harbor game whirlpool", {}),
+        ("whirlpol", {"game": "lantern-harbor"}),
+    ]
+
+    @pytest.fixture
+    def two_games(self):
+        """A searcher over two games: one with an expansion and French aliases, one with house rules."""
+        curation = Path(__file__).parent / "corpora" / "site-curation"
+        with Searcher(open_index([MINIMAL, curation / "base", curation / "house"])) as searcher:
+            yield searcher
+
+    @staticmethod
+    def answered(searcher: Searcher, question: str, options: dict) -> tuple:
+        answer = searcher.ask(question, **options)
+        return (
+            [(h.id, h.score) for h in answer.results], [h.id for h in answer.other_games], answer.game,
+            answer.language, answer.confident, answer.parts, answer.suggestions, answer.close_titles,
+        )
+
+    def test_a_question_is_answered_alike_after_any_other(self, two_games: Searcher):
+        """Nothing of one question (its language, game, expansions, official only) is kept for the next:
+        each is answered as by a searcher that never answered another."""
+        alone = [self.answered(Searcher(two_games.opened), q, options) for q, options in self.QUESTIONS]
+        assert [self.answered(two_games, q, options) for q, options in self.QUESTIONS] == alone
+        assert [self.answered(two_games, q, options) for q, options in reversed(self.QUESTIONS)] == alone[::-1]
+
+
+def test_the_ranking_constants_load_nothing_else():
+    """rulebot.search.constants, for whatever shows or mirrors the ranking, loads no other module of rulebot."""
+    import subprocess
+    import sys
+
+    code = "import sys; before = set(sys.modules); import rulebot.search.constants; print(sorted(set(sys.modules) - before))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['rulebot', 'rulebot.search', 'rulebot.search.constants', 'rulebot.version']"
+
+
 class TestUnsure:
     def test_nonsense_gives_no_confident_answer(self, shipped: Searcher):
         """Words absent from the corpus give no confident answer."""
@@ -194,8 +241,18 @@ def test_game_terms_are_counted(toy: Searcher):
     """A game's own terms (vocabulary.terms) in a question are counted, whatever their inflection."""
     from rulebot.language.analysis import stem, words
 
-    assert toy._game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
-    assert toy._game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
+    assert toy.reading.game_terms_in([stem(w) for w in words("two shells on the docks")], "lantern-harbor") == 2
+    assert toy.reading.game_terms_in([stem(w) for w in words("a wizard's tower")], "lantern-harbor") == 0
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c"]), max_size=8), st.lists(st.sampled_from(["a", "b", "c"]), max_size=3))
+def test_find_phrase_finds_the_first_occurrence(words: list[str], phrase: list[str]):
+    """find_phrase gives where a word sequence first starts in a list or a tuple of words, or -1."""
+    from rulebot.language.analysis import find_phrase
+
+    size = len(phrase)
+    expected = next((at for at in range(len(words) - size + 1) if words[at:at + size] == phrase), -1)
+    assert find_phrase(words, tuple(phrase)) == expected == find_phrase(tuple(words), tuple(phrase))
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -15,7 +15,7 @@ from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
 if TYPE_CHECKING:
-    from rulebot.search.ranking import Answer
+    from rulebot.search.answer import Answer
 
 INTERNAL_KEYS = ("terminal", "name_stems", "counted", "player_counts")
 """Payload keys that are for the printer only, not for JSON readers."""

@@ -23,7 +23,8 @@ from rulebot.cli.output import BOLD, DIM, YELLOW, Style, fit
 from rulebot.text import plural
 
 if TYPE_CHECKING:
-    from rulebot.search.ranking import Answer, Searcher
+    from rulebot.search.answer import Answer
+    from rulebot.search.ranking import Searcher
 
 HISTORY_FILE = "play-history"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from rulebot.text import fold  # the one way names and questions are compared
@@ -151,13 +151,23 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(fold(text))
 
 
-def find_phrase(words: list[str], phrase: tuple[str, ...]) -> int:
-    """Index of the first occurrence of a word sequence in a word list, or -1."""
-    size = len(phrase)
-    for i in range(len(words) - size + 1):
-        if tuple(words[i:i + size]) == phrase:
-            return i
-    return -1
+def find_phrase(words: Sequence[str], phrase: tuple[str, ...]) -> int:
+    """Index of the first occurrence of a word sequence in a word list (a list or a tuple), or -1.
+
+    Only where its first word is (found by the sequence's own index(), in C)
+    is the rest compared: a question is looked at for every name and term of
+    every game."""
+    if not phrase:
+        return 0
+    size, first, at = len(phrase), phrase[0], 0
+    while True:
+        try:
+            at = words.index(first, at)
+        except ValueError:
+            return -1
+        if tuple(words[at:at + size]) == phrase:
+            return at
+        at += 1
 
 
 def stem(word: str) -> str:

@@ -43,10 +43,13 @@ MAX_PLAYERS = 12
 WINDOW = 5
 """A word counts as counted when it is at most this many words from a number."""
 _NUMBER_RE = re.compile(r"\d")
-_COMPACT_COUNT_RE = re.compile(r"^(\d{1,2})(?:p|pl|j|players?|joueurs?)$")
-"""'3p', '4pl', '2j', '3players': a count and its player word typed as one."""
-_RANGE_RE = re.compile(r"\b(\d{1,2})\s*(?:-|–|to|or|à|ou)\s*(\d{1,2})\s*(?:-\s*)?(?:players?|joueurs?)\b", re.IGNORECASE)
-_PLAYERS_RE = re.compile(r"\b(\d{1,2}|[a-z]+)[\s-]*(?:players?|joueurs?)\b", re.IGNORECASE)
+_COMPACT_COUNT = r"^(\d{1,2})(?:p|pl|j|players?|joueurs?)$"
+"""'3p', '4pl', '2j', '3players': a count and its player word typed as one (looked for, and compiled by re,
+only in a word that begins with a digit: most questions have none)."""
+_RANGE = r"\b(\d{1,2})\s*(?:-|–|to|or|à|ou)\s*(\d{1,2})\s*(?:-\s*)?(?:players?|joueurs?)\b"
+_PLAYERS = r"\b(\d{1,2}|[a-z]+)[\s-]*(?:players?|joueurs?)\b"
+"""Player counts in an entry's text (case ignored): compiled when an index is built (by re, once), never
+for a question: a cold `ask` does not pay for them."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ def read_intent(words: list[str], language: str = "en") -> Intent:
     quantity = any(analysis.find_phrase(words, cue) >= 0 for cue in QUANTITY_CUES)
     players, kept = None, list(words)
     for at, word in enumerate(words):
-        compact = _COMPACT_COUNT_RE.match(word)
+        compact = re.match(_COMPACT_COUNT, word) if word[:1].isdigit() else None
         if compact:
             players, kept = int(compact.group(1)), words[:at] + words[at + 1:]
             break
@@ -123,10 +126,10 @@ def counted_stems(text: str) -> list[str]:
 def player_counts(text: str) -> list[int]:
     """The player counts a text gives something for ("3 players", "2-4 players", a table row), sorted."""
     found: set[int] = set()
-    for low, high in _RANGE_RE.findall(text):
+    for low, high in re.findall(_RANGE, text, re.IGNORECASE):
         if int(low) <= int(high) <= MAX_PLAYERS:
             found.update(range(int(low), int(high) + 1))
-    for written in _PLAYERS_RE.findall(text):
+    for written in re.findall(_PLAYERS, text, re.IGNORECASE):
         count = number_of(written.lower())
         if count is not None and 1 <= count <= MAX_PLAYERS:
             found.add(count)

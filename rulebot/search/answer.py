@@ -1,0 +1,165 @@
+"""The answer to a question, made of the entries found: which of them make it up, in what order, how sure it is.
+
+- Order: the entry of an expansion in play comes before the rule it changes
+  (modifications_first).
+- Parts: the best entry, and up to MAX_PARTS - 1 more that complete it (the
+  rule it changes or that changes it, an entry it links to) or score close to
+  it (answer_first).
+- Several games: when the game was not given, the best entry of each other
+  game that scores close to the answer is answered too (runners_up).
+- Confidence: the best entry clearly answers when it matches most of the
+  question and no entry unrelated to it comes close (confident).
+
+The constants are in rulebot.search.constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from rulebot.search.constants import CLOSE_SHARE, CONFIDENT_COVERAGE, CONFIDENT_MARGIN, MAX_PARTS, PART_SHARE
+
+
+@dataclass
+class Hit:
+    """An entry found for a question."""
+
+    id: str
+    """The entry's id."""
+    game: str
+    """The entry's game."""
+    score: float
+    """Final score, comparable within one answer."""
+    coverage: float
+    """Share of the question's units the entry matches (0..1)."""
+    data: dict
+    """The entry's payload (see rulebot.index.cache.entry_payload)."""
+
+
+@dataclass
+class Answer:
+    """What `ask` found for a question."""
+
+    query: str
+    """The question as received."""
+    game: str | None
+    """The game searched: given, named in the question, or of the best hit."""
+    results: list[Hit] = field(default_factory=list)
+    """Best first."""
+    confident: bool = False
+    """False when no entry matches the question clearly."""
+    suggestions: list[str] = field(default_factory=list)
+    """Corrected spellings of the question, for "did you mean"."""
+    close_titles: list[dict] = field(default_factory=list)
+    """Entries whose names resemble the question's words ({id, title, game})."""
+    other_games: list[Hit] = field(default_factory=list)
+    """When the game was not given: the best entry of other games that score close."""
+    language: str = "en"
+    """The language the question is written in (en or fr)."""
+    players: int | None = None
+    """The player count the question is asked for ("with 3 players"), if it gives one."""
+    parts: int = 1
+    """How many of the first results make up the answer: the best, and those that complete it."""
+
+
+def modifications_first(
+    hits: list[Hit],
+    ordering: Mapping[str, set[str]],
+    in_play: Mapping[str, set[str]],
+    get: Callable[[str], dict],
+    official_only: bool,
+) -> list[Hit]:
+    """Put the entry of an expansion in play before the rule it changes.
+
+    `ordering` holds, by game, the expansions whose changes come first (in
+    play, or named in the question); one that `in_play` leaves out of a game
+    does not. A changing entry not among the hits is fetched (`get`: an
+    entry's payload), unless it is a house rule and `official_only`."""
+    out: list[Hit] = []
+    placed: set[str] = set()
+    by_id = {h.id: h for h in hits}
+    for hit in hits:
+        if hit.id in placed:
+            continue
+        for modifier in hit.data.get("modified_by", []):
+            expansion = modifier.get("expansion")
+            if modifier["id"] in placed or expansion is None or expansion not in ordering.get(hit.game, ()):
+                continue
+            if expansion not in in_play.get(hit.game, {expansion}):
+                continue
+            before = by_id.get(modifier["id"])
+            if before is None:
+                data = get(modifier["id"])
+                if official_only and data.get("house_rule"):
+                    continue
+                before = Hit(modifier["id"], hit.game, hit.score, hit.coverage, data)
+            out.append(before)
+            placed.add(before.id)
+        out.append(hit)
+        placed.add(hit.id)
+    return out
+
+
+def runners_up(by_game: Mapping[str, list[Hit]], results: list[Hit], share: float) -> list[Hit]:
+    """The best entry of each other game that scores at least `share` of the best answer."""
+    best = results[0].score
+    shown = {h.game for h in results[:1]}
+    out = []
+    for slug, hits in by_game.items():
+        if slug in shown or not hits:
+            continue
+        if hits[0].score >= share * best:
+            out.append(hits[0])
+    return sorted(out, key=lambda h: -h.score)
+
+
+def confident(ranked: list[Hit]) -> bool:
+    """Whether the best entry clearly answers: it matches most of the question, no entry unrelated to it
+    comes close to it, and no entry it links to (See also) scores as well."""
+    if not ranked or ranked[0].coverage <= CONFIDENT_COVERAGE:
+        return False
+    best = ranked[0]
+    for hit in ranked[1:]:
+        if hit.id == best.id or _changes(best, hit) or _changes(hit, best):
+            continue  # the rule an expansion or erratum changes completes the answer
+        # An entry the best links to is part of the same ruling, unless it scores as well: then either may be the answer.
+        margin = CLOSE_SHARE if _linked(best, hit) else CONFIDENT_MARGIN
+        if hit.score >= margin * best.score:
+            return False
+    return True
+
+
+def answer_first(results: list[Hit]) -> tuple[list[Hit], int]:
+    """The results with those that make up the answer first, and how many they are (up to MAX_PARTS).
+
+    The best entry is the answer's first part; another is a part when it
+    completes a part before it (the rule it changes or that changes it; an
+    entry it links to, scoring at least PART_SHARE of the best) or when it
+    scores close to the best (CLOSE_SHARE)."""
+    if not results:
+        return results, 0
+    best = results[0].score
+    parts, rest = results[:1], []
+    for hit in results[1:]:
+        changes = any(_changes(hit, part) or _changes(part, hit) for part in parts)
+        linked = hit.score >= PART_SHARE * best and any(_linked(hit, part) for part in parts)
+        if len(parts) < MAX_PARTS and (changes or linked or hit.score >= CLOSE_SHARE * best):
+            parts.append(hit)
+        else:
+            rest.append(hit)
+    return parts + rest, len(parts)
+
+
+def _changes(one: Hit, other: Hit) -> bool:
+    """Whether one entry changes the other (an expansion rule, an erratum)."""
+    return any(ref["id"] == other.id for ref in one.data.get("modifies", ()))
+
+
+def _linked(one: Hit, other: Hit) -> bool:
+    """Whether two entries are linked: one's See also, Changes or Changed by names the other."""
+    return other.id in _links(one.data) or one.id in _links(other.data)
+
+
+def _links(data: dict) -> set[str]:
+    return {*data.get("see_also", ()), *(ref["id"] for key in ("modifies", "modified_by") for ref in data.get(key, ()))}

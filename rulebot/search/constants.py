@@ -1,0 +1,70 @@
+"""The ranking's tunable constants: what each signal weighs, how much is searched, when an answer is stood by.
+
+Each is read where its docstring says: the search of a question's words
+(rulebot.search.ranking, rulebot.search.query), the rescoring of what it
+finds (rulebot.search.signals) and the answer made of it
+(rulebot.search.answer). This module imports nothing, so that anything that
+shows or mirrors the ranking can read them cheaply.
+"""
+
+# -- how much of a question is searched, and how many entries are ranked ----
+
+MAX_UNITS = 24
+"""Only the first words of a long question are searched (and corrected)."""
+CANDIDATES = 40
+"""Hits fetched per game before rescoring."""
+PROXIMITY_UNITS = 8
+"""Questions of more units get no proximity bonus (see rulebot.search.query.Clauses.proximity)."""
+PROXIMITY_POOL = 200
+"""The best documents by their words alone that a proximity bonus may reorder."""
+
+# -- what the words of a question match (rulebot.search.query) ---------------
+
+SYNONYM_WEIGHT = {"en": 0.6, "fr": 0.85}
+"""An alternative from the game vocabulary counts less than the word typed, so that a synonym's match never
+outweighs the word's own; in a French question, where most alternatives are the English words of the rules
+(translations, not other words), a little less only."""
+CORRECTION_WEIGHT = 0.7
+"""A close spelling of an unknown word counts less than a word found as typed."""
+PROXIMITY_WEIGHT = 0.5
+"""Two adjacent words of the question found close together in a title or a text add this share of their scores."""
+
+# -- rescoring what is found (rulebot.search.signals) ------------------------
+
+UNCOVERED_SHARE = 0.2
+"""An entry matching none of the question's units keeps this share of its words' score; one matching them all
+keeps all of it; in between, it keeps more by the square of the share it matches."""
+EXACT_NAME = 3.0
+"""The lift of an entry whose title or alias is the whole question: it answers for sure."""
+NAMED_LIFT = (1.3, 2.0)
+"""The lift of an entry whose title or alias only part of the question names: from the first toward the
+second by the share of the question's units the name covers."""
+SYNONYM_NAME_SHARE = {"en": 0.5, "fr": 1.0}
+"""A name's words the question reaches only through synonyms lift an entry by this share of what saying them would."""
+TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
+"""When two entries score alike, the more trusted source comes first; a clearly better match still wins."""
+TERM_LIFT = 0.1
+"""When no game is named, each of a game's own terms in the question (up to 3) lifts its entries by this share."""
+QUANTITY_LIFT = 1.0
+"""A question asking how many lifts an entry stating a number for all it counts by this share."""
+PLAYERS_LIFT = 1.0
+"""A question asked for a player count lifts the entries giving a value for that count by this share."""
+NAMED_EXPANSION_LIFT = 1.2
+"""The entries of an expansion the question names ("with the pearl expansion") are lifted by this much."""
+
+# -- the answer (rulebot.search.answer) --------------------------------------
+
+MAX_PARTS = 3
+"""An answer shows up to this many entries in full."""
+PART_SHARE = 0.4
+"""An entry linked to the answer's first ones completes it when it scores at least this share of the best."""
+CLOSE_SHARE = 0.85
+"""An entry scoring at least this share of the best is shown in full beside it."""
+CONFIDENT_COVERAGE = 0.6
+"""The best hit must match more than this share of the question's units to be trusted."""
+CONFIDENT_MARGIN = 0.7
+"""...and no entry unrelated to it may score more than this share of its score."""
+AMBIGUOUS_SHARE = 0.8
+"""Another game's best entry scoring at least this share of the best answer is answered too."""
+GENERIC_SHARE = 0.5
+"""...this share, when the question uses no game's own terms ("who goes first"): any game may be meant."""

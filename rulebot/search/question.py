@@ -1,0 +1,235 @@
+"""Reading a question: from a player's sloppy text to what is searched for, where and how.
+
+A question is cleaned (control characters out, length bounded) and cut into
+folded words. Then it is read (QuestionReader.read):
+
+- its language: French when its grammar words and accents say so, or when it
+  uses a word only the French texts of the corpus use;
+- what it asks beyond its words (rulebot.language.quantities): a quantity, a
+  player count, whose number is no word to search for;
+- the game: the one given, else those whose name it contains; the name of
+  the one game it is about is no word to search for where it opens or ends
+  the question;
+- the expansions it names, of each game it is about: in play for the
+  ordering (as --with would be); when it is about one game, their names are
+  no words to search for either.
+
+All that reading makes is one Question, which every step of a search is
+given: nothing of one question is kept for the next. The words are grouped
+into units with a game's synonym table (make_units): a synonym phrase
+("victory points") becomes one unit whose alternatives are all the phrases of
+its group, and question filler ("can I", "combien de") is dropped.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rulebot.errors import QueryError
+from rulebot.index.cache import ALL_GAMES
+from rulebot.index.reader import IndexReader
+from rulebot.language import analysis, quantities
+from rulebot.language.analysis import SynonymTable, stem
+
+MAX_QUESTION_CHARS = 1000
+"""Longer questions are refused: nobody types them, and they only cost time."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One thing the question asks about: a word, or a synonym phrase."""
+
+    words: tuple[str, ...]
+    """The folded words as typed."""
+    alternatives: tuple[tuple[str, ...], ...]
+    """Word sequences that mean the same, the typed one first."""
+
+
+@dataclass(frozen=True, eq=False)  # nothing compares two questions; without __eq__ the class costs a cold ask less
+class Question:
+    """A question as read: what is searched for, in which games, with which vocabulary."""
+
+    text: str
+    """The question, cleaned (clean_question)."""
+    words: tuple[str, ...]
+    """The folded words to search for: without a player count's number, nor the names of the one game the
+    question is about and of that game's expansions (unless nothing else is left)."""
+    language: str
+    """The language it is written in: en or fr."""
+    intent: quantities.Intent
+    """What it asks beyond its words: a quantity, for a player count."""
+    game: str | None
+    """The game it was asked about (--game), if one was given."""
+    games: tuple[str, ...]
+    """The games to search: the one given, else those whose name it contains; () for every game."""
+    named: Mapping[str, set[str]]
+    """The expansions it names, for each game of `games` (directly or by a synonym)."""
+    in_play: Mapping[str, set[str]]
+    """The expansions in play, by game (--with): the game's entries of other expansions are left out."""
+    official_only: bool
+    """Whether house rules are left out."""
+    synonyms: Mapping[str, SynonymTable]
+    """Each game's synonym table for questions in its language."""
+    all_synonyms: SynonymTable
+    """Every game's synonyms together, for questions in its language: for a search of every game."""
+
+
+class QuestionReader:
+    """Reads questions for one index: its games' names, own terms, expansions and synonym tables."""
+
+    def __init__(self, games: dict[str, dict], synonym_tables: dict, reader: IndexReader):
+        self.games = games
+        self.reader = reader
+        """The index, whose French and English texts tell a question's language."""
+        self._tables = synonym_tables  # made when the index was built: start-up stays cheap
+        self._decoded: dict[str, tuple[dict[str, SynonymTable], SynonymTable]] = {}
+        self._game_terms: dict[str, dict[str, list[tuple[str, ...]]]] = {}
+        """Each game's terms, as stem sequences (words that point at the game), by their first stem."""
+        for slug, game in games.items():
+            by_first = self._game_terms[slug] = {}
+            for term in (tuple(stem(w) for w in analysis.words(written)) for written in game["terms"]):
+                if term:
+                    by_first.setdefault(term[0], []).append(term)
+        self._game_names = {
+            slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
+            for slug, game in games.items()
+        }
+
+    def read(self, text: str, *, game: str | None, in_play: Mapping[str, set[str]], official_only: bool) -> Question:
+        """Read a cleaned question (clean_question), asked about a game or (None) any; QueryError if it has no word."""
+        words = analysis.words(text)
+        if not words:
+            raise QueryError("the question has no words to search for")
+        language = self._language(text, words)
+        synonyms, all_synonyms = self._vocabulary(language)
+        intent = quantities.read_intent(words, language)
+        words = list(intent.words) or words
+        games = [game] if game else self._named_games(words)
+        if len(games) == 1:
+            words = self._without_game_name(words, games[0])
+        named = {slug: self.named_expansions(words, synonyms[slug], slug) for slug in games}
+        if len(games) == 1:
+            # An expansion's name says which rules are meant, as --with would:
+            # its words describe no ruling ("perlae imperii 3 players how many monuments").
+            words = self._without_expansion_names(words, games[0])
+        return Question(
+            text=text, words=tuple(words), language=language, intent=intent, game=game, games=tuple(games),
+            named=named, in_play=in_play, official_only=official_only, synonyms=synonyms, all_synonyms=all_synonyms,
+        )
+
+    def named_expansions(self, words: Sequence[str], synonyms: SynonymTable, slug: str) -> set[str]:
+        """Expansions of a game that the question names (directly or by a synonym of the game's)."""
+        found = set()
+        units = make_units(words, synonyms)
+        phrases = {alt for unit in units for alt in unit.alternatives}
+        for expansion in self.games[slug]["expansions"]:
+            name = tuple(analysis.words(expansion["name"]))
+            if name in phrases or any(analysis.find_phrase(list(p), name) >= 0 for p in phrases if len(p) >= len(name)):
+                found.add(expansion["slug"])
+            elif analysis.find_phrase(words, name) >= 0:
+                found.add(expansion["slug"])
+        return found
+
+    def game_terms_in(self, stems: list[str], slug: str) -> int:
+        """How many of a game's own terms (its `vocabulary.terms`) the question uses."""
+        by_first = self._game_terms[slug]
+        return sum(1 for first in set(stems) for term in by_first.get(first, ()) if analysis.find_phrase(stems, term) >= 0)
+
+    def _language(self, text: str, words: list[str]) -> str:
+        """The language of a question: French when its grammar words and accents say so, or when it uses a
+        word that French texts of the corpus use and English ones do not ("pioche vide")."""
+        evidence = analysis.french_evidence(text)
+        if evidence < 2 and any(self._only_french(word) for word in words):
+            evidence = 2
+        return "fr" if evidence >= 2 else "en"
+
+    def _only_french(self, word: str) -> bool:
+        """Whether the French fields of the corpus have a word and the English ones never do."""
+        if word in analysis.QUESTION_FILLER or word.isdigit():
+            return False
+        english = analysis.terms("english", word)
+        if not english or any(self.reader.doc_frequency(name, english[0]) for name in ("title", "body", "aliases", "asked")):
+            return False
+        french = analysis.terms("french", word)
+        return bool(french) and any(self.reader.doc_frequency(name, french[0]) for name in ("aliases_fr", "asked_fr"))
+
+    def _vocabulary(self, language: str) -> tuple[dict[str, SynonymTable], SynonymTable]:
+        """The synonym tables for questions in a language: per game, and of every game together (decoded once)."""
+        if language not in self._decoded:
+            tables = self._tables[language]
+            self._decoded[language] = (
+                {slug: analysis.decode_synonyms(tables[slug]) for slug in self.games},
+                analysis.decode_synonyms(tables[ALL_GAMES]),
+            )
+        return self._decoded[language]
+
+    def _named_games(self, words: list[str]) -> list[str]:
+        """Games whose name or alias the question contains."""
+        return [slug for slug, names in self._game_names.items() if any(analysis.find_phrase(words, n) >= 0 for n in names)]
+
+    def _without_expansion_names(self, words: list[str], slug: str) -> list[str]:
+        """The question's words without the names of the game's expansions (unless nothing else is left)."""
+        for expansion in self.games[slug]["expansions"]:
+            name = tuple(analysis.words(expansion["name"]))
+            at = analysis.find_phrase(words, name)
+            if at >= 0 and len(words) > len(name):
+                words = words[:at] + words[at + len(name):]
+        return words
+
+    def _without_game_name(self, words: list[str], slug: str) -> list[str]:
+        """The question's words without the game's name where it opens or ends the question.
+
+        There it names the game ("catalyst buildings setup 3p"); within the
+        question it may be a word of the game's own rules ("can I activate the
+        same catalyst twice"), and stays."""
+        for name in self._game_names[slug]:
+            at = analysis.find_phrase(words, name)
+            if at >= 0 and (at == 0 or at + len(name) == len(words)) and len(words) > len(name):
+                return words[:at] + words[at + len(name):]
+        return words
+
+
+def valid_text(text: str) -> str:
+    """Text that encodes as UTF-8: undecodable argv bytes and lone surrogates become U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that is no escaped byte
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
+
+
+def clean_question(question: str) -> str:
+    """The question without control characters or broken surrogates; QueryError if unusable."""
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QueryError(f"the question is too long ({len(question)} characters; at most {MAX_QUESTION_CHARS})")
+    text = question.encode("utf-8", "replace").decode("utf-8")
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in text)
+    text = " ".join(text.split())
+    if not text:
+        raise QueryError("the question is empty")
+    return text
+
+
+def make_units(words: Sequence[str], synonyms: SynonymTable) -> list[Unit]:
+    """Group the words of a question into units, dropping question filler."""
+    longest = max(map(len, synonyms), default=1)
+    stems = [stem(w) for w in words]
+    units: list[Unit] = []
+    i = 0
+    while i < len(words):
+        for size in range(min(longest, len(words) - i), 0, -1):
+            group = synonyms.get(tuple(stems[i:i + size]))
+            if group is not None:
+                typed = tuple(words[i:i + size])
+                # Every other wording counts: one with the same stems still
+                # differs in the fields that are not stemmed (names).
+                units.append(Unit(typed, (typed, *(g for g in group if g != typed))))
+                i += size
+                break
+        else:
+            units.append(Unit((words[i],), ((words[i],),)))
+            i += 1
+    content = [u for u in units if not (len(u.words) == 1 and u.words[0] in analysis.QUESTION_FILLER and len(u.alternatives) == 1)]
+    return content or units
