@@ -40,9 +40,8 @@ from itertools import accumulate, repeat
 from math import log
 
 from rulebot.index_reader import LENGTHS, IndexReader, Segment, TermInfo, positions
+from rulebot.ranking import B, K1
 
-B = 0.75
-K1 = 1.2
 RECENT_BLOCKS = 2_000
 """How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
 RECENT_POSTINGS = 1_000_000

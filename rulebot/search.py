@@ -30,63 +30,37 @@ from rulebot.analysis import stem
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index import ALL_GAMES, OpenIndex
 
-MAX_QUESTION_CHARS = 1000
-"""Longer questions are refused: nobody types them, and they only cost time."""
-MAX_UNITS = 24
-"""Only the first words of a long question are searched."""
-TERM_LIFT = 0.1
-"""When no game is named, each of a game's own terms in the question (up to 3) lifts its entries by this share."""
-PROXIMITY_UNITS = 8
-"""Questions of more units get no proximity bonus (see Searcher._proximity)."""
-MAX_TYPO_WORD = 32
-"""Longer words are not looked up as typos: no name of a game is within two edits of them."""
-CANDIDATES = 40
-"""Hits fetched per game before rescoring."""
-PROXIMITY_POOL = 200
-"""The best documents by their words alone that a proximity bonus may reorder."""
-
-# (field, its analysis (rulebot.analysis.ANALYSES), searched for the words as typed only). Synonyms and
-# close spellings skip `section`, a weak hint: fewer clauses.
-FIELDS = (
-    ("title", "english", False),
-    ("aliases", "english", False),
-    ("aliases_fr", "french", False),
-    ("asked", "english", False),
-    ("asked_fr", "french", False),
-    ("body", "english", False),
-    ("names", "names", False),
-    ("section", "english", True),
+from rulebot.ranking import (  # the ranking's signals and weights, which the site's search reads too
+    AMBIGUOUS_SHARE,
+    CANDIDATES,
+    CLOSE_SHARE,
+    CONFIDENT_COVERAGE,
+    CONFIDENT_MARGIN,
+    CORRECTION_WEIGHT,
+    COVERAGE_FLOOR,
+    EXACT_NAME,
+    FIELDS,
+    MAX_GAME_TERMS,
+    MAX_PARTS,
+    MAX_QUESTION_CHARS,
+    MAX_TYPO_WORD,
+    MAX_UNITS,
+    MIN_NAME_LETTERS,
+    NAMED_BASE,
+    NAMED_EXPANSION_LIFT,
+    NAMED_SHARE,
+    PART_SHARE,
+    PLAYERS_LIFT,
+    PROXIMITY_POOL,
+    PROXIMITY_SLOP,
+    PROXIMITY_UNITS,
+    PROXIMITY_WEIGHT,
+    QUANTITY_LIFT,
+    SYNONYM_NAME_SHARE,
+    SYNONYM_WEIGHT,
+    TERM_LIFT,
+    TRUST_WEIGHT,
 )
-SYNONYM_NAME_SHARE = {"en": 0.5, "fr": 1.0}
-"""A name's words the question reaches only through synonyms lift an entry by this share of what saying them would."""
-SYNONYM_WEIGHT = {"en": 0.6, "fr": 0.85}
-"""An alternative from the game vocabulary counts less than the word typed, so that a synonym's match never
-outweighs the word's own; in a French question, where most alternatives are the English words of the rules
-(translations, not other words), a little less only."""
-CORRECTION_WEIGHT = 0.7
-"""A close spelling of an unknown word counts less than a word found as typed."""
-TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
-"""When two entries score alike, the more trusted source comes first; a clearly better match still wins."""
-AMBIGUOUS_SHARE = 0.8
-"""Another game's best entry scoring at least this share of the best answer is shown too."""
-EXACT_NAME = 3.0
-"""The lift of an entry whose title or alias is the whole question: it answers for sure."""
-QUANTITY_LIFT = 1.0
-"""A question asking how many lifts an entry stating a number for all it counts by this share."""
-PLAYERS_LIFT = 1.0
-"""A question asked for a player count lifts the entries giving a value for that count by this share."""
-NAMED_EXPANSION_LIFT = 1.2
-"""The entries of an expansion the question names ("with the pearl expansion") are lifted by this much."""
-MAX_PARTS = 3
-"""An answer shows up to this many entries in full."""
-PART_SHARE = 0.4
-"""An entry linked to the answer's first ones completes it when it scores at least this share of the best."""
-CLOSE_SHARE = 0.85
-"""An entry scoring at least this share of the best is shown in full beside it."""
-CONFIDENT_COVERAGE = 0.6
-"""The best hit must match more than this share of the question's units to be trusted."""
-CONFIDENT_MARGIN = 0.7
-"""...and no entry unrelated to it may score more than this share of its score."""
 
 
 @dataclass(frozen=True)
@@ -445,7 +419,7 @@ class Searcher:
         hits = self._search(make_units(words, self._all_synonyms)[:MAX_UNITS], None, None)
         # (each synonym only matches the entries of the games whose vocabulary has it: see _scope)
         stems = [stem(w) for w in words]
-        lifts = {slug: 1 + TERM_LIFT * min(3, self._game_terms_in(stems, slug)) for slug in {hit.game for hit in hits}}
+        lifts = {slug: 1 + TERM_LIFT * min(MAX_GAME_TERMS, self._game_terms_in(stems, slug)) for slug in {hit.game for hit in hits}}
         for hit in hits:
             hit.score *= lifts[hit.game]
         hits.sort(key=lambda h: (-h.score, h.id))
@@ -485,7 +459,7 @@ class Searcher:
                 meanings[game] = [self._meaning(unit) for unit in own]
             bonus = _name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[self._language_now])
             trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
-            score = pool[docnum] * (0.2 + 0.8 * coverage**2) * bonus * trust
+            score = pool[docnum] * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * coverage**2) * bonus * trust
             hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
         return hits
 
@@ -566,8 +540,7 @@ class Searcher:
                 continue
             terms = analysis.terms("english", f"{left.words[0]} {right.words[0]}")
             if len(terms) == 2:
-                out.append(scoring.Clause("body", tuple(terms), 0.5, slop=2))
-                out.append(scoring.Clause("title", tuple(terms), 0.5, slop=1))
+                out.extend(scoring.Clause(name, tuple(terms), PROXIMITY_WEIGHT, slop=slop) for name, slop in PROXIMITY_SLOP.items())
         return out
 
     def _known(self, word: str) -> bool:
@@ -797,10 +770,10 @@ def _name_bonus(data: dict, meanings: list[Meaning], synonym_share: float) -> fl
     meant = set().union(*(m.meant for m in meanings))
     best = 1.0
     for name in data["name_stems"]:
-        if not name or not meant.issuperset(name) or sum(len(w) for w in name) < 3:
+        if not name or not meant.issuperset(name) or sum(len(w) for w in name) < MIN_NAME_LETTERS:
             continue
         covered = sum(1 for meaning in meanings if meaning.meant.intersection(name))
-        bonus = EXACT_NAME if covered == len(meanings) else 1.3 + 0.7 * covered / len(meanings)
+        bonus = EXACT_NAME if covered == len(meanings) else NAMED_BASE + NAMED_SHARE * covered / len(meanings)
         typed = sum(1 for stem_ in name if stem_ in said) / len(name)
         best = max(best, 1 + (bonus - 1) * (typed + (1 - typed) * synonym_share))
     return best

@@ -19,6 +19,7 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
     _static/                 CSS and the search script (templates/static/)
     _search/games.js         the games, for the search (rulebot/site_search.py)
     _search/<game>.names.js  the game's entry names and pages, for the search
+    _search/<game>.index.js  the game's entries as the search index has them
     _search/<game>.texts.js  the game's entry texts, for the search
     .rulebot-site            marks the folder as made by rulebot
 
@@ -924,10 +925,12 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
 
 
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
-    yield site_search.GAMES_FILE, site_search.assignment("games", site_search.games_data(site.corpus, site.games))
+    indexed = site_search.index_entries(site.corpus)
+    yield site_search.GAMES_FILE, site_search.assignment("games", site_search.games_data(site.corpus, site.games, indexed))
     for slug in site.games:
         names = site_search.names_data(site.corpus, slug, site.layouts[slug].page_of)
         yield site_search.names_file(slug), site_search.assignment(f"names:{slug}", names)
+        yield site_search.index_file(slug), site_search.assignment(f"index:{slug}", site_search.index_data(site.corpus, slug, indexed))
         texts = site_search.texts_data(site.corpus.entries_of(slug))
         yield site_search.texts_file(slug), site_search.assignment(f"texts:{slug}", texts)
 

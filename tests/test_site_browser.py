@@ -236,11 +236,17 @@ def test_hostile_entry_triggers_no_dialog(page, base):  # type: ignore[no-untype
 
 
 def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-def]
-    """Search on a game page finds entries of other games by name."""
+    """On a game's page, the game's entries come first; another game's entry the question names comes after them, marked."""
     page.goto(base["shipped"] + "catalyst/index.html")
-    results = _search(page, "Perlae Imperii overview")
-    assert results.first.inner_text() == "Perlae Imperii overview"
-    assert urllib.parse.unquote(results.first.get_attribute("href")) == "../res-arcana/index.html#arcana-pi-overview"
+    _search(page, "Perlae Imperii overview")
+    items = page.locator("#search--results li")
+    games = [item.locator(".result-meta").inner_text().split(" · ")[0] for item in items.all()]
+    assert games[0] == "Catalyst" and games[-1] == "Res Arcana" and games == sorted(games, key=lambda name: name != "Catalyst")
+    other = items.last
+    assert other.locator("a").inner_text() == "Perlae Imperii overview"
+    assert other.locator(".other-game").inner_text() == "Another game"
+    assert items.first.locator(".other-game").count() == 0
+    assert urllib.parse.unquote(other.locator("a").get_attribute("href")) == "../res-arcana/index.html#arcana-pi-overview"
 
 
 def test_house_rule_result_is_flagged(page, base):  # type: ignore[no-untyped-def]
