@@ -211,7 +211,7 @@ class SiteSearch:
             arg=query,
         )
         self.timings.append((time.perf_counter() - started) * 1000)
-        hrefs = tab.eval_on_selector_all("#search--results a", "links => links.map(a => a.getAttribute('href'))")
+        hrefs = tab.eval_on_selector_all("#search--results li:not(.search-more) a", "links => links.map(a => a.getAttribute('href'))")
         ids = [urllib.parse.unquote(href.rpartition("#")[2]) for href in hrefs]
         return Found(ids[:DEPTH], tab.get_attribute("#search--results", "data-confident") == "true")
 

@@ -30,6 +30,8 @@ NUMBER_WORDS = {
     "une": 1,
 }
 """Numbers written as words, English and French (French 'un' is left out: it is mostly an article)."""
+SOLO_WORDS = frozenset({"solo"})
+"""Words that are a player count and a word of the rules too (a solo mode): the count is read, the word kept."""
 PLAYER_WORDS = frozenset({"player", "players", "joueur", "joueurs", "p", "pl", "j"})
 """Words that make the number before them a player count."""
 COUNT_PREPOSITIONS = frozenset({"a", "with", "for", "at", "avec", "pour"})
@@ -82,7 +84,7 @@ def read_intent(words: list[str], language: str = "en") -> Intent:
             continue
         after = words[at + 1] if at + 1 < len(words) else ""
         before = words[at - 1] if at else ""
-        if word == "solo":  # a count, and a word of the rules (a solo mode) too
+        if word in SOLO_WORDS:
             players = count
             break
         if after in PLAYER_WORDS or (language == "fr" and before in COUNT_PREPOSITIONS and after not in _FRENCH_NOUN_AFTER):

@@ -203,6 +203,7 @@ def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
         "quantities": {
             "number_words": quantities.NUMBER_WORDS,
             "player_words": sorted(quantities.PLAYER_WORDS),
+            "solo_words": sorted(quantities.SOLO_WORDS),
             "count_prepositions": sorted(quantities.COUNT_PREPOSITIONS),
             "quantity_cues": [list(cue) for cue in quantities.QUANTITY_CUES],
             "max_players": quantities.MAX_PLAYERS,

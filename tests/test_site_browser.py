@@ -239,7 +239,7 @@ def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-
     """On a game's page, the game's entries come first; another game's entry the question names comes after them, marked."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "Perlae Imperii overview")
-    items = page.locator("#search--results li")
+    items = page.locator("#search--results li:not(.search-more)")
     games = [item.locator(".result-meta").inner_text().split(" · ")[0] for item in items.all()]
     assert games[0] == "Catalyst" and games[-1] == "Res Arcana" and games == sorted(games, key=lambda name: name != "Catalyst")
     other = items.last
@@ -341,11 +341,124 @@ def test_no_search_data_until_the_search_box_is_used(page, base, which, path, qu
 
 
 def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-untyped-def]
-    """A game's page searches its own texts and every game's names: it never loads another game's texts."""
+    """A game's page searches its own index and texts and every game's names: it never loads another game's texts or index."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "Perlae Imperii overview")
     loaded = _search_requests(page)
     assert sorted(name for name in loaded if name.endswith(".texts.js")) == ["catalyst.texts.js"]
+    assert sorted(name for name in loaded if name.endswith(".index.js")) == ["catalyst.index.js"]
     assert sorted(name for name in loaded if name.endswith(".names.js")) == sorted(f"{slug}.names.js" for slug in (
         "catalyst", "dune-imperium", "portals-of-molthar", "res-arcana"))
     assert len(loaded) == len(set(loaded))  # each file once
+
+
+# -- the search answers as `rulebot ask` does ------------------------------------------
+
+QUESTIONS = Path(__file__).parent / "questions.jsonl"
+
+
+def _corpus_texts() -> list[str]:
+    """Every text of the shipped corpus's files: entries, game.toml and vocabulary files."""
+    return [path.read_text(encoding="utf-8") for path in sorted(shipped_corpus_dir().rglob("*")) if path.suffix in (".md", ".toml")]
+
+
+@pytest.fixture(scope="module")
+def search_tab(browser, sites):  # type: ignore[no-untyped-def]
+    """The shipped site's home page from file://, its search data loaded."""
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.goto((sites["shipped"] / "index.html").as_uri())
+    tab.focus("#search--q")
+    tab.wait_for_function("() => window.RULEBOT_STEMMERS !== undefined && (window.RULEBOT_DATA || {}).games !== undefined")
+    yield tab
+    context.close()
+
+
+def test_browser_stems_are_pystemmers(search_tab):  # type: ignore[no-untyped-def]
+    """The browser's Snowball stemmers give PyStemmer's stem for every word of the shipped corpus: folded as the index
+    stems them, and as written (lower case, accents kept)."""
+    import Stemmer
+
+    from rulebot import analysis
+
+    found = {word for text in _corpus_texts() for word in analysis.split(text)}
+    words = sorted({analysis.fold(word) for word in found} | {word.lower() for word in found})
+    assert len(words) > 2000
+    stems = search_tab.evaluate(
+        "words => ['english', 'french'].map(language => words.map(window.RULEBOT_STEMMERS[language]))", words
+    )
+    for language, browser_stems in zip(("english", "french"), stems):
+        expected = Stemmer.Stemmer(language).stemWords(words)
+        assert [(w, b) for w, b, e in zip(words, browser_stems, expected) if b != e] == [], language
+
+
+def test_browser_analysis_is_rulebots(search_tab):  # type: ignore[no-untyped-def]
+    """The browser makes the words and terms rulebot.analysis makes of every text of the shipped corpus."""
+    from rulebot import analysis
+
+    texts = [line for text in _corpus_texts() for line in text.splitlines() if line.strip()]
+    made = search_tab.evaluate(
+        "texts => texts.map(t => [window.RULEBOT_SEARCH.words(t), window.RULEBOT_SEARCH.terms('english', t),"
+        " window.RULEBOT_SEARCH.terms('french', t), window.RULEBOT_SEARCH.terms('names', t)])",
+        texts,
+    )
+    for text, (words, english, french, names) in zip(texts, made):
+        assert words == analysis.words(text), text
+        assert (english, french, names) == (analysis.terms("english", text), analysis.terms("french", text), analysis.terms("names", text)), text
+
+
+@pytest.mark.slow
+def test_site_answers_as_the_command(browser, sites):  # type: ignore[no-untyped-def]
+    """Every question of tests/questions.jsonl asked as its row asks it (on its game's page, or on the home page)
+    gets from the site the answers `rulebot ask` gives, in the same order, and as sure (rows with expansions in
+    play excepted: the site has none)."""
+    import json
+
+    from rulebot.index import open_index
+    from rulebot.search import Searcher
+
+    rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [row for row in rows if "q" in row and not row.get("with")]
+    context = browser.new_context()
+    tabs = {}
+    differ = []
+    with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+        for row in rows:
+            game = row["game"]
+            if game not in tabs:
+                tabs[game] = context.new_page()
+                tabs[game].goto((sites["shipped"] / (f"{game}/index.html" if game else "index.html")).as_uri())
+            tab = tabs[game]
+            tab.fill("#search--q", row["q"])
+            tab.wait_for_function(
+                "q => { const l = document.getElementById('search--results'); return l.dataset.query === q"
+                " && l.dataset.complete === 'true' && l.dataset.confident !== undefined; }",
+                arg=" ".join(row["q"].split()),
+            )
+            shown = [a.rpartition("#")[2] for a in tab.eval_on_selector_all("#search--results li:not(.result-other):not(.search-more) a", "l => l.map(a => a.getAttribute('href'))")]
+            answer = searcher.ask(row["q"], game=game, limit=10)
+            sure = tab.get_attribute("#search--results", "data-confident") == "true"
+            if shown != [hit.id for hit in answer.results] or sure != answer.confident:
+                differ.append((row["q"], shown, [hit.id for hit in answer.results]))
+    context.close()
+    assert differ == []
+
+
+def test_unsure_answer_says_so(page, base):  # type: ignore[no-untyped-def]
+    """When no entry answers clearly (several games answer alike), the site says so, as `rulebot ask` does."""
+    page.goto(base["shipped"] + "index.html")
+    _search(page, "who wins a tie")
+    assert page.get_attribute("#search--results", "data-confident") == "false"
+    assert page.inner_text("#search--status").startswith("No entry answers this clearly")
+    _search(page, "chaumurky tie")
+    assert page.get_attribute("#search--results", "data-confident") == "true"
+
+
+def test_game_page_offers_every_game(page, base):  # type: ignore[no-untyped-def]
+    """On a game's page, a link asks the question of every game, on the home page."""
+    page.goto(base["shipped"] + "catalyst/index.html")
+    _search(page, "molthar combien d'actions par tour")
+    page.get_by_role("link", name="Search every game").click()
+    page.wait_for_url("**/index.html?q=*")
+    results = _search(page, "molthar combien d'actions par tour")
+    assert results.first.get_attribute("href").endswith("portals-of-molthar/index.html#molthar-three-actions")

@@ -283,6 +283,7 @@
     Q = {
       numbers: S.quantities.number_words,
       players: set(S.quantities.player_words),
+      solo: set(S.quantities.solo_words),
       prepositions: set(S.quantities.count_prepositions),
       cues: S.quantities.quantity_cues,
       max: S.quantities.max_players,
@@ -417,7 +418,7 @@
       if (count === null || count < 1 || count > Q.max) continue;
       var after = at + 1 < list.length ? list[at + 1] : "";
       var before = at ? list[at - 1] : "";
-      if (word === "solo") { players = count; break; }
+      if (Q.solo.has(word)) { players = count; break; }
       if (Q.players.has(after) || (language === "fr" && Q.prepositions.has(before) && !Q.nounAfter.has(after))) {
         players = count;
         kept = list.slice(0, at).concat(list.slice(at + 1));
@@ -1161,7 +1162,6 @@
     var input = form.querySelector("input");
     var list = form.querySelector("ol");
     var status = form.querySelector("[aria-live]");
-    var more = null;  // on a game's page: the link that asks every game
     form.hidden = false;
 
     // What the list shows: the query and how many data files were in. A run
@@ -1174,7 +1174,6 @@
       if (state === shown) return;
       shown = state;
       list.textContent = "";
-      if (more) { more.remove(); more = null; }
       // What the list shows, for scripts and tests: the query, whether all
       // the data this page searches was there (it is loaded on demand), and
       // whether the first result answers the question clearly.
@@ -1221,12 +1220,12 @@
         if (text) item.appendChild(element("span", "result-snippet", text));
         list.appendChild(item);
       });
-      if (here && answer) {
-        more = element("p", "search-more");
+      if (here && answer) {  // last: a link that asks every game, on the home page
+        var more = element("li", "search-more");
         var everywhere = element("a", "", "Search every game");
         everywhere.href = root + "index.html?q=" + encodeURIComponent(query);
         more.appendChild(everywhere);
-        list.parentNode.insertBefore(more, list.nextSibling);
+        list.appendChild(more);
       }
     }
 
@@ -1284,6 +1283,13 @@
       run();
     }
   }
+
+  // The browser's analysis, for scripts and tests: the terms an analysis ("english", "french", "names") makes
+  // of a text, and its folded words, as rulebot.analysis makes them (once the search's settings are in).
+  window.RULEBOT_SEARCH = {
+    terms: function (analysis, text) { return terms(analysis, text); },
+    words: words
+  };
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", init);
