@@ -150,6 +150,8 @@ class Indexed:
     """Each entry's number in the index (its place in the corpus), by id: the later of two that score alike comes after."""
     lengths: dict[str, float]
     """The average length (in terms) of each field."""
+    df: list[Counter]
+    """Per field (ranking.FIELDS), how many entries hold each term there."""
 
 
 def index_entries(corpus: Corpus) -> Indexed:
@@ -159,16 +161,31 @@ def index_entries(corpus: Corpus) -> Indexed:
     terms: dict[str, list[list[str]]] = {}
     payloads: dict[str, dict] = {}
     totals = Counter()
-    for _digest, make in documents(corpus):
+    known: dict[str, dict[str, str | None]] = {analysed_as: {} for _name, analysed_as, _typed in ranking.FIELDS}
+    for _digest, make in documents(corpus, terminal=False):
         document = make()
-        fields = [analysis.terms(analysed_as, document[name]) for name, analysed_as, _typed in ranking.FIELDS]
+        fields = [_terms(analysed_as, document[name], known[analysed_as]) for name, analysed_as, _typed in ranking.FIELDS]
         terms[document["id"]] = fields
         payloads[document["id"]] = document["data"]
         for (name, _analysed, _typed), found in zip(ranking.FIELDS, fields):
             totals[name] += len(found)
     count = len(terms)
     averages = {name: totals[name] / (count or 1) for name, _analysed, _typed in ranking.FIELDS}
-    return Indexed(terms, payloads, count, {entry_id: at for at, entry_id in enumerate(terms)}, averages)
+    df = [Counter(term for found in terms.values() for term in set(found[at])) for at in range(len(ranking.FIELDS))]
+    return Indexed(terms, payloads, count, {entry_id: at for at, entry_id in enumerate(terms)}, averages, df)
+
+
+def _terms(analysed_as: str, text: str, known: dict[str, str | None]) -> list[str]:
+    """analysis.terms(), each distinct word analysed once (as rulebot.segments does for the index)."""
+    term_of = analysis.ANALYSES[analysed_as]
+    found = []
+    for word in analysis.split(text):
+        term = known.get(word, "")
+        if term == "":
+            term = known[word] = term_of(word)
+        if term is not None:
+            found.append(term)
+    return found
 
 
 def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
@@ -251,16 +268,12 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
     used.update(stem for payload in payloads for stem in payload["counted"])
     vocabulary = sorted(used, key=lambda term: (-used[term], term))
     code = {term: at for at, term in enumerate(vocabulary)}
-    everywhere = [Counter() for _field in ranking.FIELDS]
-    for entry_id, found in indexed.terms.items():
-        if indexed.payloads[entry_id]["game"] != slug:
-            for at, field in enumerate(found):
-                everywhere[at].update(term for term in set(field) if term in code)
     df = []
-    for at, others in enumerate(everywhere):
+    for at, everywhere in enumerate(indexed.df):
+        own = Counter(term for found in fields for term in set(found[at]))
         pairs, last = [], 0
-        for term_number in sorted(code[term] for term in others):
-            pairs += [term_number - last, others[vocabulary[term_number]]]
+        for term_number in (number for number, term in enumerate(vocabulary) if everywhere[term] > own[term]):
+            pairs += [term_number - last, everywhere[vocabulary[term_number]] - own[vocabulary[term_number]]]
             last = term_number
         df.append(encode(pairs))
 

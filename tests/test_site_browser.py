@@ -344,6 +344,7 @@ def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-unty
     """A game's page searches its own index and texts and every game's names: it never loads another game's texts or index."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "Perlae Imperii overview")
+    page.locator("#search--results .result-snippet").first.wait_for()  # the game's texts, for its results' snippets
     loaded = _search_requests(page)
     assert sorted(name for name in loaded if name.endswith(".texts.js")) == ["catalyst.texts.js"]
     assert sorted(name for name in loaded if name.endswith(".index.js")) == ["catalyst.index.js"]
@@ -369,7 +370,7 @@ def search_tab(browser, sites):  # type: ignore[no-untyped-def]
     tab = context.new_page()
     tab.goto((sites["shipped"] / "index.html").as_uri())
     tab.focus("#search--q")
-    tab.wait_for_function("() => window.RULEBOT_STEMMERS !== undefined && (window.RULEBOT_DATA || {}).games !== undefined")
+    tab.wait_for_function("() => window.RULEBOT_SEARCH && window.RULEBOT_STEMMERS && (window.RULEBOT_DATA || {}).games !== undefined")
     yield tab
     context.close()
 

@@ -76,6 +76,8 @@ def test_site_index_scores_as_the_commands_index(shipped_site: Path):
             for doc in fields:
                 for t in set(doc[f]):
                     own_df[t] = own_df.get(t, 0) + 1
+            # Every term a game has (in any field) knows its count in every field, across the games.
+            assert {t: own_df.get(t, 0) + other_df.get(t, 0) for t in vocabulary} == {t: reader.doc_frequency(name, t) for t in vocabulary}
             for at, doc in enumerate(fields):
                 length = byte_to_length(length_to_byte(len(doc[f])))
                 for t in set(doc[f]):
