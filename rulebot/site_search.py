@@ -26,11 +26,15 @@ focuses the search box or types in it (or opens a page with `?q=`).
   other games hold each term; and what the ranking reads of each entry
   (its names' stems, what its numbers count, the player counts it gives, its
   expansion, its source's trust, its links).
-- `_search/<game>.texts.js` (key "texts:<slug>"): the plain texts of the
-  game's entries, in the order of its names file, for result snippets.
+- `_search/<game>.texts.js` (key "texts:<slug>:0") and, for a game of
+  several pages, `_search/<game>.texts-<n>.js` (key "texts:<slug>:<n>"): the
+  plain texts of the game's entries on its page number n (numbered as in its
+  names file), in the order of its names file, for result snippets: a
+  result's snippet loads the texts of its page only.
 
-A game's page loads its own game's names, index and texts, and the names of
-the other games; a page of no game (home, sources) loads every file.
+A game's page loads its own game's names and index, and the names of the
+other games; a page of no game (home, sources) loads every game's names and
+index. Texts are loaded for the results shown.
 
 Terms are written as numbers (`encode`): each game's terms are listed once,
 the most used first, and each term of a field is its place in that list,
@@ -74,9 +78,10 @@ def names_file(slug: str) -> str:
     return f"{SEARCH_DIR}/{slug}.names.js"
 
 
-def texts_file(slug: str) -> str:
-    """The path of a game's entry texts, relative to the site root."""
-    return f"{SEARCH_DIR}/{slug}.texts.js"
+def texts_file(slug: str, page: int = 0) -> str:
+    """The path of the texts of a game's entries on one of its pages (by its number in the names' pages), relative
+    to the site root: `<game>.texts.js` for the first page (a game of one page has no other), `<game>.texts-<n>.js`."""
+    return f"{SEARCH_DIR}/{slug}.texts.js" if page == 0 else f"{SEARCH_DIR}/{slug}.texts-{page}.js"
 
 
 def index_file(slug: str) -> str:
@@ -129,8 +134,16 @@ def names_data(corpus: Corpus, slug: str, page_of: dict[str, str]) -> dict[str, 
 
 
 def texts_data(entries: list[Entry]) -> dict[str, Any]:
-    """The plain texts of one game's entries, in corpus order (the order of its names)."""
+    """The plain texts of entries of one game, in corpus order (the order of its names)."""
     return {"texts": [plain_text(entry.text) for entry in entries]}
+
+
+def entries_by_page(corpus: Corpus, slug: str, page_of: dict[str, str]) -> list[list[Entry]]:
+    """A game's entries on each of its pages, numbered as `names_data` numbers them, in corpus order."""
+    pages: dict[str, list[Entry]] = {}
+    for entry in corpus.entries_of(slug):
+        pages.setdefault(page_of[entry.id], []).append(entry)
+    return list(pages.values())
 
 
 # -- the search index ----------------------------------------------------------------
@@ -252,8 +265,8 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
       games have (`encode`);
     - "names": per entry, the stems of its title and aliases (analysis.name_stems), names separated by `,`;
     - "counted": per entry, the stems of what its numbers count (quantities.counted_stems);
-    - "expansion": per entry, its expansion's number among the game's (from 1), 0 for the base game;
-    - "trust": per entry, its source's trust level's number in TRUST_LEVELS;
+    - "expansion": per entry, its expansion's number among the game's (from 1), 0 for the base game (`encode`);
+    - "trust": per entry, its source's trust level's number in TRUST_LEVELS (`encode`);
     - "players": [entry number, [player counts]] of the entries giving a value for player counts;
     - "links": [entry number, see also, modifies, modified by] of the entries linked to others, each link
       the other entry's number in the game, or its id when it is another game's.
@@ -297,8 +310,8 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
         "df": df,
         "names": [",".join(encode([code[s] for s in name]) for name in payload["name_stems"]) for payload in payloads],
         "counted": [encode([code[s] for s in payload["counted"]]) for payload in payloads],
-        "expansion": [expansions.get(payload["expansion"] or "", 0) for payload in payloads],
-        "trust": [TRUST_LEVELS.index(payload["source"]["trust"] or "official") for payload in payloads],
+        "expansion": encode([expansions.get(payload["expansion"] or "", 0) for payload in payloads]),
+        "trust": encode([TRUST_LEVELS.index(payload["source"]["trust"] or "official") for payload in payloads]),
         "players": [[at, payload["player_counts"]] for at, payload in enumerate(payloads) if payload["player_counts"]],
         "links": links,
     }

@@ -353,6 +353,19 @@ def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-unty
     assert len(loaded) == len(set(loaded))  # each file once
 
 
+def test_snippets_load_the_texts_of_their_pages_only(page, base):  # type: ignore[no-untyped-def]
+    """On a game split into pages, the results' snippets load the texts of the pages they are on, and no other."""
+    page.goto(base["large"] + f"{LARGE_GAME}/index.html")
+    _search(page, "observatory deck")
+    page.locator("#search--results .result-snippet").first.wait_for()
+    names = page.evaluate(f"() => window.RULEBOT_DATA['names:{LARGE_GAME}']")
+    shown = [href.rpartition("#")[2] for href in page.eval_on_selector_all("#search--results li:not(.search-more) a", "l => l.map(a => a.getAttribute('href'))")]
+    pages = {row[5] for row in names["entries"] if row[0] in shown}
+    assert len(names["pages"]) > len(pages) >= 1
+    texts = sorted(name for name in _search_requests(page) if ".texts" in name)
+    assert texts == sorted(f"{LARGE_GAME}.texts.js" if n == 0 else f"{LARGE_GAME}.texts-{n}.js" for n in pages)
+
+
 # -- the search answers as `rulebot ask` does ------------------------------------------
 
 QUESTIONS = Path(__file__).parent / "questions.jsonl"

@@ -115,8 +115,8 @@ def test_site_entries_carry_what_the_ranking_reads(shipped_site: Path):
             assert names == payload["name_stems"]
             assert [vocabulary[n] for n in site_search.decode(index["counted"][at])] == payload["counted"]
             assert players.get(at, []) == payload["player_counts"]
-            assert expansions[index["expansion"][at]] == payload["expansion"]
-            assert site_search.TRUST_LEVELS[index["trust"][at]] == (payload["source"]["trust"] or "official")
+            assert expansions[site_search.decode(index["expansion"])[at]] == payload["expansion"]
+            assert site_search.TRUST_LEVELS[site_search.decode(index["trust"])[at]] == (payload["source"]["trust"] or "official")
             see_also, modifies, modified_by = links.get(at, ([], [], []))
             name = lambda ref: ids[ref] if isinstance(ref, int) else ref  # noqa: E731
             assert [name(r) for r in see_also] == payload["see_also"]
@@ -186,3 +186,19 @@ def test_common_terms_take_fewer_letters(shipped_site: Path):
         letters = sum(len(field) for doc in index["docs"] for field in doc.split("|"))
         terms = sum(len(site_search.decode(field)) for doc in index["docs"] for field in doc.split("|"))
         assert letters < 2 * terms
+
+
+def test_texts_are_written_per_page(tmp_path: Path):
+    """A game split into pages has a texts file per page, holding the plain texts of that page's entries in order."""
+    from conftest import LARGE_GAME, write_large_game
+
+    corpus = load([write_large_game(tmp_path / "corpus")])
+    out = tmp_path / "site"
+    site.build(corpus, out)
+    names = _data(out / site_search.names_file(LARGE_GAME))
+    assert len(names["pages"]) > 1
+    for page in range(len(names["pages"])):
+        on_page = [row[0] for row in names["entries"] if row[5] == page]
+        texts = _data(out / site_search.texts_file(LARGE_GAME, page))["texts"]
+        assert texts == [site_search.plain_text(corpus.entries[entry_id].text) for entry_id in on_page]
+    assert not (out / site_search.texts_file(LARGE_GAME, len(names["pages"]))).exists()

@@ -127,7 +127,7 @@
   var S = null;       // the search's settings (games.js "search"), once in
   var R = null;       // the ranking's constants (rulebot/ranking.py)
   var order = null;   // every game's slug in the site's order, once games.js is in
-  var byGame = {};    // slug -> {slug, name, pages, entries, index: whether its index is in, texts: whether its texts are in}
+  var byGame = {};    // slug -> {slug, name, pages, entries, byPage: entries by page, index: whether its index is in, texts: whether each page's are}
 
   // Whether everything the search ranks with is in: the settings, the stemmers, every game's names,
   // and the index of each game searched (this page's game, or every game).
@@ -139,7 +139,7 @@
     });
   }
 
-  // Build the entries of each game whose names are in, and add its index and texts once they are in.
+  // Build the entries of each game whose names are in, and add its index and its pages' texts once they are in.
   function update() {
     if (!order && DATA.games) {
       order = DATA.games.games.map(function (game) { return game.slug; });
@@ -154,18 +154,21 @@
       if (!game) return;
       var index = DATA["index:" + slug];
       if (index && S && !game.index) addIndex(game, index);
-      var texts = DATA["texts:" + slug];
-      if (texts && !game.texts) {
-        game.texts = true;
-        game.entries.forEach(function (entry, i) { entry.text = texts.texts[i]; });
-      }
+      game.pages.forEach(function (_page, n) {
+        var texts = DATA["texts:" + slug + ":" + n];
+        if (texts && !game.texts[n]) {
+          game.texts[n] = true;
+          game.byPage[n].forEach(function (entry, i) { entry.text = texts.texts[i]; });
+        }
+      });
     });
   }
 
   function buildGame(slug, names) {
-    var game = { slug: slug, name: names.name, pages: names.pages, entries: [], index: false, texts: false };
+    var game = { slug: slug, name: names.name, pages: names.pages, entries: [], byPage: [], index: false, texts: [] };
+    names.pages.forEach(function () { game.byPage.push([]); });
     names.entries.forEach(function (row, i) {
-      game.entries.push({
+      var entry = {
         id: row[0],
         n: i,
         game: game,
@@ -175,10 +178,12 @@
         house: (row[4] || []).indexOf("house") >= 0,
         draft: (row[4] || []).indexOf("draft") >= 0,
         page: game.pages[row[5]],
+        texts: "_search/" + slug + (row[5] ? ".texts-" + row[5] : ".texts") + ".js",  // the file of its page's texts
         text: null
-      });
+      };
+      game.entries.push(entry);
+      game.byPage[row[5]].push(entry);
     });
-    game.nameVocabulary = null;
     return game;
   }
 
@@ -379,7 +384,7 @@
     var ids = new Map();
     vocabulary.forEach(function (term, i) { ids.set(term, i); });
     var fields = FIELD_NAMES.map(function () { return { postings: new Map(), lengths: [], sequences: [] }; });
-    var expansions = gameSettings(game.slug).expansions;
+    var expansions = gameSettings(game.slug).expansions, expansion = decode(data.expansion), trust = decode(data.trust);
     data.docs.forEach(function (doc, n) {
       doc.split("|").forEach(function (text, f) {
         var sequence = decode(text), field = fields[f], counts = new Map();
@@ -398,8 +403,8 @@
       ENTRIES.set(entry.docnum, entry);
       entry.nameStems = data.names[n].split(",").map(function (name) { return decode(name).map(function (t) { return vocabulary[t]; }); });
       entry.counted = new Set(decode(data.counted[n]).map(function (t) { return vocabulary[t]; }));
-      entry.expansion = data.expansion[n] ? expansions[data.expansion[n] - 1].slug : null;
-      entry.trust = S.trust[data.trust[n]];
+      entry.expansion = expansion[n] ? expansions[expansion[n] - 1].slug : null;
+      entry.trust = S.trust[trust[n]];
       entry.players = [];
       entry.seeAlso = [];
       entry.modifies = [];

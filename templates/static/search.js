@@ -19,14 +19,15 @@
  *                             aliases, flags and page
  *   _search/<game>.index.js   "index:<slug>": each entry's terms per field,
  *                             as the index has them, and what the ranking reads
- *   _search/<game>.texts.js   "texts:<slug>": each entry's plain text, for snippets
+ *   _search/<game>.texts.js   "texts:<slug>:0": each entry's plain text, for snippets
+ *                             (a game of several pages: its n-th page's, <game>.texts-<n>.js)
  * with the scripts _static/search-engine.js and _static/stemmers.js (the
  * Snowball stemmers, which stem questions as PyStemmer stemmed the corpus).
  * A page loads none of them when it opens: the first focus of the search box
  * (or a key typed in it, or a page opened with ?q=) injects their <script>
  * tags. A game's page loads that game's names and index and the other games'
  * names; pages of no game (home, sources) load every game's names and index.
- * A game's texts are loaded when one of its entries is first among the
+ * The texts of a page's entries are loaded when one of them is among the
  * results, for its snippet. On a game's page, an address whose #anchor is no
  * element of the page (an entry on another page of a large game, from a link
  * made before it was split) loads the game's names to find the entry's page,
@@ -199,10 +200,10 @@
           if (entry.draft) flags.appendChild(element("span", "badge draft", "Draft"));
           item.appendChild(flags);
         }
-        if (!r.other) {  // a snippet from the game's texts, loaded for the games among the results
+        if (!r.other) {  // a snippet from the texts of its page, loaded for the results shown
           var text = engine().snippet(entry, answer.said);
           if (text) item.appendChild(element("span", "result-snippet", text));
-          else load("_search/" + entry.game.slug + ".texts.js");
+          else load(entry.texts);
         }
         list.appendChild(item);
       });
