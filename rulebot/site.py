@@ -18,6 +18,7 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
                              game, its letters, each on `a-z-<letter>.html`)
     _static/                 CSS and the search script (templates/static/)
     _search/games.js         the games, for the search (rulebot/site_search.py)
+    _search/lexicon.js       every game's words, for the search on a game's page
     _search/<game>.names.js  the game's entry names and pages, for the search
     _search/<game>.index.js  the game's entries as the search index has them
     _search/<game>.texts.js  the game's entry texts, for the search (a file per page: .texts-<n>.js)
@@ -927,6 +928,7 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     indexed = site_search.index_entries(site.corpus)
     yield site_search.GAMES_FILE, site_search.assignment("games", site_search.games_data(site.corpus, site.games, indexed))
+    yield site_search.LEXICON_FILE, site_search.assignment("lexicon", site_search.lexicon_data(indexed))
     for slug in site.games:
         names = site_search.names_data(site.corpus, slug, site.layouts[slug].page_of)
         yield site_search.names_file(slug), site_search.assignment(f"names:{slug}", names)

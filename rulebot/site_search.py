@@ -26,15 +26,20 @@ focuses the search box or types in it (or opens a page with `?q=`).
   other games hold each term; and what the ranking reads of each entry
   (its names' stems, what its numbers count, the player counts it gives, its
   expansion, its source's trust, its links).
+- `_search/lexicon.js` (key "lexicon"): every game's terms of the fields
+  a question's words are looked up in before it is searched, for a game's
+  page (which loads no other game's index): the body's, with how many
+  entries hold each (close spellings of unknown words), and those of the
+  other English and of the French fields (is a word only French?).
 - `_search/<game>.texts.js` (key "texts:<slug>:0") and, for a game of
   several pages, `_search/<game>.texts-<n>.js` (key "texts:<slug>:<n>"): the
   plain texts of the game's entries on its page number n (numbered as in its
   names file), in the order of its names file, for result snippets: a
   result's snippet loads the texts of its page only.
 
-A game's page loads its own game's names and index, and the names of the
-other games; a page of no game (home, sources) loads every game's names and
-index. Texts are loaded for the results shown.
+A game's page loads its own game's names and index, the names of the other
+games and the lexicon; a page of no game (home, sources) loads every game's
+names and index. Texts are loaded for the results shown.
 
 Terms are written as numbers (`encode`): each game's terms are listed once,
 the most used first, and each term of a field is its place in that list,
@@ -61,6 +66,10 @@ from rulebot.render import PRE, STRONG_OFF, STRONG_ON, to_terminal
 SEARCH_DIR = "_search"
 """The output folder of the search data (an underscore: no game slug can clash)."""
 GAMES_FILE = f"{SEARCH_DIR}/games.js"
+LEXICON_FILE = f"{SEARCH_DIR}/lexicon.js"
+ENGLISH_FIELDS = ("title", "aliases", "asked")
+FRENCH_FIELDS = ("aliases_fr", "asked_fr")
+"""The fields whose words tell a French question from an English one, besides the body (Searcher._only_french)."""
 FLAG_HOUSE = "house"
 """Flag of an entry that is a house rule (kind house-rule, or a source of trust house)."""
 FLAG_DRAFT = "draft"
@@ -240,6 +249,8 @@ def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
             "french_noun_after": sorted(quantities._FRENCH_NOUN_AFTER),
             "compact_count": quantities._COMPACT_COUNT_RE.pattern,
         },
+        "english_fields": list(ENGLISH_FIELDS),
+        "french_fields": list(FRENCH_FIELDS),
         "documents": indexed.documents,
         "lengths": indexed.lengths,
         "order": list(corpus.games),
@@ -252,6 +263,18 @@ def _group(group: tuple[str, ...]) -> str:
     """A synonym group as analysis.synonym_table reads it: its members' folded words, members separated by
     commas (members without words left out). Questions are stemmed in the browser, and so are their synonyms."""
     return ",".join(" ".join(found) for found in map(analysis.words, group) if found)
+
+
+def lexicon_data(indexed: Indexed) -> dict[str, str]:
+    """Every game's terms a question's words are looked up in: "body" (separated by spaces, in order) and "df" (how
+    many entries hold each there, `encode`); "english": those of ENGLISH_FIELDS that no body has; "french": those of
+    FRENCH_FIELDS."""
+    at = {name: number for number, (name, _analysed, _typed) in enumerate(ranking.FIELDS)}
+    body = indexed.df[at["body"]]
+    terms = sorted(body)
+    english = set().union(*(indexed.df[at[name]] for name in ENGLISH_FIELDS)) - set(body)
+    french = set().union(*(indexed.df[at[name]] for name in FRENCH_FIELDS))
+    return {"body": " ".join(terms), "df": encode([body[t] for t in terms]), "english": " ".join(sorted(english)), "french": " ".join(sorted(french))}
 
 
 def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:

@@ -202,3 +202,19 @@ def test_texts_are_written_per_page(tmp_path: Path):
         texts = _data(out / site_search.texts_file(LARGE_GAME, page))["texts"]
         assert texts == [site_search.plain_text(corpus.entries[entry_id].text) for entry_id in on_page]
     assert not (out / site_search.texts_file(LARGE_GAME, len(names["pages"]))).exists()
+
+
+def test_lexicon_is_every_games_words(shipped_site: Path):
+    """The lexicon (for a game's page) holds every game's body terms with the index's counts, and the terms of the
+    other fields that tell a French question: a game's page looks a question's words up as the command does."""
+    lexicon = _data(shipped_site / site_search.LEXICON_FILE)
+    reader = open_index([shipped_corpus_dir()]).index
+
+    def terms(*fields: str) -> set[str]:
+        return {t.decode("utf-8") for name in fields for t in reader.lexicon(name)}
+
+    body = lexicon["body"].split(" ")
+    assert body == sorted(terms("body"))
+    assert site_search.decode(lexicon["df"]) == [reader.doc_frequency("body", t) for t in body]
+    assert set(lexicon["english"].split(" ")) == terms(*site_search.ENGLISH_FIELDS) - set(body)
+    assert set(lexicon["french"].split(" ")) == terms(*site_search.FRENCH_FIELDS)

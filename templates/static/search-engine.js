@@ -130,9 +130,9 @@
   var byGame = {};    // slug -> {slug, name, pages, entries, byPage: entries by page, index: whether its index is in, texts: whether each page's are}
 
   // Whether everything the search ranks with is in: the settings, the stemmers, every game's names,
-  // and the index of each game searched (this page's game, or every game).
+  // and the index of each game searched (this page's game and the lexicon, or every game).
   function ready() {
-    if (!S || !window.RULEBOT_STEMMERS || !order) return false;
+    if (!S || !window.RULEBOT_STEMMERS || !order || (here && !DATA.lexicon)) return false;
     return order.every(function (slug) {
       var game = byGame[slug];
       return game && (game.index || (here && slug !== here));
@@ -598,10 +598,42 @@
   // Whether the French fields of the corpus have a word and the English ones never do.
   function onlyFrench(word) {
     if (A.filler.has(word) || /^[0-9]+$/.test(word)) return false;
-    var english = terms("english", word);
-    if (!english.length || ["title", "body", "aliases", "asked"].some(function (f) { return documentFrequency(f, english[0]); })) return false;
+    var english = terms("english", word), words = lexicon();
+    if (!english.length || words.body.has(english[0]) || words.english.has(english[0])) return false;
     var french = terms("french", word);
-    return french.length > 0 && ["aliases_fr", "asked_fr"].some(function (f) { return documentFrequency(f, french[0]); });
+    return french.length > 0 && words.french.has(french[0]);
+  }
+
+  // Every game's terms a question's words are looked up in: the body's with how many entries hold each (close
+  // spellings of unknown words), and those of the other English fields and of the French ones (is a word only
+  // French?). From the lexicon on a game's page, which loads no other game's index; else from every game's index.
+  var LEXICON = null;
+
+  function lexicon() {
+    if (LEXICON) return LEXICON;
+    var words = { body: new Map(), english: new Set(), french: new Set() }, data = DATA.lexicon;
+    var list = function (text) { return text ? text.split(" ") : []; };
+    if (data) {
+      var df = decode(data.df);
+      list(data.body).forEach(function (term, i) { words.body.set(term, df[i]); });
+      list(data.english).forEach(function (term) { words.english.add(term); });
+      list(data.french).forEach(function (term) { words.french.add(term); });
+    } else {
+      order.forEach(function (slug) {
+        var game = byGame[slug];
+        FIELD_NAMES.forEach(function (field, f) {
+          var into = field === "body" ? null : S.english_fields.indexOf(field) >= 0 ? words.english : S.french_fields.indexOf(field) >= 0 ? words.french : undefined;
+          if (into === undefined) return;
+          game.fields[f].postings.forEach(function (_postings, id) {
+            var term = game.terms[id];
+            if (into) into.add(term);
+            else words.body.set(term, documentFrequency("body", term));
+          });
+        });
+      });
+    }
+    LEXICON = words;
+    return words;
   }
 
   function languageOf(text, list) {
@@ -658,7 +690,7 @@
   Searcher.prototype.known = function (word) {
     if (word.length < 4 || /^[0-9]+$/.test(word)) return true;
     if (nameWords().get(word)) return true;
-    return terms("english", word).some(function (term) { return documentFrequency("body", term) > 0; });
+    return terms("english", word).some(function (term) { return lexicon().body.has(term); });
   };
 
   Searcher.prototype.closeSpellings = function (word) {
@@ -676,14 +708,9 @@
         found.set(candidate, [0, -count]);
       }
     });
-    var bodyTerms = new Set();
-    this.indexed.forEach(function (slug) {
-      var game = byGame[slug], postings = game.fields[FIELD_NAMES.indexOf("body")].postings;
-      postings.forEach(function (_p, id) { bodyTerms.add(game.terms[id]); });
-    });
-    bodyTerms.forEach(function (candidate) {
+    lexicon().body.forEach(function (count, candidate) {
       if (candidate !== typedStem && candidate[0] === typedStem[0] && !found.has(candidate) && distance(candidate, typedStem, max) <= max) {
-        found.set(candidate, [1, -documentFrequency("body", candidate)]);
+        found.set(candidate, [1, -count]);
       }
     });
     var ranked = Array.from(found.keys()).map(function (w) { return [w, found.get(w)[0], distance(w, word, 64), found.get(w)[1]]; });

@@ -19,14 +19,17 @@
  *                             aliases, flags and page
  *   _search/<game>.index.js   "index:<slug>": each entry's terms per field,
  *                             as the index has them, and what the ranking reads
+ *   _search/lexicon.js        "lexicon": every game's words a question's words are
+ *                             looked up in (close spellings, French), for a game's page
  *   _search/<game>.texts.js   "texts:<slug>:0": each entry's plain text, for snippets
  *                             (a game of several pages: its n-th page's, <game>.texts-<n>.js)
  * with the scripts _static/search-engine.js and _static/stemmers.js (the
  * Snowball stemmers, which stem questions as PyStemmer stemmed the corpus).
  * A page loads none of them when it opens: the first focus of the search box
  * (or a key typed in it, or a page opened with ?q=) injects their <script>
- * tags. A game's page loads that game's names and index and the other games'
- * names; pages of no game (home, sources) load every game's names and index.
+ * tags. A game's page loads that game's names and index, the other games'
+ * names and the lexicon; pages of no game (home, sources) load every game's
+ * names and index.
  * The texts of a page's entries are loaded when one of them is among the
  * results, for its snippet. On a game's page, an address whose #anchor is no
  * element of the page (an entry on another page of a large game, from a link
@@ -91,7 +94,7 @@
   // The files this page's search ranks with (every game's, once the list of games is in).
   function wanted() {
     var list = ["_static/stemmers.js", "_static/search-engine.js", "_search/games.js"];
-    if (here) list.push("_search/" + here + ".names.js", "_search/" + here + ".index.js");
+    if (here) list.push("_search/lexicon.js", "_search/" + here + ".names.js", "_search/" + here + ".index.js");
     ((DATA.games && DATA.games.games) || []).forEach(function (game) {
       if (game.slug === here) return;
       list.push("_search/" + game.slug + ".names.js");
