@@ -366,6 +366,27 @@ def test_snippets_load_the_texts_of_their_pages_only(page, base):  # type: ignor
     assert texts == sorted(f"{LARGE_GAME}.texts.js" if n == 0 else f"{LARGE_GAME}.texts-{n}.js" for n in pages)
 
 
+def test_snippets_arriving_leave_the_results_alone(browser, servers):  # type: ignore[no-untyped-def]
+    """Results show before their texts are in; the snippets, arriving later, are added without redrawing the list
+    (the result the keyboard is on keeps the focus)."""
+    context = browser.new_context()
+    tab = context.new_page()
+    held = []
+    tab.route("**/*.texts*.js", lambda route: held.append(route))
+    tab.goto(servers["shipped"].url + "index.html")
+    _search(tab, "tiebreak")
+    tab.focus("#search--q")
+    tab.keyboard.press("ArrowDown")
+    focused = tab.evaluate("document.activeElement.getAttribute('href')")
+    tab.wait_for_timeout(100)
+    assert held and tab.locator("#search--results .result-snippet").count() == 0
+    for route in held:
+        route.continue_()
+    tab.locator("#search--results .result-snippet").first.wait_for()
+    assert focused and tab.evaluate("document.activeElement.getAttribute('href')") == focused
+    context.close()
+
+
 # -- the search answers as `rulebot ask` does ------------------------------------------
 
 QUESTIONS = Path(__file__).parent / "questions.jsonl"

@@ -155,16 +155,27 @@
     var status = form.querySelector("[aria-live]");
     form.hidden = false;
 
-    // What the list shows: the query and how many files were in. A run
-    // that would show the same again leaves the list (and the focus) alone.
+    // What the list shows: the query and how many of the files it ranks with
+    // were in. A run that would show the same again leaves the list (and the
+    // focus) alone; texts arriving only add their snippets.
     var shown = null;
+    var waitingSnippets = [];  // [item, entry, stems said] of the results shown without their snippet
+
+    function addSnippets() {
+      waitingSnippets = waitingSnippets.filter(function (pending) {
+        var text = engine().snippet(pending[1], pending[2]);
+        if (text) pending[0].appendChild(element("span", "result-snippet", text));
+        return !text;
+      });
+    }
 
     function run() {
       var query = input.value.trim();
-      var state = query + "\n" + Object.keys(files).filter(function (file) { return files[file] !== "loading"; }).length;
+      var state = query + "\n" + wanted().filter(function (file) { return files[file] === "loaded" || files[file] === "failed"; }).length;
       if (state === shown) return;
       shown = state;
       list.textContent = "";
+      waitingSnippets = [];
       list.setAttribute("data-query", query);
       list.setAttribute("data-complete", "true");
       list.removeAttribute("data-confident");
@@ -204,9 +215,8 @@
           item.appendChild(flags);
         }
         if (!r.other) {  // a snippet from the texts of its page, loaded for the results shown
-          var text = engine().snippet(entry, answer.said);
-          if (text) item.appendChild(element("span", "result-snippet", text));
-          else load(entry.texts);
+          waitingSnippets.push([item, entry, answer.said]);
+          load(entry.texts);
         }
         list.appendChild(item);
       });
@@ -217,13 +227,17 @@
         more.appendChild(everywhere);
         list.appendChild(more);
       }
+      addSnippets();
     }
 
     // Data arriving runs the search again (once for files arriving together).
     var again = null;
     changed = function () {
       clearTimeout(again);
-      again = setTimeout(function () { if (input.value.trim()) run(); }, 20);
+      again = setTimeout(function () {
+        if (input.value.trim()) run();
+        if (engine()) addSnippets();
+      }, 20);
     };
     input.addEventListener("focus", start);
     var timer = null;
