@@ -11,7 +11,8 @@ focuses the search box or types in it (or opens a page with `?q=`).
   question as `rulebot ask` does (`search_settings`): the ranking's
   constants (rulebot.ranking), the stop words, question words and French
   markers (rulebot.analysis), the words of counts (rulebot.quantities),
-  the index's statistics (documents, average field lengths), and each
+  the index's statistics (documents, average field lengths, the lengths
+  its field-length bytes stand for), and each
   game's names, expansions, terms and vocabulary (synonyms and French
   groups).
 - `_search/<game>.names.js` (key "names:<slug>"): the game's name, its pages and, for
@@ -60,6 +61,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulebot import analysis, quantities, ranking
+from rulebot.index_reader import LENGTHS
 from rulebot.model import Corpus, Entry
 from rulebot.render import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
@@ -252,6 +254,7 @@ def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
         "english_fields": list(ENGLISH_FIELDS),
         "french_fields": list(FRENCH_FIELDS),
         "documents": indexed.documents,
+        "length_bytes": list(LENGTHS),
         "lengths": indexed.lengths,
         "order": list(corpus.games),
         "games": games,

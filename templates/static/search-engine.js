@@ -36,21 +36,6 @@
   var MAX_RESULTS = 10;
   var OTHER_GAME_RESULTS = 3;
   var WORD = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
-  var LENGTHS = (
-    "0 1 2 3 4 5 6 7 8 9 10 12 13 14 16 17 18 20 21 23 25 26 28 30 32 34 36 38 40 42 45 47 49 52 54 57 " +
-    "60 63 66 69 72 75 79 82 86 89 93 97 101 106 110 114 119 124 129 134 139 145 150 156 162 169 175 " +
-    "182 189 196 203 211 219 227 235 244 253 262 271 281 291 302 313 324 336 348 360 373 386 399 414 " +
-    "428 443 459 475 491 508 526 544 563 583 603 623 645 667 690 714 738 763 789 816 844 873 903 933 " +
-    "965 998 1032 1066 1103 1140 1178 1218 1259 1302 1345 1391 1438 1486 1536 1587 1641 1696 1753 1811 " +
-    "1872 1935 1999 2066 2135 2207 2280 2356 2435 2516 2600 2687 2777 2869 2965 3063 3165 3271 3380 " +
-    "3492 3608 3728 3852 3980 4112 4249 4390 4536 4686 4842 5002 5168 5340 5517 5700 5889 6084 6286 " +
-    "6494 6709 6932 7161 7398 7643 7897 8158 8428 8707 8995 9293 9601 9918 10247 10586 10936 11298 " +
-    "11671 12057 12456 12868 13294 13733 14187 14656 15141 15641 16159 16693 17244 17814 18403 19011 " +
-    "19640 20289 20959 21652 22367 23106 23869 24658 25472 26314 27183 28081 29009 29967 30957 31979 " +
-    "33035 34126 35254 36418 37620 38863 40146 41472 42841 44256 45717 47227 48786 50397 52061 53780 " +
-    "55556 57390 59285 61242 63264 65352 67510 69739 72041 74419 76876 79414 82035 84743 87541 90430 " +
-    "93416 96499 99684 102975 106374").split(" ").map(Number);
-  // The length a field-length byte stands for: the index keeps each field's length in one byte.
   var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
   var DIGIT = {};
   for (var d = 0; d < DIGITS.length; d++) DIGIT[DIGITS.charCodeAt(d)] = d;
@@ -368,9 +353,10 @@
     return numbers;
   }
 
-  // The length a field of `count` terms has for scoring: the byte the index keeps stands for it.
+  // The length a field of `count` terms has for scoring: the byte the index keeps stands for it
+  // (S.length_bytes: the length each of the 256 bytes stands for).
   function storedLength(count) {
-    var low = 0, high = LENGTHS.length - 1;
+    var LENGTHS = S.length_bytes, low = 0, high = LENGTHS.length - 1;
     if (count >= LENGTHS[high]) return LENGTHS[high];
     while (low < high) {  // bisect_left
       var middle = (low + high) >> 1;
@@ -484,7 +470,6 @@
   // One question's look-ups: the games searched, close spellings.
   function Searcher(slugs) {
     this.slugs = slugs;  // the games searched
-    this.indexed = order.filter(function (slug) { return byGame[slug] && byGame[slug].index; });  // the games whose index is in
     this.spelling = new Map();
   }
 
@@ -965,8 +950,8 @@
     var text = cleanQuestion(question);
     var list = words(text);
     if (!list.length) return null;
-    var searcher = new Searcher([]);
-    searcher.slugs = game ? [game] : searcher.indexed;
+    var indexed = order.filter(function (slug) { return byGame[slug].index; });
+    var searcher = new Searcher(game ? [game] : indexed);
     var language = searcher.language = languageOf(text, list);
     var intent = readIntent(list, language);
     list = intent.words.length ? intent.words : list;
@@ -978,7 +963,7 @@
     if (games.length === 1) list = searcher.withoutExpansionNames(list, games[0]);
     var byGameHits = new Map();
     if (games.length) {
-      searcher.slugs = games.filter(function (slug) { return searcher.indexed.indexOf(slug) >= 0; });
+      searcher.slugs = games.filter(function (slug) { return indexed.indexOf(slug) >= 0; });
       searcher.slugs.forEach(function (slug) {
         byGameHits.set(slug, searcher.search(makeUnits(list, tableOf(slug, language)).slice(0, R.MAX_UNITS), slug));
       });
