@@ -311,9 +311,11 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
     for at, everywhere in enumerate(indexed.df):
         own = Counter(term for found in fields for term in set(found[at]))
         pairs, last = [], 0
-        for term_number in (number for number, term in enumerate(vocabulary) if everywhere[term] > own[term]):
-            pairs += [term_number - last, everywhere[vocabulary[term_number]] - own[vocabulary[term_number]]]
-            last = term_number
+        for term_number, term in enumerate(vocabulary):
+            others = everywhere[term] - own[term]
+            if others:
+                pairs += [term_number - last, others]
+                last = term_number
         df.append(encode(pairs))
 
     def ref(entry_id: str) -> int | str:

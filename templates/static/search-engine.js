@@ -176,7 +176,7 @@
 
   var A = null;         // the analysis's word sets
   var Q = null;         // the words of counts
-  var GAMES = null;     // per game: names, expansions, terms, synonym tables, document offset
+  var GAMES = null;     // per game: names, expansions, terms (stems), synonym groups and tables
   var TABLES = null;    // per language: the synonym table of every game together
   var FIELD_NAMES = null;
 
@@ -1003,16 +1003,16 @@
       searcher.closeSpellings(w).forEach(function (c) { forms.add(stem(c[0])); });
       return forms;
     });
-    var found = [];
+    var all = new Set(), found = [];
+    said.forEach(function (forms) { forms.forEach(function (s) { all.add(s); }); });
     order.forEach(function (slug) {
       if (slug === here || !byGame[slug]) return;
       byGame[slug].entries.forEach(function (entry) {
-        var names = [entry.title].concat(entry.aliases.map(function (a) { return a.text; }));
-        var named = names.some(function (name) {
-          var stemsOf = nameStems(name);
+        if (!entry.nameStems) {  // the stems of its title and aliases, as its index would give them (not loaded here)
+          entry.nameStems = [entry.title].concat(entry.aliases.map(function (a) { return a.text; })).map(nameStems);
+        }
+        var named = entry.nameStems.some(function (stemsOf) {
           if (!stemsOf.length || stemsOf.join("").length < R.MIN_NAME_LETTERS) return false;
-          var all = new Set();
-          said.forEach(function (forms) { forms.forEach(function (s) { all.add(s); }); });
           return stemsOf.every(function (s) { return all.has(s); }) &&
             said.every(function (forms) { return stemsOf.some(function (s) { return forms.has(s); }); });
         });
