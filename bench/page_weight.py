@@ -11,8 +11,9 @@ on disk (uncompressed: what a server without compression sends):
 - opening the game's page (`<game>/index.html`) and the game's heaviest page
   (its largest HTML file): the HTML, CSS and scripts loaded at open, and of
   these, the search data;
-- the search data loaded by the first search on the game's page (the box
-  focused, a word typed, until the results are complete);
+- what the first search on the game's page loads (the box focused, a word
+  typed, until the results are complete and their snippets in): the search
+  data, and the scripts that come with it (the search's engine and stemmers);
 - the same first search on the home page (which searches every game).
 
 speed.py runs it on the site it builds at each size, when Chromium is there.
@@ -75,8 +76,8 @@ def _visit(browser, url: str, search: bool) -> dict:
         )
         page.wait_for_timeout(300)
         later = requests[len(at_open):]
-        found["search_bytes"] = sum(_size(u) for u in later if "/_search/" in u)
-        found["search_files"] = sum(1 for u in later if "/_search/" in u)
+        found["search_bytes"] = sum(_size(u) for u in later)
+        found["search_files"] = len(later)
     page.close()
     return found
 

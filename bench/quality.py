@@ -3,6 +3,7 @@
     python bench/quality.py                          # every question set of tests/
     python bench/quality.py --questions FILE.jsonl   # one question set (same format)
     python bench/quality.py --misses                 # also list rulebot's misses at 3 (never of a test half)
+    python bench/quality.py --site                   # the site's search box too, beside the command
 
 Question files (JSON lines; a first line {"header": ..., "half": ...} names
 the half of a split set): tests/questions.jsonl, the project's set, and
@@ -31,6 +32,14 @@ type, per language and overall, with the game as each row gives it; then
 every question asked with its game given and with no game given; then how
 far rulebot's confidence flag can be trusted. Standard library and rulebot
 only.
+
+With `--site`, the site is built to a temporary folder and its search box
+answers too, in Chromium (Playwright driving /usr/bin/chromium, pages
+opened from file://): a question with a game is typed on that game's page,
+one without on the home page, and the links the results list shows are its
+answers (the site flags an answer unsure as `ask` does: the list's
+`data-confident`). The site has no expansions in play: it is asked without
+a row's `with`. Its column sits beside the command's, with the baseline.
 """
 
 from __future__ import annotations
@@ -43,7 +52,9 @@ import re
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+import urllib.parse
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -164,6 +175,59 @@ def rulebot_ranker(searcher: Searcher) -> Ranker:
     return rank
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+TIMER = """() => {
+  const box = document.getElementById('search--q'), list = document.getElementById('search--results');
+  let typed = 0;
+  window.answerTimes = [];
+  box.addEventListener('input', () => { typed = performance.now(); }, true);
+  new MutationObserver(() => {
+    if (typed && list.dataset.confident !== undefined) { window.answerTimes.push(performance.now() - typed); typed = 0; }
+  }).observe(list, {attributes: true, attributeFilter: ['data-confident']});
+}"""
+"""Times each answer in the page: from the input event of the key that ends a question to its results in the list."""
+
+
+class SiteSearch:
+    """The built site's search box, in Chromium: one tab per page a question is typed on (a game's, or the home page)."""
+
+    def __init__(self, site: Path, browser):
+        self.site, self.browser = site, browser
+        self.tabs: dict[str | None, object] = {}
+
+    def tab(self, game: str | None):
+        if game not in self.tabs:
+            tab = self.browser.new_page()
+            tab.set_default_timeout(60_000)
+            tab.on("pageerror", lambda error: print(f"site: {error}", file=sys.stderr))
+            tab.goto((self.site / (f"{game}/index.html" if game else "index.html")).as_uri())
+            tab.evaluate(TIMER)
+            self.tabs[game] = tab
+            self._ask(tab, "rules")  # the search data loaded: what follows times answers alone
+            tab.evaluate("() => { window.answerTimes = []; }")
+        return self.tabs[game]
+
+    def _ask(self, tab, query: str) -> None:
+        tab.fill("#search--q", query)
+        tab.wait_for_function(
+            "q => { const list = document.getElementById('search--results');"
+            " return list.dataset.query === q && list.dataset.complete === 'true' && list.dataset.confident !== undefined"
+            " || list.dataset.query === q && document.getElementById('search--status').textContent.startsWith('No entry matches'); }",
+            arg=query,
+        )
+
+    def answer_times(self) -> list[float]:
+        """How long each answer took, in ms, from the key that ended the question to its results in the list."""
+        return sorted(t for tab in self.tabs.values() for t in tab.evaluate("() => window.answerTimes"))
+
+    def rank(self, row: dict, game: str | None) -> Found:
+        tab = self.tab(game)
+        self._ask(tab, " ".join(row["q"].split()))
+        hrefs = tab.eval_on_selector_all("#search--results li:not(.search-more) a", "links => links.map(a => a.getAttribute('href'))")
+        ids = [urllib.parse.unquote(href.rpartition("#")[2]) for href in hrefs]
+        return Found(ids[:DEPTH], tab.get_attribute("#search--results", "data-confident") == "true")
+
+
 def first_rank(found: Found, row: dict) -> int | None:
     """1-based rank of the right answer among those found, or None (see the module's docstring)."""
     wanted = set(row["expect"])
@@ -248,6 +312,8 @@ def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool) ->
             cells += [f"{v:.2f}" for v in scores(ranks_by_mode[mode][system])]
         out.append("| " + " | ".join(cells) + " |")
     out += ["", "rulebot's confidence, games as asked:", *confidence_lines(rows, found_by_mode["as asked"]["rulebot"])]
+    if "site" in rankers:
+        out += ["", "the site's confidence, games as asked:", *confidence_lines(rows, found_by_mode["as asked"]["site"])]
     if misses:
         out += ["", "rulebot misses at 3 (games as asked):"]
         for row, found, rank in zip(rows, found_by_mode["as asked"]["rulebot"], ranks["rulebot"]):
@@ -268,7 +334,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=Path, action="append", metavar="FILE", help="JSON-lines question file (repeatable; default: every set of tests/)")
     parser.add_argument("--misses", action="store_true", help="also list the questions rulebot misses at 3 (refused for a test half)")
+    parser.add_argument("--site", action="store_true", help="also ask the built site's search box, in Chromium")
     args = parser.parse_args(argv)
+    if args.site and not CHROMIUM.exists():
+        parser.error(f"--site needs Chromium at {CHROMIUM} and the playwright package")
     files = []
     for path in args.questions or DEFAULT_QUESTIONS:
         try:
@@ -280,20 +349,46 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Corpus: {len(corpus.entries)} entries; MRR depth {DEPTH}.")
     print(f"{date.today().isoformat()}, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.platform()}")
     # A cache of the run's own, so the benchmark never depends on (or touches) the user's index.
-    with tempfile.TemporaryDirectory(prefix="rulebot-bench-") as cache:
+    with tempfile.TemporaryDirectory(prefix="rulebot-bench-") as cache, ExitStack() as stack:
         os.environ["RULEBOT_CACHE_DIR"] = cache
-        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
-            rankers = {"rulebot": rulebot_ranker(searcher), "baseline": baseline.rank}
-            for questions in files:
-                try:
-                    shown = questions.path.resolve().relative_to(ROOT)
-                except ValueError:
-                    shown = questions.path
-                half = f", {questions.half} half" if questions.half else ""
-                print(f"\n### {shown} ({len(questions.rows)} questions{half})\n")
-                # A test half is scored to report, never to tune: its misses are not shown.
-                print(report(questions, rankers, args.misses and questions.half != "test"))
+        searcher = stack.enter_context(Searcher(open_index([shipped_corpus_dir()])))
+        rankers = {"rulebot": rulebot_ranker(searcher)}
+        site_search = None
+        if args.site:
+            site_search = stack.enter_context(_site_search(corpus, Path(cache)))
+            rankers["site"] = site_search.rank
+        rankers["baseline"] = baseline.rank
+        for questions in files:
+            try:
+                shown = questions.path.resolve().relative_to(ROOT)
+            except ValueError:
+                shown = questions.path
+            half = f", {questions.half} half" if questions.half else ""
+            print(f"\n### {shown} ({len(questions.rows)} questions{half})\n")
+            # A test half is scored to report, never to tune: its misses are not shown.
+            print(report(questions, rankers, args.misses and questions.half != "test"))
+        if site_search is not None:
+            times = site_search.answer_times()
+            print(f"\nThe site's answers, from the last key to the results in the list ({len(times)} questions; the box "
+                  f"waits 60 ms after a key before it searches): median {times[len(times) // 2]:.0f} ms, "
+                  f"95th percentile {times[int(len(times) * 0.95)]:.0f} ms, slowest {times[-1]:.0f} ms.")
     return 0
+
+
+@contextmanager
+def _site_search(corpus: Corpus, folder: Path) -> Iterator[SiteSearch]:
+    """The shipped corpus's site, built into a folder, and its search in a headless Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    from rulebot.site import build as site
+
+    site.build(corpus, folder / "site")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield SiteSearch(folder / "site", browser)
+        finally:
+            browser.close()
 
 
 if __name__ == "__main__":

@@ -236,11 +236,17 @@ def test_hostile_entry_triggers_no_dialog(page, base):  # type: ignore[no-untype
 
 
 def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-def]
-    """Search on a game page finds entries of other games by name."""
+    """On a game's page, the game's entries come first; another game's entry the question names comes after them, marked."""
     page.goto(base["shipped"] + "catalyst/index.html")
-    results = _search(page, "Perlae Imperii overview")
-    assert results.first.inner_text() == "Perlae Imperii overview"
-    assert urllib.parse.unquote(results.first.get_attribute("href")) == "../res-arcana/index.html#arcana-pi-overview"
+    _search(page, "Perlae Imperii overview")
+    items = page.locator("#search--results li:not(.search-more)")
+    games = [item.locator(".result-meta").inner_text().split(" · ")[0] for item in items.all()]
+    assert games[0] == "Catalyst" and games[-1] == "Res Arcana" and games == sorted(games, key=lambda name: name != "Catalyst")
+    other = items.last
+    assert other.locator("a").inner_text() == "Perlae Imperii overview"
+    assert other.locator(".other-game").inner_text() == "Another game"
+    assert items.first.locator(".other-game").count() == 0
+    assert urllib.parse.unquote(other.locator("a").get_attribute("href")) == "../res-arcana/index.html#arcana-pi-overview"
 
 
 def test_house_rule_result_is_flagged(page, base):  # type: ignore[no-untyped-def]
@@ -335,11 +341,181 @@ def test_no_search_data_until_the_search_box_is_used(page, base, which, path, qu
 
 
 def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-untyped-def]
-    """A game's page searches its own texts and every game's names: it never loads another game's texts."""
+    """A game's page searches its own index and texts and every game's names: it never loads another game's texts or index."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "Perlae Imperii overview")
+    page.locator("#search--results .result-snippet").first.wait_for()  # the game's texts, for its results' snippets
     loaded = _search_requests(page)
     assert sorted(name for name in loaded if name.endswith(".texts.js")) == ["catalyst.texts.js"]
+    assert sorted(name for name in loaded if name.endswith(".index.js")) == ["catalyst.index.js"]
     assert sorted(name for name in loaded if name.endswith(".names.js")) == sorted(f"{slug}.names.js" for slug in (
         "catalyst", "dune-imperium", "portals-of-molthar", "res-arcana"))
     assert len(loaded) == len(set(loaded))  # each file once
+
+
+def test_snippets_load_the_texts_of_their_pages_only(page, base):  # type: ignore[no-untyped-def]
+    """On a game split into pages, the results' snippets load the texts of the pages they are on, and no other."""
+    page.goto(base["large"] + f"{LARGE_GAME}/index.html")
+    _search(page, "observatory deck")
+    page.locator("#search--results .result-snippet").first.wait_for()
+    names = page.evaluate(f"() => window.RULEBOT_DATA['names:{LARGE_GAME}']")
+    shown = [href.rpartition("#")[2] for href in page.eval_on_selector_all("#search--results li:not(.search-more) a", "l => l.map(a => a.getAttribute('href'))")]
+    pages = {row[5] for row in names["entries"] if row[0] in shown}
+    assert len(names["pages"]) > len(pages) >= 1
+    texts = sorted(name for name in _search_requests(page) if ".texts" in name)
+    assert texts == sorted(f"{LARGE_GAME}.texts.js" if n == 0 else f"{LARGE_GAME}.texts-{n}.js" for n in pages)
+
+
+def test_snippets_arriving_leave_the_results_alone(browser, servers):  # type: ignore[no-untyped-def]
+    """Results show before their texts are in; the snippets, arriving later, are added without redrawing the list
+    (the result the keyboard is on keeps the focus)."""
+    context = browser.new_context()
+    tab = context.new_page()
+    held = []
+    tab.route("**/*.texts*.js", lambda route: held.append(route))
+    tab.goto(servers["shipped"].url + "index.html")
+    _search(tab, "tiebreak")
+    tab.focus("#search--q")
+    tab.keyboard.press("ArrowDown")
+    focused = tab.evaluate("document.activeElement.getAttribute('href')")
+    tab.wait_for_timeout(100)
+    assert held and tab.locator("#search--results .result-snippet").count() == 0
+    for route in held:
+        route.continue_()
+    tab.locator("#search--results .result-snippet").first.wait_for()
+    assert focused and tab.evaluate("document.activeElement.getAttribute('href')") == focused
+    context.close()
+
+
+# -- the search answers as `rulebot ask` does ------------------------------------------
+
+QUESTIONS = Path(__file__).parent / "questions.jsonl"
+
+
+def _corpus_texts() -> list[str]:
+    """Every text of the shipped corpus's files: entries, game.toml and vocabulary files."""
+    return [path.read_text(encoding="utf-8") for path in sorted(shipped_corpus_dir().rglob("*")) if path.suffix in (".md", ".toml")]
+
+
+@pytest.fixture(scope="module")
+def search_tab(browser, sites):  # type: ignore[no-untyped-def]
+    """The shipped site's home page from file://, its search data loaded."""
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.goto((sites["shipped"] / "index.html").as_uri())
+    tab.focus("#search--q")
+    tab.wait_for_function("() => window.RULEBOT_SEARCH && window.RULEBOT_STEMMERS && (window.RULEBOT_DATA || {}).games !== undefined")
+    yield tab
+    context.close()
+
+
+def test_browser_stems_are_pystemmers(search_tab):  # type: ignore[no-untyped-def]
+    """The browser's Snowball stemmers give PyStemmer's stem for every word of the shipped corpus: folded as the index
+    stems them, and as written (lower case, accents kept)."""
+    import Stemmer
+
+    from rulebot.language import analysis
+
+    found = {word for text in _corpus_texts() for word in analysis.split(text)}
+    words = sorted({analysis.fold(word) for word in found} | {word.lower() for word in found})
+    assert len(words) > 2000
+    stems = search_tab.evaluate(
+        "words => ['english', 'french'].map(language => words.map(window.RULEBOT_STEMMERS[language]))", words
+    )
+    for language, browser_stems in zip(("english", "french"), stems):
+        expected = Stemmer.Stemmer(language).stemWords(words)
+        assert [(w, b) for w, b, e in zip(words, browser_stems, expected) if b != e] == [], language
+
+
+def test_browser_analysis_is_rulebots(search_tab):  # type: ignore[no-untyped-def]
+    """The browser makes the words and terms rulebot.language.analysis makes of every text of the shipped corpus."""
+    from rulebot.language import analysis
+
+    texts = [line for text in _corpus_texts() for line in text.splitlines() if line.strip()]
+    made = search_tab.evaluate(
+        "texts => texts.map(t => [window.RULEBOT_SEARCH.words(t), window.RULEBOT_SEARCH.terms('english', t),"
+        " window.RULEBOT_SEARCH.terms('french', t), window.RULEBOT_SEARCH.terms('names', t)])",
+        texts,
+    )
+    for text, (words, english, french, names) in zip(texts, made):
+        assert words == analysis.words(text), text
+        assert (english, french, names) == (analysis.terms("english", text), analysis.terms("french", text), analysis.terms("names", text)), text
+
+
+def _differences(browser, site_dir: Path, questions: list[tuple[str, str | None]]) -> list[tuple]:  # type: ignore[no-untyped-def]
+    """The questions (and games) the site's search box answers otherwise than `rulebot ask` (its entries of the
+    game asked, in order, and its confidence), typed on the game's page or on the home page."""
+    from rulebot.index.cache import open_index
+    from rulebot.search.ranking import Searcher
+
+    context = browser.new_context()
+    tabs = {}
+    differ = []
+    with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+        for question, game in questions:
+            if game not in tabs:
+                tabs[game] = context.new_page()
+                tabs[game].goto((site_dir / (f"{game}/index.html" if game else "index.html")).as_uri())
+            tab = tabs[game]
+            tab.fill("#search--q", question)
+            tab.wait_for_function(
+                "q => { const l = document.getElementById('search--results'); return l.dataset.query === q"
+                " && l.dataset.complete === 'true' && l.dataset.confident !== undefined"
+                " || l.dataset.query === q && document.getElementById('search--status').textContent.startsWith('No entry matches'); }",
+                arg=" ".join(question.split()),
+            )
+            links = tab.eval_on_selector_all("#search--results li:not(.result-other):not(.search-more) a", "l => l.map(a => a.getAttribute('href'))")
+            shown = [href.rpartition("#")[2] for href in links]
+            sure = tab.get_attribute("#search--results", "data-confident") == "true"
+            answer = searcher.ask(question, game=game, limit=10)
+            if shown != [hit.id for hit in answer.results] or (shown and sure != answer.confident):
+                differ.append((question, game, shown, [hit.id for hit in answer.results]))
+    context.close()
+    return differ
+
+
+@pytest.mark.slow
+def test_site_answers_as_the_command(browser, sites):  # type: ignore[no-untyped-def]
+    """Every question of tests/questions.jsonl asked as its row asks it (on its game's page, or on the home page)
+    gets from the site the answers `rulebot ask` gives, in the same order, and as sure (rows with expansions in
+    play excepted: the site has none)."""
+    import json
+
+    rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert _differences(browser, sites["shipped"], [(row["q"], row["game"]) for row in rows if "q" in row and not row.get("with")]) == []
+
+
+def test_game_page_reads_words_as_the_command(browser, sites):  # type: ignore[no-untyped-def]
+    """On a game's page, which loads no other game's index, a word of another game's rules is known as the command
+    knows it (no close spelling of it is looked for in this game), a typo is corrected from every game's words, and
+    a word only French texts use makes the question French."""
+    questions = [
+        ("res arcana red", "dune-imperium"),
+        ("coin effect icon is lost", "res-arcana"),
+        ("life loss when i cant pay", "catalyst"),
+        ("revel turn: drawing cards after it", "portals-of-molthar"),
+        ("expasion on", "portals-of-molthar"),
+        ("pioche vide", "catalyst"),
+        ("gemme de pouvoir", "res-arcana"),
+    ]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
+def test_unsure_answer_says_so(page, base):  # type: ignore[no-untyped-def]
+    """When no entry answers clearly (several games answer alike), the site says so, as `rulebot ask` does."""
+    page.goto(base["shipped"] + "index.html")
+    _search(page, "who wins a tie")
+    assert page.get_attribute("#search--results", "data-confident") == "false"
+    assert page.inner_text("#search--status").startswith("No entry answers this clearly")
+    _search(page, "chaumurky tie")
+    assert page.get_attribute("#search--results", "data-confident") == "true"
+
+
+def test_game_page_offers_every_game(page, base):  # type: ignore[no-untyped-def]
+    """On a game's page, a link asks the question of every game, on the home page."""
+    page.goto(base["shipped"] + "catalyst/index.html")
+    _search(page, "molthar combien d'actions par tour")
+    page.get_by_role("link", name="Search every game").click()
+    page.wait_for_url("**/index.html?q=*")
+    results = _search(page, "molthar combien d'actions par tour")
+    assert results.first.get_attribute("href").endswith("portals-of-molthar/index.html#molthar-three-actions")

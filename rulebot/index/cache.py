@@ -291,25 +291,27 @@ def _build_in_memory(corpus: Corpus, fingerprint: str, progress: Progress | None
     return OpenIndex(IndexReader.open(None, INDEX_NAME, storage.files), meta, None, built=True)
 
 
-def documents(corpus: Corpus, ids: Iterable[str] | None = None) -> Iterator[tuple[str, Callable[[], dict]]]:
+def documents(corpus: Corpus, ids: Iterable[str] | None = None, terminal: bool = True) -> Iterator[tuple[str, Callable[[], dict]]]:
     """Each entry's (digest, document maker), in corpus order (or that of `ids`, when given).
 
     The digest covers everything the document is made from, so an update can
-    skip an unchanged entry without paying for its rendering.
+    skip an unchanged entry without paying for its rendering. Without
+    `terminal`, the payload lacks the text rendered for the terminal (the
+    site's search reads the rest).
     """
     modified_by = corpus.modified_by()
     referenced_by = corpus.referenced_by()
     for entry in corpus.entries.values() if ids is None else map(corpus.entries.__getitem__, ids):
         language = corpus.games[entry.game].language
         payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
-        yield _digest(language, payload), _maker(entry, language, payload)
+        yield _digest(language, payload), _maker(entry, language, payload, terminal)
 
 
-def _maker(entry: Entry, language: str, payload: dict) -> Callable[[], dict]:
+def _maker(entry: Entry, language: str, payload: dict, terminal: bool = True) -> Callable[[], dict]:
     def make() -> dict:
         from rulebot.markdown import may_be_markup, to_terminal
 
-        if may_be_markup(entry.text):  # a plain text (most) is made terminal text when shown, in microseconds
+        if terminal and may_be_markup(entry.text):  # a plain text (most) is made terminal text when shown, in microseconds
             payload["terminal"] = to_terminal(entry.text)
         payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
         described = "\n".join([*entry.names(), entry.text])

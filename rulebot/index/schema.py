@@ -6,8 +6,9 @@ functions that analyse questions: answering a question needs no Whoosh.
 
 from __future__ import annotations
 
-from rulebot.language import analysis
+from rulebot.index.fields import FIELD_BOOSTS
 from rulebot.index.whoosh_api import ID, STORED, TEXT, Schema, Token, Tokenizer
+from rulebot.language import analysis
 
 
 class WordAnalyzer(Tokenizer):
@@ -47,13 +48,13 @@ def schema() -> Schema:
         kind=ID(stored=True),
         expansion=ID(stored=True),
         house_rule=ID(),
-        title=TEXT(analyzer=english, field_boost=4.0),
-        names=TEXT(analyzer=names, field_boost=3.0),
-        aliases=TEXT(analyzer=english, field_boost=2.5),
-        aliases_fr=TEXT(analyzer=french, field_boost=2.5),
-        asked=TEXT(analyzer=english, field_boost=1.5),
-        asked_fr=TEXT(analyzer=french, field_boost=1.5),
-        body=TEXT(analyzer=english),
-        section=TEXT(analyzer=english, field_boost=0.3),
+        title=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["title"]),
+        names=TEXT(analyzer=names, field_boost=FIELD_BOOSTS["names"]),
+        aliases=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["aliases"]),
+        aliases_fr=TEXT(analyzer=french, field_boost=FIELD_BOOSTS["aliases_fr"]),
+        asked=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["asked"]),
+        asked_fr=TEXT(analyzer=french, field_boost=FIELD_BOOSTS["asked_fr"]),
+        body=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["body"]),
+        section=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["section"]),
         data=STORED(),
     )

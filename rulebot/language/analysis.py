@@ -62,12 +62,14 @@ FRENCH_MARKERS = frozenset(
 )
 STRONG_FRENCH_MARKERS = frozenset("combien comment pourquoi quand quoi peux peut dois doit faut est sont je".split())
 """Alone, one of these says the question is French."""
+FRENCH_LETTERS = "éèêàâùûôîçœ"
+"""Letters that French writes and English does not: one of them is some evidence that a question is French."""
 
 
 def french_evidence(text: str) -> int:
     """How strongly a text's grammar words and accents say it is French (2 or more: it is)."""
     evidence = sum(2 if w in STRONG_FRENCH_MARKERS else 1 for w in words(text) if w in FRENCH_MARKERS)
-    if any(c in "éèêàâùûôîçœ" for c in text.lower()):
+    if any(c in FRENCH_LETTERS for c in text.lower()):
         evidence += 1
     return evidence
 

@@ -30,6 +30,8 @@ NUMBER_WORDS = {
     "une": 1,
 }
 """Numbers written as words, English and French (French 'un' is left out: it is mostly an article)."""
+SOLO_WORDS = frozenset({"solo"})
+"""Words that are a player count and a word of the rules too (a solo mode): the count is read, the word kept."""
 PLAYER_WORDS = frozenset({"player", "players", "joueur", "joueurs", "p", "pl", "j"})
 """Words that make the number before them a player count."""
 COUNT_PREPOSITIONS = frozenset({"a", "with", "for", "at", "avec", "pour"})
@@ -43,7 +45,7 @@ MAX_PLAYERS = 12
 WINDOW = 5
 """A word counts as counted when it is at most this many words from a number."""
 _NUMBER_RE = re.compile(r"\d")
-_COMPACT_COUNT = r"^(\d{1,2})(?:p|pl|j|players?|joueurs?)$"
+COMPACT_COUNT = r"^(\d{1,2})(?:p|pl|j|players?|joueurs?)$"
 """'3p', '4pl', '2j', '3players': a count and its player word typed as one (looked for, and compiled by re,
 only in a word that begins with a digit: most questions have none)."""
 _RANGE = r"\b(\d{1,2})\s*(?:-|–|to|or|à|ou)\s*(\d{1,2})\s*(?:-\s*)?(?:players?|joueurs?)\b"
@@ -76,7 +78,7 @@ def read_intent(words: list[str], language: str = "en") -> Intent:
     quantity = any(analysis.find_phrase(words, cue) >= 0 for cue in QUANTITY_CUES)
     players, kept = None, list(words)
     for at, word in enumerate(words):
-        compact = re.match(_COMPACT_COUNT, word) if word[:1].isdigit() else None
+        compact = re.match(COMPACT_COUNT, word) if word[:1].isdigit() else None
         if compact:
             players, kept = int(compact.group(1)), words[:at] + words[at + 1:]
             break
@@ -85,16 +87,16 @@ def read_intent(words: list[str], language: str = "en") -> Intent:
             continue
         after = words[at + 1] if at + 1 < len(words) else ""
         before = words[at - 1] if at else ""
-        if word == "solo":  # a count, and a word of the rules (a solo mode) too
+        if word in SOLO_WORDS:
             players = count
             break
-        if after in PLAYER_WORDS or (language == "fr" and before in COUNT_PREPOSITIONS and after not in _FRENCH_NOUN_AFTER):
+        if after in PLAYER_WORDS or (language == "fr" and before in COUNT_PREPOSITIONS and after not in FRENCH_NOUN_AFTER):
             players, kept = count, words[:at] + words[at + 1:]
             break
     return Intent(quantity, players, tuple(kept))
 
 
-_FRENCH_NOUN_AFTER = frozenset({"carte", "cartes", "piece", "pieces", "point", "points", "perle", "perles", "fois", "actions", "action"})
+FRENCH_NOUN_AFTER = frozenset({"carte", "cartes", "piece", "pieces", "point", "points", "perle", "perles", "fois", "actions", "action"})
 """After "à 3", these make the number a count of things, not of players."""
 
 

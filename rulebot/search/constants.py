@@ -9,6 +9,10 @@ shows or mirrors the ranking can read them cheaply.
 
 # -- how much of a question is searched, and how many entries are ranked ----
 
+MAX_QUESTION_CHARS = 1000
+"""Longer questions are refused: nobody types them, and they only cost time."""
+MAX_TYPO_WORD = 32
+"""Longer words are not looked up as typos: no name of a game is within two edits of them."""
 MAX_UNITS = 24
 """Only the first words of a long question are searched (and corrected)."""
 CANDIDATES = 40
@@ -28,6 +32,8 @@ CORRECTION_WEIGHT = 0.7
 """A close spelling of an unknown word counts less than a word found as typed."""
 PROXIMITY_WEIGHT = 0.5
 """Two adjacent words of the question found close together in a title or a text add this share of their scores."""
+PROXIMITY_SLOP = {"body": 2, "title": 1}
+"""Where the proximity bonus is looked for, and how many words apart the two may be there."""
 
 # -- rescoring what is found (rulebot.search.signals) ------------------------
 
@@ -39,12 +45,15 @@ EXACT_NAME = 3.0
 NAMED_LIFT = (1.3, 2.0)
 """The lift of an entry whose title or alias only part of the question names: from the first toward the
 second by the share of the question's units the name covers."""
+MIN_NAME_LETTERS = 3
+"""A name of fewer letters (its stems') lifts nothing: "a", "ok" are named by chance."""
 SYNONYM_NAME_SHARE = {"en": 0.5, "fr": 1.0}
 """A name's words the question reaches only through synonyms lift an entry by this share of what saying them would."""
 TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
 """When two entries score alike, the more trusted source comes first; a clearly better match still wins."""
 TERM_LIFT = 0.1
-"""When no game is named, each of a game's own terms in the question (up to 3) lifts its entries by this share."""
+"""When no game is named, each of a game's own terms in the question (up to MAX_GAME_TERMS) lifts its entries by this share."""
+MAX_GAME_TERMS = 3
 QUANTITY_LIFT = 1.0
 """A question asking how many lifts an entry stating a number for all it counts by this share."""
 PLAYERS_LIFT = 1.0

@@ -14,22 +14,11 @@ from __future__ import annotations
 from rulebot.language import analysis
 from rulebot.language.analysis import stem
 from rulebot.search import scoring
-from rulebot.search.constants import CORRECTION_WEIGHT, PROXIMITY_UNITS, PROXIMITY_WEIGHT, SYNONYM_WEIGHT
+from rulebot.index.fields import FIELDS
+from rulebot.search.constants import CORRECTION_WEIGHT, PROXIMITY_SLOP, PROXIMITY_UNITS, PROXIMITY_WEIGHT, SYNONYM_WEIGHT
 from rulebot.search.question import Question, Unit
 from rulebot.search.spelling import Spellings
 
-FIELDS = (
-    ("title", "english", False),
-    ("aliases", "english", False),
-    ("aliases_fr", "french", False),
-    ("asked", "english", False),
-    ("asked_fr", "french", False),
-    ("body", "english", False),
-    ("names", "names", False),
-    ("section", "english", True),
-)
-"""The fields searched: (field, its analysis (rulebot.language.analysis.ANALYSES), searched for the words as
-typed only). Synonyms and close spellings skip `section`, a weak hint: fewer clauses."""
 
 
 class Clauses:
@@ -67,8 +56,7 @@ class Clauses:
                 continue
             terms = analysis.terms("english", f"{left.words[0]} {right.words[0]}")
             if len(terms) == 2:
-                out.append(scoring.Clause("body", tuple(terms), PROXIMITY_WEIGHT, slop=2))
-                out.append(scoring.Clause("title", tuple(terms), PROXIMITY_WEIGHT, slop=1))
+                out.extend(scoring.Clause(name, tuple(terms), PROXIMITY_WEIGHT, slop=slop) for name, slop in PROXIMITY_SLOP.items())
         return out
 
     def _analyse(self, unit: Unit, question: Question, across_games: bool) -> scoring.Unit:

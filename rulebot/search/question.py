@@ -32,9 +32,8 @@ from rulebot.index.cache import ALL_GAMES
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
+from rulebot.search.constants import MAX_QUESTION_CHARS
 
-MAX_QUESTION_CHARS = 1000
-"""Longer questions are refused: nobody types them, and they only cost time."""
 
 
 @dataclass(frozen=True)

@@ -39,10 +39,9 @@ from functools import partial
 from itertools import accumulate, repeat
 from math import log
 
+from rulebot.index.fields import B, K1
 from rulebot.index.reader import LENGTHS, IndexReader, Segment, TermInfo, positions
 
-B = 0.75
-K1 = 1.2
 RECENT_BLOCKS = 2_000
 """How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
 RECENT_POSTINGS = 1_000_000

@@ -24,6 +24,8 @@ from rulebot.language import analysis, quantities
 from rulebot.language.analysis import stem
 from rulebot.search.answer import Hit
 from rulebot.search.constants import (
+    MAX_GAME_TERMS,
+    MIN_NAME_LETTERS,
     EXACT_NAME,
     NAMED_EXPANSION_LIFT,
     NAMED_LIFT,
@@ -80,7 +82,7 @@ def name_bonus(data: dict, meanings: list[Meaning], synonym_share: float) -> flo
     low, high = NAMED_LIFT
     best = 1.0
     for name in data["name_stems"]:
-        if not name or not meant.issuperset(name) or sum(len(w) for w in name) < 3:
+        if not name or not meant.issuperset(name) or sum(len(w) for w in name) < MIN_NAME_LETTERS:
             continue
         covered = sum(1 for meaning in meanings if meaning.meant.intersection(name))
         bonus = EXACT_NAME if covered == len(meanings) else low + (high - low) * covered / len(meanings)
@@ -91,7 +93,7 @@ def name_bonus(data: dict, meanings: list[Meaning], synonym_share: float) -> flo
 
 def term_lifts(hits: list[Hit], terms_in: Mapping[str, int]) -> None:
     """Lift each entry by its game's own terms the question uses (up to 3), by game: when no game is named."""
-    lifts = {slug: 1 + TERM_LIFT * min(3, terms_in[slug]) for slug in terms_in}
+    lifts = {slug: 1 + TERM_LIFT * min(MAX_GAME_TERMS, terms_in[slug]) for slug in terms_in}
     for hit in hits:
         hit.score *= lifts[hit.game]
 

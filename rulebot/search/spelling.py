@@ -19,10 +19,8 @@ from collections.abc import Sequence
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis
 from rulebot.language.analysis import stem
-from rulebot.search.constants import MAX_UNITS
+from rulebot.search.constants import MAX_TYPO_WORD, MAX_UNITS
 
-MAX_TYPO_WORD = 32
-"""Longer words are not looked up as typos: no name of a game is within two edits of them."""
 
 
 def distance(a: str, b: str) -> int:

@@ -18,8 +18,10 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
                              game, its letters, each on `a-z-<letter>.html`)
     _static/                 CSS and the search script (templates/static/)
     _search/games.js         the games, for the search (rulebot/site_search.py)
+    _search/lexicon.js       every game's words, for the search on a game's page
     _search/<game>.names.js  the game's entry names and pages, for the search
-    _search/<game>.texts.js  the game's entry texts, for the search
+    _search/<game>.index.js  the game's entries as the search index has them
+    _search/<game>.texts.js  the game's entry texts, for the search (a file per page: .texts-<n>.js)
     .rulebot-site            marks the folder as made by rulebot
 
 `serve` serves a built site over HTTP on the loopback, for `rulebot site
@@ -924,12 +926,15 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
 
 
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
-    yield site_search.GAMES_FILE, site_search.assignment("games", site_search.games_data(site.corpus, site.games))
+    indexed = site_search.index_entries(site.corpus)
+    yield site_search.GAMES_FILE, site_search.assignment("games", site_search.games_data(site.corpus, site.games, indexed))
+    yield site_search.LEXICON_FILE, site_search.assignment("lexicon", site_search.lexicon_data(indexed))
     for slug in site.games:
         names = site_search.names_data(site.corpus, slug, site.layouts[slug].page_of)
         yield site_search.names_file(slug), site_search.assignment(f"names:{slug}", names)
-        texts = site_search.texts_data(site.corpus.entries_of(slug))
-        yield site_search.texts_file(slug), site_search.assignment(f"texts:{slug}", texts)
+        yield site_search.index_file(slug), site_search.assignment(f"index:{slug}", site_search.index_data(site.corpus, slug, indexed))
+        for page, entries in enumerate(site_search.entries_by_page(site.corpus, slug, site.layouts[slug].page_of)):
+            yield site_search.texts_file(slug, page), site_search.assignment(f"texts:{slug}:{page}", site_search.texts_data(entries))
 
 
 def _static_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:

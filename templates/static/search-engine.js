@@ -1,0 +1,1120 @@
+/*
+ * rulebot site search, its engine: it answers a question as `rulebot ask`
+ * does, with the same analysis, the same index and the same ranking, step
+ * for step (rulebot/search.py, rulebot/scoring.py, rulebot/quantities.py),
+ * in the browser. search.js loads it, with the search data and the Snowball
+ * stemmers (stemmers.js), on the first use of the search box.
+ *
+ * ANSWERING. On a game's page the question is asked of that game (as
+ * `rulebot ask --game`): its entries come first; then other games' entries
+ * whose title or alias the question names (typos allowed), marked. On a
+ * page of no game it is asked of every game, the game found from the
+ * question's words as `rulebot ask` finds it. A question is cleaned and
+ * cut into folded words; French is recognised; "how many" and player counts
+ * are read; the game's vocabulary groups words into units with their
+ * synonyms (weighing less than the words typed); an unknown word also tries
+ * its close spellings; each entry is scored by BM25F over its fields (the
+ * terms the site build wrote, the index's own), with the bonus of adjacent
+ * words found together, the share of the question it matches, the names it
+ * is given, its source's trust, what it counts and the player counts it
+ * gives, and an expansion the question names; the answer's parts come
+ * first, and the answer says whether it is sure. The constants are
+ * rulebot/index/fields.py's and rulebot/search/constants.py's, the word lists rulebot/language/analysis.py's and
+ * rulebot/quantities.py's, all read from the search data: this file holds
+ * none of them.
+ *
+ * Defines window.RULEBOT_ENGINE: update() (takes in the search data loaded
+ * so far), ready() (whether what the page's search ranks with is in),
+ * search(query) ({results: [{entry, other}], confident, said} or null),
+ * snippet(entry, said), aliasShown(entry, said); and
+ * window.RULEBOT_SEARCH: the browser's analysis, terms(analysis, text) and
+ * words(text), for scripts and tests.
+ */
+(function () {
+  "use strict";
+
+  var MAX_RESULTS = 10;
+  var OTHER_GAME_RESULTS = 3;
+  var WORD = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
+  var DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+  var DIGIT = {};
+  for (var d = 0; d < DIGITS.length; d++) DIGIT[DIGITS.charCodeAt(d)] = d;
+
+  // -- text (rulebot.text, rulebot.language.analysis) ---------------------------------------------
+
+  var UNDECOMPOSED = { "\u0153": "oe", "\u00e6": "ae", "\u00f8": "o", "\u0111": "d", "\u00f0": "d", "\u00fe": "th", "\u0142": "l", "\u0131": "i" };
+
+  function collapse(text) {
+    return text.split(/\s+/).filter(Boolean).join(" ");
+  }
+
+  // Lower case, accents removed, spaces collapsed (rulebot.text.fold).
+  function fold(text) {
+    text = String(text);
+    if (/^[\x00-\x7f]*$/.test(text)) return collapse(text.toLowerCase());
+    var lower = text.toLowerCase().replace(/\u00df/g, "ss").replace(/\u03c2/g, "\u03c3");
+    var stripped = lower.normalize("NFKD").replace(/\p{M}/gu, "");
+    return collapse(stripped.replace(/[\u0153\u00e6\u00f8\u0111\u00f0\u00fe\u0142\u0131]/g, function (c) { return UNDECOMPOSED[c]; }));
+  }
+
+  // The folded words of a text (analysis.words).
+  function words(text) {
+    return fold(text).match(WORD) || [];
+  }
+
+  // The words of a text as written, composed (analysis.split).
+  function split(text) {
+    return String(text).normalize("NFC").match(WORD) || [];
+  }
+
+  function findPhrase(list, phrase) {
+    for (var i = 0; i + phrase.length <= list.length; i++) {
+      var j = 0;
+      while (j < phrase.length && list[i + j] === phrase[j]) j++;
+      if (j === phrase.length) return i;
+    }
+    return -1;
+  }
+
+  // Optimal string alignment distance (rulebot.spelling.distance), abandoned as soon as it exceeds max.
+  function distance(a, b, max) {
+    var la = a.length, lb = b.length, i, j;
+    if (Math.abs(la - lb) > max) return max + 1;
+    var before = null, prev = [], cur;
+    for (j = 0; j <= lb; j++) prev[j] = j;
+    for (i = 1; i <= la; i++) {
+      cur = [i];
+      var rowMin = i;
+      for (j = 1; j <= lb; j++) {
+        var cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+        if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+          v = Math.min(v, before[j - 2] + 1);
+        }
+        cur[j] = v;
+        if (v < rowMin) rowMin = v;
+      }
+      if (rowMin > max) return max + 1;
+      before = prev;
+      prev = cur;
+    }
+    return prev[lb];
+  }
+
+  function compare(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  // -- the data -----------------------------------------------------------------
+
+  var DATA = window.RULEBOT_DATA = window.RULEBOT_DATA || {};
+  var here = document.documentElement.getAttribute("data-game");  // this page's game, or null
+  var S = null;       // the search's settings (games.js "search"), once in
+  var R = null;       // the ranking's constants (rulebot/index/fields.py, rulebot/search/constants.py)
+  var order = null;   // every game's slug in the site's order, once games.js is in
+  var byGame = {};    // slug -> {slug, name, pages, entries, byPage: entries by page, index: whether its index is in, texts: whether each page's are}
+
+  // Whether everything the search ranks with is in: the settings, the stemmers, every game's names,
+  // and the index of each game searched (this page's game and the lexicon, or every game).
+  function ready() {
+    if (!S || !window.RULEBOT_STEMMERS || !order || (here && !DATA.lexicon)) return false;
+    return order.every(function (slug) {
+      var game = byGame[slug];
+      return game && (game.index || (here && slug !== here));
+    });
+  }
+
+  // Build the entries of each game whose names are in, and add its index and its pages' texts once they are in.
+  function update() {
+    if (!order && DATA.games) {
+      order = DATA.games.games.map(function (game) { return game.slug; });
+      S = DATA.games.search;
+      R = S.ranking;
+      prepareSettings();
+    }
+    (order || (here ? [here] : [])).forEach(function (slug) {
+      var names = DATA["names:" + slug];
+      if (names && !byGame[slug]) byGame[slug] = buildGame(slug, names);
+      var game = byGame[slug];
+      if (!game) return;
+      var index = DATA["index:" + slug];
+      if (index && S && !game.index) addIndex(game, index);
+      game.pages.forEach(function (_page, n) {
+        var texts = DATA["texts:" + slug + ":" + n];
+        if (texts && !game.texts[n]) {
+          game.texts[n] = true;
+          game.byPage[n].forEach(function (entry, i) { entry.text = texts.texts[i]; });
+        }
+      });
+    });
+  }
+
+  function buildGame(slug, names) {
+    var game = { slug: slug, name: names.name, pages: names.pages, entries: [], byPage: [], index: false, texts: [] };
+    names.pages.forEach(function () { game.byPage.push([]); });
+    names.entries.forEach(function (row, i) {
+      var entry = {
+        id: row[0],
+        n: i,
+        game: game,
+        kind: row[1],
+        title: row[2],
+        aliases: row[3].map(function (pair) { return { text: pair[0], lang: pair[1] }; }),
+        house: (row[4] || []).indexOf("house") >= 0,
+        draft: (row[4] || []).indexOf("draft") >= 0,
+        page: game.pages[row[5]],
+        texts: "_search/" + slug + (row[5] ? ".texts-" + row[5] : ".texts") + ".js",  // the file of its page's texts
+        text: null
+      };
+      game.entries.push(entry);
+      game.byPage[row[5]].push(entry);
+    });
+    return game;
+  }
+
+  // -- the settings: analysis, quantities, games --------------------------------------
+
+  var A = null;         // the analysis's word sets
+  var Q = null;         // the words of counts
+  var GAMES = null;     // per game: names, expansions, terms (stems), synonym groups and tables
+  var TABLES = null;    // per language: the synonym table of every game together
+  var FIELD_NAMES = null;
+
+  function set(list) {
+    return new Set(list);
+  }
+
+  function prepareSettings() {
+    A = {
+      filler: set(S.analysis.question_filler),
+      markers: set(S.analysis.french_markers),
+      strong: set(S.analysis.strong_french_markers),
+      letters: S.analysis.french_letters,
+      englishStops: set(S.analysis.english_stop_words),
+      frenchStops: set(S.analysis.french_stop_words)
+    };
+    Q = {
+      numbers: S.quantities.number_words,
+      players: set(S.quantities.player_words),
+      solo: set(S.quantities.solo_words),
+      prepositions: set(S.quantities.count_prepositions),
+      cues: S.quantities.quantity_cues,
+      max: S.quantities.max_players,
+      nounAfter: set(S.quantities.french_noun_after),
+      compact: new RegExp(S.quantities.compact_count)
+    };
+    FIELD_NAMES = R.FIELDS.map(function (field) { return field[0]; });
+    GAMES = {};
+    TABLES = null;
+  }
+
+  // A game's settings, once the stemmers are in: its names, expansions, terms (stems) and synonym tables.
+  function gameSettings(slug) {
+    if (!GAMES[slug]) {
+      var g = S.games[slug];
+      var groups = function (numbers) { return numbers.map(function (n) { return S.groups[n]; }); };
+      GAMES[slug] = {
+        names: g.names.map(function (name) { return name.split(" "); }),
+        expansions: g.expansions.map(function (e) { return { slug: e[0], name: e[1].split(" ") }; }),
+        terms: g.terms.map(function (term) { return term.split(" "); }),
+        groups: { en: groups(g.synonyms), fr: groups(g.synonyms).concat(groups(g.french)) },
+        tables: {}
+      };
+    }
+    return GAMES[slug];
+  }
+
+  // Each member of each synonym group, by its stems, mapped to every member of its groups (analysis.synonym_table).
+  function synonymTable(groups) {
+    var table = new Map();
+    groups.forEach(function (group) {
+      var members = group.split(",").map(function (member) { return member.split(" "); });
+      members.forEach(function (member) {
+        var key = member.map(stem).join(" ");
+        var merged = (table.get(key) || []).concat(members);
+        var seen = new Set();
+        table.set(key, merged.filter(function (m) { var k = m.join(" "); if (seen.has(k)) return false; seen.add(k); return true; }));
+      });
+    });
+    table.longest = 1;
+    table.forEach(function (_members, key) { table.longest = Math.max(table.longest, key.split(" ").length); });
+    return table;
+  }
+
+  function tableOf(slug, language) {
+    var game = gameSettings(slug);
+    if (!game.tables[language]) game.tables[language] = synonymTable(game.groups[language]);
+    return game.tables[language];
+  }
+
+  function allTable(language) {
+    TABLES = TABLES || {};
+    if (!TABLES[language]) {
+      var groups = [];
+      S.order.forEach(function (slug) { groups = groups.concat(gameSettings(slug).groups[language]); });
+      TABLES[language] = synonymTable(groups);
+    }
+    return TABLES[language];
+  }
+
+  // -- analysis (rulebot.language.analysis) ------------------------------------------------------
+
+  var stems = { english: new Map(), french: new Map() };
+
+  function stemWith(language, word) {
+    var known = stems[language].get(word);
+    if (known === undefined) {
+      known = window.RULEBOT_STEMMERS[language](word);
+      if (stems[language].size > 20000) stems[language].clear();
+      stems[language].set(word, known);
+    }
+    return known;
+  }
+
+  function stem(word) {
+    return stemWith("english", word);
+  }
+
+  var ANALYSES = {
+    english: function (word) {
+      var folded = fold(word);
+      return A.englishStops.has(folded) ? null : stemWith("english", folded);
+    },
+    french: function (word) {
+      var lower = word.toLowerCase();
+      return A.frenchStops.has(lower) ? null : stemWith("french", fold(lower));
+    },
+    names: function (word) { return fold(word); }
+  };
+
+  function terms(analysis, text) {
+    var termOf = ANALYSES[analysis];
+    return split(text).map(termOf).filter(function (term) { return term !== null; });
+  }
+
+  // The stems of a name's words, without question words (unless that is all it has): analysis.name_stems.
+  function nameStems(name) {
+    var found = words(name);
+    var kept = found.filter(function (w) { return !A.filler.has(w); });
+    return (kept.length ? kept : found).map(stem);
+  }
+
+  function frenchEvidence(text) {
+    var evidence = 0;
+    words(text).forEach(function (w) { if (A.markers.has(w)) evidence += A.strong.has(w) ? 2 : 1; });
+    var lower = text.toLowerCase();
+    for (var i = 0; i < A.letters.length; i++) {
+      if (lower.indexOf(A.letters[i]) >= 0) { evidence += 1; break; }
+    }
+    return evidence;
+  }
+
+  // -- quantities (rulebot.language.quantities) ---------------------------------------------------
+
+  function numberOf(word) {
+    if (/^[0-9]+$/.test(word)) return parseInt(word, 10);
+    return Object.prototype.hasOwnProperty.call(Q.numbers, word) ? Q.numbers[word] : null;
+  }
+
+  function readIntent(list, language) {
+    var quantity = Q.cues.some(function (cue) { return findPhrase(list, cue) >= 0; });
+    var players = null, kept = list.slice();
+    for (var at = 0; at < list.length; at++) {
+      var word = list[at];
+      var compact = Q.compact.exec(word);
+      if (compact) {
+        players = parseInt(compact[1], 10);
+        kept = list.slice(0, at).concat(list.slice(at + 1));
+        break;
+      }
+      var count = numberOf(word);
+      if (count === null || count < 1 || count > Q.max) continue;
+      var after = at + 1 < list.length ? list[at + 1] : "";
+      var before = at ? list[at - 1] : "";
+      if (Q.solo.has(word)) { players = count; break; }
+      if (Q.players.has(after) || (language === "fr" && Q.prepositions.has(before) && !Q.nounAfter.has(after))) {
+        players = count;
+        kept = list.slice(0, at).concat(list.slice(at + 1));
+        break;
+      }
+    }
+    return { quantity: quantity, players: players, words: kept };
+  }
+
+  // -- the index of a game ----------------------------------------------------------
+
+  function decode(text) {
+    var numbers = [], value = 0;
+    for (var i = 0; i < text.length; i++) {
+      var digit = DIGIT[text.charCodeAt(i)];
+      if (digit < 32) { numbers.push(value * 32 + digit); value = 0; }
+      else value = value * 32 + digit - 32;
+    }
+    return numbers;
+  }
+
+  // The length a field of `count` terms has for scoring: the byte the index keeps stands for it
+  // (S.length_bytes: the length each of the 256 bytes stands for).
+  function storedLength(count) {
+    var LENGTHS = S.length_bytes, low = 0, high = LENGTHS.length - 1;
+    if (count >= LENGTHS[high]) return LENGTHS[high];
+    while (low < high) {  // bisect_left
+      var middle = (low + high) >> 1;
+      if (LENGTHS[middle] < count) low = middle + 1; else high = middle;
+    }
+    return LENGTHS[low];
+  }
+
+  function addIndex(game, data) {
+    var vocabulary = data.terms ? data.terms.split(" ") : [];
+    var ids = new Map();
+    vocabulary.forEach(function (term, i) { ids.set(term, i); });
+    var fields = FIELD_NAMES.map(function () { return { postings: new Map(), lengths: [], sequences: [] }; });
+    var expansions = gameSettings(game.slug).expansions, expansion = decode(data.expansion), trust = decode(data.trust);
+    data.docs.forEach(function (doc, n) {
+      doc.split("|").forEach(function (text, f) {
+        var sequence = decode(text), field = fields[f], counts = new Map();
+        field.sequences.push(sequence);
+        field.lengths.push(storedLength(sequence.length));
+        sequence.forEach(function (term) { counts.set(term, (counts.get(term) || 0) + 1); });
+        counts.forEach(function (count, term) {
+          var postings = field.postings.get(term);
+          if (!postings) field.postings.set(term, postings = { docs: [], counts: [] });
+          postings.docs.push(n);
+          postings.counts.push(count);
+        });
+      });
+      var entry = game.entries[n];
+      entry.docnum = typeof data.docnums === "number" ? data.docnums + n : data.docnums[n];
+      ENTRIES.set(entry.docnum, entry);
+      entry.nameStems = data.names[n].split(",").map(function (name) { return decode(name).map(function (t) { return vocabulary[t]; }); });
+      entry.counted = new Set(decode(data.counted[n]).map(function (t) { return vocabulary[t]; }));
+      entry.expansion = expansion[n] ? expansions[expansion[n] - 1].slug : null;
+      entry.trust = S.trust[trust[n]];
+      entry.players = [];
+      entry.seeAlso = [];
+      entry.modifies = [];
+      entry.modifiedBy = [];
+    });
+    data.df.forEach(function (text, f) {
+      var numbers = decode(text), others = new Map(), term = 0;
+      for (var i = 0; i < numbers.length; i += 2) {
+        term += numbers[i];
+        others.set(term, numbers[i + 1]);
+      }
+      fields[f].others = others;
+    });
+    data.players.forEach(function (row) { game.entries[row[0]].players = row[1]; });
+    var ref = function (target) { return typeof target === "number" ? game.entries[target].id : target; };
+    data.links.forEach(function (row) {
+      var entry = game.entries[row[0]];
+      entry.seeAlso = row[1].map(ref);
+      entry.modifies = row[2].map(ref);
+      entry.modifiedBy = row[3].map(function (target) {
+        var other = typeof target === "number" ? game.entries[target] : null;
+        return { id: ref(target), expansion: other ? other.expansion : null };
+      });
+    });
+    game.terms = vocabulary;
+    game.ids = ids;
+    game.fields = fields;
+    game.scores = new Map();
+    game.index = true;
+  }
+
+  var ENTRIES = new Map();  // every entry whose game's index is in, by its document number in the index
+
+  // How many entries of every game hold a term in a field (0 when no game loaded has it).
+  function documentFrequency(field, term) {
+    var f = FIELD_NAMES.indexOf(field);
+    for (var i = 0; i < order.length; i++) {
+      var game = byGame[order[i]];
+      if (!game || !game.index) continue;
+      var id = game.ids.get(term);
+      if (id === undefined) continue;
+      var postings = game.fields[f].postings.get(id);
+      return (postings ? postings.docs.length : 0) + (game.fields[f].others.get(id) || 0);
+    }
+    return 0;
+  }
+
+  // The BM25F score of a term in each entry of a game whose field holds it: {docs, values} (kept for later questions).
+  function termScores(game, field, term) {
+    var key = field + " " + term;
+    var kept = game.scores.get(key);
+    if (kept) return kept;
+    var f = FIELD_NAMES.indexOf(field), id = game.ids.get(term);
+    var postings = id === undefined ? null : game.fields[f].postings.get(id);
+    kept = { docs: [], values: [], top: 0 };
+    if (postings) {
+      var frequency = postings.docs.length + (game.fields[f].others.get(id) || 0);
+      var idf = Math.log(S.documents / (frequency + 1)) + 1;
+      var average = S.lengths[field] || 1;
+      var kFixed = R.K1 * (1 - R.B), kLength = R.K1 * R.B / average;
+      var scale = idf * (R.K1 + 1), boost = R.FIELD_BOOSTS[field], lengths = game.fields[f].lengths;
+      for (var i = 0; i < postings.docs.length; i++) {
+        var doc = postings.docs[i], weight = Math.fround(postings.counts[i] * boost);
+        var value = scale * weight / (weight + (kFixed + kLength * lengths[doc]));
+        kept.docs.push(game.entries[doc].docnum);
+        kept.values.push(value);
+        if (value > kept.top) kept.top = value;
+      }
+    }
+    if (game.scores.size > 5000) game.scores.clear();
+    game.scores.set(key, kept);
+    return kept;
+  }
+
+  // -- the searcher (rulebot.search.Searcher) ---------------------------------------------
+
+  // One question's look-ups: the games searched, close spellings.
+  function Searcher(slugs) {
+    this.slugs = slugs;  // the games searched
+    this.spelling = new Map();
+  }
+
+  // Every entry of the searched games (or of one), as docnums.
+  Searcher.prototype.docsOf = function (slug) {
+    var out = [];
+    (slug ? [slug] : this.slugs).forEach(function (s) { byGame[s].entries.forEach(function (e) { out.push(e.docnum); }); });
+    return out;
+  };
+
+  // A clause's scores: {docnum: score} for the documents it matches among the searched games.
+  Searcher.prototype.clauseScores = function (clause, among) {
+    var scores = new Map(), self = this;
+    var games = clause.within ? this.slugs.filter(function (s) { return clause.within.has(s); }) : this.slugs;
+    games.forEach(function (slug) {
+      var game = byGame[slug];
+      if (clause.words.length === 1) {
+        var kept = termScores(game, clause.field, clause.words[0]);
+        for (var i = 0; i < kept.docs.length; i++) {
+          if (among && !among.has(kept.docs[i])) continue;
+          scores.set(kept.docs[i], clause.weight === 1 ? kept.values[i] : clause.weight * kept.values[i]);
+        }
+      } else {
+        self.phraseScores(game, clause, among, scores);
+      }
+    });
+    return scores;
+  };
+
+  // Entries whose field holds a phrase's words in order, each 1 to `slop` places after the one before:
+  // the sum of the words' scores (BM25F._phrase_scores).
+  Searcher.prototype.phraseScores = function (game, clause, among, scores) {
+    var f = FIELD_NAMES.indexOf(clause.field);
+    var each = clause.words.map(function (word) {
+      var kept = termScores(game, clause.field, word), map = new Map();
+      for (var i = 0; i < kept.docs.length; i++) map.set(kept.docs[i], kept.values[i]);
+      return map;
+    });
+    var ids = clause.words.map(function (word) { return game.ids.get(word); });
+    each[0].forEach(function (_value, docnum) {
+      if (among && !among.has(docnum)) return;
+      if (!each.every(function (map) { return map.has(docnum); })) return;
+      var sequence = game.fields[f].sequences[ENTRIES.get(docnum).n];
+      var places = ids.map(function (id) {
+        var out = [];
+        for (var i = 0; i < sequence.length; i++) if (sequence[i] === id) out.push(i);
+        return out;
+      });
+      if (!inOrder(places, clause.slop)) return;
+      var sum = 0;
+      each.forEach(function (map) { sum += map.get(docnum); });
+      scores.set(docnum, clause.weight === 1 ? sum : sum * clause.weight);
+    });
+  };
+
+  function inOrder(places, slop) {
+    var reached = places[0];
+    for (var i = 1; i < places.length; i++) {
+      reached = places[i].filter(function (q) { return reached.some(function (p) { return q - p >= 1 && q - p <= slop; }); });
+      if (!reached.length) return false;
+    }
+    return true;
+  }
+
+  // The scores of the question's units (BM25F.score): per unit, per field, the best alternative; summed.
+  Searcher.prototype.score = function (units, eligible) {
+    var self = this, byUnit = [], parts = [];
+    units.forEach(function (unit) {
+      var fields = unit.map(function (alternatives) {
+        var highest = new Map();
+        alternatives.forEach(function (clause) {
+          self.clauseScores(clause, null).forEach(function (value, docnum) {
+            if (!eligible.has(docnum)) return;
+            if (value > (highest.get(docnum) || 0)) highest.set(docnum, value);
+          });
+        });
+        return highest;
+      });
+      byUnit.push(fields);
+      fields.forEach(function (part) { if (part.size) parts.push(part); });
+    });
+    // The parts that can add the most first, as rulebot.scoring adds them up.
+    var tops = parts.map(function (part) { var top = 0; part.forEach(function (v) { if (v > top) top = v; }); return top; });
+    var sorted = parts.map(function (_part, i) { return i; }).sort(function (a, b) { return tops[b] - tops[a]; });
+    var totals = new Map();
+    sorted.forEach(function (i) {
+      parts[i].forEach(function (value, docnum) { totals.set(docnum, (totals.get(docnum) || 0) + value); });
+    });
+    return {
+      totals: totals,
+      unitsMatched: function (docnum) {
+        return byUnit.filter(function (fields) { return fields.some(function (part) { return part.has(docnum); }); }).length;
+      }
+    };
+  };
+
+  // The best-scored documents, best first; on a tie, the earlier document.
+  function best(scores, count) {
+    var docnums = Array.from(scores.keys());
+    docnums.sort(function (a, b) { return scores.get(b) - scores.get(a) || a - b; });
+    return docnums.slice(0, count);
+  }
+
+  // -- the question ----------------------------------------------------------------------
+
+  function cleanQuestion(question) {
+    var text = String(question).slice(0, R.MAX_QUESTION_CHARS).normalize("NFKC").replace(/\p{C}/gu, " ");
+    return collapse(text);
+  }
+
+  // Whether the French fields of the corpus have a word and the English ones never do.
+  function onlyFrench(word) {
+    if (A.filler.has(word) || /^[0-9]+$/.test(word)) return false;
+    var english = terms("english", word), words = lexicon();
+    if (!english.length || words.body.has(english[0]) || words.english.has(english[0])) return false;
+    var french = terms("french", word);
+    return french.length > 0 && words.french.has(french[0]);
+  }
+
+  // Every game's terms a question's words are looked up in: the body's with how many entries hold each (close
+  // spellings of unknown words), and those of the other English fields and of the French ones (is a word only
+  // French?). From the lexicon on a game's page, which loads no other game's index; else from every game's index.
+  var LEXICON = null;
+
+  function lexicon() {
+    if (LEXICON) return LEXICON;
+    var words = { body: new Map(), english: new Set(), french: new Set() }, data = DATA.lexicon;
+    var list = function (text) { return text ? text.split(" ") : []; };
+    if (data) {
+      var df = decode(data.df);
+      list(data.body).forEach(function (term, i) { words.body.set(term, df[i]); });
+      list(data.english).forEach(function (term) { words.english.add(term); });
+      list(data.french).forEach(function (term) { words.french.add(term); });
+    } else {
+      order.forEach(function (slug) {
+        var game = byGame[slug];
+        FIELD_NAMES.forEach(function (field, f) {
+          var into = field === "body" ? null : S.english_fields.indexOf(field) >= 0 ? words.english : S.french_fields.indexOf(field) >= 0 ? words.french : undefined;
+          if (into === undefined) return;
+          game.fields[f].postings.forEach(function (_postings, id) {
+            var term = game.terms[id];
+            if (into) into.add(term);
+            else words.body.set(term, documentFrequency("body", term));
+          });
+        });
+      });
+    }
+    LEXICON = words;
+    return words;
+  }
+
+  function languageOf(text, list) {
+    var evidence = frenchEvidence(text);
+    if (evidence < 2 && list.some(onlyFrench)) evidence = 2;
+    return evidence >= 2 ? "fr" : "en";
+  }
+
+  // Group the words of a question into units, dropping question filler (search.make_units).
+  function makeUnits(list, table) {
+    var stemsOf = list.map(stem), units = [], i = 0;
+    while (i < list.length) {
+      var matched = false;
+      for (var size = Math.min(table.longest, list.length - i); size > 0; size--) {
+        var group = table.get(stemsOf.slice(i, i + size).join(" "));
+        if (group !== undefined) {
+          var typed = list.slice(i, i + size), key = typed.join(" ");
+          units.push({ words: typed, alternatives: [typed].concat(group.filter(function (g) { return g.join(" ") !== key; })) });
+          i += size;
+          matched = true;
+          break;
+        }
+      }
+      if (!matched) {
+        units.push({ words: [list[i]], alternatives: [[list[i]]] });
+        i++;
+      }
+    }
+    var content = units.filter(function (u) { return !(u.words.length === 1 && A.filler.has(u.words[0]) && u.alternatives.length === 1); });
+    return content.length ? content : units;
+  }
+
+  // -- close spellings (Searcher._close_spellings) -----------------------------------------
+
+  // Every game's names' words with how many entries have each (the index's `names` field), by first letter.
+  var namesVocabulary = null;
+
+  function nameWords() {
+    if (namesVocabulary) return namesVocabulary;
+    var counts = new Map();
+    order.forEach(function (slug) {
+      byGame[slug].entries.forEach(function (entry) {
+        var seen = new Set();
+        [entry.title].concat(entry.aliases.map(function (a) { return a.text; })).forEach(function (name) {
+          split(name).forEach(function (word) { seen.add(fold(word)); });
+        });
+        seen.forEach(function (word) { counts.set(word, (counts.get(word) || 0) + 1); });
+      });
+    });
+    namesVocabulary = counts;
+    return counts;
+  }
+
+  Searcher.prototype.known = function (word) {
+    if (word.length < 4 || /^[0-9]+$/.test(word)) return true;
+    if (nameWords().get(word)) return true;
+    return terms("english", word).some(function (term) { return lexicon().body.has(term); });
+  };
+
+  Searcher.prototype.closeSpellings = function (word) {
+    var found = this.spelling.get(word);
+    if (found) return found;
+    found = word.length > R.MAX_TYPO_WORD || this.known(word) ? [] : this.corrections(word);
+    this.spelling.set(word, found);
+    return found;
+  };
+
+  Searcher.prototype.corrections = function (word) {
+    var max = word.length <= 6 ? 1 : 2, found = new Map(), typedStem = stem(word);
+    nameWords().forEach(function (count, candidate) {
+      if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max && !found.has(candidate)) {
+        found.set(candidate, [0, -count]);
+      }
+    });
+    lexicon().body.forEach(function (count, candidate) {
+      if (candidate !== typedStem && candidate[0] === typedStem[0] && !found.has(candidate) && distance(candidate, typedStem, max) <= max) {
+        found.set(candidate, [1, -count]);
+      }
+    });
+    var ranked = Array.from(found.keys()).map(function (w) { return [w, found.get(w)[0], distance(w, word, 64), found.get(w)[1]]; });
+    ranked.sort(function (a, b) { return a[1] - b[1] || a[2] - b[2] || a[3] - b[3] || compare(a[0], b[0]); });
+    return ranked.slice(0, 3).map(function (r) { return [r[0]]; });
+  };
+
+  // -- asking (Searcher.ask) ----------------------------------------------------------------
+
+  // What a unit may match, per field: alternatives (Searcher._analyse_unit).
+  Searcher.prototype.unitClauses = function (unit, acrossGames) {
+    var self = this, alternatives = [[unit.alternatives[0], 1, null]];
+    unit.alternatives.slice(1).forEach(function (alt) {
+      alternatives.push([alt, R.SYNONYM_WEIGHT[self.language], acrossGames ? self.scope(unit, alt) : null]);
+    });
+    if (unit.words.length === 1) {
+      this.closeSpellings(unit.words[0]).forEach(function (c) { alternatives.push([c, R.CORRECTION_WEIGHT, null]); });
+    }
+    var byField = new Map(), seen = new Set();
+    alternatives.forEach(function (item, number) {
+      var made = {};
+      R.FIELDS.forEach(function (field) {
+        var name = field[0], analysedAs = field[1], typedOnly = field[2];
+        if (typedOnly && number) return;
+        if (!made[analysedAs]) made[analysedAs] = terms(analysedAs, item[0].join(" "));
+        var found = made[analysedAs], key = name + " " + found.join(" ");
+        if (found.length && !seen.has(key)) {
+          seen.add(key);
+          if (!byField.has(name)) byField.set(name, []);
+          byField.get(name).push({ field: name, words: found, weight: item[1], slop: 1, within: item[2] });
+        }
+      });
+    });
+    return Array.from(byField.values());
+  };
+
+  // The games a synonym of a unit may match in, when no game is chosen: those whose vocabulary has it (null: all).
+  Searcher.prototype.scope = function (unit, alternative) {
+    var key = unit.words.map(stem).join(" "), wanted = alternative.join(" "), language = this.language;
+    var owners = S.order.filter(function (slug) {
+      return (tableOf(slug, language).get(key) || []).some(function (m) { return m.join(" ") === wanted; });
+    });
+    return owners.length === S.order.length ? null : new Set(owners);
+  };
+
+  Searcher.prototype.proximity = function (units) {
+    var out = [];
+    if (units.length > R.PROXIMITY_UNITS) return out;
+    for (var i = 0; i + 1 < units.length; i++) {
+      var left = units[i], right = units[i + 1];
+      if (left.words.length !== 1 || right.words.length !== 1) continue;
+      var found = terms("english", left.words[0] + " " + right.words[0]);
+      if (found.length === 2) {
+        Object.keys(R.PROXIMITY_SLOP).forEach(function (name) {
+          out.push({ field: name, words: found, weight: R.PROXIMITY_WEIGHT, slop: R.PROXIMITY_SLOP[name], within: null });
+        });
+      }
+    }
+    return out;
+  };
+
+  Searcher.prototype.meaning = function (unit) {
+    var said = new Set(unit.words.map(stem));
+    if (unit.words.length === 1) this.closeSpellings(unit.words[0]).forEach(function (c) { said.add(stem(c[0])); });
+    var meant = new Set(said);
+    unit.alternatives.forEach(function (alt) { alt.forEach(function (w) { meant.add(stem(w)); }); });
+    return { said: said, meant: meant };
+  };
+
+  // Search for the units in one game (or all when slug is null), rescored (Searcher._search).
+  Searcher.prototype.search = function (units, slug) {
+    var self = this, list = [];
+    units.forEach(function (unit) { list = list.concat(unit.words); });
+    var meanings = {};
+    var proximity = this.proximity(units);
+    var eligible = new Set(this.docsOf(slug));
+    var found = this.score(units.map(function (unit) { return self.unitClauses(unit, !slug); }), eligible);
+    var pool = found.totals;
+    if (proximity.length) {
+      var kept = best(pool, R.PROXIMITY_POOL);
+      pool = new Map(kept.map(function (docnum) { return [docnum, found.totals.get(docnum)]; }));
+      var among = new Set(kept);
+      proximity.forEach(function (clause) {
+        self.clauseScores(clause, among).forEach(function (value, docnum) { pool.set(docnum, pool.get(docnum) + value); });
+      });
+    }
+    return best(pool, R.CANDIDATES).map(function (docnum) {
+      var coverage = units.length ? found.unitsMatched(docnum) / units.length : 0;
+      var entry = ENTRIES.get(docnum), game = entry.game.slug;
+      if (!meanings[game]) {
+        var own = slug ? units : makeUnits(list, tableOf(game, self.language)).slice(0, R.MAX_UNITS);
+        meanings[game] = own.map(function (unit) { return self.meaning(unit); });
+      }
+      var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language]);
+      var trust = R.TRUST_WEIGHT[entry.trust || "official"] || 1;
+      var score = pool.get(docnum) * (R.UNCOVERED_SHARE + (1 - R.UNCOVERED_SHARE) * Math.pow(coverage, 2)) * bonus * trust;
+      return { id: entry.id, game: game, entry: entry, score: score, coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game] };
+    });
+  };
+
+  function nameBonus(entry, meanings, synonymShare) {
+    if (!meanings.length) return 1;
+    var said = new Set(), meant = new Set();
+    meanings.forEach(function (m) { m.said.forEach(function (s) { said.add(s); }); m.meant.forEach(function (s) { meant.add(s); }); });
+    var top = 1;
+    entry.nameStems.forEach(function (name) {
+      if (!name.length || !name.every(function (s) { return meant.has(s); })) return;
+      if (name.reduce(function (sum, s) { return sum + s.length; }, 0) < R.MIN_NAME_LETTERS) return;
+      var covered = meanings.filter(function (m) { return name.some(function (s) { return m.meant.has(s); }); }).length;
+      var bonus = covered === meanings.length ? R.EXACT_NAME : R.NAMED_LIFT[0] + (R.NAMED_LIFT[1] - R.NAMED_LIFT[0]) * covered / meanings.length;
+      var typed = name.filter(function (s) { return said.has(s); }).length / name.length;
+      top = Math.max(top, 1 + (bonus - 1) * (typed + (1 - typed) * synonymShare));
+    });
+    return top;
+  }
+
+  function byScore(a, b) {
+    return b.score - a.score || compare(a.id, b.id);
+  }
+
+  Searcher.prototype.namedGames = function (list) {
+    return S.order.filter(function (slug) {
+      return gameSettings(slug).names.some(function (name) { return findPhrase(list, name) >= 0; });
+    });
+  };
+
+  Searcher.prototype.withoutGameName = function (list, slug) {
+    var names = gameSettings(slug).names;
+    for (var i = 0; i < names.length; i++) {
+      var at = findPhrase(list, names[i]);
+      if (at >= 0 && (at === 0 || at + names[i].length === list.length) && list.length > names[i].length) {
+        return list.slice(0, at).concat(list.slice(at + names[i].length));
+      }
+    }
+    return list;
+  };
+
+  Searcher.prototype.namedExpansions = function (list, slug) {
+    var found = new Set(), phrases = [];
+    makeUnits(list, tableOf(slug, this.language)).forEach(function (unit) { phrases = phrases.concat(unit.alternatives); });
+    gameSettings(slug).expansions.forEach(function (expansion) {
+      var name = expansion.name, key = name.join(" ");
+      if (phrases.some(function (p) { return p.join(" ") === key || (p.length >= name.length && findPhrase(p, name) >= 0); }) || findPhrase(list, name) >= 0) {
+        found.add(expansion.slug);
+      }
+    });
+    return found;
+  };
+
+  Searcher.prototype.withoutExpansionNames = function (list, slug) {
+    gameSettings(slug).expansions.forEach(function (expansion) {
+      var at = findPhrase(list, expansion.name);
+      if (at >= 0 && list.length > expansion.name.length) list = list.slice(0, at).concat(list.slice(at + expansion.name.length));
+    });
+    return list;
+  };
+
+  Searcher.prototype.searchEverywhere = function (list) {
+    var hits = this.search(makeUnits(list, allTable(this.language)).slice(0, R.MAX_UNITS), null);
+    var stemsOf = list.map(stem), lifts = {};
+    hits.forEach(function (hit) {
+      if (lifts[hit.game] === undefined) {
+        lifts[hit.game] = 1 + R.TERM_LIFT * Math.min(R.MAX_GAME_TERMS, gameTermsIn(stemsOf, hit.game));
+      }
+      hit.score *= lifts[hit.game];
+    });
+    return hits.sort(byScore);
+  };
+
+  function liftByIntent(hits, intent, list) {
+    if (!intent.quantity && intent.players === null) return;
+    var content = contentStems(list);
+    hits.forEach(function (hit) {
+      var lift = 1;
+      if (intent.quantity && content.size) {
+        var stated = 0;
+        content.forEach(function (s) { if (hit.entry.counted.has(s)) stated++; });
+        lift += R.QUANTITY_LIFT * stated / content.size;
+      }
+      if (intent.players !== null && hit.entry.players.indexOf(intent.players) >= 0) lift += R.PLAYERS_LIFT;
+      hit.score *= lift;
+    });
+  }
+
+  function links(entry) {
+    return new Set(entry.seeAlso.concat(entry.modifies, entry.modifiedBy.map(function (m) { return m.id; })));
+  }
+
+  function linked(one, other) {
+    return links(one.entry).has(other.id) || links(other.entry).has(one.id);
+  }
+
+  function changes(one, other) {
+    return one.entry.modifies.indexOf(other.id) >= 0;
+  }
+
+  // Whether the best entry clearly answers (search.answer.confident): it matches most of the question, no entry
+  // unrelated to it comes close, no entry it links to scores as well; the rule it changes never counts against it.
+  function confident(ranked) {
+    if (!ranked.length || ranked[0].coverage <= R.CONFIDENT_COVERAGE) return false;
+    var top = ranked[0];
+    return ranked.slice(1).every(function (hit) {
+      if (hit.id === top.id || changes(top, hit) || changes(hit, top)) return true;
+      var margin = linked(top, hit) ? R.CLOSE_SHARE : R.CONFIDENT_MARGIN;
+      return hit.score < margin * top.score;
+    });
+  }
+
+  // The results with those that make up the answer first (search._answer_first).
+  function answerFirst(results) {
+    if (!results.length) return results;
+    var top = results[0].score, parts = results.slice(0, 1), rest = [];
+    results.slice(1).forEach(function (hit) {
+      var changing = parts.some(function (part) { return changes(hit, part) || changes(part, hit); });
+      var isLinked = hit.score >= R.PART_SHARE * top && parts.some(function (part) { return linked(hit, part); });
+      if (parts.length < R.MAX_PARTS && (changing || isLinked || hit.score >= R.CLOSE_SHARE * top)) parts.push(hit);
+      else rest.push(hit);
+    });
+    return parts.concat(rest);
+  }
+
+  // Put the entry of an expansion the question names before the rule it changes (Searcher._modifications_first).
+  Searcher.prototype.modificationsFirst = function (hits, ordering) {
+    var out = [], placed = new Set(), byId = new Map(), self = this;
+    hits.forEach(function (hit) { byId.set(hit.id, hit); });
+    hits.forEach(function (hit) {
+      if (placed.has(hit.id)) return;
+      hit.entry.modifiedBy.forEach(function (modifier) {
+        var expansion = modifier.expansion;
+        if (placed.has(modifier.id) || expansion === null || !(ordering[hit.game] && ordering[hit.game].has(expansion))) return;
+        var before = byId.get(modifier.id);
+        if (!before) {
+          var entry = byGame[hit.game].entries.filter(function (e) { return e.id === modifier.id; })[0];
+          if (!entry) return;
+          before = { id: entry.id, game: hit.game, entry: entry, score: hit.score, coverage: hit.coverage, meanings: hit.meanings };
+        }
+        out.push(before);
+        placed.add(before.id);
+      });
+      out.push(hit);
+      placed.add(hit.id);
+    });
+    return out;
+  };
+
+  // The best entry of each other game scoring at least `share` of the best answer (search.answer.runners_up).
+  function runnersUp(byGameHits, results, share) {
+    var top = results[0].score, shown = results[0].game, out = [];
+    byGameHits.forEach(function (hits, slug) {
+      if (slug !== shown && hits.length && hits[0].score >= share * top) out.push(hits[0]);
+    });
+    return out;
+  }
+
+  // How many of a game's own terms the question uses (QuestionReader.game_terms_in).
+  function gameTermsIn(stemsOf, slug) {
+    return gameSettings(slug).terms.filter(function (term) { return findPhrase(stemsOf, term) >= 0; }).length;
+  }
+
+  // The stems of a question's words that say what it is about (signals.content_stems).
+  function contentStems(list) {
+    return new Set(list.filter(function (w) { return !A.filler.has(w) && numberOf(w) === null; }).map(stem));
+  }
+
+  // Whether an entry states a number for something the question counts (signals.states_count).
+  function statesCount(hit, list) {
+    var found = false;
+    contentStems(list).forEach(function (s) { if (hit.entry.counted.has(s)) found = true; });
+    return found;
+  }
+
+  // Rank the entries that answer a question, best first: {results, confident, words, meanings} (Searcher.ask).
+  function ask(question, game) {
+    var text = cleanQuestion(question);
+    var list = words(text);
+    if (!list.length) return null;
+    var indexed = order.filter(function (slug) { return byGame[slug].index; });
+    var searcher = new Searcher(game ? [game] : indexed);
+    var language = searcher.language = languageOf(text, list);
+    var intent = readIntent(list, language);
+    list = intent.words.length ? intent.words : list;
+    var asked = list;
+    var games = game ? [game] : searcher.namedGames(list);
+    if (games.length === 1) list = searcher.withoutGameName(list, games[0]);
+    var named = {};
+    games.forEach(function (slug) { named[slug] = searcher.namedExpansions(list, slug); });
+    if (games.length === 1) list = searcher.withoutExpansionNames(list, games[0]);
+    var byGameHits = new Map();
+    if (games.length) {
+      searcher.slugs = games.filter(function (slug) { return indexed.indexOf(slug) >= 0; });
+      searcher.slugs.forEach(function (slug) {
+        byGameHits.set(slug, searcher.search(makeUnits(list, tableOf(slug, language)).slice(0, R.MAX_UNITS), slug));
+      });
+    } else {
+      searcher.searchEverywhere(list).forEach(function (hit) {
+        if (!byGameHits.has(hit.game)) byGameHits.set(hit.game, []);
+        byGameHits.get(hit.game).push(hit);
+      });
+    }
+    var searched = byGameHits.size ? Array.from(byGameHits.keys()) : games;
+    searched.forEach(function (slug) { if (!named[slug]) named[slug] = searcher.namedExpansions(list, slug); });
+    var candidates = [];
+    byGameHits.forEach(function (hits, slug) {
+      liftByIntent(hits, intent, list);
+      hits.forEach(function (hit) { if (hit.entry.expansion !== null && named[slug].has(hit.entry.expansion)) hit.score *= R.NAMED_EXPANSION_LIFT; });
+      hits.sort(byScore);
+      candidates = candidates.concat(hits);
+    });
+    candidates.sort(byScore);
+    var results = searcher.modificationsFirst(candidates, named).slice(0, MAX_RESULTS);
+    var others = [];
+    if (searched.length > 1 && results.length) {
+      // A question with no word of any game's own terms could be about any of them.
+      var stemsOf = list.map(stem);
+      var generic = !searched.some(function (slug) { return gameTermsIn(stemsOf, slug) > 0; });
+      others = runnersUp(byGameHits, results, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE);
+    }
+    // Several games answering alike are not stood by; nor is a count asked for, unless the best entry states one.
+    var sure = confident(results.slice(0, 1).concat(candidates)) && !others.length &&
+      !(intent.quantity && results.length && !statesCount(results[0], list));
+    return {
+      results: answerFirst(results),
+      confident: sure,
+      searcher: searcher,
+      words: list,
+      asked: asked
+    };
+  }
+
+  // Other games' entries whose title or an alias the question names, every word of it (typos allowed).
+  function otherGames(answer) {
+    var searcher = answer.searcher, content = answer.asked.filter(function (w) { return !A.filler.has(w); });
+    if (!content.length) return [];
+    var said = content.map(function (w) {
+      var forms = new Set([stem(w)]);
+      searcher.closeSpellings(w).forEach(function (c) { forms.add(stem(c[0])); });
+      return forms;
+    });
+    var all = new Set(), found = [];
+    said.forEach(function (forms) { forms.forEach(function (s) { all.add(s); }); });
+    order.forEach(function (slug) {
+      if (slug === here || !byGame[slug]) return;
+      byGame[slug].entries.forEach(function (entry) {
+        if (!entry.nameStems) {  // the stems of its title and aliases, as its index would give them (not loaded here)
+          entry.nameStems = [entry.title].concat(entry.aliases.map(function (a) { return a.text; })).map(nameStems);
+        }
+        var named = entry.nameStems.some(function (stemsOf) {
+          if (!stemsOf.length || stemsOf.join("").length < R.MIN_NAME_LETTERS) return false;
+          return stemsOf.every(function (s) { return all.has(s); }) &&
+            said.every(function (forms) { return stemsOf.some(function (s) { return forms.has(s); }); });
+        });
+        if (named) found.push({ entry: entry, other: true });
+      });
+    });
+    return found.slice(0, OTHER_GAME_RESULTS);
+  }
+
+  // The question's stems: what snippets and aliases are matched with.
+  function saidStems(answer) {
+    var out = new Set();
+    answer.words.forEach(function (w) {
+      out.add(stem(w));
+      answer.searcher.closeSpellings(w).forEach(function (c) { out.add(stem(c[0])); });
+    });
+    return out;
+  }
+
+  // The answer to a question on this page: its results (this game's first on a game's page, then the other
+  // games' entries it names, marked `other`), whether it is sure, and the stems it says.
+  function search(query) {
+    var answer = ask(query, here);
+    if (!answer) return null;
+    var results = answer.results.map(function (hit) { return { entry: hit.entry, other: false }; });
+    if (here) results = results.concat(otherGames(answer));
+    return { results: results, confident: answer.confident, said: saidStems(answer) };
+  }
+
+  // The alias a result is found by, when the question names it rather than the title.
+  function aliasShown(entry, said) {
+    var share = function (name) {
+      var found = nameStems(name);
+      return found.length ? found.filter(function (s) { return said.has(s); }).length / found.length : 0;
+    };
+    var title = share(entry.title), shown = null, top = title;
+    entry.aliases.forEach(function (alias) {
+      var value = share(alias.text);
+      if (value > top) { top = value; shown = alias; }
+    });
+    return shown;
+  }
+
+  function snippet(entry, said) {
+    if (!entry.text) return "";
+    var text = entry.text, folded = fold(text), at = -1, match;
+    // fold() keeps lengths for the accented letters of the corpus, so a
+    // position in the folded text is (near enough) one in the text.
+    var pattern = new RegExp(WORD.source, "gu");
+    while (at < 0 && (match = pattern.exec(folded)) !== null && match.index < 4000) {
+      if (said.has(stem(match[0]))) at = match.index;
+    }
+    var start = at > 60 ? text.lastIndexOf(" ", at - 50) + 1 : 0;
+    var piece = text.slice(start, start + 160);
+    return (start > 0 ? "\u2026" : "") + piece + (start + 160 < text.length ? "\u2026" : "");
+  }
+
+  window.RULEBOT_ENGINE = {
+    update: update,
+    ready: ready,
+    search: search,
+    snippet: snippet,
+    aliasShown: aliasShown
+  };
+
+  // The browser's analysis, for scripts and tests: the terms an analysis ("english", "french", "names") makes
+  // of a text, and its folded words, as rulebot.language.analysis makes them (once the search's settings are in).
+  window.RULEBOT_SEARCH = {
+    terms: function (analysis, text) { return terms(analysis, text); },
+    words: words
+  };
+
+  update();
+}());
