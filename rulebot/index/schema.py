@@ -1,13 +1,19 @@
 """The Whoosh schema of an entry document: loaded only to write an index.
 
 Text fields are analysed by rulebot.language.analysis, through WordAnalyzer, the same
-functions that analyse questions: answering a question needs no Whoosh.
+functions that analyse questions: answering a question needs no Whoosh. The
+entry's payload is kept as JSON in a column of compressed bytes (see
+rulebot.index.reader.PAYLOAD_FIELD), no pickle: answering reads it without Whoosh.
 """
 
 from __future__ import annotations
 
+from whoosh.analysis import Token, Tokenizer
+from whoosh.columns import CompressedBytesColumn
+from whoosh.fields import COLUMN, ID, TEXT, Schema
+
+from rulebot.index.reader import PAYLOAD_FIELD
 from rulebot.language import analysis
-from rulebot.index.whoosh_api import ID, STORED, TEXT, Schema, Token, Tokenizer
 
 
 class WordAnalyzer(Tokenizer):
@@ -55,5 +61,5 @@ def schema() -> Schema:
         asked_fr=TEXT(analyzer=french, field_boost=1.5),
         body=TEXT(analyzer=english),
         section=TEXT(analyzer=english, field_boost=0.3),
-        data=STORED(),
+        **{PAYLOAD_FIELD: COLUMN(CompressedBytesColumn())},
     )
