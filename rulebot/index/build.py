@@ -1,7 +1,7 @@
 """Building an index: the documents of a corpus's entries, written as segments by one process or two.
 
 rulebot.index.cache builds an index here when none serves; Whoosh is
-imported to build, never to answer. Its segments are written by
+imported to build, never to answer (rulebot.index.whoosh_imports). Its segments are written by
 rulebot.index.whoosh_format.write_segment, several times faster than
 Whoosh's writer, as Whoosh would write them.
 """
@@ -15,6 +15,8 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+
+from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
 
 import whoosh
 from whoosh.codec import default_codec

@@ -92,7 +92,8 @@ class IndexReader:
         """The payload of a document's entry (a new dict each time)."""
         for s in reversed(self.segments):
             if docnum >= s.offset:
-                return json.loads(s.column(PAYLOAD_FIELD, docnum - s.offset))
+                # Decoded first: json.loads decodes bytes with an error handler that takes UTF-8's slow path.
+                return json.loads(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))
         raise IndexError(docnum)
 
 

@@ -8,6 +8,8 @@ rulebot.index.reader.PAYLOAD_FIELD), no pickle: answering reads it without Whoos
 
 from __future__ import annotations
 
+from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
+
 from whoosh.analysis import Token, Tokenizer
 from whoosh.columns import CompressedBytesColumn
 from whoosh.fields import COLUMN, ID, TEXT, Schema

@@ -12,6 +12,8 @@ import json
 import os
 from pathlib import Path
 
+from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
+
 from whoosh import index as whoosh_index
 from whoosh.reading import SegmentReader
 
