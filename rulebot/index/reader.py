@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from rulebot.index.whoosh_format import INDEX_NAME, IndexFormatError, Read, Segment, latest_toc, read_toc
+from rulebot.index.whoosh_format import INDEX_NAME, Files, IndexFormatError, Read, Segment, latest_toc, read_toc
 
 PAYLOAD_FIELD = "data"
 """The field whose column holds each entry's payload (rulebot.index.payload.entry_payload) as JSON."""
@@ -105,7 +105,7 @@ def _groups(merged: Iterator[tuple[bytes, None]]) -> Iterator[tuple[bytes, None]
             yield item
 
 
-class _Files:
+class _Files(Files):
     """The files of an index: those given in memory, the others read from its folder as needed."""
 
     def __init__(self, folder: Path | None, contents: Mapping[str, bytes]):

@@ -34,7 +34,8 @@ import sys
 import zlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, repeat
@@ -111,7 +112,7 @@ class _Unpickler(pickle.Unpickler):
     Any other class or function in a pickle is refused."""
 
     _PLAIN = {
-        ("collections", "defaultdict"): __import__("collections").defaultdict,
+        ("collections", "defaultdict"): defaultdict,
         ("builtins", "int"): int,  # a defaultdict's factory
         ("builtins", "set"): set,
         ("builtins", "frozenset"): frozenset,
@@ -208,14 +209,31 @@ Read = Callable[[int, int], bytes]
 
 
 class Files:
-    """What a segment reads its files through (rulebot.index.reader's files of an index, or a compound file's parts)."""
+    """The files of an index, as segments read them (rulebot.index.reader keeps them in memory or reads them from disk).
 
-    def read(self, name: str, offset: int, length: int) -> bytes: ...
-    def reader(self, name: str) -> tuple[Read, int]: ...
-    def exists(self, name: str) -> bool: ...
-    def size(self, name: str) -> int: ...
-    def whole(self, name: str) -> bytes: ...
-    def locate(self, name: str) -> tuple[str, int]: ...
+    A compound segment file's parts (_Compound) are read the same way, but for `read`.
+    """
+
+    def read(self, name: str, offset: int, length: int) -> bytes:
+        """Bytes of a file."""
+        raise NotImplementedError
+
+    def reader(self, name: str) -> tuple[Read, int]:
+        """A way to read a file's bytes, and its size."""
+        raise NotImplementedError
+
+    def exists(self, name: str) -> bool:
+        raise NotImplementedError
+
+    def size(self, name: str) -> int:
+        raise NotImplementedError
+
+    def whole(self, name: str) -> bytes:
+        raise NotImplementedError
+
+    def locate(self, name: str) -> tuple[str, int]:
+        """The file that holds a file's bytes, and where they start in it."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
