@@ -72,7 +72,7 @@ def open_index(
     progress: Progress | None = None,
     warn: Warn | None = None,
 ) -> OpenIndex:
-    """Open the index of a corpus, building it first if it is missing, stale or damaged.
+    """Open the index of a corpus, building it first if it is missing, stale, damaged or another Whoosh's.
 
     The index holds the corpus's valid entries (see rulebot.corpus.load.load_usable),
     and the problems of the rest, told as one warning whenever it is opened.
@@ -111,7 +111,7 @@ def _open_index(dirs: list[Path], rebuild: bool, progress: Progress | None, note
         if problem is not None:
             state = "cannot be used" if isinstance(problem, _Foreign) else "is damaged"
             note(f"the index at {target} {state} ({problem}); rebuilding it")
-            rebuild = True  # replace the damaged folder rather than reuse it
+            rebuild = True  # replace the folder rather than reuse it
     # Building needs these; an `ask` of a built index does not load them.
     import shutil
     import tempfile
@@ -235,7 +235,7 @@ def _verified_unchanged(folder: Path, meta: dict) -> bool:
 
 
 def _fingerprint(dirs: list[Path], home: Path) -> str:
-    """The fingerprint of the corpus for this index format; the corpus files' stamps
+    """The fingerprint of the corpus for this index format and Whoosh release; the corpus files' stamps
     are kept in the cache folder, so that unchanged files are not read again."""
     path = home / STAMPS_FILE
     try:
