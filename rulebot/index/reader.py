@@ -22,6 +22,10 @@ PAYLOAD_FIELD = "data"
 """The field whose column holds each entry's payload (rulebot.index.payload.entry_payload) as JSON."""
 
 
+_PAYLOADS = json.JSONDecoder()
+"""Decodes payloads: raw_decode() skips the white space json.loads allows around a value, which payloads never have."""
+
+
 def encode_payload(payload: dict) -> bytes:
     """A payload as the index keeps it: compact JSON, in UTF-8."""
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -93,7 +97,7 @@ class IndexReader:
         for s in reversed(self.segments):
             if docnum >= s.offset:
                 # Decoded first: json.loads decodes bytes with an error handler that takes UTF-8's slow path.
-                return json.loads(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))
+                return _PAYLOADS.raw_decode(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))[0]
         raise IndexError(docnum)
 
 
