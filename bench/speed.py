@@ -189,7 +189,7 @@ NAIVE_WHOOSH_BUILD_SCRIPT = (
     "from pathlib import Path\n"
     "from whoosh import index\n"
     "from rulebot.corpus.load import load\n"
-    "from rulebot.index.cache import documents\n"
+    "from rulebot.index.build import documents\n"
     "from rulebot.index.schema import schema\n"
     "loaded = load([Path(d) for d in json.loads(sys.argv[1])])\n"
     "with tempfile.TemporaryDirectory(dir=sys.argv[2]) as folder:\n"

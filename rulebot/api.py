@@ -102,7 +102,7 @@ class Ruling:
 
     @classmethod
     def from_payload(cls, payload: dict) -> Ruling:
-        """A ruling from an entry as the index stores it (rulebot.index.cache.entry_payload)."""
+        """A ruling from an entry as the index stores it (rulebot.index.payload.entry_payload)."""
         return cls(
             id=payload["id"],
             game=payload["game"],

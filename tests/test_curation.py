@@ -12,7 +12,7 @@ from rulebot.corpus import changes
 from rulebot.corpus import citations
 from rulebot.corpus import load as corpus
 from rulebot.corpus import scaffold
-from rulebot.index.cache import entry_payload
+from rulebot.index.payload import entry_payload
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
 

@@ -13,6 +13,7 @@ import pytest
 from conftest import MINIMAL
 from rulebot.index import cache as index_module
 from rulebot.index.cache import META_FILE, open_index
+from rulebot.index.update import MERGE_UPDATES_FROM
 from rulebot.search.ranking import Searcher
 
 
@@ -113,6 +114,59 @@ class TestDamage:
         assert top_id(opened, "ferry gull") == "lh-ferry-gull"
 
 
+class TestWhooshRelease:
+    """An index records the Whoosh release that wrote it (its table of contents, and rulebot's metadata): rulebot
+    reads the files of its pinned release only."""
+
+    @staticmethod
+    def written_by(folder: Path, release: tuple[int, int, int], *, toc: bool = True, meta: bool = True) -> None:
+        """Make a built index look written by another Whoosh release, its checksums kept right."""
+        import hashlib
+
+        from test_whoosh_format import toc_of_release
+
+        recorded = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+        if toc:
+            path = max(folder.glob("_MAIN_*.toc"))
+            path.write_bytes(toc_of_release(path.read_bytes(), release))
+            recorded["sha256"][path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        if meta:
+            recorded["whoosh"] = ".".join(map(str, release))
+        (folder / META_FILE).write_text(json.dumps(recorded), encoding="utf-8")
+        (folder / index_module.VERIFIED_FILE).unlink()
+
+    @pytest.mark.parametrize("where", ["both", "toc"])
+    def test_an_index_of_another_whoosh_is_rebuilt_with_a_warning(self, fresh_cache: Path, where: str):
+        folder = open_index([MINIMAL]).path
+        self.written_by(folder, (2, 7, 4), meta=where == "both")
+        warnings: list[str] = []
+        again = open_index([MINIMAL], warn=warnings.append)
+        assert again.built and again.meta["whoosh"] == "2.7.5"
+        assert top_id(again, "lantern keeper") == "lh-lantern-keeper"
+        if where == "both":
+            assert warnings == [f"the index at {folder} cannot be used (it was written by Whoosh 2.7.4, and rulebot reads Whoosh 2.7.5's files); rebuilding it"]
+        else:  # the metadata says otherwise: damage
+            assert len(warnings) == 1 and "is damaged" in warnings[0]
+
+    def test_an_update_never_starts_from_an_index_of_another_whoosh(self, fresh_cache: Path, minimal_copy: Path):
+        folder = open_index([minimal_copy]).path
+        self.written_by(folder, (2, 7, 4))
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+        opened = open_index([minimal_copy])
+        assert opened.built and "updated" not in opened.meta
+        assert top_id(opened, "stormy dock") == "lh-ferry-gull"
+
+    def test_another_whoosh_installed_builds_nothing(self, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
+        import whoosh
+
+        from rulebot.errors import IndexBuildError
+
+        monkeypatch.setattr(whoosh, "__version__", (2, 7, 6))
+        with pytest.raises(IndexBuildError, match=r"^rulebot writes its index with Whoosh-Reloaded 2\.7\.5, and 2\.7\.6 is installed$"):
+            open_index([MINIMAL])
+
+
 def test_concurrent_first_use(fresh_cache: Path):
     """Six processes started at once on an empty cache all answer correctly."""
     env = dict(os.environ, RULEBOT_CACHE_DIR=str(fresh_cache))
@@ -157,12 +211,12 @@ class TestUpdate:
         original = rules.read_text(encoding="utf-8")
         open_index([minimal_copy]).index.close()
         words = "quartz garnet jasper topaz onyx beryl cobalt zircon pyrite galena mica gypsum fluorite agate basalt slate".split()
-        assert len(words) >= 2 * index_module.MERGE_UPDATES_FROM
+        assert len(words) >= 2 * MERGE_UPDATES_FROM
         for word in words:
             rules.write_text(original.replace("even an occupied one", f"even a {word} one"), encoding="utf-8")
             opened = open_index([minimal_copy])
             assert opened.meta["updated"] == {"changed": 1, "removed": 0}
-            assert len([p for p in opened.path.iterdir() if p.suffix == ".seg"]) <= index_module.MERGE_UPDATES_FROM
+            assert len([p for p in opened.path.iterdir() if p.suffix == ".seg"]) <= MERGE_UPDATES_FROM
             opened.index.close()
         assert opened.index.doc_count() == 6
         with Searcher(open_index([minimal_copy])) as searcher:

@@ -1,8 +1,7 @@
-"""How an index is written: rulebot's own segment writer, two processes for large corpora, the terminal text.
+"""How an index is built: two processes for large corpora, each word analysed once, the terminal text.
 
-rulebot writes its segments itself (rulebot.index.segments.write_segment) rather than
-through Whoosh's writer, which was most of a build's time: these tests hold
-it to making the index Whoosh's writer makes.
+That rulebot's segment writer (rulebot.index.whoosh_format.write_segment)
+makes the index Whoosh's writer makes is tests/test_whoosh_format.py's.
 """
 
 from __future__ import annotations
@@ -20,121 +19,28 @@ from hypothesis import strategies as st
 
 from conftest import MINIMAL
 from test_index_faults import command, rulebot_env, write_synthetic_corpus
+from test_whoosh_format import content, whoosh_built
+from whoosh.filedb.filestore import FileStorage
+
 from rulebot.corpus import load as corpus_module
-from rulebot.index import cache as index_module
-from rulebot.index import segments
 from rulebot.corpus.load import load
-from rulebot.places import shipped_corpus_dir
 from rulebot.errors import IndexBuildError
-from rulebot.index.cache import documents, open_index, write_index
-from rulebot.markdown import to_terminal
+from rulebot.index import build as build_module
+from rulebot.index import cache, whoosh_format
+from rulebot.index.build import terms_of, write_index
+from rulebot.index.cache import open_index
 from rulebot.index.schema import schema
+from rulebot.markdown import to_terminal
+from rulebot.places import shipped_corpus_dir
 from rulebot.search.ranking import Searcher
-from rulebot.index.whoosh_api import FileStorage
 
-
-def content(index, totals: bool = True) -> dict:
-    """What a search can read of an index: stored fields, field lengths, and each term's statistics and postings.
-
-    Without `totals`, a term's total weight is left out: a sum of 32-bit
-    floats, it differs in its last bits with the number of segments.
-    """
-    fields = schema()
-    with index.reader() as reader:
-        found: dict = {"stored": list(reader.all_stored_fields())}
-        for name in fields.scorable_names():
-            # (a document without the field has length None or 0, as its segment has the field's lengths or not)
-            found[name] = (reader.field_length(name), [reader.doc_field_length(n, name) or 0 for n in range(reader.doc_count_all())])
-        for name, term in reader.all_terms():
-            info = reader.term_info(name, term)
-            found[name, term] = [
-                info.weight() if totals else None,
-                info.doc_frequency(), info.min_length(), info.max_length(), info.max_weight(), info.min_id(), info.max_id(),
-                list(reader.postings(name, term).items_as("weight")),
-                list(reader.postings(name, term).items_as("positions")) if fields[name].format.supports("positions") else None,
-            ]
-            postings = reader.postings(name, term)
-            if totals:  # one segment: the first block's statistics too (what searches skip blocks by)
-                found[name, term].append((postings.block_max_weight(), postings.block_min_length(), postings.block_max_length()))
-    return found
-
-
-def whoosh_built(corpus, folder: Path):
-    """The index of a corpus as Whoosh's own writer makes it, from the same documents."""
-    index = FileStorage(str(folder)).create_index(schema())
-    writer = index.writer()
-    for _, make in documents(corpus):
-        writer.add_document(**make())
-    writer.commit()
-    return index
-
-
-CORPORA = {
-    "minimal": lambda folder: MINIMAL,
-    "shipped": lambda folder: shipped_corpus_dir(),
-    # sections shared by hundreds of entries: posting lists of several blocks, with positions and lengths
-    "synthetic": lambda folder: write_synthetic_corpus(folder, entries=400),
-}
 on_linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="builds take two processes on Linux only")
-
-
-@pytest.mark.parametrize("corpus", list(CORPORA))
-def test_same_index_as_whoosh_writes(corpus: str, tmp_path: Path):
-    """Every stored field, length, term statistic, posting and position is the one Whoosh's writer makes."""
-    corpus = load([CORPORA[corpus](tmp_path / "corpus")])
-    (tmp_path / "ours").mkdir()
-    write_index(tmp_path / "ours", corpus, "fingerprint")
-    ours = FileStorage(str(tmp_path / "ours")).open_index()
-    (tmp_path / "whoosh").mkdir()
-    assert content(ours) == content(whoosh_built(corpus, tmp_path / "whoosh"))
-
-
-def test_posting_blocks_are_those_whoosh_writes(tmp_path: Path):
-    """Each term's posting blocks, as stored, unpickle to Whoosh's writer's own: summaries, docnum gaps,
-    weights (one for a block of equal frequencies, None for all 1.0, else each) and positions. (Not byte for
-    byte: the encoding of a lone position is one object, which pickle writes once a block; and a block of one
-    posting is not compressed.)"""
-    import pickle
-    import zlib
-
-    from rulebot.index.reader import IndexReader
-    from rulebot.search.scoring import _blocks
-
-    def unpacked(segment, info) -> list:
-        return [(count, last, pickle.loads(zlib.decompress(packed) if level else packed)) for count, last, packed, level in _blocks(segment, info)]
-
-    def levels(segment, info) -> list:
-        return [(count, level) for count, _, _, level in _blocks(segment, info)]
-
-    corpus = load([write_synthetic_corpus(tmp_path / "corpus", entries=400)])
-    (tmp_path / "ours").mkdir()
-    (tmp_path / "whoosh").mkdir()
-    write_index(tmp_path / "ours", corpus, "fingerprint")
-    whoosh_built(corpus, tmp_path / "whoosh")
-    ours, theirs = IndexReader.open(tmp_path / "ours", "MAIN"), IndexReader.open(tmp_path / "whoosh", "MAIN")
-    try:
-        [mine], [whooshs] = ours.segments, theirs.segments
-        blocks = lone = 0
-        for field in (name for name, spec in schema().items() if spec.indexed):
-            assert ours.lexicon(field) == theirs.lexicon(field)
-            for term in ours.lexicon(field):
-                a, b = mine.term_info(field, term), whooshs.term_info(field, term)
-                assert a.inlined == b.inlined, (field, term)
-                if a.extent is not None:
-                    assert unpacked(mine, a) == unpacked(whooshs, b), (field, term)
-                    assert levels(mine, a) == [(count, 0 if count == 1 else level) for count, level in levels(whooshs, b)]
-                    blocks += 1
-                    lone += levels(mine, a) == [(1, 0)]
-        assert blocks > 100 and 0 < lone < blocks
-    finally:
-        ours.close()
-        theirs.close()
 
 
 @on_linux
 def test_two_processes_write_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """With two processes, the index has two segments, in corpus order, and reads as Whoosh's single one."""
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(build_module, "PARALLEL_FROM", 2)
     corpus = load([shipped_corpus_dir()])
     (tmp_path / "ours").mkdir()
     seen = []
@@ -154,7 +60,7 @@ def test_two_processes_write_the_same_index(tmp_path: Path, monkeypatch: pytest.
 def test_a_progress_that_fails_fails_the_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd):
     """Progress is told from a thread during a two-process build: its error still ends the build, as an error
     of the build, never as a thread's traceback."""
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(build_module, "PARALLEL_FROM", 2)
     corpus = load([shipped_corpus_dir()])
 
     def progress(done: int, total: int) -> None:
@@ -178,10 +84,10 @@ def test_tricky_words_analysed_as_whoosh_does():
     for name, field in schema().items():
         if not field.indexed:
             continue
-        terms_of = segments.terms_of(field)
+        analysed = terms_of(field)
         for value in values:
             tokens = [(t.text, t.pos) for t in field.analyzer(value, positions=True, mode="index")]
-            terms, positions = terms_of(value)
+            terms, positions = analysed(value)
             assert terms == [text for text, _ in tokens], (name, value)
             if field.format.supports("positions"):
                 assert list(positions) == [position for _, position in tokens], (name, value)
@@ -190,7 +96,7 @@ def test_tricky_words_analysed_as_whoosh_does():
 @on_linux
 def test_parallel_build_answers(fresh_cache: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
     """A corpus indexed by two processes answers as one indexed by one, and its updates still work."""
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(build_module, "PARALLEL_FROM", 2)
     opened = open_index([minimal_copy])
     assert opened.built and len(opened.index.segments) == 2
     with Searcher(opened) as searcher:
@@ -219,7 +125,7 @@ def test_spare_work_is_done_once(tmp_path: Path):
             out.write(f"{os.getpid()}\n")
 
     context = multiprocessing.get_context("fork")
-    spare = index_module._first_done(context, work)
+    spare = build_module._first_done(context, work)
     helper = context.Process(target=spare)
     helper.start()
     helper.join()
@@ -229,7 +135,7 @@ def test_spare_work_is_done_once(tmp_path: Path):
 
 def _failing_in_helper(failure):
     """A write_segment that fails as `failure` says in the helper process only."""
-    parent, real = os.getpid(), segments.write_segment
+    parent, real = os.getpid(), whoosh_format.write_segment
 
     def write_segment(*args, **kwargs):
         if os.getpid() != parent:
@@ -246,26 +152,26 @@ def _full_disk():
 @on_linux
 def test_full_disk_in_the_helper_process(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
     """The helper process's disk error reaches the build: memory, a warning, no build folder left."""
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(segments, "write_segment", _failing_in_helper(_full_disk))
+    monkeypatch.setattr(build_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(whoosh_format, "write_segment", _failing_in_helper(_full_disk))
     warnings: list[str] = []
     opened = open_index([MINIMAL], warn=warnings.append)
     assert opened.path is None and "No space left on device" in warnings[0]
     with Searcher(opened) as searcher:
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
     (home,) = (fresh_cache / "index").iterdir()
-    assert [p.name for p in home.iterdir() if p.name not in (index_module.STAMPS_FILE, index_module.PARSED_DIR)] == []  # no build folder
+    assert [p.name for p in home.iterdir() if p.name not in (cache.STAMPS_FILE, cache.PARSED_DIR)] == []  # no build folder
 
 
 @on_linux
 def test_helper_process_dying(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
     """A helper process that dies without a word fails the build clearly, and leaves no build folder."""
-    monkeypatch.setattr(index_module, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(segments, "write_segment", _failing_in_helper(lambda: os._exit(3)))
+    monkeypatch.setattr(build_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(whoosh_format, "write_segment", _failing_in_helper(lambda: os._exit(3)))
     with pytest.raises(IndexBuildError, match="exit code 3"):
         open_index([MINIMAL])
     (home,) = (fresh_cache / "index").iterdir()
-    assert [p.name for p in home.iterdir() if p.name not in (index_module.STAMPS_FILE, index_module.PARSED_DIR)] == []  # no build folder
+    assert [p.name for p in home.iterdir() if p.name not in (cache.STAMPS_FILE, cache.PARSED_DIR)] == []  # no build folder
 
 
 @pytest.mark.parametrize(
@@ -378,3 +284,80 @@ def test_edit_of_most_entries_builds_afresh(fresh_cache: Path, minimal_copy: Pat
     assert opened.meta["games"]["lantern-harbor"]["name"] == "Lantern Haven"
     with Searcher(opened) as searcher:
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
+
+
+# -- importing Whoosh for a build (rulebot.index.whoosh_imports) -----------------------------
+
+
+def run_python(code: str, tmp_path: Path) -> str:
+    env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_build_and_an_update_load_neither_urllib_request_nor_asyncio(tmp_path: Path, minimal_copy: Path):
+    """With the installed Whoosh-Reloaded (its newest release, pinned) and cached-property, building and updating an
+    index never loads the two modules Whoosh imports for what rulebot never uses."""
+    out = run_python(
+        f"""
+import sys
+from pathlib import Path
+from rulebot.index.cache import open_index
+from rulebot.search.ranking import Searcher
+corpus = Path({str(minimal_copy)!r})
+open_index([corpus]).index.close()
+rules = corpus / "lantern-harbor" / "rulebook.md"
+rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+opened = open_index([corpus])
+with Searcher(opened) as searcher:
+    print(opened.meta["updated"], searcher.ask("stormy dock").results[0].id)
+print("whoosh.reading" in sys.modules, "asyncio" in sys.modules, "urllib.request" in sys.modules)
+""",
+        tmp_path,
+    )
+    assert out.split("\n")[:2] == ["{'changed': 1, 'removed': 0} lh-ferry-gull", "True False False"]
+
+
+def test_the_stand_ins_leave_the_real_modules_to_everyone_else(tmp_path: Path):
+    source = tmp_path / "source.txt"
+    source.write_text("copied", encoding="utf-8")
+    out = run_python(
+        f"""
+import sys
+import rulebot.index.build
+assert "asyncio" not in sys.modules and "urllib.request" not in sys.modules
+import asyncio, urllib.request
+from whoosh import compat
+assert type(asyncio).__name__ == "module" and hasattr(asyncio, "get_event_loop")
+# Whoosh's own name for urlretrieve reaches the real function when called.
+target, _ = compat.urlretrieve({source.as_uri()!r}, {str(tmp_path / "copy.txt")!r})
+print(open(target).read())
+""",
+        tmp_path,
+    )
+    assert out.strip() == "copied"
+
+
+def test_cached_properties_work_without_asyncio(tmp_path: Path):
+    out = run_python(
+        """
+import sys
+import rulebot.index.build
+from whoosh import query
+from whoosh.fields import ID, Schema
+from whoosh.filedb.filestore import RamStorage
+index = RamStorage().create_index(Schema(id=ID(stored=True)))
+with index.writer() as writer:
+    writer.add_document(id="a")
+    writer.add_document(id="b")
+with index.writer() as writer:
+    writer.delete_by_term("id", "a")
+with index.searcher() as searcher:
+    # Term postings skip deleted documents through a cached property.
+    found = [hit["id"] for word in "ab" for hit in searcher.search(query.Term("id", word))]
+print(found, "asyncio" in sys.modules)
+""",
+        tmp_path,
+    )
+    assert out.strip() == "['b'] False"

@@ -29,6 +29,7 @@ from conftest import MINIMAL
 from rulebot.index import cache as index_module
 from rulebot.places import shipped_corpus_dir
 from rulebot.index.cache import META_FILE, PARSED_DIR, STALE_SECONDS, STAMPS_FILE, VERIFIED_FILE, open_index
+from rulebot.index.opened import OpenIndex
 from rulebot.search.ranking import Searcher
 
 SEED = 20261122
@@ -459,7 +460,7 @@ def test_a_verified_index_is_checked_again_only_when_a_file_changed(fresh_cache:
     """Checksums are verified once; after that, a file is checked again only when its stamp changed, even if its size and modification time are put back."""
     if not in_memory:
         monkeypatch.setattr(index_module, "IN_MEMORY_BYTES", 0)
-    def reopened(**options) -> index_module.OpenIndex:
+    def reopened(**options) -> OpenIndex:
         opened = open_index([MINIMAL], **options)
         opened.index.close()
         return opened

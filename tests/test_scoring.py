@@ -6,11 +6,15 @@ import random
 from pathlib import Path
 
 import pytest
+from whoosh import query
+from whoosh.fields import ID, TEXT, Schema
+from whoosh.filedb.filestore import FileStorage
+from whoosh.writing import NO_MERGE
 
-from rulebot.search import scoring
+from rulebot.index import whoosh_format
 from rulebot.index.reader import IndexReader
+from rulebot.search import scoring
 from rulebot.search.scoring import BM25F, Clause
-from rulebot.index.whoosh_api import ID, TEXT, FileStorage, Schema, query
 
 WORDS = "alpha beta gamma delta card player turn spice coin deck trash draw".split()
 
@@ -21,8 +25,6 @@ def random_text(rng: random.Random) -> str:
 
 def build(folder: Path, rng: random.Random, *, segments: int, deletions: int) -> FileStorage:
     """An index of random texts in several segments, some documents deleted."""
-    from whoosh.writing import NO_MERGE
-
     schema = Schema(id=ID(stored=True, unique=True), title=TEXT(field_boost=3.0), body=TEXT)
     storage = FileStorage(str(folder))
     index = storage.create_index(schema)
@@ -182,73 +184,13 @@ def test_blocks_unpacked_for_positions_are_kept_and_bounded(own, tmp_path: Path,
     every = scorer.clause_scores(clause)  # every block of both words, more than are kept
     assert len(scorer._recent_blocks) == 4
     unpacked: list = []
-    real = scoring._unpack
-    monkeypatch.setattr(scoring, "_unpack", lambda *args: unpacked.append(args) or real(*args))
+    real = whoosh_format._unpack
+    monkeypatch.setattr(whoosh_format, "_unpack", lambda *args: unpacked.append(args) or real(*args))
     among = set(range(40))  # in the first block of each word
     first = scorer.clause_scores(clause, among)
     assert len(unpacked) == 2 and len(scorer._recent_blocks) == 4
     assert scorer.clause_scores(clause, among) == first == {d: v for d, v in every.items() if d in among}
     assert len(unpacked) == 2  # kept: not unpacked again
-
-
-@pytest.mark.parametrize("level", [0, 1])
-def test_blocks_unpacked_without_their_values_keep_docnums_and_weights(level: int):
-    """Scores unpickle a block's docnums and weights only (scoring._unpack cuts the pickle before the values): on
-    blocks pickled as Whoosh pickles them, with gaps of every opcode size, every kind of weights and values of any
-    bytes (their opening name among them), the cut gives what the whole pickle gives, and is taken."""
-    import itertools
-    import pickle
-    import struct
-    import zlib
-
-    rng = random.Random(8)
-    for _ in range(500):
-        count = rng.randint(1, 128)
-        deltas = tuple(rng.choice((rng.randint(1, 255), rng.randint(256, 65535), rng.randint(65536, 2**31 - 1))) for _ in range(count))
-        weights = rng.choice((None, rng.uniform(0.1, 9.0), tuple(struct.unpack("!d", rng.randbytes(8))[0] for _ in range(count))))
-        values = tuple(rng.choice((rng.randbytes(rng.randint(1, 12)), b"(c_codecs\nencode\n")) for _ in range(count))
-        data = pickle.dumps((deltas, weights, values), 2)
-        packed = zlib.compress(data, level) if level else data
-        whole = scoring._unpack(packed, level, count)
-        cut = scoring._unpack(packed, level, count, values=False)
-        assert cut[0] == whole[0] == list(itertools.accumulate(deltas))
-        assert pickle.dumps(list(cut[1])) == pickle.dumps(list(whole[1]))  # bit for bit (random bytes make NaNs too)
-        assert whole[2] == values and (cut[2] is None) == (count > 3)  # a tuple of 3 or fewer has no mark: unpickled whole
-
-
-def test_damaged_postings_are_refused(own, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Postings without their tag, or whose block size is shorter than the block's summary, are refused
-    (an index's checksums catch damage first; this is what reading meets if they do not)."""
-    import struct
-
-    rng = random.Random(12)
-    long_bodies(tmp_path, rng, 400)
-    scorer = own(tmp_path)
-    [(number, info)] = scorer._term_infos("body", "card")
-    segment = scorer.reader.segments[number]
-    data = segment.postings(info)
-    assert len(list(scoring._blocks(segment, info))) > 1  # the term's postings are a few blocks
-    for damaged in (b"XXXX" + data[4:], data[:4] + struct.pack("!i", 3) + data[8:]):
-        monkeypatch.setattr(segment, "postings", lambda info, damaged=damaged: damaged)
-        with pytest.raises(ValueError, match="damaged postings"):
-            list(scoring._blocks(segment, info))
-
-
-def test_a_block_is_inflated_up_to_its_values_wherever_they_begin():
-    """scoring._until_values inflates a block in pieces until the values' opening name is whole: found where it
-    begins (across two pieces too), everything when it is missing; a truncated block ends, unfinished."""
-    import zlib
-
-    rng = random.Random(11)
-    mark = scoring._VALUES_START
-    size = scoring._HEAD_SIZE
-    for at in (0, 5, size - len(mark) - 1, size - len(mark), size - 3, size, 2 * size - 8, 3 * size + 1):
-        data = rng.randbytes(at) + mark + rng.randbytes(4_000)
-        head = scoring._until_values(zlib.compress(data, 1))
-        assert head.find(mark) == at and data.startswith(head) and len(head) < len(data), at
-    data = rng.randbytes(5_000)
-    assert scoring._until_values(zlib.compress(data, 1)) == data
-    assert data.startswith(scoring._until_values(zlib.compress(data, 1)[:2_000]))
 
 
 def random_parts(rng: random.Random, documents: int) -> list:

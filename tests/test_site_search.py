@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from rulebot.corpus.load import load
 from rulebot.index import fields as index_fields
 from rulebot.index.cache import open_index
-from rulebot.index.whoosh_api import byte_to_length, length_to_byte
+from whoosh.util.numeric import byte_to_length, length_to_byte
 from rulebot.language import analysis, quantities
 from rulebot.places import shipped_corpus_dir
 from rulebot.search import constants, query, scoring
@@ -64,7 +64,7 @@ def test_site_index_scores_as_the_commands_index(shipped_site: Path):
         numbers = index["docnums"]
         for at, data in enumerate(_data(shipped_site / site_search.names_file(slug))["entries"]):
             docnum[slug, at] = numbers + at if isinstance(numbers, int) else numbers[at]
-            assert reader.stored_fields(docnum[slug, at])["data"]["id"] == data[0]
+            assert reader.payload(docnum[slug, at])["id"] == data[0]
     for f, (name, _analysed, _typed) in enumerate(index_fields.FIELDS):
         assert settings["lengths"][name] == pytest.approx(reader.avg_field_length(name), rel=1e-12)
         found: dict[str, dict[int, float]] = {}
@@ -105,7 +105,7 @@ def test_site_entries_carry_what_the_ranking_reads(shipped_site: Path):
     opened = open_index([shipped_corpus_dir()])
     payloads = {}
     for docnum in opened.index.docnums():
-        data = opened.index.stored_fields(docnum)["data"]
+        data = opened.index.payload(docnum)
         payloads[data["id"]] = data
     for slug, index in _indexes(shipped_site).items():
         vocabulary = index["terms"].split(" ")

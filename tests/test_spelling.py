@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from whoosh.fields import ID, TEXT, Schema
+from whoosh.filedb.filestore import FileStorage
 from whoosh.reading import IndexReader
 
 from rulebot.index.reader import IndexReader as OwnReader
 from rulebot.search.spelling import Vocabulary, distance
-from rulebot.index.whoosh_api import ID, TEXT, FileStorage, Schema
 
 
 def test_close_spellings_are_whooshs(tmp_path: Path):

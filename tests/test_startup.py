@@ -1,4 +1,4 @@
-"""`rulebot ask` loads only what answering needs, and the lean Whoosh import stays invisible."""
+"""`rulebot ask` loads only what answering needs: none of Whoosh, nor the code that builds an index."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # What a plain `ask` must not load: click (rulebot.cli.quick answers it), any of
 # Whoosh (rulebot.index.reader reads the index files, rulebot.language.analysis
 # analyses questions), what Whoosh would have loaded (a downloader, an event
-# loop), the site's templating and Markdown (answers are rendered at build
-# time), the corpus loader and its models (the index has what answering
-# needs), TOML without a config file, and inspect (which dataclasses would
-# load for a dataclass without a docstring: see rulebot.cli.quick).
+# loop), the code that builds or updates an index, the site's templating and
+# Markdown (answers are rendered at build time), the corpus loader and its
+# models (the index has what answering needs), TOML without a config file,
+# and inspect (which dataclasses would load for a dataclass without a
+# docstring: see rulebot.cli.quick).
 NOT_FOR_ASK = (
     "click",
     "inspect",
@@ -32,6 +33,9 @@ NOT_FOR_ASK = (
     "rulebot.corpus.load",
     "rulebot.corpus.model",
     "rulebot.index.schema",
+    "rulebot.index.build",
+    "rulebot.index.update",
+    "rulebot.index.payload",
     "tomllib",
 )
 
@@ -108,45 +112,29 @@ def test_ask_in_the_user_folders_builds_its_index_there(tmp_path: Path):
     assert list((tmp_path / "xdg-cache" / "rulebot" / "index").iterdir())
 
 
-def test_stand_ins_leave_the_real_modules_to_everyone_else(tmp_path: Path):
-    source = tmp_path / "source.txt"
-    source.write_text("copied", encoding="utf-8")
-    out = run_python(
-        f"""
-import sys
-import rulebot.index.whoosh_api
-assert "asyncio" not in sys.modules and "urllib.request" not in sys.modules
-import asyncio, urllib.request
-from whoosh import compat
-assert type(asyncio).__name__ == "module" and hasattr(asyncio, "get_event_loop")
-# Whoosh's own name for urlretrieve reaches the real function when called.
-target, _ = compat.urlretrieve({source.as_uri()!r}, {str(tmp_path / "copy.txt")!r})
-print(open(target).read())
-""",
-        tmp_path,
-    )
-    assert out.strip() == "copied"
-
-
-def test_cached_properties_work_without_asyncio(tmp_path: Path):
+def test_dataclasses_without_inspect(tmp_path: Path):
+    """rulebot.cli.quick imports dataclasses with a stand-in for inspect, on this Python's dataclasses: nothing but
+    dataclasses keeps it, and a dataclass that would need it (no docstring: its signature becomes one) gets the real one."""
     out = run_python(
         """
 import sys
-from rulebot.index.whoosh_api import ID, RamStorage, Schema, query
-index = RamStorage().create_index(Schema(id=ID(stored=True)))
-with index.writer() as writer:
-    writer.add_document(id="a")
-    writer.add_document(id="b")
-with index.writer() as writer:
-    writer.delete_by_term("id", "a")
-with index.searcher() as searcher:
-    # Term postings skip deleted documents through a cached property.
-    found = [hit["id"] for word in "ab" for hit in searcher.search(query.Term("id", word))]
-print(found, "asyncio" in sys.modules)
+from rulebot.cli.quick import import_dataclasses
+import_dataclasses()
+assert "dataclasses" in sys.modules and "inspect" not in sys.modules
+import dataclasses
+
+@dataclasses.dataclass
+class Card:
+    name: str
+    cost: int = 0
+
+import inspect
+assert inspect is sys.modules["inspect"] and hasattr(inspect, "getsource")
+print(Card.__doc__)
 """,
         tmp_path,
     )
-    assert out.strip() == "['b'] False"
+    assert out.strip() == "Card(name: str, cost: int = 0)"
 
 
 @pytest.mark.parametrize("word, stem", [("adding", "add"), ("rules", "rule"), ("cards", "card"), ("Épées", "epe")])

@@ -664,7 +664,7 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     loaded = settings.usable_corpus()
     found = changes_core.changes(loaded, game, since)
     if as_json:
-        from rulebot.index.cache import entry_payload
+        from rulebot.index.payload import entry_payload
 
         results = [output.public(entry_payload(loaded, c.entry), changed=c.date, because=c.because) for c in found]
         click.echo(output.to_json({"game": game, "since": since, "results": results}))

@@ -22,16 +22,12 @@ from __future__ import annotations
 
 import os
 import sys
+import types
 
 
 def main() -> None:
     """Run `rulebot` with the process's arguments."""
-    from rulebot.index.lean_imports import StandIn, import_lean
-
-    # dataclasses loads inspect (and with it ast, dis, tokenize) for the
-    # signature of a dataclass without a docstring, which rulebot has none of:
-    # a tenth of a cold answer.
-    import_lean(["dataclasses"], [StandIn("inspect", ("signature",))])
+    import_dataclasses()
     question = plain_question(sys.argv[1:])
     if question is not None:
         code = answer_quickly(*question)
@@ -40,6 +36,36 @@ def main() -> None:
     from rulebot.cli.main import main as click_main
 
     click_main()
+
+
+def import_dataclasses() -> None:
+    """Import dataclasses without inspect, which it loads for one use rulebot never makes.
+
+    dataclasses imports inspect (and with it ast, dis and tokenize: 5 ms, a
+    twentieth of a cold answer) to make a docstring of the signature of a
+    dataclass without one, and every dataclass of rulebot has its own. While
+    dataclasses is imported, a stand-in takes inspect's place: the first use
+    of any of its names imports the real module. Only dataclasses keeps the
+    stand-in; anyone else importing inspect later gets the real one.
+    """
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        return
+    sys.modules["inspect"] = _Later("inspect")
+    try:
+        import dataclasses  # noqa: F401
+    finally:
+        del sys.modules["inspect"]
+
+
+class _Later(types.ModuleType):
+    """A module's stand-in, whose real module is imported when one of its names is first used."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # the import system's probes (__path__, __spec__...) are no use of the module
+            raise AttributeError(name)
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return getattr(__import__(self.__name__), name)
 
 
 def plain_question(args: list[str]) -> tuple[list[str], bool, list[str]] | None:

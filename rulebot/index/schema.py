@@ -1,13 +1,21 @@
 """The Whoosh schema of an entry document: loaded only to write an index.
 
 Text fields are analysed by rulebot.language.analysis, through WordAnalyzer, the same
-functions that analyse questions: answering a question needs no Whoosh.
+functions that analyse questions: answering a question needs no Whoosh. The
+entry's payload is kept as JSON in a column of compressed bytes (see
+rulebot.index.reader.PAYLOAD_FIELD), no pickle: answering reads it without Whoosh.
 """
 
 from __future__ import annotations
 
+from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
+
+from whoosh.analysis import Token, Tokenizer
+from whoosh.columns import CompressedBytesColumn
+from whoosh.fields import COLUMN, ID, TEXT, Schema
+
 from rulebot.index.fields import FIELD_BOOSTS
-from rulebot.index.whoosh_api import ID, STORED, TEXT, Schema, Token, Tokenizer
+from rulebot.index.reader import PAYLOAD_FIELD
 from rulebot.language import analysis
 
 
@@ -56,5 +64,5 @@ def schema() -> Schema:
         asked_fr=TEXT(analyzer=french, field_boost=FIELD_BOOSTS["asked_fr"]),
         body=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["body"]),
         section=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["section"]),
-        data=STORED(),
+        **{PAYLOAD_FIELD: COLUMN(CompressedBytesColumn())},
     )

@@ -34,7 +34,7 @@ class Hit:
     coverage: float
     """Share of the question's units the entry matches (0..1)."""
     data: dict
-    """The entry's payload (see rulebot.index.cache.entry_payload)."""
+    """The entry's payload (see rulebot.index.payload.entry_payload)."""
 
 
 @dataclass

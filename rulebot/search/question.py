@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rulebot.errors import QueryError
-from rulebot.index.cache import ALL_GAMES
+from rulebot.index.opened import ALL_GAMES
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem

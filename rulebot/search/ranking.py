@@ -31,7 +31,7 @@ import heapq
 from collections.abc import Collection, Container, Mapping
 
 from rulebot.errors import UnknownEntryError, UnknownGameError
-from rulebot.index.cache import OpenIndex
+from rulebot.index.opened import OpenIndex
 from rulebot.language import analysis
 from rulebot.language.analysis import stem
 from rulebot.search import scoring, signals
@@ -123,7 +123,7 @@ class Searcher:
             close = self._close_ids(entry_id.lower())
             hint = f"; did you mean: {', '.join(close)}" if close else "; `rulebot list` shows every id"
             raise UnknownEntryError(f"no entry {entry_id!r}{hint}")
-        return self.reader.stored_fields(min(found))["data"]
+        return self.reader.payload(min(found))
 
     def entries(self, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[dict]:
         """Payloads of every entry matching the filters, in corpus order."""
@@ -131,7 +131,7 @@ class Searcher:
             self.check_game(game)
         wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
         docnums = set.intersection(*wanted) if wanted else self.reader.docnums()
-        return [self.reader.stored_fields(n)["data"] for n in sorted(docnums)]
+        return [self.reader.payload(n) for n in sorted(docnums)]
 
     def _close_ids(self, entry_id: str) -> list[str]:
         from difflib import get_close_matches
@@ -251,7 +251,7 @@ class Searcher:
         hits = []
         for docnum in _best(pool, CANDIDATES):
             coverage = found.units_matched(docnum) / len(units) if units else 0.0
-            data = self.reader.stored_fields(docnum)["data"]
+            data = self.reader.payload(docnum)
             game = data["game"]
             if game not in meanings:
                 own = units if slug else make_units(words, question.synonyms.get(game, {}))[:MAX_UNITS]
@@ -283,7 +283,7 @@ class Searcher:
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self.spellings.of(word))
         eligible = self._eligible(question.game, None, question.official_only)
         scores = self.scorer.score(([[clause]] for clause in clauses), limit, eligible).totals
-        found = (self.reader.stored_fields(d)["data"] for d in _best(_only(scores, eligible), limit))
+        found = (self.reader.payload(d) for d in _best(_only(scores, eligible), limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found]
 
 

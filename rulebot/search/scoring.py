@@ -26,21 +26,17 @@ score is above zero, so a document's sum so far never exceeds its total.
 from __future__ import annotations
 
 import heapq
-import io
-import pickle
-import struct
-import zlib
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import accumulate, repeat
 from math import log
 
 from rulebot.index.fields import B, K1
-from rulebot.index.reader import LENGTHS, IndexReader, Segment, TermInfo, positions
+from rulebot.index.reader import IndexReader
+from rulebot.index.whoosh_format import LENGTHS, Segment, TermInfo, positions
 
 RECENT_BLOCKS = 2_000
 """How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
@@ -251,8 +247,11 @@ class BM25F:
         for number, info in self._term_infos(field, text):
             segment = self.reader.segments[number]
             local = {d - segment.offset for d in wanted}
+            docnums, values = [], []
             for docnum, value in _values(segment, info, local, partial(self._block, number, info.extent)):
-                found[segment.offset + docnum] = positions(value)
+                docnums.append(segment.offset + docnum)
+                values.append(value)
+            found.update(zip(docnums, positions(values)))
         return found
 
     def _block(self, number: int, extent: tuple[int, int] | None, last: int, unpack: Callable[[], tuple]) -> tuple[list[int], tuple]:
@@ -402,108 +401,10 @@ def _kth_highest(values: Collection[float], k: int) -> float:
     return heapq.nlargest(k, values)[-1] if len(values) >= k else 0.0
 
 
-_BLOCK_SIZE = struct.Struct("!i")
-_POSTINGS_MAGIC = b"W3Bl"
-
-
-def _blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[int, int, bytes, int]]:
-    """The posting blocks of a term in a segment, as Whoosh 3 writes them:
-    (postings, last docnum, packed data, zlib level) each.
-
-    The term's postings are read in one piece. They start with a tag; each
-    block is then its size (a signed int, negative for the last), a pickled
-    summary (count, last docnum, max weight, zlib level, min and max length
-    bytes), then the packed docnum deltas, weights and encoded values."""
-    data = segment.postings(info)
-    if data[:4] != _POSTINGS_MAGIC:
-        raise ValueError("damaged postings: no block header")
-    stream = io.BytesIO(data)  # shares the bytes: no block is copied to read its summary
-    position = 4
-    while True:
-        (size,) = _BLOCK_SIZE.unpack_from(data, position)
-        position += _BLOCK_SIZE.size
-        end = position + abs(size)
-        stream.seek(position)
-        count, last, _max_weight, level, _min_length, _max_length = pickle.load(stream)
-        start = stream.tell()
-        if start > end:
-            raise ValueError("damaged postings: a block's summary runs past its end")
-        yield count, last, data[start:end], level
-        if size < 0:
-            return
-        position = end
-
-
-_VALUES_START = b"(c_codecs\nencode\n"
-"""Where the encoded values of a block of more than 3 postings begin in its pickle.
-
-Whoosh pickles a block as (docnum deltas, weights, values) with protocol 2,
-which writes bytes as calls to _codecs.encode. A tuple of more than 3 items
-opens with a mark, so the values' tuple opens with a mark and that name,
-before any value; the ints and floats before it cannot spell it (in those,
-an opcode byte K, M, J, G, t or q comes every 9 bytes at most, and none is
-in this run of 17 bytes). A tuple of 3 or fewer has no mark."""
-_CLOSE_PAIR = b"\x86."
-"""Pickle opcodes: make a tuple of the two items on the stack (TUPLE2), and stop."""
-
-
-def _unpack(packed: bytes, level: int, count: int, values: bool = True) -> tuple[list[int], Iterable[float], tuple | None]:
-    """A block's docnums, weights (term frequency times field boost) and encoded values
-    (unless `values` is false: then None, for a block of more than 3 postings)."""
-    if values or count <= 3:
-        data = zlib.decompress(packed) if level else packed
-        cut = -1
-    else:
-        data = _until_values(packed) if level else packed
-        cut = data.find(_VALUES_START)
-    if cut > 0:
-        # Each value costs a call to unpickle: without them a block unpickles
-        # ten times faster, and scores need only docnums and weights.
-        (deltas, weights), values = pickle.loads(data[:cut] + _CLOSE_PAIR), None
-    else:
-        deltas, weights, values = pickle.loads(data)
-    if weights is None or isinstance(weights, float):
-        # Whoosh writes one weight for a block whose weights are all equal (None: all 1.0).
-        weights = repeat(1.0 if weights is None else weights, len(deltas))
-    return list(accumulate(deltas)), weights, values
-
-
-def _until_values(packed: bytes) -> bytes:
-    """A compressed block, decompressed up to where its encoded values begin (or whole, if they never do).
-
-    The values (positions) are most of a block, and inflating them most of
-    the cost of reading it: docnums and weights are its first ~1.4 KB."""
-    stream = zlib.decompressobj()
-    data = stream.decompress(packed, _HEAD_SIZE)
-    while not stream.eof and data.find(_VALUES_START) < 0:
-        more = stream.decompress(stream.unconsumed_tail, _HEAD_SIZE)
-        if not more:  # a truncated block: unpickling what there is fails
-            break
-        data += more
-    return data
-
-
-_HEAD_SIZE = 1536
-"""How much of a block is inflated at a time while looking for its values: the start of a block of 128
-postings whose weights all differ, in one go."""
-
-
-def _unpacked_blocks(segment: Segment, info: TermInfo, values: bool = True) -> Iterator[tuple[int, Callable[[], tuple]]]:
-    """(last docnum, unpack) of each block of a term's postings: a block is unpacked only when asked
-    (its encoded values too, unless `values` is false)."""
-    if info.inlined is not None:
-        # A term of very few postings keeps them in the term table, docnums as they are.
-        ids, weights, kept = info.inlined
-        yield (ids[-1] if ids else -1), lambda: (list(ids), weights, kept)
-        return
-    for count, last, packed, level in _blocks(segment, info):
-        yield last, partial(_unpack, packed, level, count, values)
-
-
 def _posting_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[list[int], Iterable[float]]]:
     """(docnums, weights) of the postings of a term in a segment, a block at a time, without deleted documents."""
     deleted = segment.deleted
-    for _last, unpack in _unpacked_blocks(segment, info, values=False):
+    for _last, unpack in segment.blocks(info):
         ids, weights, _values = unpack()
         if deleted and not deleted.isdisjoint(ids):
             kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
@@ -519,7 +420,7 @@ def _values(segment: Segment, info: TermInfo, wanted: set[int], block: Callable[
     # (the callers never ask for a deleted one).
     remaining = sorted(wanted)
     start = 0
-    for last, unpack in _unpacked_blocks(segment, info):
+    for last, unpack in segment.blocks(info):
         if start == len(remaining):
             return
         if remaining[start] > last:

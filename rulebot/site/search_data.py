@@ -23,7 +23,7 @@ focuses the search box or types in it (or opens a page with `?q=`).
 - `_search/<game>.index.js` (key "index:<slug>"): the game's entries as the
   search index has them (`index_data`): the terms of each field of each
   entry, in order, made by rulebot.language.analysis from the very documents the
-  index is built from (rulebot.index.cache.documents); how many entries of the
+  index is built from (rulebot.index.build.documents); how many entries of the
   other games hold each term; and what the ranking reads of each entry
   (its names' stems, what its numbers count, the player counts it gives, its
   expansion, its source's trust, its links).
@@ -62,7 +62,8 @@ from typing import Any
 
 from rulebot.corpus.model import Corpus, Entry
 from rulebot.index import fields
-from rulebot.index.reader import LENGTHS
+from rulebot.index.reader import PAYLOAD_FIELD
+from rulebot.index.whoosh_format import LENGTHS
 from rulebot.language import analysis, quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 from rulebot.search import constants
@@ -181,8 +182,8 @@ class Indexed:
 
 
 def index_entries(corpus: Corpus) -> Indexed:
-    """The terms and payloads of every entry, made from the documents the index is built from (rulebot.index.cache.documents)."""
-    from rulebot.index.cache import documents
+    """The terms and payloads of every entry, made from the documents the index is built from (rulebot.index.build.documents)."""
+    from rulebot.index.build import documents
 
     terms: dict[str, list[list[str]]] = {}
     payloads: dict[str, dict] = {}
@@ -192,7 +193,7 @@ def index_entries(corpus: Corpus) -> Indexed:
         document = make()
         found_in = [_terms(analysed_as, document[name], known[analysed_as]) for name, analysed_as, _typed in fields.FIELDS]
         terms[document["id"]] = found_in
-        payloads[document["id"]] = document["data"]
+        payloads[document["id"]] = json.loads(document[PAYLOAD_FIELD])
         for (name, _analysed, _typed), found in zip(fields.FIELDS, found_in):
             totals[name] += len(found)
     count = len(terms)
