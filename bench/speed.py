@@ -188,7 +188,7 @@ NAIVE_WHOOSH_BUILD_SCRIPT = (
     "import json, sys, tempfile\n"
     "from pathlib import Path\n"
     "from whoosh import index\n"
-    "from rulebot import corpus\n"
+    "from rulebot.corpus import load as corpus\n"
     "from rulebot.index.cache import documents\n"
     "from rulebot.index.schema import schema\n"
     "loaded = corpus.load([Path(d) for d in json.loads(sys.argv[1])])\n"
