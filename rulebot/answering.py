@@ -7,9 +7,6 @@ path, rulebot.cli.quick), so that all answer alike. Nothing here imports click.
 
 from __future__ import annotations
 
-import os
-import re
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -21,7 +18,7 @@ Notify = Callable[[str], None]
 """Tells the user one line (on standard error): progress of a build, a warning."""
 
 
-def open_searcher(dirs: Iterable[Path], notify: Notify):  # -> rulebot.search.ranking.Searcher
+def open_searcher(dirs: Iterable[Path], notify: Notify) -> Searcher:
     """A searcher over the index of corpus folders, built first when missing or stale (the user is told)."""
     from rulebot.index.cache import open_index
     from rulebot.search.ranking import Searcher
