@@ -15,8 +15,9 @@ and report, or raised as it is with RULEBOT_DEBUG set. Once the user has
 been told something (a build begun, a warning), an unexpected error is
 reported as click reports it (rulebot.cli.failures.exit_unexpected):
 meeting it again would tell them twice. It exits with the statuses click's
-`ask` exits with (rulebot.cli.status), and quietly with 0 when the reader
-of its output has gone (`| head`).
+`ask` exits with (rulebot.cli.status), with 130 on Ctrl-C as every command
+(rulebot.cli.failures.Interrupted), and quietly with 0 when the reader of
+its output has gone (`| head`).
 """
 
 from __future__ import annotations
