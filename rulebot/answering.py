@@ -1,19 +1,16 @@
 """Asking the index as the commands do: open it with the user told what happens, answer with the user's settings.
 
-Shared by the click commands (rulebot.cli.main) and by the quick path that
-answers a plain `rulebot ask WORDS…` without loading click (rulebot.cli.quick),
-so that both answer and print alike. Nothing here imports click.
+Shared by the Python API (rulebot.api) and the command line, whose `ask`
+(rulebot.cli.asking.run) is the same with click or without it (the quick
+path, rulebot.cli.quick), so that all answer alike. Nothing here imports click.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: a cold `ask` does not load it (3 ms)
 if TYPE_CHECKING:
     from rulebot.search.answer import Answer
     from rulebot.search.ranking import Searcher
@@ -22,7 +19,7 @@ Notify = Callable[[str], None]
 """Tells the user one line (on standard error): progress of a build, a warning."""
 
 
-def open_searcher(dirs: Iterable[Path], notify: Notify):  # -> rulebot.search.ranking.Searcher
+def open_searcher(dirs: Iterable[Path], notify: Notify) -> Searcher:
     """A searcher over the index of corpus folders, built first when missing or stale (the user is told)."""
     from rulebot.index.cache import open_index
     from rulebot.search.ranking import Searcher

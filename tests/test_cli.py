@@ -238,7 +238,7 @@ class TestExpansions:
 
 
 class TestQuickPath:
-    """`rulebot ask WORDS…` without options is answered without click (rulebot.cli.quick), exactly as click's `ask` answers it."""
+    """`rulebot ask …` is answered without click (rulebot.cli.quick), exactly as click's `ask` answers it."""
 
     @pytest.mark.parametrize(
         "words, code", [(("chaumurky", "tie"), 0), (("molthar", "combien", "d'actions", "par", "tour"), 0), (("combien", "d'actions", "par", "tour"), 3), (("zzqx", "blorf"), 1), (("tie", "zzqx", "blorf", "qqq"), 3)]
@@ -295,25 +295,45 @@ class TestQuickPath:
         assert process.stdout == by_click.stdout and "Ferry" in process.stdout
 
     @pytest.mark.parametrize(
-        "args, plain",
+        "args, taken",
         [
-            (["ask", "chaumurky", "tie"], (["chaumurky", "tie"], True, [])),
-            (["--corpus", "a", "--no-shipped", "--corpus", "ask", "ask", "tie"], (["tie"], False, ["a", "ask"])),
+            (["ask", "chaumurky", "tie"], ({}, {}, ("chaumurky", "tie"))),
+            (
+                ["--corpus", "a", "--no-shipped", "--corpus", "ask", "ask", "tie"],
+                ({"corpora": (Path("a"), Path("ask")), "no_shipped": True}, {}, ("tie",)),
+            ),
+            (["--corpus=a", "--color", "never", "ask", "tie"], ({"corpora": (Path("a"),), "color": "never"}, {}, ("tie",))),
+            (["ask", "--json", "tie", "--game", "dune-imperium"], ({}, {"as_json": True, "game": "dune-imperium"}, ("tie",))),
+            (["ask", "-n", "5", "-w", "a", "tie", "--with=b", "-n", "7"], ({}, {"limit": 7, "with_": ("a", "b")}, ("tie",))),
             (["ask", "what", "if", "-1", "vp"], None),
-            (["ask", "--json", "tie"], None),
-            (["ask", "tie", "--game", "dune-imperium"], None),
+            (["ask", "-n", "0", "tie"], None),
+            (["ask", "-n5", "tie"], None),
+            (["ask", "-g=dune-imperium", "tie"], None),
+            (["ask", "--json=1", "tie"], None),
+            (["ask", "--game", "--json", "tie"], None),
+            (["ask", "tie", "--game"], None),
+            (["ask", "--", "tie"], None),
+            (["ask", "-"], None),
+            (["ask", "--help"], None),
             (["ask"], None),
             (["show", "dune-chaumurky"], None),
-            (["--corpus=a", "ask", "tie"], None),
+            (["--color", "blue", "ask", "tie"], None),
             (["--corpus", "--no-shipped", "ask", "tie"], None),
             (["--version", "ask", "tie"], None),
         ],
     )
-    def test_what_the_quick_path_takes(self, args: list[str], plain):
-        from rulebot.cli.quick import plain_question
+    def test_what_the_quick_path_takes(self, args: list[str], taken):
+        """Options of the tables in the forms click reads alike, and question words; nothing else."""
+        from rulebot.cli.asking import ASK_OPTIONS, GROUP_OPTIONS, read_line
 
-        found = plain_question(args)
-        assert (found if found is None else (found[2], found[1], found[0])) == plain
+        line = read_line(args)
+        if taken is None:
+            assert line is None
+        else:
+            group, options, question = taken
+            assert line.group == {**{o.dest: o.unset for o in GROUP_OPTIONS}, **group}
+            assert line.options == {**{o.dest: o.unset for o in ASK_OPTIONS}, **options}
+            assert line.question == question
 
     def test_a_corpus_option_naming_a_file_is_refused_by_click(self, tmp_path: Path):
         (tmp_path / "file").write_text("", encoding="utf-8")

@@ -107,11 +107,12 @@ class TestExitStatus:
     def test_unexpected_error_is_70(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
         """An error no command expected exits 70, in one line."""
         from rulebot.cli import main as cli_module
+        from rulebot.cli.shared import Settings
 
         def broken(self):
             raise RuntimeError("the disk is on fire")
 
-        monkeypatch.setattr(cli_module.Settings, "searcher", broken)
+        monkeypatch.setattr(Settings, "searcher", broken)
         monkeypatch.delenv("RULEBOT_DEBUG", raising=False)
         monkeypatch.setattr(sys, "argv", ["rulebot", *TOY, "games"])
         with pytest.raises(SystemExit) as ended:

@@ -6,8 +6,8 @@ Tab runs a fresh process, so they open the index themselves, from the same
 corpus folders the command line names, and they never print or raise: any
 problem means no suggestion rather than noise in the user's prompt.
 
-This module is imported by `rulebot.cli.main` at start-up, so it imports nothing
-heavy at module level.
+This module is imported with the click commands (rulebot.cli.shared), so it
+imports nothing heavy at module level.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def corpus_dirs(ctx: click.Context) -> list[Path]:
 
     During completion click parses without running the group's callback, so
     this reads the group's `--corpus` / `--no-shipped` values and
-    $RULEBOT_CORPUS directly, in the order `rulebot.cli.main.Settings` uses (which
+    $RULEBOT_CORPUS directly, in the order `rulebot.cli.shared.Settings` uses (which
     keys the index cache: the same order finds the same index).
     """
     from rulebot.corpus.files import chosen_dirs

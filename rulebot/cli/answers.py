@@ -1,0 +1,180 @@
+"""The commands that answer: `ask`, `show`, `games`, `list` and `play`.
+
+Each parses its options, opens the index once (rulebot.cli.shared.Settings)
+and prints what the core answers. A command line of `ask` that the quick
+path reads is answered without this module (rulebot.cli.quick); both do
+what rulebot.cli.asking.run does.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from rulebot.cli import asking, completion
+from rulebot.cli.shared import Settings, click_options, current_style, echo, kind_option, notify, with_option
+from rulebot.corpus.kinds import KINDS
+from rulebot.text import plural
+
+
+@click.command()
+@click.argument("question", nargs=-1, required=True)
+@click_options(asking.ASK_OPTIONS)
+@click.pass_context
+def ask(ctx: click.Context, question: tuple[str, ...], **options: object) -> None:
+    """Answer a rules question, best ruling first, with its source.
+
+    QUESTION is free text: a card name, a sloppy question, typos, French.
+    Quotes are optional: `rulebot ask chamurky tie` works. `rulebot ask -`
+    reads the question from standard input (all of it, as one question).
+
+    With expansions in play (--with, or `rulebot config set GAME.with EXP`),
+    entries of other expansions of that game are left out, and a rule an
+    expansion changes is shown after the change. Without any, every entry
+    counts, and an expansion named in the question is taken as in play.
+
+    Exits 0 for a clear answer, 3 when no entry answers clearly (the closest
+    are shown), 1 when nothing matches at all; with --json, 0 whenever the
+    object is printed (its "confident" and "results" tell the rest).
+    """
+    settings: Settings = ctx.obj
+    text = _stdin_question() if question == ("-",) else " ".join(question)
+    ctx.exit(asking.run(settings.corpus_dirs(), text, **options, colored=settings.color, notify=notify, echo=echo))  # type: ignore[arg-type]
+
+
+def _stdin_question() -> str:
+    """The question `ask -` reads: all of standard input (UTF-8); a usage error when there is none."""
+    stdin = getattr(sys.stdin, "buffer", None)
+    text = stdin.read().decode("utf-8", "replace") if stdin else sys.stdin.read()
+    if not text.strip():
+        raise click.UsageError("standard input is empty: `rulebot ask -` reads the question from it")
+    return text
+
+
+@click.command()
+@click.argument("entry_id", metavar="ID", shell_complete=completion.entry_ids)
+@click.option("--json", "as_json", is_flag=True, help="Print the entry as a JSON object.")
+@click.pass_obj
+def show(settings: Settings, entry_id: str, as_json: bool) -> None:
+    """Show one entry in full, with everything that links to it.
+
+    ID may be typed in any case; an unknown one gets the close ids.
+    """
+    from rulebot.cli import output
+
+    with settings.searcher() as searcher:
+        entry = searcher.get(entry_id)
+        referenced = [searcher.get(i) for i in entry.get("referenced_by", [])]
+    if as_json:
+        click.echo(output.to_json(output.public(entry)))
+        return
+    style = current_style()
+    lines = output.entry_block(entry, style)
+    if referenced:
+        refs = [{"id": r["id"], "title": r["title"]} for r in referenced]
+        lines.insert(-1, "  " + style("Referenced by: ", output.DIM) + output.refs(refs, style))
+    echo("\n".join(output.fit(lines, output.width())))
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print {games: [...]} as JSON.")
+@click.pass_obj
+def games(settings: Settings, as_json: bool) -> None:
+    """List the games and their expansions, with their entry counts."""
+    from rulebot.cli import output
+
+    with settings.searcher() as searcher:
+        found = [{**g, "expansions": _expansion_counts(searcher, g)} for g in searcher.games.values()]
+    if as_json:
+        keep = ("slug", "name", "language", "aliases", "expansions", "entries")
+        click.echo(output.to_json({"games": [{k: g[k] for k in keep} for g in found]}))
+        return
+    style = current_style()
+    for game in found:
+        expansions = ", ".join(
+            f"{e['name']} ({e['slug']}, {plural(e['entries'], 'entry', 'entries') if e['entries'] else 'no entries yet'})"
+            for e in game["expansions"]
+        )
+        line = f"{style(game['slug'], output.BOLD)}  {game['name']} – {plural(game['entries'], 'entry', 'entries')}"
+        echo(line + (f"; expansions: {expansions}" if expansions else ""))
+
+
+def _expansion_counts(searcher, game: dict) -> list[dict]:
+    """A game's expansions ({slug, name}), each with its number of entries."""
+    in_game = searcher.scorer.docs("game", game["slug"])
+    return [{**e, "entries": len(in_game & searcher.scorer.docs("expansion", e["slug"]))} for e in game["expansions"]]
+
+
+@click.command(name="list")
+@click.option("-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Only this game.")
+@kind_option(f"Only this kind ({', '.join(KINDS)}).")
+@click.option("-e", "--expansion", metavar="SLUG", help="Only this expansion ('base' for the base game).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
+@click.pass_obj
+def list_(settings: Settings, game: str | None, kind: str | None, expansion: str | None, as_json: bool) -> None:
+    """List entries: id, title and kind, in corpus order."""
+    from rulebot.cli import output
+
+    with settings.searcher() as searcher:
+        if game is not None:
+            searcher.check_game(game)
+        if expansion is not None:
+            _check_expansion(searcher, expansion, game)
+        found = searcher.entries(game=game, kind=kind, expansion=expansion)
+    if as_json:
+        click.echo(output.to_json({"results": [output.public(e) for e in found]}))
+        return
+    style = current_style()
+    for entry in found:
+        echo(f"{entry['id']}  {entry['title']} {style('[' + entry['kind'] + ']', output.DIM)}")
+    if not found:
+        click.echo("No entries match.", err=True)
+
+
+def _check_expansion(searcher, expansion: str, game: str | None) -> None:
+    """A usage error unless `expansion` is `base` or an expansion (of the game, when given)."""
+    from rulebot.text import meant, unknown
+
+    names = {"base": ["base game"]}
+    for slug, data in searcher.games.items():
+        if game in (None, slug):
+            names.update((e["slug"], [e["name"]]) for e in data["expansions"])
+    if expansion not in names:
+        message = unknown("expansion", expansion, names, meant(expansion, names), of=game or "")
+        raise click.BadParameter(message, param_hint="'-e' / '--expansion'")
+
+
+@click.command()
+@click.option(
+    "-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Start with this game (`:game` changes it)."
+)
+@with_option("An expansion in play (repeatable; `:with` adds more). Default: `rulebot config`.")
+@click.pass_obj
+def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
+    """Answer question after question at the table, in an interactive prompt.
+
+    \b
+    Type a question to ask it, or a command:
+      :game [SLUG|-]     show, set or clear the game
+      :with [EXP...|-]   show, add or clear the expansions in play
+      :show ID           show one entry in full
+      :see N             follow the Nth "See also" of the last entry
+      :help, :quit       (Ctrl-D leaves too; Ctrl-C cancels the line)
+
+    Tab completes card names, titles, entry ids and commands. The index is
+    opened once, so every answer is instant; the lines typed are kept across
+    sessions in the user data directory ($RULEBOT_DATA_DIR overrides it).
+    Lines piped in are answered one after the other, without a prompt.
+    """
+    from rulebot.cli import play as playing
+    from rulebot.answering import expansions_in_play
+
+    with settings.searcher() as searcher:
+        if game is not None:
+            searcher.check_game(game)
+        session = playing.PlaySession(searcher, game=game, expansions=expansions_in_play(searcher, with_, game), style=current_style())
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            playing.run(session, playing.history_path(), echo=echo)
+        else:
+            playing.run_plain(session, sys.stdin, echo=echo)

@@ -1,0 +1,203 @@
+"""`rulebot ask` without click: its options as data, the command lines read from them, and what it does.
+
+The options of `ask`, and those of the group that may come before it, are
+declared once, in the tables below: the click commands are declared from
+them (rulebot.cli.shared.click_options), and the quick path
+(rulebot.cli.quick) reads a command line with them. It reads only what it
+can tell click reads alike: each option by one of its names, its value in
+a separate word or after `=` (long names), a value click accepts as it is;
+anything else (`-h`, `-gX`, `--`, `-` for standard input, a value click
+would refuse or turn into another) is left to click, which answers it or
+words its error. `run` is what `ask` does once its options are read, for
+both.
+
+Nothing here imports click, nor anything that answering does not need.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulebot.cli.output import COLOR_MODES
+
+FLAG, VALUE, VALUES = "flag", "value", "values"
+"""What an option takes: nothing (on when given), one value (the last one given counts), or one value each time (repeatable)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option of the command line, as click declares it and the quick path reads it."""
+
+    names: tuple[str, ...]
+    """Its names, the short one first (`-g`, `--game`)."""
+    dest: str
+    """The name of the command's parameter that gets its value."""
+    help: str
+    """Its line in `--help`."""
+    takes: str = VALUE
+    """FLAG, VALUE or VALUES."""
+    metavar: str | None = None
+    """What its value is called in `--help` (click's own word for its type otherwise)."""
+    default: object = None
+    """Its value when not given (a flag's is False, a repeatable option's an empty tuple)."""
+    show_default: bool = False
+    """Whether `--help` shows the default."""
+    choices: tuple[str, ...] = ()
+    """The only values it takes, if it is limited to some (click.Choice)."""
+    between: tuple[int, int] | None = None
+    """The whole numbers it takes, both ends included (click.IntRange)."""
+    folder: bool = False
+    """It takes a folder's path: anything but a file's (click.Path(file_okay=False))."""
+    complete: str | None = None
+    """The function of rulebot.cli.completion that completes its value on Tab."""
+
+    def read(self, value: str) -> object | None:
+        """The value the command gets for `value`, when click is sure to take it as it is; None to leave it to click."""
+        if not value or value.startswith("-"):
+            return None
+        if self.choices:
+            return value if value in self.choices else None
+        if self.between is not None:
+            low, high = self.between
+            return int(value) if value.isascii() and value.isdigit() and low <= int(value) <= high else None
+        if self.folder:
+            # click refuses a file, and a folder it cannot read.
+            usable = not os.path.exists(value) or (os.path.isdir(value) and os.access(value, os.R_OK))
+            return Path(value) if usable else None
+        return value
+
+    @property
+    def unset(self) -> object:
+        """The value the command gets when the option is not given."""
+        return {FLAG: False, VALUES: ()}.get(self.takes, self.default)
+
+
+GROUP_OPTIONS = (
+    Option(
+        ("--corpus",),
+        "corpora",
+        "Add a corpus folder on top of the shipped one (repeatable; also $RULEBOT_CORPUS, a path list);"
+        " what `new` and `new-game` add goes to the last one.",
+        takes=VALUES,
+        folder=True,
+    ),
+    Option(("--no-shipped",), "no_shipped", "Leave out the corpus shipped with rulebot.", takes=FLAG),
+    Option(
+        ("--color",),
+        "color",
+        "Colour the output: always, never, or on a terminal only (not with NO_COLOR set, nor TERM=dumb).",
+        default="auto",
+        show_default=True,
+        choices=COLOR_MODES,
+    ),
+)
+"""The options of `rulebot` itself, before the command's name."""
+
+WITH = Option(
+    ("-w", "--with"),
+    "with_",
+    "An expansion in play (repeatable); 'base' with --game for none. Default: `rulebot config`.",
+    takes=VALUES,
+    metavar="EXP",
+    complete="expansion_slugs",
+)
+"""`--with`, an expansion in play: of `ask`, and of `play` with a help of its own."""
+
+ASK_OPTIONS = (
+    Option(("-g", "--game"), "game", "Only this game (see `rulebot games`).", metavar="SLUG", complete="game_slugs"),
+    Option(("-n", "--limit"), "limit", "How many entries to show.", default=3, show_default=True, between=(1, 50)),
+    WITH,
+    Option(
+        ("--json",),
+        "as_json",
+        "Print one JSON object: {query, game, confident, results: [...]}; exit 0 once printed.",
+        takes=FLAG,
+    ),
+    Option(("--official-only",), "official_only", "Leave out house rules (kind house-rule, or a source of trust house).", takes=FLAG),
+)
+"""The options of `rulebot ask`, in the order of its `--help`."""
+
+
+@dataclass(frozen=True)
+class AskLine:
+    """A command line `rulebot [OPTIONS] ask [OPTIONS] QUESTION...` read as click reads it."""
+
+    group: dict[str, object]
+    """The group's options (GROUP_OPTIONS), by parameter name."""
+    options: dict[str, object]
+    """The options of `ask` (ASK_OPTIONS), by parameter name."""
+    question: tuple[str, ...]
+    """The words of the question."""
+
+
+def read_line(args: list[str]) -> AskLine | None:
+    """A command line of `ask`, when each word is an option of the tables in a form click reads alike,
+    `ask`, or a word of the question (there is one at least); None to leave it to click."""
+    group, at = _unset(GROUP_OPTIONS), 0
+    while at < len(args) and args[at] != "ask":
+        at = _read_option(GROUP_OPTIONS, args, at, group)
+        if at is None:
+            return None
+    options, words, at = _unset(ASK_OPTIONS), [], at + 1
+    while at < len(args):
+        if args[at].startswith("-"):
+            at = _read_option(ASK_OPTIONS, args, at, options)
+            if at is None:
+                return None
+        else:
+            words.append(args[at])
+            at += 1
+    return AskLine(group, options, tuple(words)) if words else None
+
+
+def _unset(options: Iterable[Option]) -> dict[str, object]:
+    return {option.dest: option.unset for option in options}
+
+
+def _read_option(options: Iterable[Option], args: list[str], at: int, values: dict[str, object]) -> int | None:
+    """Read the option at `args[at]` into `values`: where the next one starts, or None to leave the line to click."""
+    name, equals, attached = args[at].partition("=")
+    option = next((o for o in options if name in o.names), None)
+    if option is None or (equals and (option.takes == FLAG or not name.startswith("--"))):
+        return None  # click's to read (`-g=x` is the value "=x") or refuse (a flag's value)
+    if option.takes == FLAG:
+        values[option.dest] = True
+        return at + 1
+    if equals:
+        raw, at = attached, at + 1
+    elif at + 1 < len(args):
+        raw, at = args[at + 1], at + 2
+    else:
+        return None
+    value = option.read(raw)
+    if value is None:
+        return None
+    values[option.dest] = (*values[option.dest], value) if option.takes == VALUES else value  # type: ignore[misc]
+    return at
+
+
+def run(
+    dirs: list[Path],
+    question: str,
+    *,
+    game: str | None = None,
+    limit: int = 3,
+    with_: Iterable[str] = (),
+    as_json: bool = False,
+    official_only: bool = False,
+    colored: bool,
+    notify: Callable[[str], None],
+    echo: Callable[[str], None],
+) -> int:
+    """What `ask` does: answer the question from the corpus folders and print the answer with `echo`,
+    telling the user of a build or a warning with `notify`; its exit status (rulebot.cli.status)."""
+    from rulebot import answering
+    from rulebot.cli import output
+
+    with answering.open_searcher(dirs, notify=notify) as searcher:
+        answer = answering.answer(searcher, question, game=game, limit=limit, with_=with_, official_only=official_only)
+    echo(output.answer_output(answer, as_json=as_json, colored=colored))
+    return output.answer_status(answer, as_json=as_json)

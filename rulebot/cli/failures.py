@@ -1,0 +1,84 @@
+"""How every `rulebot` command ends when it does not succeed: one line, the right exit status, no traceback.
+
+A core error becomes a one-line click error (click_error), Ctrl-C exits 130
+(Interrupted), a closed pipe (`| head`) exits 0 quietly, and an error no
+command expected exits 70 (exit_unexpected). The group (RulebotGroup) ends
+every command so, and the quick path (rulebot.cli.quick) reports its
+errors with the same functions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import NoReturn
+
+import click
+
+from rulebot.cli import status
+from rulebot.cli.output import silence_stdout
+from rulebot.errors import CorpusError, QueryError, RulebotError
+
+
+class Failure(click.ClickException):
+    """An error rulebot reports: exit 2, as a usage error (click's own 1 is for a negative result)."""
+
+    exit_code = status.ERROR
+
+
+class Interrupted(click.ClickException):
+    """Ctrl-C: "Aborted!" as click says it, with the shell's status for an interrupt (130)."""
+
+    exit_code = status.INTERRUPTED
+
+    def __init__(self) -> None:
+        super().__init__("Aborted!")
+
+    def show(self, file=None) -> None:  # type: ignore[no-untyped-def]
+        click.echo(err=True)  # ends the line the terminal's ^C is on
+        click.echo(self.message, err=True)
+
+
+def click_error(exc: RulebotError) -> click.ClickException:
+    """The one-line click error a core error is reported as (exit 2, a refused question as a usage error),
+    after a corpus's problems, one per line."""
+    if isinstance(exc, CorpusError):
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        return Failure(f"{exc} (run `rulebot check` for the full list)")
+    if isinstance(exc, QueryError):
+        return click.UsageError(str(exc))
+    return Failure(str(exc))
+
+
+@contextlib.contextmanager
+def _how_commands_end() -> Iterator[None]:
+    """A core error becomes a one-line click error, Ctrl-C exits 130, and a closed pipe (`| head`) exits 0 quietly."""
+    try:
+        yield
+    except RulebotError as exc:
+        raise click_error(exc) from None
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+    except BrokenPipeError:
+        silence_stdout()
+        raise click.exceptions.Exit(status.OK) from None
+
+
+class RulebotGroup(click.Group):
+    """Ends every command alike (see _how_commands_end), from parsing its options (`--help`) to its last line."""
+
+    def make_context(self, *args, **kwargs) -> click.Context:  # type: ignore[no-untyped-def]
+        with _how_commands_end():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context):
+        with _how_commands_end():
+            return super().invoke(ctx)
+
+
+def exit_unexpected(exc: Exception) -> NoReturn:
+    """Report an error no command expected in one line, and exit 70 (EX_SOFTWARE)."""
+    click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
+    sys.exit(status.INTERNAL)

@@ -1,0 +1,164 @@
+"""The commands that look after rulebot's files: the user's settings (`config`), the search index (`index`)
+and the static site (`site build`, `site serve`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from rulebot.cli.failures import Failure
+from rulebot.cli.shared import Settings, warn
+from rulebot.errors import CorpusError
+from rulebot.text import plural
+
+
+@click.group(name="config")
+def config_group() -> None:
+    """Default settings, kept in the user config directory.
+
+    \b
+    The only setting is GAME.with, the expansions in play for a game:
+      rulebot config set res-arcana.with perlae-imperii
+      rulebot config get res-arcana.with
+      rulebot config unset res-arcana.with
+    """
+
+
+@config_group.command(name="set")
+@click.argument("key")
+@click.argument("values", nargs=-1, required=True)
+@click.pass_obj
+def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
+    """Set KEY (GAME.with) to one or more VALUES (expansion slugs)."""
+    from rulebot import config
+
+    game, _ = config.split_key(key)
+    with settings.searcher() as searcher:
+        searcher.check_game(game)
+        searcher.resolve_expansions([v for v in values if v != "base"], game)
+    path = config.set_value(key, [v for v in values if v != "base"])
+    click.echo(f"{key} = {', '.join(values)} (saved in {path})")
+
+
+@config_group.command(name="get")
+@click.argument("key")
+def config_get(key: str) -> None:
+    """Print the value of KEY (GAME.with), one item a line."""
+    from rulebot import config
+
+    game, setting = config.split_key(key)
+    for value in config.load().get(game, {}).get(setting, []):
+        click.echo(value)
+
+
+@config_group.command(name="unset")
+@click.argument("key")
+def config_unset(key: str) -> None:
+    """Remove KEY (GAME.with): every expansion counts again."""
+    from rulebot import config
+
+    path = config.set_value(key, [])
+    click.echo(f"{key} removed (from {path})")
+
+
+@config_group.command(name="path")
+def config_path() -> None:
+    """Print where the config file is."""
+    from rulebot import config
+
+    click.echo(str(config.config_path()))
+
+
+@click.command()
+@click.option("--rebuild", is_flag=True, help="Rebuild even if the index is up to date.")
+@click.pass_obj
+def index(settings: Settings, rebuild: bool) -> None:
+    """Build the search index now (it is otherwise built on first use)."""
+    import time
+
+    from rulebot.index.cache import open_index
+
+    started = time.perf_counter()
+    tty = sys.stderr.isatty()
+
+    shown = -1
+
+    def progress(done: int, total: int) -> None:
+        nonlocal shown
+        if not tty:  # a log: one line per tenth, not one per batch
+            tenth = done * 10 // max(total, 1)
+            if tenth == shown:
+                return
+            shown = tenth
+        end = "\r" if tty and done < total else "\n"
+        click.echo(f"Indexed {done}/{plural(total, 'entry', 'entries')}", err=True, nl=False)
+        click.echo(end, err=True, nl=False)
+
+    opened = open_index(settings.corpus_dirs(), rebuild=rebuild, progress=progress, warn=warn)
+    where = opened.path or "memory"
+    state = f"built in {time.perf_counter() - started:.2f} s" if opened.built else "already up to date"
+    click.echo(f"Index of {plural(opened.meta['count'], 'entry', 'entries')} at {where}: {state}")
+
+
+@click.group()
+def site() -> None:
+    """The static HTML reference site: build it, preview it.
+
+    \b
+      rulebot site build public/        every game, cross-linked, searchable
+      rulebot site serve public/        preview it on http://127.0.0.1
+    The built folder is self-contained and works from disk (file://) too.
+    """
+
+
+@site.command(name="build")
+@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--force", is_flag=True, help="Replace the content of a non-empty folder rulebot did not create.")
+@click.option("--keep-going", is_flag=True, help="When the corpus has problems, build from its valid entries (with a warning) rather than fail.")
+@click.pass_obj
+def site_build(settings: Settings, out_dir: Path, force: bool, keep_going: bool) -> None:
+    """Build the site into OUT_DIR (created if needed).
+
+    Refuses a non-empty folder it did not create unless --force, which
+    replaces that folder's content; never writes outside OUT_DIR. A corpus
+    with problems fails the build, unless --keep-going.
+    """
+    import time
+
+    from rulebot.corpus import load as corpus
+
+    from rulebot.site import build as site_module
+
+    started = time.perf_counter()
+    if keep_going:
+        loaded = settings.usable_corpus()
+    else:
+        try:
+            loaded = corpus.load(settings.corpus_dirs())
+        except CorpusError as exc:
+            for problem in exc.problems:
+                click.echo(str(problem), err=True)
+            raise Failure(f"{exc}: fix them, or leave out what they touch with --keep-going") from None
+    report = site_module.build(loaded, out_dir, force=force, progress=lambda m: click.echo(m, err=True))
+    elapsed = time.perf_counter() - started
+    pages, entries, games = plural(report.pages, "page"), plural(report.entries, "entry", "entries"), plural(report.games, "game")
+    click.echo(f"Built {pages} for {entries} of {games} in {out_dir} ({elapsed:.2f} s)")
+
+
+@site.command(name="serve")
+@click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False), default="public", required=False)
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port (default: a free one).")
+def site_serve(out_dir: Path, port: int) -> None:
+    """Preview a built site on 127.0.0.1 until Ctrl-C (OUT_DIR defaults to ./public, where `site build public/` writes)."""
+    from rulebot.site import build as site_module
+
+    server = site_module.serve(out_dir, port=port)
+    click.echo(f"Serving {out_dir} at {server.url} (Ctrl-C to stop)")
+    try:
+        server.wait()
+    except KeyboardInterrupt:
+        click.echo("Stopped.", err=True)
+    finally:
+        server.close()
