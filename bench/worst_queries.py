@@ -8,7 +8,7 @@ The questions are WORST of tests/test_query_hostile.py (the test checks that
 each completes; this measures how long it takes, which a test must not
 assert), plus two ordinary questions for scale. Each is asked on a fresh
 Searcher, as one `rulebot ask` does, and timed; the typo look-ups
-(Levenshtein automata over the names and text vocabulary) are counted, since
+(close words of the names and text vocabulary, rulebot.search.spelling) are counted, since
 they are where the time goes. With --process, each also runs as a real
 `rulebot ask` under /usr/bin/time -v for its wall time and peak RSS.
 
@@ -52,14 +52,15 @@ def ask_once(opened, question: str) -> tuple[float, int, str]:
     """(seconds, typo look-ups, outcome) of one question on a fresh Searcher."""
     with Searcher(opened) as searcher:
         calls = 0
-        real = searcher.reader.terms_within
+        vocabulary = searcher.spellings.vocabulary
+        real = vocabulary.within
 
         def counting(*args, **kwargs):
             nonlocal calls
             calls += 1
             return real(*args, **kwargs)
 
-        searcher.reader.terms_within = counting
+        vocabulary.within = counting
         started = time.perf_counter()
         try:
             answer = searcher.ask(question)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: a cold `ask` does not load it (3 ms)
 if TYPE_CHECKING:
     from rulebot.search.answer import Answer
     from rulebot.search.ranking import Searcher

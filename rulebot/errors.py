@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class RulebotError(Exception):
     """Base class of every error rulebot reports to its user."""
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One mistake found in a corpus, located at a file and line."""
 
     path: str

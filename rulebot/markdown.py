@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (10 ms of a cold `ask`)
 if TYPE_CHECKING:  # markdown-it is imported only when rendering, never by `ask`
     from markdown_it import MarkdownIt
     from markdown_it.token import Token

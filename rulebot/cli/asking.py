@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from rulebot.cli.output import COLOR_MODES
 
@@ -27,8 +27,7 @@ FLAG, VALUE, VALUES = "flag", "value", "values"
 """What an option takes: nothing (on when given), one value (the last one given counts), or one value each time (repeatable)."""
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """An option of the command line, as click declares it and the quick path reads it."""
 
     names: tuple[str, ...]
@@ -121,8 +120,7 @@ ASK_OPTIONS = (
 """The options of `rulebot ask`, in the order of its `--help`."""
 
 
-@dataclass(frozen=True)
-class AskLine:
+class AskLine(NamedTuple):
     """A command line `rulebot [OPTIONS] ask [OPTIONS] QUESTION...` read as click reads it."""
 
     group: dict[str, object]

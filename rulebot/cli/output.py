@@ -9,12 +9,12 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rulebot.cli import status
 from rulebot.language import quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing: a cold `ask` does not load it (3 ms)
 if TYPE_CHECKING:
     from rulebot.search.answer import Answer
 

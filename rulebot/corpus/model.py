@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rulebot.errors import Problem
 

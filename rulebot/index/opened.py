@@ -7,7 +7,6 @@ rulebot.index.whoosh_format, never the code that builds or updates an index
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulebot.index.reader import IndexReader
@@ -16,17 +15,19 @@ ALL_GAMES = "*"
 """Key of the synonym table that merges every game's, in the index metadata."""
 
 
-@dataclass
 class OpenIndex:
-    """An opened index with what rulebot stored beside it."""
+    """An opened index with what rulebot stored beside it (a plain class: see rulebot.search.answer.Hit)."""
 
-    index: IndexReader
-    """The index, open for reading."""
-    meta: dict
-    """The games' metadata and vocabulary, the fingerprint and the entry count."""
-    path: Path | None
-    """Its folder; None for an in-memory index."""
-    built: bool = False
-    """True when this call built it."""
-    warnings: list[str] = field(default_factory=list)
-    """What went wrong on the way and was worked around."""
+    __slots__ = ("index", "meta", "path", "built", "warnings")
+
+    def __init__(self, index: IndexReader, meta: dict, path: Path | None, built: bool = False, warnings: list[str] | None = None) -> None:
+        self.index = index
+        """The index, open for reading."""
+        self.meta = meta
+        """The games' metadata and vocabulary, the fingerprint and the entry count."""
+        self.path = path
+        """Its folder; None for an in-memory index."""
+        self.built = built
+        """True when this call built it."""
+        self.warnings = warnings if warnings is not None else []
+        """What went wrong on the way and was worked around."""

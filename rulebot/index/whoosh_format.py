@@ -36,9 +36,9 @@ from array import array
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from itertools import accumulate, repeat
+from typing import NamedTuple
 
 WHOOSH = (2, 7, 5)
 """The Whoosh-Reloaded release whose files this module reads and writes (pyproject.toml pins it)."""
@@ -136,8 +136,7 @@ def _unpickle(data: bytes):
 # -- the table of contents -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SegmentInfo:
+class SegmentInfo(NamedTuple):
     """What the table of contents says of a segment."""
 
     name: str
@@ -236,8 +235,7 @@ class Files:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class TermInfo:
+class TermInfo(NamedTuple):
     """What the term table says of a term in one segment."""
 
     doc_frequency: int

@@ -19,7 +19,7 @@ Plain Python over rulebot.language.analysis, for the index and for questions ali
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulebot.language import analysis
 
@@ -54,8 +54,7 @@ _PLAYERS = r"\b(\d{1,2}|[a-z]+)[\s-]*(?:players?|joueurs?)\b"
 for a question: a cold `ask` does not pay for them."""
 
 
-@dataclass(frozen=True)
-class Intent:
+class Intent(NamedTuple):
     """What a question asks beyond its words: a quantity, for a player count."""
 
     quantity: bool

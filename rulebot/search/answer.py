@@ -16,51 +16,82 @@ The constants are in rulebot.search.constants.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 
-from rulebot.search.constants import CLOSE_SHARE, CONFIDENT_COVERAGE, CONFIDENT_MARGIN, MAX_PARTS, PART_SHARE
+from rulebot.search.constants import (
+    CLOSE_SHARE,
+    CONFIDENT_COVERAGE,
+    CONFIDENT_MARGIN,
+    MAX_PARTS,
+    PART_SHARE,
+)
 
 
-@dataclass
 class Hit:
-    """An entry found for a question."""
+    """An entry found for a question.
 
-    id: str
-    """The entry's id."""
-    game: str
-    """The entry's game."""
-    score: float
-    """Final score, comparable within one answer."""
-    coverage: float
-    """Share of the question's units the entry matches (0..1)."""
-    data: dict
-    """The entry's payload (see rulebot.index.payload.entry_payload)."""
+    The search's records are plain classes, not dataclasses: a cold `rulebot ask`
+    would otherwise load `dataclasses` and the `inspect` module it imports.
+    """
+
+    __slots__ = ("id", "game", "score", "coverage", "data")
+
+    def __init__(self, id: str, game: str, score: float, coverage: float, data: dict) -> None:
+        self.id = id
+        """The entry's id."""
+        self.game = game
+        """The entry's game."""
+        self.score = score
+        """Final score, comparable within one answer."""
+        self.coverage = coverage
+        """Share of the question's units the entry matches (0..1)."""
+        self.data = data
+        """The entry's payload (see rulebot.index.payload.entry_payload)."""
+
+    def __repr__(self) -> str:
+        return f"Hit({self.id!r}, {self.game!r}, score={self.score:.3f}, coverage={self.coverage:.2f})"
 
 
-@dataclass
 class Answer:
-    """What `ask` found for a question."""
+    """What `ask` found for a question (a plain class, as Hit is)."""
 
-    query: str
-    """The question as received."""
-    game: str | None
-    """The game searched: given, named in the question, or of the best hit."""
-    results: list[Hit] = field(default_factory=list)
-    """Best first."""
-    confident: bool = False
-    """False when no entry matches the question clearly."""
-    suggestions: list[str] = field(default_factory=list)
-    """Corrected spellings of the question, for "did you mean"."""
-    close_titles: list[dict] = field(default_factory=list)
-    """Entries whose names resemble the question's words ({id, title, game})."""
-    other_games: list[Hit] = field(default_factory=list)
-    """When the game was not given: the best entry of other games that score close."""
-    language: str = "en"
-    """The language the question is written in (en or fr)."""
-    players: int | None = None
-    """The player count the question is asked for ("with 3 players"), if it gives one."""
-    parts: int = 1
-    """How many of the first results make up the answer: the best, and those that complete it."""
+    __slots__ = ("query", "game", "results", "confident", "suggestions", "close_titles", "other_games", "language", "players", "parts")
+
+    def __init__(
+        self,
+        query: str,
+        game: str | None,
+        results: list[Hit] | None = None,
+        confident: bool = False,
+        suggestions: list[str] | None = None,
+        close_titles: list[dict] | None = None,
+        other_games: list[Hit] | None = None,
+        language: str = "en",
+        players: int | None = None,
+        parts: int = 1,
+    ) -> None:
+        self.query = query
+        """The question as received."""
+        self.game = game
+        """The game searched: given, named in the question, or of the best hit."""
+        self.results = results if results is not None else []
+        """Best first."""
+        self.confident = confident
+        """False when no entry matches the question clearly."""
+        self.suggestions = suggestions if suggestions is not None else []
+        """Corrected spellings of the question, for "did you mean"."""
+        self.close_titles = close_titles if close_titles is not None else []
+        """Entries whose names resemble the question's words ({id, title, game})."""
+        self.other_games = other_games if other_games is not None else []
+        """When the game was not given: the best entry of other games that score close."""
+        self.language = language
+        """The language the question is written in (en or fr)."""
+        self.players = players
+        """The player count the question is asked for ("with 3 players"), if it gives one."""
+        self.parts = parts
+        """How many of the first results make up the answer: the best, and those that complete it."""
+
+    def __repr__(self) -> str:
+        return f"Answer({self.query!r}, game={self.game!r}, results={self.results!r}, confident={self.confident})"
 
 
 def modifications_first(

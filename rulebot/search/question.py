@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulebot.errors import QueryError
 from rulebot.index.opened import ALL_GAMES
@@ -35,9 +35,7 @@ from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import MAX_QUESTION_CHARS
 
 
-
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     """One thing the question asks about: a word, or a synonym phrase."""
 
     words: tuple[str, ...]
@@ -46,8 +44,7 @@ class Unit:
     """Word sequences that mean the same, the typed one first."""
 
 
-@dataclass(frozen=True, eq=False)  # nothing compares two questions; without __eq__ the class costs a cold ask less
-class Question:
+class Question(NamedTuple):
     """A question as read: what is searched for, in which games, with which vocabulary."""
 
     text: str

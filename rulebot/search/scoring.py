@@ -29,12 +29,19 @@ import heapq
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import (
+    Callable,
+    Collection,
+    Container,
+    Hashable,
+    Iterable,
+    Iterator,
+)
 from functools import partial
 from math import log
+from typing import NamedTuple
 
-from rulebot.index.fields import B, K1
+from rulebot.index.fields import K1, B
 from rulebot.index.reader import IndexReader
 from rulebot.index.whoosh_format import LENGTHS, Segment, TermInfo, positions
 
@@ -45,8 +52,7 @@ RECENT_POSTINGS = 1_000_000
 The commonest words of a large corpus come back in most questions."""
 
 
-@dataclass(frozen=True)
-class Clause:
+class Clause(NamedTuple):
     """Words to find in one field, weighted."""
 
     field: str
@@ -88,8 +94,7 @@ Part = dict[int, float] | _Term
 """The scores one field of a unit gives the documents it matches."""
 
 
-@dataclass
-class Scores:
+class Scores(NamedTuple):
     """The documents some clause of a question matches, with their scores."""
 
     totals: dict[int, float]

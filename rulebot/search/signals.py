@@ -18,15 +18,15 @@ The constants are in rulebot.search.constants.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import stem
 from rulebot.search.answer import Hit
 from rulebot.search.constants import (
+    EXACT_NAME,
     MAX_GAME_TERMS,
     MIN_NAME_LETTERS,
-    EXACT_NAME,
     NAMED_EXPANSION_LIFT,
     NAMED_LIFT,
     PLAYERS_LIFT,
@@ -39,8 +39,7 @@ from rulebot.search.question import Unit
 from rulebot.search.spelling import Spellings
 
 
-@dataclass(frozen=True)
-class Meaning:
+class Meaning(NamedTuple):
     """What one unit of a question stands for, as stems."""
 
     said: set[str]
