@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
@@ -11,8 +12,15 @@ def fold(text: str) -> str:
     if text.isascii():  # most text: nothing to decompose (the same result, several times faster)
         return " ".join(text.lower().split())
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    stripped = _NON_ASCII.sub(_without_marks, decomposed)  # only the runs that can hold an accent are looked at
     return " ".join(stripped.translate(_UNDECOMPOSED).split())
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _without_marks(run: re.Match[str]) -> str:
+    return "".join(c for c in run.group() if not unicodedata.combining(c))
 
 
 _UNDECOMPOSED = str.maketrans({"œ": "oe", "æ": "ae", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ł": "l", "ı": "i"})

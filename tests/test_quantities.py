@@ -131,3 +131,63 @@ class TestRanking:
         answer = toy.ask("ships and harbours with 3 players")
         assert answer.results[0].id == "toy-ships-by-count"
         assert answer.players == 3
+
+
+# Reading counts skips the lines and texts without a number by a quick test on
+# the text as written; these hold the quick tests to the full reading.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from rulebot.language import analysis  # noqa: E402
+from rulebot.text import fold  # noqa: E402
+
+_PIECES = st.sampled_from(["two", "Deux", "TROIS", "3", "٣", "²", "ｔｗｏ", "one", "un", "d'une", "cards", "joueurs", "é", "\u0301", "œ", " ", "\n", "|", "-", "_", "players"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=20).map("".join))
+def test_counted_stems_as_if_every_line_were_read(text):
+    def every_line(text: str) -> list[str]:
+        found: set[str] = set()
+        header: list[str] = []
+        for line in text.splitlines():
+            cells = analysis.words(line)
+            if line.lstrip().startswith("|"):
+                header = header or cells
+                if any(quantities._counts_something(w) for w in cells):
+                    found.update(quantities._stems(header + cells))
+                continue
+            header = []
+            for at, word in enumerate(cells):
+                if quantities._counts_something(word):
+                    found.update(quantities._stems(cells[max(0, at - quantities.WINDOW):at + quantities.WINDOW + 1]))
+        return sorted(found)
+
+    assert quantities.counted_stems(text) == every_line(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=40))
+def test_fold_drops_every_combining_mark(text):
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    if not text.isascii():
+        assert fold(text) == " ".join(plain.translate(str.maketrans({"œ": "oe", "æ": "ae", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ł": "l", "ı": "i"})).split())
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["2", "3", "4", "-", " ", "to", "à", "Players", "PLAYER", "joueurs", "Joueur", "two", "trois", "ſ", "K"]), max_size=12).map("".join))
+def test_player_counts_as_if_every_text_were_searched(text):
+    import re
+
+    found: set[int] = set()
+    for low, high in re.findall(quantities._RANGE, text, re.IGNORECASE):
+        if int(low) <= int(high) <= quantities.MAX_PLAYERS:
+            found.update(range(int(low), int(high) + 1))
+    for written in re.findall(quantities._PLAYERS, text, re.IGNORECASE):
+        count = quantities.number_of(written.lower())
+        if count is not None and 1 <= count <= quantities.MAX_PLAYERS:
+            found.add(count)
+    assert quantities.player_counts(text) == sorted(found)

@@ -22,6 +22,7 @@ import re
 from typing import NamedTuple
 
 from rulebot.language import analysis
+from rulebot.text import fold
 
 NUMBER_WORDS = {
     **{w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())},
@@ -44,7 +45,8 @@ QUANTITY_CUES = (
 MAX_PLAYERS = 12
 WINDOW = 5
 """A word counts as counted when it is at most this many words from a number."""
-_NUMBER_RE = re.compile(r"\d")
+_DIGIT = re.compile(r"\d")
+_LETTERS = re.compile(r"[a-z]+")
 COMPACT_COUNT = r"^(\d{1,2})(?:p|pl|j|players?|joueurs?)$"
 """'3p', '4pl', '2j', '3players': a count and its player word typed as one (looked for, and compiled by re,
 only in a word that begins with a digit: most questions have none)."""
@@ -104,7 +106,7 @@ def counted_stems(text: str) -> list[str]:
 
     Empty for a text without a number. Table rows count whole: a number in a
     row counts every word of the row and of the table's header."""
-    if not _NUMBER_RE.search(text) and not any(w in NUMBER_WORDS for w in analysis.words(text)):
+    if not _may_count(text):
         return []
     found: set[str] = set()
     header: list[str] = []
@@ -117,6 +119,8 @@ def counted_stems(text: str) -> list[str]:
                 found.update(_stems(header + cells))
             continue
         header = []
+        if not _may_count(line):  # most lines of a text: no number, nothing counted
+            continue
         line_words = analysis.words(line)
         places = [at for at, word in enumerate(line_words) if _counts_something(word)]
         for at in places:
@@ -126,6 +130,9 @@ def counted_stems(text: str) -> list[str]:
 
 def player_counts(text: str) -> list[int]:
     """The player counts a text gives something for ("3 players", "2-4 players", a table row), sorted."""
+    lowered = text.lower()
+    if "player" not in lowered and "joueur" not in lowered:  # most texts: the patterns below need one of these
+        return []
     found: set[int] = set()
     for low, high in re.findall(_RANGE, text, re.IGNORECASE):
         if int(low) <= int(high) <= MAX_PLAYERS:
@@ -135,6 +142,18 @@ def player_counts(text: str) -> list[int]:
         if count is not None and 1 <= count <= MAX_PLAYERS:
             found.add(count)
     return sorted(found)
+
+
+def _may_count(text: str) -> bool:
+    """Whether a text may hold a number, in digits or in words: a quick test before its words are folded
+    and read (it may say yes wrongly, never no: a text that is not plain ASCII is folded first)."""
+    if _DIGIT.search(text):
+        return True
+    if not text.isascii():
+        text = fold(text)  # "²" becomes "2", "ｔｗｏ" "two"
+        if _DIGIT.search(text):
+            return True
+    return not NUMBER_WORDS.keys().isdisjoint(_LETTERS.findall(text.lower()))
 
 
 def _counts_something(word: str) -> bool:
