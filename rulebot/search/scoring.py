@@ -1,7 +1,7 @@
 """BM25F scores of a question's clauses, summed term at a time.
 
 Whoosh scores a query by walking a tree of matchers one document at a time.
-For rulebot's wide disjunctions (every unit of a question, in five fields,
+For rulebot's wide disjunctions (every unit of a question, in each text field,
 with its synonyms and close spellings) that walk costs far more than reading
 the postings, and Whoosh's DisjunctionMax gives a document that only some
 alternatives match the score another document has (its max() reads

@@ -1,7 +1,7 @@
 /*
  * rulebot site search, its engine: it answers a question as `rulebot ask`
  * does, with the same analysis, the same index and the same ranking, step
- * for step (rulebot/search.py, rulebot/scoring.py, rulebot/quantities.py),
+ * for step (rulebot/search/, rulebot/language/quantities.py),
  * in the browser. search.js loads it, with the search data and the Snowball
  * stemmers (stemmers.js), on the first use of the search box.
  *
@@ -76,7 +76,7 @@
     return -1;
   }
 
-  // Optimal string alignment distance (rulebot.spelling.distance), abandoned as soon as it exceeds max.
+  // Optimal string alignment distance (rulebot.search.spelling.distance), abandoned as soon as it exceeds max.
   function distance(a, b, max) {
     var la = a.length, lb = b.length, i, j;
     if (Math.abs(la - lb) > max) return max + 1;
@@ -551,7 +551,7 @@
       byUnit.push(fields);
       fields.forEach(function (part) { if (part.size) parts.push(part); });
     });
-    // The parts that can add the most first, as rulebot.scoring adds them up.
+    // The parts that can add the most first, as rulebot.search.scoring adds them up.
     var tops = parts.map(function (part) { var top = 0; part.forEach(function (v) { if (v > top) top = v; }); return top; });
     var sorted = parts.map(function (_part, i) { return i; }).sort(function (a, b) { return tops[b] - tops[a]; });
     var totals = new Map();

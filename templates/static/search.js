@@ -9,7 +9,7 @@
  * DATA. The search data are JavaScript files that each add a key to the
  * global window.RULEBOT_DATA, loaded by <script> tags, so the search works
  * over http and from file:// alike (where fetch() of a JSON file is refused).
- * rulebot/site_search.py writes them and documents their content:
+ * rulebot/site/search_data.py writes them and documents their content:
  *   _search/games.js          "games": the games, and under "search" the
  *                             ranking's constants (rulebot/index/fields.py, rulebot/search/constants.py), the
  *                             stop words and question words, the words of
