@@ -61,6 +61,9 @@ class Answer:
     """The player count the question is asked for ("with 3 players"), if it gives one."""
     parts: int = 1
     """How many of the first results make up the answer: the best, and those that complete it."""
+    setup: dict | None = None
+    """For a question with a player count: the setup steps for that count that the answer's entries
+    state (rulebot.search.for_players), or None."""
 
 
 def modifications_first(
