@@ -294,3 +294,75 @@ def test_readme_setup_examples_run(run_cli):
         result = run_cli(*words[1:])
         assert result.exit_code == 0, (words, result.output)
         assert "setup for" in result.output or '"steps"' in result.output
+
+
+# -- in the question path ----------------------------------------------------------------------
+
+
+def first_lines(text: str, count: int = 4) -> str:
+    return " ".join(" ".join(text.splitlines()[:count]).split())
+
+
+@pytest.mark.parametrize(
+    "args, question, starts",
+    [
+        (("-g", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players", "For 3 players: Shuffle all the monuments together and deal 10 of them"),
+        ((), "how many monuments with 3 players", "For 3 players: Shuffle all the monuments together and deal 10 of them"),
+        ((), "how many monuments with 5 players", "For 5 players: Shuffle all the monuments together and deal 14 of them"),
+        ((), "how many buildings with 3 players", "For 3 players: In each colour, keep only the Buildings numbered 1, 2 and 3"),
+        (("-g", "res-arcana", "--with", "base"), "how many places of power with 3 players", "For 3 players: Lay out 5 places of power"),
+        (("-g", "res-arcana", "--with", "base"), "how many places of power with 5 players", "For 5 players: Res Arcana is played by 2 to 4 players."),
+    ],
+)
+def test_question_with_a_count_is_answered_by_its_step_first(run_cli, args, question, starts):
+    """A question asked for a player count starts with the setup step for that count, from the setup data."""
+    result = run_cli("ask", *args, question)
+    assert result.exit_code == 0
+    assert first_lines(result.stdout).startswith(starts), result.stdout
+
+
+def test_french_question_with_a_count(run_cli):
+    """"combien de cartes à 2 joueurs": several games answer; the first game's answer starts with its step for 2 players."""
+    text = run_cli("ask", "combien de cartes à 2 joueurs").stdout
+    lines = text.splitlines()
+    assert lines[2] == "In Catalyst:"
+    assert first_lines("\n".join(lines[3:])).startswith(
+        "For 2 players: Catalyst deck: look at the number in the lower left corner of each Catalyst card; put the cards marked 3 and the cards marked 4 back in the box."
+    )
+    alone = run_cli("ask", "-g", "catalyst", "combien de cartes à 2 joueurs").stdout
+    assert "For 2 players: Catalyst deck" in first_lines(alone, 6)
+
+
+def test_question_with_a_count_as_json(run_cli):
+    """ask --json gives the steps for the count as `setup`, and null for a question without a count."""
+    printed = json.loads(run_cli("ask", "--json", "how many monuments with 4 players").stdout)
+    assert printed["setup"]["players"] == 4
+    assert [e["slug"] for e in printed["setup"]["expansions"]] == ["perlae-imperii"]
+    assert "deal 12 of them" in printed["setup"]["steps"][0]["text"]
+    assert json.loads(run_cli("ask", "--json", "chaumurky tie").stdout)["setup"] is None
+
+
+def test_question_with_a_count_in_a_process():
+    """As a real process (the quick path of a plain ask), the step for the count comes first."""
+    done = rulebot_process("ask", "combien de cartes à 2 joueurs", env={"COLUMNS": "200"})
+    assert done.returncode == 3, done.stderr  # several games answer: not stood by
+    assert "In Catalyst:\nFor 2 players: Catalyst deck: look at the number in the lower left corner" in done.stdout
+    done = rulebot_process("ask", "how many monuments with 3 players", env={"COLUMNS": "200"})
+    assert done.returncode == 0
+    assert done.stdout.startswith("For 3 players: Shuffle all the monuments together and deal 10 of them")
+
+
+# -- in rulebot play ----------------------------------------------------------------------------
+
+
+def test_play_setup_command(run_cli):
+    """:setup N prints the checklist of the session's game, with its expansions in play; a count it is not played by is said."""
+    lines = [":setup 3", ":game res-arcana", ":setup 5", ":setup 6", ":with -", ":setup 5", ":setup 4", ":game catalyst", ":setup 2"]
+    text = run_cli("play", "--with", "perlae-imperii", input="\n".join(lines) + "\n").stdout
+    flat = " ".join(text.split())
+    assert "Which game? Choose it with :game SLUG, then :setup N." in flat
+    assert "Res Arcana with Perlae Imperii: setup for 5 players" in flat and "set out 7 of them" in flat and "deal 14 of them" in flat
+    assert "Error: Res Arcana with Perlae Imperii is played by 2 to 5 players, not 6" in flat
+    assert "Error: Res Arcana is played by 2 to 4 players, not 5" in flat
+    assert "Res Arcana: setup for 4 players" in flat and "Lay out 5 places of power" in flat
+    assert "Catalyst: setup for 2 players" in flat and "keep only the Buildings numbered 1 and 3;" in flat

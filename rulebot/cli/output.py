@@ -260,7 +260,8 @@ def answer_text(answer: Answer, style: Style) -> str:
         lines.append("Close titles: " + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
     if answer.other_games:
         for hit in [answer.results[0], *answer.other_games]:
-            lines += ["", style(f"In {hit.data['game_name']}:", BOLD), *entry_block(hit.data, style, full=False)]
+            for_players = setup_lines(answer.setup, hit.data["game_name"], style) if hit is answer.results[0] else []
+            lines += ["", style(f"In {hit.data['game_name']}:", BOLD), *for_players, *[""][: len(for_players)], *entry_block(hit.data, style, full=False)]
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)

@@ -204,7 +204,7 @@ class Searcher:
             and not (asked.intent.quantity and results and not signals.states_count(results[0], words))
         )
         answer.results, answer.parts = answer_first(results)
-        if answer.players is not None and answer.results and not answer.other_games:
+        if answer.players is not None and answer.results:
             from rulebot.search.for_players import setup_answer
 
             first = answer.results[0].game
