@@ -7,7 +7,7 @@ path, rulebot.cli.quick), so that all answer alike. Nothing here imports click.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,4 +84,46 @@ def without_house_rules(searcher: Searcher, payload: dict) -> dict:
         **links,
         "see_also": [i for i in payload["see_also"] if i in official],
         "referenced_by": [i for i in payload["referenced_by"] if not searcher.get(i).get("house_rule")],
+    }
+
+
+def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict:
+    """The setup checklist of a game for a player count and the expansions in play, as `rulebot setup --json`
+    prints it; SetupError when the game has no setup data or is not played by that count (None: no count given).
+
+    {"game", "game_name", "players", "expansions": [{"slug", "name", "changes_setup"}],
+    "supported", "complete", "note", "steps": [{"number", "id", "text", "who", "open",
+    "expansion", "expansion_name", "change", "entry": {"id", "title", "source"}, "also": [...]}]}
+    """
+    from rulebot.corpus.setup import GameSetup, count_range, played_by
+    from rulebot.errors import SetupError
+    from rulebot.search.for_players import cite
+
+    searcher.check_game(game)
+    data = searcher.games[game]
+    if not data.get("setup"):
+        raise SetupError(f"the corpus has no setup checklist for {data['name']} ({game}): a setup.toml in its folder gives one")
+    setup = GameSetup.from_json(data["setup"])
+    names = {e["slug"]: e["name"] for e in data["expansions"]}
+    supported = setup.players_with(expansions)
+    if players not in supported:
+        played = played_by(data["name"], [names[e] for e in expansions], supported)
+        others = [
+            f"with {names[e.expansion]}: {count_range(e.players)}"
+            for e in setup.expansions
+            if e.players and e.expansion not in expansions and (players is None or players in e.players)
+        ]
+        also = f" ({'; '.join(others)})" if others else ""
+        raise SetupError(f"{played}, not {players}{also}" if players is not None else f"how many players? {played}{also}")
+    checklist = setup.checklist(players, expansions)
+    changing = {e.expansion for e in setup.expansions}
+    return {
+        "game": game,
+        "game_name": data["name"],
+        "players": players,
+        "expansions": [{"slug": e, "name": names[e], "changes_setup": e in changing} for e in checklist.expansions],
+        "supported": list(supported),
+        "complete": checklist.complete,
+        "note": checklist.note or None,
+        "steps": [step.to_json(lambda entry_id: cite(searcher.get, entry_id), names) for step in checklist.steps],
     }

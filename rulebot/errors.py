@@ -67,6 +67,10 @@ class UnknownEntryError(RulebotError):
     """Raised when an id names no entry of the corpus."""
 
 
+class SetupError(RulebotError):
+    """Raised for a setup checklist that cannot be made: a game without setup data, a player count it is not played by."""
+
+
 class IndexBuildError(RulebotError):
     """Raised by the index builder when an index cannot be built anywhere."""
 

@@ -224,7 +224,7 @@ class TestCommands:
 
     def test_ambiguous_abbreviation(self, session: PlaySession):
         """An ambiguous abbreviation names the commands it could be."""
-        assert session.handle(":s 1") == ":s is ambiguous: :show, :see."
+        assert session.handle(":s 1") == ":s is ambiguous: :setup, :show, :see."
 
     def test_unknown_command(self, session: PlaySession):
         """An unknown command points to :help."""
@@ -240,7 +240,7 @@ class TestCompletion:
     def test_command_names(self, session: PlaySession):
         """A command's beginning completes to the command."""
         assert session.completions(":sh") == [":show"]
-        assert sorted(session.completions(":s")) == [":see", ":show"]
+        assert sorted(session.completions(":s")) == [":see", ":setup", ":show"]
 
     def test_entry_ids(self, session: PlaySession):
         """:show completes entry ids, by beginning, else by a part of the id or title."""

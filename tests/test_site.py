@@ -25,6 +25,7 @@ from rulebot.corpus.format import ID_RE
 from rulebot.corpus.load import load
 from rulebot.places import shipped_corpus_dir
 from rulebot.text import fold
+from conftest import MINIMAL
 from rulebot.errors import RulebotError, SiteError
 from rulebot.corpus.model import Alias, Corpus, Entry
 from rulebot.markdown import parser, to_terminal
@@ -207,7 +208,7 @@ class TestPages:
         report = site.build(shipped, tmp_path / "site")
         assert report.entries == len(shipped.entries)
         assert report.games == len(shipped.games)
-        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games)
+        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups)
         assert report.out_dir == (tmp_path / "site").resolve()
 
     def test_every_game_has_a_page_and_an_index(self, shipped: Corpus, shipped_site: Path):
@@ -824,9 +825,9 @@ def _ids_on(site_dir: Path, page: str, corpus: Corpus) -> list[str]:
 
 class TestLargeGame:
     def test_small_games_keep_one_page(self, shipped: Corpus, shipped_site: Path):
-        """Every shipped game is one page with all its entries, and one A–Z."""
+        """Every shipped game is one page with all its entries, and one A–Z (and its setup page)."""
         for slug in shipped.games:
-            assert sorted(p.name for p in (shipped_site / slug).iterdir()) == ["a-z.html", "index.html"]
+            assert sorted(p.name for p in (shipped_site / slug).iterdir()) == ["a-z.html", "index.html", "setup.html"]
             assert sorted(_ids_on(shipped_site, f"{slug}/index.html", shipped)) == sorted(e.id for e in shipped.entries_of(slug))
 
     def test_large_game_page_lists_its_pages(self, large: Corpus, large_site: Path):
@@ -1135,3 +1136,37 @@ class TestHouseRules:
         site.build(curation, tmp_path / "one")
         site.build(load(list(CURATION)), tmp_path / "two")
         assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+
+
+# -- setup pages ---------------------------------------------------------------------
+
+
+class TestSetupPages:
+    def test_each_game_with_setup_data_has_a_linked_setup_page(self, shipped: Corpus, shipped_site: Path):
+        """Every game with a setup.toml has <game>/setup.html, linked from each of its pages' game navigation."""
+        assert set(shipped.setups) == set(shipped.games)
+        for slug in shipped.games:
+            for name in ("index.html", "a-z.html", "setup.html"):
+                html = (shipped_site / slug / name).read_text(encoding="utf-8")
+                assert 'href="setup.html"' in html or 'href="../' + slug + '/setup.html"' in html, (slug, name)
+
+    def test_setup_page_holds_every_checklist_in_full(self, shipped_site: Path):
+        """Without a script the page reads in full: each set of expansions, each step's text for every count, open steps said."""
+        html = (shipped_site / "res-arcana" / "setup.html").read_text(encoding="utf-8")
+        for places, monuments in ((4, 7), (5, 10), (6, 12), (7, 14)):
+            assert f"set out {places} of them" in html and f"deal {monuments} of them" in html
+        assert 'data-expansions="perlae-imperii" data-players="2 3 4 5"' in html
+        assert 'data-expansions="" data-players="2 3 4"' in html
+        assert "No setup changes in the corpus for: Lux et Tenebrae." in html
+        catalyst = (shipped_site / "catalyst" / "setup.html").read_text(encoding="utf-8")
+        assert "<strong>Not in the sources:</strong> The rulebook gives the amounts in a table that is missing" in catalyst
+        dune = (shipped_site / "dune-imperium" / "setup.html").read_text(encoding="utf-8")
+        assert "<strong>Not the whole setup:</strong> The full setup of Dune: Imperium is in the game&#39;s rulebook" in dune
+        assert "Only with 1 or 2 players:" in dune
+
+    def test_no_setup_page_without_setup_data(self, tmp_path: Path):
+        """A game without a setup.toml has no setup page and no link to one."""
+        out = tmp_path / "site"
+        site.build(load([MINIMAL]), out)
+        assert not (out / "lantern-harbor" / "setup.html").exists()
+        assert "setup.html" not in (out / "lantern-harbor" / "index.html").read_text(encoding="utf-8")

@@ -191,6 +191,7 @@ def test_keyboard_reaches_results(page, base):  # type: ignore[no-untyped-def]
         ("shipped", "dune-imperium/index.html"),
         ("shipped", "portals-of-molthar/a-z.html"),
         ("shipped", "catalyst/index.html"),
+        ("shipped", "res-arcana/setup.html"),
         ("minimal", "lantern-harbor/index.html"),
         ("curation", "quill-market/index.html"),
         ("curation", "quill-market/a-z.html"),
@@ -519,3 +520,57 @@ def test_game_page_offers_every_game(page, base):  # type: ignore[no-untyped-def
     page.wait_for_url("**/index.html?q=*")
     results = _search(page, "molthar combien d'actions par tour")
     assert results.first.get_attribute("href").endswith("portals-of-molthar/index.html#molthar-three-actions")
+
+
+def _steps_shown(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """The texts of the setup steps shown, in order (with their numbers, as the list shows them)."""
+    return page.locator(".setup-combination:visible li.setup-step:visible").evaluate_all(
+        "items => items.map(li => Array.from(li.querySelectorAll('.setup-text')).filter(t => t.offsetParent).map(t => t.textContent).join(' '))"
+    )
+
+
+def _choose(page, players: int, *expansions: str) -> list[str]:  # type: ignore[no-untyped-def]
+    page.select_option("#setup--players", str(players))
+    for box in page.locator("#setup--choice input[name=with]").all():
+        box.set_checked(box.get_attribute("value") in expansions)
+    return _steps_shown(page)
+
+
+def test_setup_page_choice_shows_the_checklist_for_it(page, base):  # type: ignore[no-untyped-def]
+    """On a game's setup page, choosing a player count and expansions changes the steps to that checklist."""
+    page.goto(base["shipped"] + "res-arcana/index.html")
+    page.locator(".game-nav a", has_text="Setup").click()
+    page.wait_for_url("**/res-arcana/setup.html")
+    three = _choose(page, 3, "perlae-imperii")
+    assert len(three) == 12
+    assert any("deal 10 of them" in text for text in three) and not any("deal 14 of them" in text for text in three)
+    five = _choose(page, 5, "perlae-imperii")
+    assert any("deal 14 of them" in text for text in five) and any("set out 7 of them" in text for text in five)
+    assert five != three
+    assert _choose(page, 5) == []  # the base game is not played by 5
+    assert page.locator("#setup--status").inner_text() == "Res Arcana is played by 2 to 4 players, not 5."
+    base_three = _choose(page, 3)
+    assert len(base_three) == 9 and "Lay out 5 places of power, whatever the player count." in base_three
+    page.goto(base["shipped"] + "catalyst/setup.html")
+    assert any("numbered 1 and 3;" in text for text in _choose(page, 2))
+    assert any("numbered 1 to 4" in text for text in _choose(page, 4))
+    page.goto(base["shipped"] + "dune-imperium/setup.html")
+    assert len(_choose(page, 2, "rise-of-ix")) == 1
+    assert _choose(page, 3, "rise-of-ix") == []
+    assert page.locator("#setup--status").inner_text() == "Dune: Imperium with Rise of Ix: setup for 3 players, 0 steps."
+
+
+def test_setup_page_without_javascript_shows_the_full_tables(browser, base):  # type: ignore[no-untyped-def]
+    """Without JavaScript, the setup page shows every checklist with each step's text for every player count."""
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        tab = context.new_page()
+        tab.goto(base["shipped"] + "res-arcana/setup.html")
+        assert not tab.locator("#setup--choice").is_visible()
+        text = tab.locator("main").inner_text()
+        for places, monuments in ((4, 7), (5, 10), (6, 12), (7, 14)):
+            assert f"set out {places} of them" in text and f"deal {monuments} of them" in text
+        assert "Lay out 5 places of power" in text
+        assert tab.locator(".setup-combination:visible").count() == 2
+    finally:
+        context.close()

@@ -1,4 +1,4 @@
-"""The commands that answer: `ask`, `show`, `games`, `list` and `play`.
+"""The commands that answer: `ask`, `show`, `games`, `list`, `setup` and `play`.
 
 Each parses its options, opens the index once (rulebot.cli.shared.Settings)
 and prints what the core answers. A command line of `ask` that the quick
@@ -143,6 +143,40 @@ def _check_expansion(searcher, expansion: str, game: str | None) -> None:
     if expansion not in names:
         message = unknown("expansion", expansion, names, meant(expansion, names), of=game or "")
         raise click.BadParameter(message, param_hint="'-e' / '--expansion'")
+
+
+@click.command()
+@click.argument("game", metavar="GAME", shell_complete=completion.game_slugs)
+@click.option("-p", "--players", type=int, metavar="N", help="The number of players.")
+@with_option("An expansion in play (repeatable); 'base' for none. Default: `rulebot config`.")
+@click.option("--json", "as_json", is_flag=True, help="Print the checklist as one JSON object.")
+@click.pass_obj
+def setup(settings: Settings, game: str, players: int | None, with_: tuple[str, ...], as_json: bool) -> None:
+    """Print the setup checklist of GAME for N players and the expansions in play.
+
+    The steps in order, with the numbers for N players (what to take out of
+    the box, how many of each, what to deal, who starts, what each player
+    gets), each citing the entry that states it. A step whose numbers the
+    sources leave open says so. A player count the game is not played by
+    is an error that names the counts it is.
+    """
+    from rulebot.answering import expansions_in_play, setup_checklist
+    from rulebot.cli import output
+    from rulebot.errors import SetupError
+
+    with settings.searcher() as searcher:
+        searcher.check_game(game)
+        in_play = expansions_in_play(searcher, with_, game).get(game, set())
+        try:
+            checklist = setup_checklist(searcher, game, players, in_play)
+        except SetupError as exc:
+            if players is None:
+                raise click.UsageError(f"{exc}; say how many with --players N") from None
+            raise
+    if as_json:
+        click.echo(output.to_json(checklist))
+        return
+    echo("\n".join(output.fit(output.checklist_lines(checklist, current_style()), output.width())))
 
 
 @click.command()

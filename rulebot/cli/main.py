@@ -39,6 +39,8 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
       rulebot games               the games and their expansions
       rulebot list --game res-arcana --kind faq
       rulebot show dune-chaumurky
+    Set up the table:
+      rulebot setup res-arcana --players 3 --with perlae-imperii
     Curate:
       rulebot check               validate the corpus (FILE:LINE: message)
       rulebot import rules.md --game SLUG --source ID   draft entries from a document
@@ -61,7 +63,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
 
 
 COMMANDS = (
-    answers.ask, answers.show, answers.games, answers.list_, answers.play,
+    answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play,
     curation.check, curation.import_, curation.new, curation.new_game, curation.changes,
     upkeep.config_group, upkeep.index, upkeep.site,
 )

@@ -92,6 +92,7 @@ def answer_json(answer: Answer) -> dict:
         "language": answer.language,
         "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
         "players": answer.players,
+        "setup": answer.setup,
         "results": [
             public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < answer.parts)
             for number, h in enumerate(answer.results)
@@ -187,6 +188,63 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     return lines
 
 
+def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
+    """The setup steps that answer a question for a player count (Answer.setup), a line each: "For 3 players: ...";
+    or that the game is not played by that count; none without steps."""
+    if not setup:
+        return []
+    from rulebot.text import plural
+
+    lead = style(f"For {plural(setup['players'], 'player')}: ", BOLD)
+    if not setup["steps"]:
+        from rulebot.corpus.setup import played_by
+
+        return [lead + played_by(game_name, [e["name"] for e in setup["expansions"]], setup["supported"]) + "."]
+    return [lead + step["text"] + (f" ({step['open']})" if step["open"] else "") for step in setup["steps"]]
+
+
+def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -> list[str]:
+    """A setup checklist (rulebot.answering.setup_checklist) for the terminal, fitted to its width (or
+    `columns`): a numbered step a paragraph, each with what the sources leave open and its citation."""
+    from rulebot.corpus.setup import with_expansions
+    from rulebot.text import plural
+
+    title = with_expansions(checklist["game_name"], [e["name"] for e in checklist["expansions"]])
+    lines = [style(f"{title}: setup for {plural(checklist['players'], 'player')}", BOLD, CYAN)]
+    if checklist["note"]:
+        lead = style("Note: ", DIM) if checklist["complete"] else style("Not the whole setup: ", YELLOW)
+        lines.append(lead + checklist["note"])
+    unchanged = [e["name"] for e in checklist["expansions"] if not e["changes_setup"]]
+    if unchanged:
+        lines.append(style("No setup changes in the corpus for: ", DIM) + ", ".join(unchanged))
+    if not checklist["steps"]:
+        lines += ["", f"The corpus knows no setup step for {plural(checklist['players'], 'player')} here."]
+    columns = columns or width()
+    lines = fit(lines, columns)
+    size = len(str(len(checklist["steps"])))
+    for step in checklist["steps"]:
+        number = f"{step['number']:>{size}}. "
+        hang = " " * len(number)
+        lines += ["", *textwrap.wrap(step["text"], columns, initial_indent=number, subsequent_indent=hang, break_on_hyphens=False)]
+        if step["open"]:
+            wrapped = textwrap.wrap("Not in the sources: " + step["open"], columns, initial_indent=hang, subsequent_indent=hang + "  ", break_on_hyphens=False)
+            lines += [wrapped[0].replace("Not in the sources: ", style("Not in the sources: ", YELLOW), 1), *wrapped[1:]]
+        lines += [style(line, DIM) for line in textwrap.wrap(step_citation(step), columns, initial_indent=hang, subsequent_indent=hang + "  ", break_on_hyphens=False)]
+    return lines
+
+
+def step_citation(step: dict) -> str:
+    """Where a setup step comes from: its expansion, its entry's document and section, the entry's id."""
+    entry = step["entry"]
+    parts = [step["expansion_name"]] if step.get("expansion_name") else []
+    if entry["source"]:
+        source = entry["source"]
+        trust = f" [{source['trust']} source]" if source.get("trust") not in (None, "official") else ""
+        parts.append(f"{source['title']}, {source['section']}{trust}")
+    parts.append(entry["id"] + "".join(f", {other['id']}" for other in step["also"]))
+    return " · ".join(parts)
+
+
 def answer_text(answer: Answer, style: Style) -> str:
     """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
     lines: list[str] = []
@@ -202,14 +260,18 @@ def answer_text(answer: Answer, style: Style) -> str:
         lines.append("Close titles: " + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
     if answer.other_games:
         for hit in [answer.results[0], *answer.other_games]:
-            lines += ["", style(f"In {hit.data['game_name']}:", BOLD), *entry_block(hit.data, style, full=False)]
+            for_players = setup_lines(answer.setup, hit.data["game_name"], style) if hit is answer.results[0] else []
+            lines += ["", style(f"In {hit.data['game_name']}:", BOLD), *for_players, *[""][: len(for_players)], *entry_block(hit.data, style, full=False)]
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
         if answer.results and answer.players is not None:
-            row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
-            if row:
-                lines += ["" if lines else None, style(f"For {answer.players} players: ", BOLD) + row]
+            for_players = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
+            if not for_players:
+                row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
+                for_players = [style(f"For {answer.players} players: ", BOLD) + row] if row else []
+            if for_players:
+                lines += ["" if lines else None, *for_players]
         for hit in answer.results[:shown]:
             lines += ["", *entry_block(hit.data, style, full=False)]
         rest = answer.results[shown:]

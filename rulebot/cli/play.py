@@ -31,6 +31,7 @@ HISTORY_FILE = "play-history"
 COMMANDS = {
     ":game": ("[SLUG|-]", "show, set or clear (-) the game"),
     ":with": ("[EXP...|-]", "show, add or clear (-) the expansions in play"),
+    ":setup": ("N", "the setup checklist of the game for N players, with the expansions in play"),
     ":show": ("ID", "show one entry in full"),
     ":see": ("N", 'follow the Nth "See also" of the last entry'),
     ":help": ("", "this help"),
@@ -278,6 +279,8 @@ class PlaySession:
             return self._set_game(args)
         if command == ":with":
             return self._set_with(args)
+        if command == ":setup":
+            return self._setup(args)
         if command == ":show":
             if len(args) != 1:
                 return "Usage: :show ID (Tab completes ids)"
@@ -325,6 +328,16 @@ class PlaySession:
                 self.expansions.setdefault(slug, set()).update(chosen)
         return self._fit([_sentence(self._with_text())])
 
+    def _setup(self, args: list[str]) -> str:
+        from rulebot.answering import setup_checklist
+
+        if self.game is None:
+            return "Which game? Choose it with :game SLUG, then :setup N."
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            return "Usage: :setup N (the number of players)"
+        checklist = setup_checklist(self.searcher, self.game, int(args[0]) if args else None, self.expansions.get(self.game, ()))
+        return "\n".join(output.checklist_lines(checklist, self.style, self.width))
+
     def _see(self, args: list[str]) -> str:
         if self.last is None:
             return "Nothing shown yet: ask a question or :show ID first."
@@ -350,6 +363,8 @@ class PlaySession:
             return mine + [i for i, (_, g) in self._ids.items() if g != self.game]
         if command == ":see":
             return [str(n) for n in range(1, len(self.see_also) + 1)]
+        if command == ":setup" and self.game is not None and games[self.game].get("setup"):
+            return [str(n) for n in games[self.game]["setup"]["players"]]
         return []
 
     def _fit(self, lines: list[str]) -> str:

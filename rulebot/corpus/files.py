@@ -17,6 +17,8 @@ from pathlib import Path
 from rulebot.places import shipped_corpus_dir
 
 GAME_FILE = "game.toml"
+SETUP_FILE = "setup.toml"
+"""In a game folder: the game's setup as data (rulebot.corpus.setup_toml)."""
 VOCABULARY_FILE = "vocabulary.toml"
 """At a corpus folder's top: synonyms shared by every game of that folder."""
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -82,7 +84,7 @@ def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:
             yield root / VOCABULARY_FILE
         for game_dir in game_dirs:
             try:
-                yield from sorted(p for p in game_dir.iterdir() if p.name == GAME_FILE or is_entries_file(p))
+                yield from sorted(p for p in game_dir.iterdir() if p.name in (GAME_FILE, SETUP_FILE) or is_entries_file(p))
             except OSError:
                 continue
 

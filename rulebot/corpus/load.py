@@ -19,10 +19,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulebot import collector
-from rulebot.corpus import games
+from rulebot.corpus import games, setup_toml
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
-from rulebot.corpus.files import GAME_FILE, VOCABULARY_FILE, is_entries_file, read_corpus_file
+from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, is_entries_file, read_corpus_file
 from rulebot.corpus.format import split_lines
 from rulebot.corpus.model import Corpus, Game
 from rulebot.errors import CorpusError, Problem
@@ -82,6 +82,7 @@ def _read(dirs: Iterable[Path], parsed: ParsedFiles | None) -> _Loader:
         checked = check_corpus(loader.corpus, loader.rejected)
         loader.problems.extend(checked.problems)
         loader.cycle_links = checked.cycle_links
+        loader.read_setups()  # once every entry is known: the steps point at entries
     if loader.parsed is not None:
         loader.parsed.prune()
     return loader
@@ -204,6 +205,8 @@ class _Loader:
         """Ids of entries with problems of their own: references to them are not reported again."""
         self.overlays: list[_Overlay] = []
         """House-rules folders waiting for every game to be read."""
+        self.setups: list[tuple[Path, Game]] = []
+        """Games' setup.toml files waiting for every entry to be read."""
         self.left_out: list[str] = []
         """What was not loaded for its problems, in words ("2 entries of catalyst/rulebook.md")."""
         self.cycle_links: set[tuple[str, str]] = set()
@@ -282,6 +285,9 @@ class _Loader:
             self.overlays.append(_Overlay(game_file, text, data, files))
             if not files:
                 self.problem(game_dir, 0, "the house-rules folder has no entries files (SOURCE-ID.md)")
+            if (game_dir / SETUP_FILE).exists():
+                self.problem(game_dir / SETUP_FILE, 0, f"a house-rules folder has no {SETUP_FILE}: the setup is the game's own")
+                self.leave_out(f"{game_dir.name}/{SETUP_FILE}")
             return
         game = games.read_game(game_file, text, data, self.corpus.games, self.problems)
         if game is None:
@@ -292,6 +298,8 @@ class _Loader:
             self.read_entries_file(path, game)
         if not files:
             self.problem(game_dir, 0, "the game has no entries files (SOURCE-ID.md)")
+        if (game_dir / SETUP_FILE).exists():
+            self.setups.append((game_dir / SETUP_FILE, game))
 
     def read_text(self, path: Path) -> str | None:
         """The file's text, or None after recording why it cannot be read."""
@@ -325,6 +333,21 @@ class _Loader:
             return None
         data = games.parse_toml(path, text, self.problems)
         return None if data is None else (text, data)
+
+    # -- setup checklists ----------------------------------------------------
+
+    def read_setups(self) -> None:
+        """Read each game's setup.toml; one with problems is left out."""
+        for path, game in self.setups:
+            parsed = self.read_toml(path)
+            setup = None
+            if parsed is not None:
+                text, data = parsed
+                setup = setup_toml.read_setup(path, text, data, game, self.corpus.entries, self.rejected, self.problems)
+            if setup is None:
+                self.leave_out(f"the setup checklist of {_in_game(path)}")
+            else:
+                self.corpus.setups[game.slug] = setup
 
     # -- house-rules folders -------------------------------------------------
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST
 
 if TYPE_CHECKING:
+    from rulebot.corpus.setup import GameSetup
     from rulebot.errors import Problem
 
 
@@ -146,6 +147,8 @@ class Corpus:
     """Games by slug, in the order they were loaded."""
     entries: dict[str, Entry] = field(default_factory=dict)
     """Entries by id, in the order of their files."""
+    setups: dict[str, GameSetup] = field(default_factory=dict)
+    """The setup of each game that has a setup.toml, by slug."""
     shared_synonyms: set[tuple[str, ...]] = field(default_factory=set)
     """The synonym groups of the corpus folders' vocabulary.toml, which every game of its folder has."""
     problems: list[Problem] = field(default_factory=list)

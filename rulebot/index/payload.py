@@ -146,4 +146,6 @@ def game_payload(corpus: Corpus, slug: str, entries: int) -> GameJSON:
         "synonyms": [list(group) for group in game.synonyms],
         "terms": list(game.terms),
         "entries": entries,
+        # its setup checklist's data (rulebot.corpus.setup), for `rulebot setup` and questions with a player count
+        "setup": corpus.setups[slug].to_json() if slug in corpus.setups else None,
     }

@@ -54,7 +54,7 @@ class Hit:
 class Answer:
     """What `ask` found for a question (a plain class, as Hit is)."""
 
-    __slots__ = ("query", "game", "results", "confident", "suggestions", "close_titles", "other_games", "language", "players", "parts")
+    __slots__ = ("query", "game", "results", "confident", "suggestions", "close_titles", "other_games", "language", "players", "parts", "setup")
 
     def __init__(
         self,
@@ -68,6 +68,7 @@ class Answer:
         language: str = "en",
         players: int | None = None,
         parts: int = 1,
+        setup: dict | None = None,
     ) -> None:
         self.query = query
         """The question as received."""
@@ -89,6 +90,9 @@ class Answer:
         """The player count the question is asked for ("with 3 players"), if it gives one."""
         self.parts = parts
         """How many of the first results make up the answer: the best, and those that complete it."""
+        self.setup = setup
+        """For a question with a player count: the setup steps for that count that the answer's entries
+        state (rulebot.search.for_players), or None."""
 
     def __repr__(self) -> str:
         return f"Answer({self.query!r}, game={self.game!r}, results={self.results!r}, confident={self.confident})"

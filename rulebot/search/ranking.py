@@ -204,6 +204,11 @@ class Searcher:
             and not (asked.intent.quantity and results and not signals.states_count(results[0], words))
         )
         answer.results, answer.parts = answer_first(results)
+        if answer.players is not None and answer.results:
+            from rulebot.search.for_players import setup_answer
+
+            first = answer.results[0].game
+            answer.setup = setup_answer(self.games, answer.results[: answer.parts], answer.players, words, ordering.get(first, set()), self.get)
         if not answer.confident:
             answer.suggestions = self.spellings.suggestions(words)
             answer.close_titles = self._close_titles(asked)

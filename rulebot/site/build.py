@@ -49,6 +49,7 @@ from markupsafe import Markup
 from rulebot.version import __version__
 from rulebot.site import pages as site_pages
 from rulebot.site import search_data as site_search
+from rulebot.site import setup_page
 from rulebot.corpus.changes import REVISED, changes
 from rulebot.places import outside_package, shipped
 from rulebot.errors import SiteError
@@ -348,6 +349,8 @@ class PageContext(TypedDict):
     """The game the page is about, for the game navigation; None elsewhere."""
     whats_new_href: str
     """The game's "What's new" from this page, for the game navigation; "" when it has none or no game."""
+    setup_href: str
+    """The game's setup page from this page, for the game navigation; "" when it has none or no game."""
     version: str
     """rulebot's version, for the footer."""
 
@@ -472,6 +475,7 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
         ("game pages", _game_pages),
         ("A–Z indexes", _index_pages),
         ("sources page", _sources_page),
+        ("setup pages", lambda site, env: setup_page.pages(site.corpus, env, site.base, site.href)),
         ("search data", _search_files),
         ("static files", _static_files),
     )
@@ -542,6 +546,7 @@ class _Site:
             page_title=title,
             game=game,
             whats_new_href=whats_new,
+            setup_href=f"{root}{setup_page.setup_page(game.slug)}" if game and game.slug in self.corpus.setups else "",
             version=__version__,
         )
 
@@ -577,6 +582,8 @@ class _Site:
             pages.add(game_page(slug))
             pages.update(page.path for page in self.layouts[slug].pages)
             pages.update(az.path for az in self.indexes[slug])
+            if slug in self.corpus.setups:
+                pages.add(setup_page.setup_page(slug))
         return pages
 
     def relative(self, href: str, page: str) -> str | None:

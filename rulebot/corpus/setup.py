@@ -1,0 +1,312 @@
+"""A game's setup as data, and the checklist it makes for a player count and the expansions in play.
+
+A game folder's `setup.toml` (read and checked by rulebot.corpus.setup_toml)
+gives the setup as ordered steps, each pointing at the entry that states it,
+with the values that depend on the player count; each expansion adds,
+replaces or removes steps, and may change the player counts the game
+supports. GameSetup.checklist() puts the steps together for one count and a
+set of expansions.
+
+Plain dataclasses, light to import: a question that gives a player count
+reads its game's setup from the index (GameSetup.from_json), without the
+corpus loader.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field
+
+PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_-]+)\}")
+"""`{name}` in a step's text: its value for the player count (`values.name`)."""
+WHO = ("each player", "table")
+"""Who does a step: each player for themselves, or the table once."""
+ACTIONS = ("add", "replace", "remove")
+"""What an expansion does to a step."""
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """One step of a game's setup."""
+
+    id: str
+    """Unique in the game: lower case letters, digits and hyphens."""
+    order: int
+    """Its place in the setup: steps are done by increasing order."""
+    entry: str
+    """The id of the entry that states it (its citation)."""
+    text: str
+    """What to do, in the project's words, with `{name}` where a value depends on the player count."""
+    values: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+    """Per name of the text, its value per player count."""
+    open: str = ""
+    """What the sources leave open in this step (its numbers are missing); empty when nothing is."""
+    who: str = ""
+    """"each player" or "table" (WHO), or empty when not said."""
+    players: tuple[int, ...] = ()
+    """The player counts it is done at; empty: at every count."""
+    also: tuple[str, ...] = ()
+    """Other entries that state it too (a table of numbers by player count)."""
+
+    def applies(self, players: int) -> bool:
+        """Whether the step is done at this player count."""
+        return not self.players or players in self.players
+
+    def text_for(self, players: int) -> str:
+        """The text with each value given for this player count (KeyError when one has none)."""
+        return PLACEHOLDER.sub(lambda match: self.values[match.group(1)][players], self.text)
+
+    def entries(self) -> tuple[str, ...]:
+        """Every entry that states the step: its own, then the others."""
+        return (self.entry, *self.also)
+
+
+@dataclass(frozen=True)
+class SetupChange:
+    """What an expansion does to one step of the base game's setup."""
+
+    action: str
+    """"add", "replace" or "remove" (ACTIONS)."""
+    step: str
+    """The id of the step added, replaced or removed."""
+    new: SetupStep | None = None
+    """The step added, or the one replacing it (None for remove); a replacement that gives no
+    order of its own has the order of the step it replaces."""
+
+
+@dataclass(frozen=True)
+class ExpansionSetup:
+    """What an expansion changes in a game's setup."""
+
+    expansion: str
+    """The expansion's slug."""
+    players: tuple[int, ...] = ()
+    """The player counts the game supports with it; empty: those of the base game."""
+    changes: tuple[SetupChange, ...] = ()
+    """Its changes to the steps, in the file's order."""
+
+
+@dataclass(frozen=True)
+class ChecklistStep:
+    """One step of a checklist, for its player count."""
+
+    number: int
+    """Its number in the checklist, from 1."""
+    step: SetupStep
+    """The step as the data gives it."""
+    text: str
+    """Its text with the values for the player count."""
+    expansion: str | None = None
+    """The expansion that adds or replaces it; None for a step of the base game."""
+    change: str | None = None
+    """"add" or "replace" when an expansion made it; None otherwise."""
+
+    def to_json(self, cite: Callable[[str], dict], names: Mapping[str, str]) -> dict:
+        """The step as `rulebot setup --json` prints it; `cite` gives an entry's citation from its id,
+        `names` the expansions' names by slug."""
+        return {
+            "number": self.number,
+            "id": self.step.id,
+            "text": self.text,
+            "who": self.step.who or None,
+            "open": self.step.open or None,
+            "expansion": self.expansion,
+            "expansion_name": names.get(self.expansion, self.expansion) if self.expansion else None,
+            "change": self.change,
+            "entry": cite(self.step.entry),
+            "also": [cite(other) for other in self.step.also],
+        }
+
+
+@dataclass(frozen=True)
+class Checklist:
+    """A game's setup for one player count and the expansions in play."""
+
+    game: str
+    """The game's slug."""
+    players: int
+    """The player count."""
+    expansions: tuple[str, ...]
+    """The expansions in play, as asked (with setup data or not), sorted."""
+    supported: tuple[int, ...]
+    """The player counts the game supports with those expansions."""
+    complete: bool
+    """False when the sources do not cover the whole setup (see note)."""
+    note: str
+    """What the checklist lacks or infers, and where to look; may be empty."""
+    steps: tuple[ChecklistStep, ...]
+    """The steps in order."""
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A game's setup as its setup.toml gives it."""
+
+    game: str
+    """The game's slug."""
+    players: tuple[int, ...]
+    """The player counts the base game supports, ascending."""
+    complete: bool = True
+    """False when the sources do not cover the whole setup."""
+    note: str = ""
+    """What the checklist lacks or infers, and where to look."""
+    steps: tuple[SetupStep, ...] = ()
+    """The base game's steps, in the file's order."""
+    expansions: tuple[ExpansionSetup, ...] = ()
+    """What each expansion changes, in the file's order."""
+    path: str = ""
+    """The setup.toml it was read from."""
+
+    def changing(self, expansions: Collection[str]) -> list[ExpansionSetup]:
+        """The changes of those of `expansions` that have any, in the file's order."""
+        return [e for e in self.expansions if e.expansion in expansions]
+
+    def players_with(self, expansions: Collection[str] = ()) -> tuple[int, ...]:
+        """The player counts supported with these expansions in play: the base game's, unless an expansion
+        gives its own (with several that do, the counts all of them support)."""
+        counts: set[int] | None = None
+        for change in self.changing(expansions):
+            if change.players:
+                counts = set(change.players) if counts is None else counts & set(change.players)
+        return tuple(sorted(counts if counts is not None else self.players))
+
+    def assembled(self, expansions: Collection[str] = ()) -> list[tuple[SetupStep, str | None, str | None]]:
+        """The steps with these expansions in play, by order, at any player count: (step, expansion, change)."""
+        steps: dict[str, tuple[SetupStep, str | None, str | None]] = {s.id: (s, None, None) for s in self.steps}
+        for expansion in self.changing(expansions):
+            for change in expansion.changes:
+                if change.action == "remove":
+                    steps.pop(change.step, None)
+                elif change.new is not None:
+                    steps[change.step] = (change.new, expansion.expansion, change.action)
+        return sorted(steps.values(), key=lambda item: item[0].order)
+
+    def checklist(self, players: int, expansions: Collection[str] = ()) -> Checklist:
+        """The checklist for a player count and the expansions in play (ValueError for a count they do not support)."""
+        supported = self.players_with(expansions)
+        if players not in supported:
+            raise ValueError(f"{self.game} is not played by {players} with {sorted(expansions)}")
+        chosen = [item for item in self.assembled(expansions) if item[0].applies(players)]
+        return Checklist(
+            game=self.game,
+            players=players,
+            expansions=tuple(sorted(expansions)),
+            supported=supported,
+            complete=self.complete,
+            note=self.note,
+            steps=tuple(
+                ChecklistStep(number, step, step.text_for(players), expansion, change)
+                for number, (step, expansion, change) in enumerate(chosen, 1)
+            ),
+        )
+
+    def combinations(self) -> Iterator[tuple[str, ...]]:
+        """Every set of the expansions with setup data, the base game first (all of them, then each alone,
+        when there are too many to try every set)."""
+        slugs = [e.expansion for e in self.expansions]
+        if len(slugs) > MAX_COMBINED:
+            yield ()
+            yield from ((slug,) for slug in slugs)
+            yield tuple(slugs)
+            return
+        for bits in range(1 << len(slugs)):
+            yield tuple(slug for at, slug in enumerate(slugs) if bits >> at & 1)
+
+    def to_json(self) -> dict:
+        """The setup as JSON data (for the index: GameSetup.from_json reads it back)."""
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "complete": self.complete,
+            "note": self.note,
+            "steps": [_step_json(s) for s in self.steps],
+            "expansions": [
+                {
+                    "expansion": e.expansion,
+                    "players": list(e.players),
+                    "changes": [
+                        {"action": c.action, "step": c.step, "new": _step_json(c.new) if c.new else None} for c in e.changes
+                    ],
+                }
+                for e in self.expansions
+            ],
+            "path": self.path,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> GameSetup:
+        """The setup of GameSetup.to_json()."""
+        return cls(
+            game=data["game"],
+            players=tuple(data["players"]),
+            complete=data["complete"],
+            note=data["note"],
+            steps=tuple(_step_of(s) for s in data["steps"]),
+            expansions=tuple(
+                ExpansionSetup(
+                    expansion=e["expansion"],
+                    players=tuple(e["players"]),
+                    changes=tuple(SetupChange(c["action"], c["step"], _step_of(c["new"]) if c["new"] else None) for c in e["changes"]),
+                )
+                for e in data["expansions"]
+            ),
+            path=data["path"],
+        )
+
+
+MAX_COMBINED = 10
+"""Above this many expansions with setup data, not every set of them is tried (2 ** 10 sets)."""
+
+
+def _step_json(step: SetupStep) -> dict:
+    return {
+        "id": step.id,
+        "order": step.order,
+        "entry": step.entry,
+        "text": step.text,
+        "values": {name: {str(count): value for count, value in by_count.items()} for name, by_count in step.values.items()},
+        "open": step.open,
+        "who": step.who,
+        "players": list(step.players),
+        "also": list(step.also),
+    }
+
+
+def _step_of(data: dict) -> SetupStep:
+    return SetupStep(
+        id=data["id"],
+        order=data["order"],
+        entry=data["entry"],
+        text=data["text"],
+        values={name: {int(count): value for count, value in by_count.items()} for name, by_count in data["values"].items()},
+        open=data["open"],
+        who=data["who"],
+        players=tuple(data["players"]),
+        also=tuple(data["also"]),
+    )
+
+
+def count_range(counts: Collection[int]) -> str:
+    """Player counts in words: "2 to 5", "2 or 4", "1, 2 or 4", "3"."""
+    ordered = sorted(counts)
+    if not ordered:
+        return "no count"
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]} to {ordered[-1]}"
+    if len(ordered) == 1:
+        return str(ordered[0])
+    return ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
+
+
+def played_by(game: str, expansions: Collection[str], counts: Collection[int]) -> str:
+    """"Res Arcana with Perlae Imperii is played by 2 to 5 players", from the names."""
+    return f"{with_expansions(game, expansions)} is played by {count_range(counts)} players"
+
+
+def with_expansions(game: str, expansions: Collection[str]) -> str:
+    """"Res Arcana", "Dune: Imperium with Immortality and Rise of Ix", from the names."""
+    names = sorted(expansions)
+    if not names:
+        return game
+    return f"{game} with " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0])

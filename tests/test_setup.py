@@ -1,0 +1,368 @@
+"""`rulebot setup`: each game's checklist, for every player count it supports, with and without each expansion,
+holds the numbers of the source documents.
+
+The numbers below are copied from the sources (catalyst-rulebook-en.txt, PREPARATION;
+res-arcana-bga-rules-summary.txt, the opening list; res-arcana-perlae-imperii-rules.md, Setup and its
+table; portale-von-molthar-regles-fr.txt, MISE EN PLACE; dune-imperium-errata-faq-2022-12-14.md,
+Errata > Rise of Ix rulebook > page 8), not computed from the corpus's setup.toml files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import rulebot_process
+from rulebot.places import package_dir
+
+# -- what the sources say ---------------------------------------------------------------------
+
+CATALYST_COMMON = {
+    "board": ["board"],
+    "sort-cards": ["Catalysts, Buildings and Goal cards"],
+    "final-round-stack": ["10 cards", "Final Round token"],
+    "catalyst-display": ["left side of the board", "top 5 cards"],
+    "building-stacks": ["4 stacks", "marked 1 on top"],
+    "goal-card": ["4 Goal cards", "one face up", "other 3 go out of the game"],
+    "starting-player": ["at random", "Starting Player marker"],
+    "starting-coins": ["starting coins"],
+    "supply": ["Military Power", "Chain Activation", "scoring pad"],
+}
+CATALYST_BY_COUNT = {
+    # PREPARATION, paragraph 4 (Catalyst cards back in the box) and paragraph 6 (Buildings kept per colour)
+    2: {"catalyst-deck": ["cards marked 3 and the cards marked 4 back in the box"], "buildings-by-player-count": ["numbered 1 and 3;"]},
+    3: {"catalyst-deck": ["cards marked 4 back in the box"], "buildings-by-player-count": ["numbered 1, 2 and 3;"]},
+    4: {"catalyst-deck": ["keep them all"], "buildings-by-player-count": ["1 to 4"]},
+}
+CATALYST_ORDER = [
+    "board", "sort-cards", "catalyst-deck", "final-round-stack", "catalyst-display", "building-stacks",
+    "buildings-by-player-count", "goal-card", "starting-player", "starting-coins", "supply",
+]
+
+ARCANA_BASE = {
+    "supply": ["8 magic items", "Calm, Elan, Life, Death and Gold"],
+    "places-of-power": ["5 places of power"],
+    "monuments": ["Shuffle the monuments", "2 of them face up"],
+    "starting-essences": ["1 Calm, 1 Elan, 1 Life, 1 Death and 1 Gold"],
+    "artifacts": ["8 artifacts"],
+    "mages": ["2 mages", "keeps 1"],
+    "starting-hand": ["starting hand"],
+    "first-player": ["first player"],
+    "magic-items": ["counter-clockwise", "to the right of the first player", "1 magic item"],
+}
+ARCANA_BASE_ORDER = list(ARCANA_BASE)
+ARCANA_OPEN = {"starting-hand", "first-player"}
+"""Not stated by the base summary: the starting hand's size (only the draft variant gives 3), how the first player is chosen."""
+
+PERLAE_TABLE = {2: (4, 7), 3: (5, 10), 4: (6, 12), 5: (7, 14)}
+"""Perlae Imperii, Setup, the table: players -> (places of power, monuments dealt as the deck)."""
+PERLAE_COMMON = {
+    "combine": ["Perlae Imperii components", "base game"],
+    "supply": ["every magic item", "Calm, Elan, Life, Death and Gold"],
+    "pearl-supply": ["centre of the essence tray", "25"],
+    "reminder-tile": ["reminder tile", "Pearl side up"],
+    "starting-essences": ["1 Calm, 1 Elan, 1 Life, 1 Death and 1 Gold", "1 Pearl"],
+    "artifacts": ARCANA_BASE["artifacts"],
+    "mages": ARCANA_BASE["mages"],
+    "starting-hand": ARCANA_BASE["starting-hand"],
+    "first-player": ARCANA_BASE["first-player"],
+    "magic-items": ARCANA_BASE["magic-items"],
+}
+PERLAE_ORDER = [
+    "combine", "supply", "pearl-supply", "places-of-power", "monuments", "reminder-tile",
+    "starting-essences", "artifacts", "mages", "starting-hand", "first-player", "magic-items",
+]
+
+MOLTHAR = {
+    "shuffle": ["pearl cards", "character cards", "each in its own deck"],
+    "pearl-display": ["4 pearl cards face up", "face down", "draw pile"],
+    "character-display": ["2 character cards face up", "face down", "draw pile"],
+    "discard-piles": ["two discard piles"],
+    "portals": ["one Portal"],
+    "first-player": ["first player", "Premier Joueur"],
+}
+
+HAGAL = ["4", "House Hagal deck", "Hall of Oratory", "Rally Troops"]
+"""Errata > Rise of Ix rulebook > page 8: four base cards out of the House Hagal deck, solo and two-player games."""
+
+
+def cases() -> list[tuple[str, tuple[str, ...], int, list[str], dict[str, list[str]]]]:
+    """(game, expansions, players, step ids in order, {step id: phrases its text states})."""
+    out = []
+    for players, by_count in CATALYST_BY_COUNT.items():
+        out.append(("catalyst", (), players, CATALYST_ORDER, {**CATALYST_COMMON, **by_count}))
+    for expansions in [(), ("lux-et-tenebrae",)]:  # Lux et Tenebrae: no setup of its own in the sources
+        for players in (2, 3, 4):
+            out.append(("res-arcana", expansions, players, ARCANA_BASE_ORDER, ARCANA_BASE))
+    for expansions in [("perlae-imperii",), ("lux-et-tenebrae", "perlae-imperii")]:
+        for players, (places, monuments) in PERLAE_TABLE.items():
+            counted = {
+                "places-of-power": [f"set out {places} of them", "at random", "back in the box"],
+                "monuments": [f"deal {monuments} of them", "turn 2 monuments", "without looking"],
+            }
+            out.append(("res-arcana", expansions, players, PERLAE_ORDER, {**PERLAE_COMMON, **counted}))
+    for players in (2, 3, 4, 5):
+        out.append(("portals-of-molthar", (), players, list(MOLTHAR), MOLTHAR))
+    for expansions in [(), ("immortality",), ("rise-of-ix",), ("immortality", "rise-of-ix")]:
+        for players in (1, 2, 3, 4):
+            hagal = "rise-of-ix" in expansions and players in (1, 2)
+            out.append(("dune-imperium", expansions, players, ["house-hagal-deck"] if hagal else [], {"house-hagal-deck": HAGAL} if hagal else {}))
+    return out
+
+
+def with_args(expansions: tuple[str, ...]) -> list[str]:
+    return [arg for slug in expansions for arg in ("--with", slug)] or ["--with", "base"]
+
+
+def checklist(run_cli, game: str, players: int, expansions: tuple[str, ...] = ()) -> dict:
+    result = run_cli("setup", game, "--players", str(players), *with_args(expansions), "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize(
+    "game, expansions, players, order, states", cases(), ids=lambda v: "+".join(v) if isinstance(v, tuple) else None
+)
+def test_checklist_states_the_sources_numbers(run_cli, game, expansions, players, order, states):
+    """The steps, in order, state the numbers of the sources for that count and those expansions; an open step has none."""
+    printed = checklist(run_cli, game, players, expansions)
+    assert printed["players"] == players
+    assert [e["slug"] for e in printed["expansions"]] == sorted(expansions)
+    assert [step["id"] for step in printed["steps"]] == order
+    assert [step["number"] for step in printed["steps"]] == list(range(1, len(order) + 1))
+    for step in printed["steps"]:
+        for phrase in states[step["id"]]:
+            assert phrase in step["text"], (step["id"], phrase)
+        if step["open"]:
+            assert not re.search(r"\d", step["text"]), step["text"]  # nothing invented
+        assert step["entry"]["id"] and step["entry"]["source"]["section"]
+
+
+@pytest.mark.parametrize("expansions", [("perlae-imperii",), ("lux-et-tenebrae", "perlae-imperii")])
+@pytest.mark.parametrize("players", sorted(PERLAE_TABLE))
+def test_perlae_imperii_gives_only_the_numbers_for_the_count(run_cli, expansions, players):
+    """Each count has its own row of the table: no other row's numbers are printed, and no total of magic items."""
+    steps = {step["id"]: step["text"] for step in checklist(run_cli, "res-arcana", players, expansions)["steps"]}
+    for other, (places, monuments) in PERLAE_TABLE.items():
+        if other != players:
+            assert f"set out {places} of" not in steps["places-of-power"]
+            assert f"deal {monuments} of" not in steps["monuments"]
+    assert "9" not in steps["supply"]  # the sources never state a total of magic items
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_catalyst_starting_coins_are_left_open(run_cli, players):
+    """The starting coins' table is missing from the source: the step says so and gives no amount."""
+    steps = {step["id"]: step for step in checklist(run_cli, "catalyst", players)["steps"]}
+    coins = steps["starting-coins"]
+    assert coins["open"] and "missing" in coins["open"]
+    assert not re.search(r"\d", coins["text"] + coins["open"])
+    text = run_cli("setup", "catalyst", "--players", str(players)).stdout
+    assert "Not in the sources: The rulebook gives the amounts in a table that is missing" in " ".join(text.split())
+
+
+def test_arcana_open_steps(run_cli):
+    """The base summary's gaps (starting hand, first player) are open steps, in every combination."""
+    for expansions in [(), ("perlae-imperii",)]:
+        steps = checklist(run_cli, "res-arcana", 3, expansions)["steps"]
+        assert {step["id"] for step in steps if step["open"]} == ARCANA_OPEN
+
+
+def test_molthar_counts_are_inferred_and_change_nothing(run_cli):
+    """Molthar's counts are said to be inferred, and no step differs by count."""
+    printed = [checklist(run_cli, "portals-of-molthar", players) for players in (2, 3, 4, 5)]
+    assert "inferred" in printed[0]["note"]
+    assert all(p["steps"] == printed[0]["steps"] for p in printed)
+
+
+def test_dune_says_the_full_setup_is_in_the_rulebook(run_cli):
+    """Dune's checklist is marked incomplete and says plainly where the full setup is."""
+    printed = checklist(run_cli, "dune-imperium", 3)
+    assert printed["complete"] is False and printed["steps"] == []
+    assert "full setup of Dune: Imperium is in the game's rulebook" in printed["note"]
+    text = " ".join(run_cli("setup", "dune-imperium", "--players", "2", "--with", "rise-of-ix").stdout.split())
+    assert "Not the whole setup: The full setup of Dune: Imperium is in the game's rulebook" in text
+    assert "1. Take 4 of the original cards out of the House Hagal deck" in text
+
+
+def test_text_checklist_is_numbered_and_cites(run_cli):
+    """The terminal checklist numbers the steps, states the count's numbers and cites each step's entry."""
+    text = run_cli("setup", "res-arcana", "--players", "4", "--with", "perlae-imperii").stdout
+    assert text.startswith("Res Arcana with Perlae Imperii: setup for 4 players")
+    flat = " ".join(text.split())
+    assert "4. Shuffle all the places of power out of sight, under the table, and set out 6 of them" in flat
+    assert "deal 12 of them" in flat
+    assert "arcana-pi-setup-monuments, arcana-pi-setup-table" in flat
+
+
+UNSUPPORTED = [
+    ("catalyst", (), 1, "Catalyst is played by 2 to 4 players, not 1"),
+    ("catalyst", (), 5, "Catalyst is played by 2 to 4 players, not 5"),
+    ("res-arcana", (), 5, "Res Arcana is played by 2 to 4 players, not 5 (with Perlae Imperii: 2 to 5)"),
+    ("res-arcana", ("lux-et-tenebrae",), 5, "Res Arcana with Lux et Tenebrae is played by 2 to 4 players, not 5 (with Perlae Imperii: 2 to 5)"),
+    ("res-arcana", ("perlae-imperii",), 6, "Res Arcana with Perlae Imperii is played by 2 to 5 players, not 6"),
+    ("res-arcana", ("perlae-imperii",), 1, "Res Arcana with Perlae Imperii is played by 2 to 5 players, not 1"),
+    ("portals-of-molthar", (), 1, "Die Portale von Molthar is played by 2 to 5 players, not 1"),
+    ("portals-of-molthar", (), 6, "Die Portale von Molthar is played by 2 to 5 players, not 6"),
+    ("dune-imperium", ("rise-of-ix",), 5, "Dune: Imperium with Rise of Ix is played by 1 to 4 players, not 5"),
+]
+
+
+@pytest.mark.parametrize("game, expansions, players, message", UNSUPPORTED)
+def test_unsupported_count_is_refused(run_cli, game, expansions, players, message):
+    """A count the game is not played by (with those expansions) is a one-line error naming the counts it is, exit 2."""
+    result = run_cli("setup", game, "--players", str(players), *with_args(expansions))
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == f"Error: {message}"
+
+
+def test_unsupported_count_in_a_process():
+    """As a real process: the error on standard error, nothing on standard output, exit 2."""
+    done = rulebot_process("setup", "catalyst", "--players", "7")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "Error: Catalyst is played by 2 to 4 players, not 7\n"
+
+
+def test_no_count_asks_for_one(run_cli):
+    """Without --players the error says which counts the game is played by."""
+    result = run_cli("setup", "catalyst")
+    assert result.exit_code == 2
+    assert "Error: how many players? Catalyst is played by 2 to 4 players; say how many with --players N" in result.output
+
+
+def test_game_without_setup_data(run_cli):
+    """A game whose folder has no setup.toml: a clear error."""
+    from conftest import MINIMAL
+
+    result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "setup", "lantern-harbor", "--players", "2")
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        "Error: the corpus has no setup checklist for Lantern Harbor (lantern-harbor): a setup.toml in its folder gives one"
+    )
+
+
+def test_expansions_default_to_config(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The expansions in play come from `rulebot config`, as for ask; --with base sets them aside."""
+    monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+    assert run_cli("config", "set", "res-arcana.with", "perlae-imperii").exit_code == 0
+    result = run_cli("setup", "res-arcana", "--players", "5", "--json")
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert [e["slug"] for e in printed["expansions"]] == ["perlae-imperii"]
+    assert "deal 14 of them" in " ".join(step["text"] for step in printed["steps"])
+    assert run_cli("setup", "res-arcana", "--players", "5", "--with", "base").exit_code == 2
+
+
+# -- the JSON Schema ----------------------------------------------------------------------------
+
+SCHEMA = json.loads((package_dir() / "schemas" / "setup.schema.json").read_text(encoding="utf-8"))
+
+
+def test_every_checklist_follows_the_schema(run_cli):
+    """The checklists of every game, count and expansion set are valid against rulebot/schemas/setup.schema.json."""
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for game, expansions, players, _order, _states in cases():
+        printed = checklist(run_cli, game, players, expansions)
+        errors = [e.message for e in validator.iter_errors(printed)]
+        assert not errors, (game, expansions, players, errors)
+
+
+def test_ask_schema_has_the_same_step():
+    """ask.schema.json carries the setup step of setup.schema.json unchanged, so that each reads alone."""
+    ask = json.loads((package_dir() / "schemas" / "ask.schema.json").read_text(encoding="utf-8"))
+    step = json.loads(json.dumps(SCHEMA["$defs"]["step"]).replace("#/$defs/citation", "#/$defs/setup_citation"))
+    assert ask["$defs"]["setup_step"] == step
+    assert ask["$defs"]["setup_citation"] == SCHEMA["$defs"]["citation"]
+
+
+def test_readme_setup_examples_run(run_cli):
+    """Every `rulebot setup` example of the README prints a checklist."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    found = [
+        re.split(r"\s+#\s", line, maxsplit=1)[0].split()
+        for block in re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+        for line in block.splitlines()
+        if line.startswith("rulebot setup ")
+    ]
+    assert len(found) >= 4
+    for words in found:
+        result = run_cli(*words[1:])
+        assert result.exit_code == 0, (words, result.output)
+        assert "setup for" in result.output or '"steps"' in result.output
+
+
+# -- in the question path ----------------------------------------------------------------------
+
+
+def first_lines(text: str, count: int = 4) -> str:
+    return " ".join(" ".join(text.splitlines()[:count]).split())
+
+
+@pytest.mark.parametrize(
+    "args, question, starts",
+    [
+        (("-g", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players", "For 3 players: Shuffle all the monuments together and deal 10 of them"),
+        ((), "how many monuments with 3 players", "For 3 players: Shuffle all the monuments together and deal 10 of them"),
+        ((), "how many monuments with 5 players", "For 5 players: Shuffle all the monuments together and deal 14 of them"),
+        ((), "how many buildings with 3 players", "For 3 players: In each colour, keep only the Buildings numbered 1, 2 and 3"),
+        (("-g", "res-arcana", "--with", "base"), "how many places of power with 3 players", "For 3 players: Lay out 5 places of power"),
+        (("-g", "res-arcana", "--with", "base"), "how many places of power with 5 players", "For 5 players: Res Arcana is played by 2 to 4 players."),
+    ],
+)
+def test_question_with_a_count_is_answered_by_its_step_first(run_cli, args, question, starts):
+    """A question asked for a player count starts with the setup step for that count, from the setup data."""
+    result = run_cli("ask", *args, question)
+    assert result.exit_code == 0
+    assert first_lines(result.stdout).startswith(starts), result.stdout
+
+
+def test_french_question_with_a_count(run_cli):
+    """"combien de cartes à 2 joueurs": several games answer; the first game's answer starts with its step for 2 players."""
+    text = run_cli("ask", "combien de cartes à 2 joueurs").stdout
+    lines = text.splitlines()
+    assert lines[2] == "In Catalyst:"
+    assert first_lines("\n".join(lines[3:])).startswith(
+        "For 2 players: Catalyst deck: look at the number in the lower left corner of each Catalyst card; put the cards marked 3 and the cards marked 4 back in the box."
+    )
+    alone = run_cli("ask", "-g", "catalyst", "combien de cartes à 2 joueurs").stdout
+    assert "For 2 players: Catalyst deck" in first_lines(alone, 6)
+
+
+def test_question_with_a_count_as_json(run_cli):
+    """ask --json gives the steps for the count as `setup`, and null for a question without a count."""
+    printed = json.loads(run_cli("ask", "--json", "how many monuments with 4 players").stdout)
+    assert printed["setup"]["players"] == 4
+    assert [e["slug"] for e in printed["setup"]["expansions"]] == ["perlae-imperii"]
+    assert "deal 12 of them" in printed["setup"]["steps"][0]["text"]
+    assert json.loads(run_cli("ask", "--json", "chaumurky tie").stdout)["setup"] is None
+
+
+def test_question_with_a_count_in_a_process():
+    """As a real process (the quick path of a plain ask), the step for the count comes first."""
+    done = rulebot_process("ask", "combien de cartes à 2 joueurs", env={"COLUMNS": "200"})
+    assert done.returncode == 3, done.stderr  # several games answer: not stood by
+    assert "In Catalyst:\nFor 2 players: Catalyst deck: look at the number in the lower left corner" in done.stdout
+    done = rulebot_process("ask", "how many monuments with 3 players", env={"COLUMNS": "200"})
+    assert done.returncode == 0
+    assert done.stdout.startswith("For 3 players: Shuffle all the monuments together and deal 10 of them")
+
+
+# -- in rulebot play ----------------------------------------------------------------------------
+
+
+def test_play_setup_command(run_cli):
+    """:setup N prints the checklist of the session's game, with its expansions in play; a count it is not played by is said."""
+    lines = [":setup 3", ":game res-arcana", ":setup 5", ":setup 6", ":with -", ":setup 5", ":setup 4", ":game catalyst", ":setup 2"]
+    text = run_cli("play", "--with", "perlae-imperii", input="\n".join(lines) + "\n").stdout
+    flat = " ".join(text.split())
+    assert "Which game? Choose it with :game SLUG, then :setup N." in flat
+    assert "Res Arcana with Perlae Imperii: setup for 5 players" in flat and "set out 7 of them" in flat and "deal 14 of them" in flat
+    assert "Error: Res Arcana with Perlae Imperii is played by 2 to 5 players, not 6" in flat
+    assert "Error: Res Arcana is played by 2 to 4 players, not 5" in flat
+    assert "Res Arcana: setup for 4 players" in flat and "Lay out 5 places of power" in flat
+    assert "Catalyst: setup for 2 players" in flat and "keep only the Buildings numbered 1 and 3;" in flat
