@@ -20,7 +20,8 @@ def user_dir(kind: str) -> Path:
         return outside_package(Path(configured), f"${variable}")
     import platformdirs
 
-    return getattr(platformdirs, f"user_{kind}_path")("rulebot", appauthor=False)
+    path: Path = getattr(platformdirs, f"user_{kind}_path")("rulebot", appauthor=False)
+    return path
 
 
 def package_dir() -> Path:

@@ -15,6 +15,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
 
@@ -33,11 +34,14 @@ from rulebot.index.schema import schema
 from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
 from rulebot.language import analysis, quantities
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     import threading
+    from ctypes import c_longlong
+    from multiprocessing.connection import Connection
+    from multiprocessing.context import ForkContext
 
-    from rulebot.corpus.model import Corpus, Entry
+    from rulebot.corpus.model import Corpus, Entry, Game
+    from rulebot.index.payload import EntryJSON, StoredEntry
 
 PARALLEL_FROM = 1000
 """From this many entries on, the index is built by two processes (a third faster at 1,000 entries)."""
@@ -45,7 +49,7 @@ PARALLEL_FROM = 1000
 Progress = Callable[[int, int], None]
 
 
-def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None, meanwhile: Callable[[], None] | None = None) -> dict:
+def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None, meanwhile: Callable[[], None] | None = None) -> dict[str, Any]:
     """Write the index of a corpus into an empty folder, with its metadata file last (see cache.seal).
 
     `meanwhile`: other work, done once, when a core is free (see _fill).
@@ -70,7 +74,7 @@ def _memory_only() -> RamStorage:
     fallback would fail like the cache did.
     """
 
-    class MemoryOnly(RamStorage):
+    class MemoryOnly(RamStorage):  # type: ignore[misc]  # Whoosh has no type information: RamStorage is Any
         def temp_storage(self, name: str | None = None) -> RamStorage:
             return MemoryOnly()
 
@@ -85,7 +89,7 @@ def check_whoosh() -> None:
         )
 
 
-def documents(corpus: Corpus, ids: Iterable[str] | None = None, terminal: bool = True) -> Iterator[tuple[str, Callable[[], dict]]]:
+def documents(corpus: Corpus, ids: Iterable[str] | None = None, terminal: bool = True) -> Iterator[tuple[str, Callable[[], dict[str, Any]]]]:
     """Each entry's (digest, document maker), in corpus order (or that of `ids`, when given).
 
     The digest covers everything the document is made from, so an update can
@@ -98,11 +102,11 @@ def documents(corpus: Corpus, ids: Iterable[str] | None = None, terminal: bool =
     for entry in corpus.entries.values() if ids is None else map(corpus.entries.__getitem__, ids):
         language = corpus.games[entry.game].language
         payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
-        yield _digest(language, payload), _maker(entry, language, payload, terminal)
+        yield _digest(language, payload), _maker(entry, language, cast("StoredEntry", payload), terminal)  # make() adds the rest
 
 
-def _maker(entry: Entry, language: str, payload: dict, terminal: bool = True) -> Callable[[], dict]:
-    def make() -> dict:
+def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = True) -> Callable[[], dict[str, Any]]:
+    def make() -> dict[str, Any]:
         from rulebot.markdown import may_be_markup, to_terminal
 
         if terminal and may_be_markup(entry.text):  # a plain text (most) is made terminal text when shown, in microseconds
@@ -131,7 +135,7 @@ def _maker(entry: Entry, language: str, payload: dict, terminal: bool = True) ->
     return make
 
 
-def _digest(language: str, payload: dict) -> str:
+def _digest(language: str, payload: EntryJSON) -> str:
     """A short hash of what an entry's document is made from: equal hashes, nothing to re-index.
 
     A document is made from the entry's payload (which holds every field of
@@ -142,11 +146,11 @@ def _digest(language: str, payload: dict) -> str:
     # payloads give equal bytes; it is four times faster than JSON, and a
     # one-entry update hashes every entry. The payload is built in a fixed key
     # order, so its keys need no sorting.
-    return hashlib.sha1(marshal.dumps((cache.FORMAT, language, payload), 2)).hexdigest()[:20]
+    return hashlib.sha1(marshal.dumps((cache.FORMAT, language, cast("dict[str, Any]", payload)), 2)).hexdigest()[:20]
 
 
 @collector.paused()
-def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, progress: Progress | None, meanwhile: Callable[[], None] | None = None) -> dict:
+def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, progress: Progress | None, meanwhile: Callable[[], None] | None = None) -> dict[str, Any]:
     """Write the index of a corpus into an empty storage: its segments, then the table of contents naming them.
 
     `meanwhile` is done once: by whichever process writing a part is done
@@ -200,6 +204,7 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
         # Progress is told from a thread (started after the fork): this
         # process spends seconds writing its part's postings while the
         # helper is still adding documents.
+        failed: list[Exception]
         reporting, failed = threading.Event(), []
         reporter = threading.Thread(target=_every, args=(0.2, report, reporting, failed), daemon=True)
         reporter.start()
@@ -231,7 +236,7 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
     return index_meta(corpus, fingerprint, digests)
 
 
-def _segment(storage: FileStorage | RamStorage, documents: Iterable[dict]):
+def _segment(storage: FileStorage | RamStorage, documents: Iterable[dict[str, Any]]) -> Any:
     """Write documents as a segment of the storage; the segment."""
     return whoosh_format.write_segment(storage, default_codec(), schema(), documents, terms_of)
 
@@ -256,7 +261,7 @@ def _halves(corpus: Corpus, ids: list[str]) -> tuple[list[str], list[str]]:
     return ids[:cut], ids[cut:]
 
 
-def _made(corpus: Corpus, ids: list[str], digests: dict[str, str], tick: Callable[[], None]) -> Iterator[dict]:
+def _made(corpus: Corpus, ids: list[str], digests: dict[str, str], tick: Callable[[], None]) -> Iterator[dict[str, Any]]:
     """The documents of some entries, in order; records each one's digest and ticks once it is written."""
     for entry_id, (digest, make) in zip(ids, documents(corpus, ids)):
         digests[entry_id] = digest
@@ -264,7 +269,7 @@ def _made(corpus: Corpus, ids: list[str], digests: dict[str, str], tick: Callabl
         tick()
 
 
-def _first_done(context, work: Callable[[], None] | None) -> Callable[[], None]:
+def _first_done(context: ForkContext, work: Callable[[], None] | None) -> Callable[[], None]:
     """What each process of a parallel build calls once its part is written: the work is done by the first to call."""
     claimed = context.Value("b", 0)
 
@@ -277,7 +282,9 @@ def _first_done(context, work: Callable[[], None] | None) -> Callable[[], None]:
     return spare
 
 
-def _write_part(storage: FileStorage, corpus: Corpus, ids: list[str], done, spare: Callable[[], None], parent_end, connection) -> None:
+def _write_part(
+    storage: FileStorage, corpus: Corpus, ids: list[str], done: c_longlong, spare: Callable[[], None], parent_end: Connection, connection: Connection
+) -> None:
     """The helper process of _fill: write some entries as a segment, do the spare work if first,
     and send back (segment, digests) or the error."""
     parent_end.close()  # this process's copy: once the parent is gone, sending fails instead of waiting for ever
@@ -299,11 +306,15 @@ def _write_part(storage: FileStorage, corpus: Corpus, ids: list[str], done, spar
             connection.send(failure)
 
 
-def index_meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dict:
+def index_meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dict[str, Any]:
     """The metadata written beside an index: what answering needs to know without the corpus."""
     from collections import Counter
 
     entries = Counter(e.game for e in corpus.entries.values())
+    # per question language: French questions also use the French words of each vocabulary
+    vocabularies: list[tuple[str, Callable[[Game], tuple[tuple[str, ...], ...]]]] = [
+        ("en", lambda g: g.synonyms), ("fr", lambda g: g.synonyms + g.french)
+    ]
     return {
         "format": cache.FORMAT,
         "whoosh": release(whoosh.__version__[:3]),
@@ -312,12 +323,11 @@ def index_meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dic
         "built_at": time.time(),
         "games": {slug: game_payload(corpus, slug, entries.get(slug, 0)) for slug in corpus.games},
         "synonym_tables": {
-            # per question language: French questions also use the French words of each vocabulary
             language: {
                 **{slug: analysis.encode_synonyms(analysis.synonym_table(groups(g))) for slug, g in corpus.games.items()},
                 ALL_GAMES: analysis.encode_synonyms(analysis.synonym_table([s for g in corpus.games.values() for s in groups(g)])),
             }
-            for language, groups in (("en", lambda g: g.synonyms), ("fr", lambda g: g.synonyms + g.french))
+            for language, groups in vocabularies
         },
         "digests": digests,
         # Told whenever the index is opened: a later `ask` does not load the corpus to find them.
@@ -326,7 +336,7 @@ def index_meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dic
     }
 
 
-def terms_of(spec) -> Callable[[str], tuple[list[str], list[int] | range]]:
+def terms_of(spec: Any) -> Callable[[str], tuple[list[str], list[int] | range]]:
     """A faster way to the terms a field's analyzer makes of a value, and their positions, in order.
 
     rulebot's text fields (rulebot.index.schema.WordAnalyzer) make each word a term
@@ -336,7 +346,7 @@ def terms_of(spec) -> Callable[[str], tuple[list[str], list[int] | range]]:
     they are.
     """
     analyzer = spec.analyzer
-    term_of = analysis.ANALYSES.get(getattr(analyzer, "analysis", None))
+    term_of = analysis.ANALYSES.get(getattr(analyzer, "analysis", ""))  # "": not one of rulebot's analyses
     if term_of is None:
         import functools
 

@@ -24,8 +24,9 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from rulebot.corpus import files as corpus_files
 from rulebot.errors import IndexBuildError, Problem, corpus_warning
@@ -162,7 +163,7 @@ def _open_index(dirs: list[Path], rebuild: bool, progress: Progress | None, note
     return OpenIndex(opened[0], opened[1], target, built=meta is not None)
 
 
-def seal(folder: Path, meta: dict, known: dict[str, str] | None = None) -> None:
+def seal(folder: Path, meta: dict[str, Any], known: dict[str, str] | None = None) -> None:
     """Write the entry digests, record each file's size and hash, make them durable, then write the metadata file, last.
 
     Whoosh never flushes its files to disk: they are flushed here, so that an
@@ -205,7 +206,7 @@ def _record_verified(folder: Path, stamps: dict[str, list[int]]) -> None:
         _write_json(folder / VERIFIED_FILE, stamps)
 
 
-def intact(folder: Path, meta: dict) -> bool:
+def intact(folder: Path, meta: dict[str, Any]) -> bool:
     """True when every file of a sealed index still has its checksum (taken on trust when its stamp is unchanged)."""
     if _verified_unchanged(folder, meta):
         return True
@@ -215,7 +216,7 @@ def intact(folder: Path, meta: dict) -> bool:
         return False
 
 
-def _verified_unchanged(folder: Path, meta: dict) -> bool:
+def _verified_unchanged(folder: Path, meta: dict[str, Any]) -> bool:
     """True when every index file still has the stamp it had when its checksum was verified.
 
     No write can leave all of a file's stamp as it was (its change time is
@@ -256,7 +257,7 @@ def _key(dirs: list[Path]) -> str:
     return hashlib.sha256(joined.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict] | None, str | None]:
+def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict[str, Any]] | None, str | None]:
     """(index, meta) if the folder holds a sound index of this fingerprint; else why not (None if absent)."""
     meta_path = folder / META_FILE
     try:
@@ -386,7 +387,7 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
-def _write_json(path: Path, data: dict) -> None:
+def _write_json(path: Path, data: Mapping[str, object]) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # processes may write the same file at once
     tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     os.replace(tmp, path)

@@ -8,6 +8,7 @@ rulebot.index.whoosh_format, never the code that builds or updates an index
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rulebot.index.reader import IndexReader
 
@@ -20,7 +21,7 @@ class OpenIndex:
 
     __slots__ = ("index", "meta", "path", "built", "warnings")
 
-    def __init__(self, index: IndexReader, meta: dict, path: Path | None, built: bool = False, warnings: list[str] | None = None) -> None:
+    def __init__(self, index: IndexReader, meta: dict[str, Any], path: Path | None, built: bool = False, warnings: list[str] | None = None) -> None:
         self.index = index
         """The index, open for reading."""
         self.meta = meta

@@ -79,6 +79,19 @@ class EntryJSON(TypedDict):
     house_rule: bool
 
 
+class StoredEntry(EntryJSON):
+    """An entry's payload as the index keeps it: its JSON, with what ranking reads (rulebot.index.build adds it)."""
+
+    terminal: NotRequired[str]
+    """Its text rendered for the terminal, when it has markup (not in the site's index)."""
+    name_stems: list[list[str]]
+    """The stems of each of its names (analysis.name_stems)."""
+    counted: list[str]
+    """The stems of what its numbers count (quantities.counted_stems)."""
+    player_counts: list[int]
+    """The player counts it gives a value for (quantities.player_counts)."""
+
+
 class GameJSON(TypedDict):
     """A game as the index keeps it (and `games --json` prints its public part)."""
 

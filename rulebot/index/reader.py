@@ -15,8 +15,12 @@ import io
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulebot.index.whoosh_format import INDEX_NAME, Files, IndexFormatError, Read, Segment, latest_toc, read_toc
+
+if TYPE_CHECKING:
+    from rulebot.index.payload import StoredEntry
 
 PAYLOAD_FIELD = "data"
 """The field whose column holds each entry's payload (rulebot.index.payload.entry_payload) as JSON."""
@@ -26,7 +30,7 @@ _PAYLOADS = json.JSONDecoder()
 """Decodes payloads: raw_decode() skips the white space json.loads allows around a value, which payloads never have."""
 
 
-def encode_payload(payload: dict) -> bytes:
+def encode_payload(payload: StoredEntry) -> bytes:
     """A payload as the index keeps it: compact JSON, in UTF-8."""
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -92,12 +96,13 @@ class IndexReader:
         for s in self.segments:
             yield from (s.offset + d for d in range(s.doc_count) if d not in s.deleted)
 
-    def payload(self, docnum: int) -> dict:
+    def payload(self, docnum: int) -> StoredEntry:
         """The payload of a document's entry (a new dict each time)."""
         for s in reversed(self.segments):
             if docnum >= s.offset:
                 # Decoded first: json.loads decodes bytes with an error handler that takes UTF-8's slow path.
-                return _PAYLOADS.raw_decode(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))[0]
+                payload: StoredEntry = _PAYLOADS.raw_decode(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))[0]
+                return payload
         raise IndexError(docnum)
 
 

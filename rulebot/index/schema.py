@@ -8,6 +8,9 @@ rulebot.index.reader.PAYLOAD_FIELD), no pickle: answering reads it without Whoos
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
 
 from whoosh.analysis import Token, Tokenizer
@@ -19,7 +22,7 @@ from rulebot.index.reader import PAYLOAD_FIELD
 from rulebot.language import analysis
 
 
-class WordAnalyzer(Tokenizer):
+class WordAnalyzer(Tokenizer):  # type: ignore[misc]  # Whoosh has no type information: Tokenizer is Any
     """One of rulebot's analyses as Whoosh's analyzer: a text's words, each made a term (a stop word none),
     at the positions analysis.numbered() gives them. The schema pickles it by its analysis's name.
     (No character offsets: rulebot's fields do not keep them.)
@@ -36,7 +39,7 @@ class WordAnalyzer(Tokenizer):
 
     def __call__(self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
                  removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
-                 mode: str = "", **kwargs):
+                 mode: str = "", **kwargs: Any) -> Iterator[Token]:
         term_of = analysis.ANALYSES[self.analysis]
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         terms, places = analysis.numbered([term_of(word) for word in analysis.split(value)])

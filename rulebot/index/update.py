@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
 
@@ -20,7 +21,6 @@ from whoosh.reading import SegmentReader
 from rulebot.index import build, cache
 from rulebot.index.whoosh_format import WHOOSH, release
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from rulebot.corpus.model import Corpus
 
@@ -28,7 +28,7 @@ MERGE_UPDATES_FROM = 8
 """An update merges the small segments that earlier updates added once there are this many (see _merge_updates)."""
 
 
-def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, progress: build.Progress | None = None) -> dict | None:
+def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, progress: build.Progress | None = None) -> dict[str, Any] | None:
     """Bring a copy of an earlier build up to date in an empty folder: only changed entries are re-indexed.
 
     The earlier build's files are hard-linked (Whoosh never rewrites a
@@ -88,7 +88,7 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     return meta
 
 
-def _merge_updates(writer, segments: list) -> list:
+def _merge_updates(writer: Any, segments: list[Any]) -> list[Any]:
     """Whoosh's merge policy for updates: the segments of earlier updates are merged into one once there are several.
 
     Each update adds a segment of the entries it re-indexed, and every search

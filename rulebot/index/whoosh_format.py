@@ -35,10 +35,10 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import accumulate, repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 WHOOSH = (2, 7, 5)
 """The Whoosh-Reloaded release whose files this module reads and writes (pyproject.toml pins it)."""
@@ -111,7 +111,7 @@ class _Unpickler(pickle.Unpickler):
     bytes, tuples, lists, dicts, sets, and Whoosh's objects as attribute records (_Record).
     Any other class or function in a pickle is refused."""
 
-    _PLAIN = {
+    _PLAIN: dict[tuple[str, str], Callable[..., object]] = {
         ("collections", "defaultdict"): defaultdict,
         ("builtins", "int"): int,  # a defaultdict's factory
         ("builtins", "set"): set,
@@ -119,7 +119,7 @@ class _Unpickler(pickle.Unpickler):
         ("_codecs", "encode"): _latin1,
     }
 
-    def find_class(self, module: str, name: str):
+    def find_class(self, module: str, name: str) -> Callable[..., object]:
         if module == "whoosh" or module.startswith("whoosh."):
             return _Record
         found = self._PLAIN.get(("builtins" if module == "__builtin__" else module, name))
@@ -128,7 +128,7 @@ class _Unpickler(pickle.Unpickler):
         return found
 
 
-def _unpickle(data: bytes):
+def _unpickle(data: bytes) -> Any:
     """The value of one of Whoosh's pickles."""
     return _Unpickler(io.BytesIO(data)).load()
 
@@ -242,11 +242,11 @@ class TermInfo(NamedTuple):
     """Documents that hold it, deleted ones included (as Whoosh counts)."""
     extent: tuple[int, int] | None
     """Where its postings are in the segment's postings file (offset, length)."""
-    inlined: tuple | None = None
+    inlined: tuple[Sequence[int], Iterable[float], tuple[bytes, ...] | None] | None = None
     """Or the postings themselves (docnums, weights, values), for a term of very few."""
 
 
-Unpack = Callable[[], tuple[list[int], Iterable[float], tuple | None]]
+Unpack = Callable[[], tuple[list[int], Iterable[float], tuple[bytes, ...] | None]]
 """Unpacks a posting block: its docnums, weights (term frequency times field boost) and encoded values."""
 
 
@@ -294,6 +294,7 @@ class Segment:
     def postings(self, info: TermInfo) -> bytes:
         """A term's postings, as Whoosh wrote them (see posting_blocks)."""
         name, start = self._postings
+        assert info.extent is not None, "postings inlined in the term table"
         offset, length = info.extent
         return self._files.read(name, start + offset, length)
 
@@ -343,7 +344,7 @@ class _TermTable:
         extras_end = size - _INT.size
         extras_start = extras_end - _INT.unpack(self._read(extras_end, _INT.size))[0]
         tail = io.BytesIO(self._read(extras_start, extras_end - extras_start))
-        self.extras: dict = _Unpickler(tail).load()
+        self.extras: dict[str, Any] = _Unpickler(tail).load()
         directory = self._DIRECTORY.unpack(self._read(extras_start - self._DIRECTORY.size, self._DIRECTORY.size))
         self._tables = list(zip(directory[0::2], directory[1::2]))  # (position, slots)
         # The positions of the records in key order follow the extras' pickle.
@@ -405,18 +406,19 @@ class _BytesColumn:
         self._read, size = reader
         last = size - 1
         code = chr(self._read(last, 1)[0])
-        self._offsets: array | None = None
+        offsets: array[int] | None = None
         if code == "X":  # offsets were written too
             codes = self._read(last - 2, 2).decode("ascii")
             code, offsets_code = codes[0], codes[1]
             start = last - 2 - doc_count * array(offsets_code).itemsize
-            self._offsets = _unpack_array(offsets_code, self._read(start, doc_count * array(offsets_code).itemsize))
+            offsets = _unpack_array(offsets_code, self._read(start, doc_count * array(offsets_code).itemsize))
             last = start
         width = array(code).itemsize
         self._lengths = _unpack_array(code, self._read(last - width * doc_count, width * doc_count))
-        if self._offsets is None:
-            self._offsets = array("q", [0])
-            self._offsets.extend(accumulate(self._lengths))
+        if offsets is None:
+            offsets = array("q", [0])
+            offsets.extend(accumulate(self._lengths))
+        self._offsets = offsets
 
     def __getitem__(self, docnum: int) -> bytes:
         length = self._lengths[docnum]
@@ -459,7 +461,7 @@ class _Compound:
             raise IndexFormatError(f"segment file {self._name} lacks {name}") from None
 
 
-def _unpack_array(code: str, data: bytes) -> array:
+def _unpack_array(code: str, data: bytes) -> array[int]:
     """An array of numbers as Whoosh writes them: big-endian."""
     numbers = array(code)
     numbers.frombytes(data)
@@ -498,7 +500,7 @@ def posting_blocks(data: bytes) -> Iterator[tuple[int, Unpack]]:
         position = end
 
 
-def _unpack(packed: bytes, level: int) -> tuple[list[int], Iterable[float], tuple | None]:
+def _unpack(packed: bytes, level: int) -> tuple[list[int], Iterable[float], tuple[bytes, ...] | None]:
     """A block's docnums, weights and encoded values."""
     deltas, weights, encoded = _unpickle(zlib.decompress(packed) if level else packed)
     if weights is None or isinstance(weights, float):
@@ -528,7 +530,7 @@ Terms = Callable[[str], tuple[list[str], "list[int] | range"]]
 """The terms a field's analyzer makes of a value, and their positions, in order."""
 
 
-def write_segment(storage, codec, fields, documents: Iterable[dict], terms_of: Callable[[object], Terms]):
+def write_segment(storage: Any, codec: Any, fields: Any, documents: Iterable[dict[str, Any]], terms_of: Callable[[object], Terms]) -> Any:
     """Write documents as a new segment of a storage, with a schema's fields, the same as Whoosh's writer would; return the segment.
 
     Whoosh's writer passes each word through a chain of generators, keeps
@@ -544,7 +546,7 @@ def write_segment(storage, codec, fields, documents: Iterable[dict], terms_of: C
     segment = codec.new_segment(storage, INDEX_NAME)
     perdoc = codec.per_document_writer(storage, segment)
     analysed = {name: terms_of(spec) for name, spec in fields.items() if spec.indexed}
-    postings: dict[tuple[str, str], list] = {}  # (field, term): [docnum, frequency, encoded positions, docnum, ...]
+    postings: dict[tuple[str, str], list[Any]] = {}  # (field, term): [docnum, frequency, encoded positions, docnum, ...]
     lengths: dict[str, list[int]] = {name: [] for name, spec in fields.items() if spec.scorable}  # by document
     lone: dict[str, dict[int, bytes]] = {name: {} for name in lengths}  # the encoding of each lone position, shared
     count = 0
@@ -608,7 +610,7 @@ def write_segment(storage, codec, fields, documents: Iterable[dict], terms_of: C
     return segment
 
 
-def remove_scratch(storage, index_name: str = INDEX_NAME) -> None:
+def remove_scratch(storage: Any, index_name: str = INDEX_NAME) -> None:
     """Remove the scratch folder in which Whoosh writes a segment's columns before packing them."""
     storage.temp_storage(f"{index_name}.tmp").destroy()
 
@@ -616,7 +618,7 @@ def remove_scratch(storage, index_name: str = INDEX_NAME) -> None:
 class _Block:
     """A block of postings, with what Whoosh's term info adds up of each block (its W3TermInfo.add_block)."""
 
-    def __init__(self, ids: list[int], weights: array, max_weight: float, sizes: list[int]):
+    def __init__(self, ids: list[int], weights: array[float], max_weight: float, sizes: list[int]):
         self.ids, self._weights, self._max_weight = ids, weights, max_weight
         self._min_length = min(sizes, default=None)
         self._max_length = max(sizes, default=0)
@@ -640,7 +642,7 @@ class _Block:
         return self._max_weight
 
 
-def _write_postings(writer, format_, docnums: list[int], frequencies: list[int], encoded: list[bytes], lengths: list[int] | None) -> None:
+def _write_postings(writer: Any, format_: Any, docnums: list[int], frequencies: list[int], encoded: list[bytes], lengths: list[int] | None) -> None:
     """Write a term's postings as Whoosh's W3PostingsWriter does (after its start_postings), but a block at a time.
 
     Its add_posting() checks and files each posting on its own, which was a
@@ -668,7 +670,7 @@ def _write_postings(writer, format_, docnums: list[int], frequencies: list[int],
         _write_block(postings, made, values, fixed, level if len(ids) > 1 else 0, last=start + limit >= len(docnums))
 
 
-def _write_block(postings, block: _Block, values: list[bytes], fixed: int | None, level: int, last: bool) -> None:
+def _write_block(postings: Any, block: _Block, values: list[bytes], fixed: int | None, level: int, last: bool) -> None:
     """Write a block as W3PostingsWriter._write_block does: the postings tag before the first block, then the block's
     size (negative for the last), its summary, and its docnum gaps, weights and values, as small as Whoosh makes them."""
     out = postings._postfile
@@ -677,6 +679,7 @@ def _write_block(postings, block: _Block, values: list[bytes], fixed: int | None
     postings._terminfo.add_block(block)
     ids, weights = block.ids, block._weights
     gaps = tuple(b - a for a, b in zip([0, *ids], ids))
+    kept_weights: float | tuple[float, ...] | None
     if all(w == 1.0 for w in weights):
         kept_weights = None
     elif all(w == weights[0] for w in weights):

@@ -19,16 +19,17 @@ from __future__ import annotations
 import importlib
 import sys
 import types
+from typing import Any
 
 
 class _StandIn(types.ModuleType):
     """A module's placeholder: the names given, and the real module for any other."""
 
-    def __init__(self, name: str, **names) -> None:
+    def __init__(self, name: str, **names: object) -> None:
         super().__init__(name)
         self.__dict__.update(names)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             # The import system probes a module for __path__ and the like:
             # that is no use of the module, and must not load it.
@@ -42,11 +43,11 @@ def _real(name: str) -> types.ModuleType:
     return importlib.import_module(name)
 
 
-def _urlretrieve(*args, **kwargs):
+def _urlretrieve(*args: Any, **kwargs: Any) -> Any:
     return _real("urllib.request").urlretrieve(*args, **kwargs)
 
 
-def _iscoroutinefunction(function) -> bool:
+def _iscoroutinefunction(function: object) -> bool:
     # asyncio's answer, for anything but the generator-based coroutines Python 3.11 removed
     import inspect
 

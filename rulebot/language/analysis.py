@@ -20,8 +20,17 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rulebot.text import fold  # the one way names and questions are compared
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class _Stemmer(Protocol):
+        """What rulebot uses of a PyStemmer stemmer (which ships no type information)."""
+
+        def stemWord(self, word: str) -> str: ...
 
 WORD_PATTERN = r"[^\W_]+(?:\.[^\W_]+)*"
 """A word: letters and digits, with inner dots kept (rule numbers such as 702.19b).
@@ -98,12 +107,13 @@ FRENCH_STOP_WORDS = frozenset(
 
 
 @cache
-def _stemmer(language: str):
+def _stemmer(language: str) -> _Stemmer:
     # The Snowball stemmers in C (PyStemmer): fast to load, fast to stem, and
     # with a cache of their own.
     import Stemmer
 
-    return Stemmer.Stemmer(language)
+    stemmer: _Stemmer = Stemmer.Stemmer(language)
+    return stemmer
 
 
 def english_term(word: str) -> str | None:
@@ -188,7 +198,7 @@ SynonymTable = dict[tuple[str, ...], tuple[tuple[str, ...], ...]]
 """Each member of each synonym group, by its stems, mapped to every member of its groups, by words."""
 
 
-def synonym_table(groups: list[list[str]] | tuple[tuple[str, ...], ...]) -> SynonymTable:
+def synonym_table(groups: Sequence[Sequence[str]]) -> SynonymTable:
     """Map each member of each synonym group (by stems) to all members (by words)."""
     table: SynonymTable = {}
     for group in groups:
@@ -199,11 +209,11 @@ def synonym_table(groups: list[list[str]] | tuple[tuple[str, ...], ...]) -> Syno
     return table
 
 
-def encode_synonyms(table: SynonymTable) -> list:
+def encode_synonyms(table: SynonymTable) -> list[list[Any]]:
     """A synonym table as JSON-ready lists."""
     return [[list(key), [list(m) for m in members]] for key, members in table.items()]
 
 
-def decode_synonyms(encoded: list) -> SynonymTable:
+def decode_synonyms(encoded: list[list[Any]]) -> SynonymTable:
     """The table encode_synonyms() wrote."""
     return {tuple(key): tuple(tuple(m) for m in members) for key, members in encoded}

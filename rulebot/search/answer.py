@@ -16,6 +16,7 @@ The constants are in rulebot.search.constants.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from rulebot.search.constants import (
     CLOSE_SHARE,
@@ -24,6 +25,9 @@ from rulebot.search.constants import (
     MAX_PARTS,
     PART_SHARE,
 )
+
+if TYPE_CHECKING:
+    from rulebot.index.payload import StoredEntry
 
 
 class Hit:
@@ -35,7 +39,7 @@ class Hit:
 
     __slots__ = ("id", "game", "score", "coverage", "data")
 
-    def __init__(self, id: str, game: str, score: float, coverage: float, data: dict) -> None:
+    def __init__(self, id: str, game: str, score: float, coverage: float, data: StoredEntry) -> None:
         self.id = id
         """The entry's id."""
         self.game = game
@@ -63,7 +67,7 @@ class Answer:
         results: list[Hit] | None = None,
         confident: bool = False,
         suggestions: list[str] | None = None,
-        close_titles: list[dict] | None = None,
+        close_titles: list[dict[str, str]] | None = None,
         other_games: list[Hit] | None = None,
         language: str = "en",
         players: int | None = None,
@@ -102,7 +106,7 @@ def modifications_first(
     hits: list[Hit],
     ordering: Mapping[str, set[str]],
     in_play: Mapping[str, set[str]],
-    get: Callable[[str], dict],
+    get: Callable[[str], StoredEntry],
     official_only: bool,
 ) -> list[Hit]:
     """Put the entry of an expansion in play before the rule it changes.
@@ -196,5 +200,5 @@ def _linked(one: Hit, other: Hit) -> bool:
     return other.id in _links(one.data) or one.id in _links(other.data)
 
 
-def _links(data: dict) -> set[str]:
-    return {*data.get("see_also", ()), *(ref["id"] for key in ("modifies", "modified_by") for ref in data.get(key, ()))}
+def _links(data: StoredEntry) -> set[str]:
+    return {*data.get("see_also", ()), *(ref["id"] for refs in (data.get("modifies", ()), data.get("modified_by", ())) for ref in refs)}

@@ -60,7 +60,7 @@ class Clauses:
         return out
 
     def _analyse(self, unit: Unit, question: Question, across_games: bool) -> scoring.Unit:
-        alternatives = [(alt, 1.0, None) for alt in unit.alternatives[:1]]
+        alternatives: list[tuple[tuple[str, ...], float, frozenset[int] | None]] = [(alt, 1.0, None) for alt in unit.alternatives[:1]]
         for alt in unit.alternatives[1:]:
             alternatives.append((alt, SYNONYM_WEIGHT[question.language], self._scope(unit, alt, question) if across_games else None))
         if len(unit.words) == 1:

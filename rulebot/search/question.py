@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulebot.errors import QueryError
 from rulebot.index.opened import ALL_GAMES
@@ -33,6 +33,9 @@ from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import MAX_QUESTION_CHARS
+
+if TYPE_CHECKING:
+    from rulebot.index.payload import GameJSON
 
 
 class Unit(NamedTuple):
@@ -75,7 +78,7 @@ class Question(NamedTuple):
 class QuestionReader:
     """Reads questions for one index: its games' names, own terms, expansions and synonym tables."""
 
-    def __init__(self, games: dict[str, dict], synonym_tables: dict, reader: IndexReader):
+    def __init__(self, games: dict[str, GameJSON], synonym_tables: dict[str, dict[str, list[list[Any]]]], reader: IndexReader):
         self.games = games
         self.reader = reader
         """The index, whose French and English texts tell a question's language."""

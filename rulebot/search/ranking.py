@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Collection, Container, Mapping
+from typing import TYPE_CHECKING
 
 from rulebot.errors import UnknownEntryError, UnknownGameError
 from rulebot.index.opened import OpenIndex
@@ -49,13 +50,16 @@ from rulebot.search.query import Clauses
 from rulebot.search.question import Question, QuestionReader, Unit, clean_question, make_units, valid_text
 from rulebot.search.spelling import Spellings
 
+if TYPE_CHECKING:
+    from rulebot.index.payload import GameJSON, StoredEntry
+
 
 class Searcher:
     """Searches one opened index; open once, ask many times."""
 
     def __init__(self, opened: OpenIndex):
         self.opened = opened
-        self.games: dict[str, dict] = opened.meta["games"]
+        self.games: dict[str, GameJSON] = opened.meta["games"]
         self.reader = opened.index
         self.scorer = scoring.BM25F(self.reader)
         self.spellings = Spellings(self.reader)
@@ -116,7 +120,7 @@ class Searcher:
         known = [e["slug"] if game else f"{e['slug']} ({slug})" for slug, g in games.items() for e in g["expansions"]]
         return unknown("expansion", name, known, meant(name, names), of=game or "")
 
-    def get(self, entry_id: str) -> dict:
+    def get(self, entry_id: str) -> StoredEntry:
         """The payload of one entry, its id in any case; UnknownEntryError (with close ids) if none."""
         found = self.scorer.docs("id", entry_id.lower())
         if not found:
@@ -125,7 +129,7 @@ class Searcher:
             raise UnknownEntryError(f"no entry {entry_id!r}{hint}")
         return self.reader.payload(min(found))
 
-    def entries(self, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[dict]:
+    def entries(self, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[StoredEntry]:
         """Payloads of every entry matching the filters, in corpus order."""
         if game is not None:
             self.check_game(game)
@@ -277,7 +281,7 @@ class Searcher:
             allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
         return allowed - masked
 
-    def _close_titles(self, question: Question, limit: int = 5) -> list[dict]:
+    def _close_titles(self, question: Question, limit: int = 5) -> list[dict[str, str]]:
         """The entries whose names resemble the question's words, for an unsure answer ({id, title, game})."""
         words = question.words
         content = [w for w in words if w not in analysis.QUESTION_FILLER] or words
@@ -294,7 +298,7 @@ class Searcher:
 
 def _best(scores: dict[int, float], count: int) -> list[int]:
     """The best-scored documents, best first; on a tie, the earlier document (as Whoosh orders them)."""
-    docnums = scores.keys()
+    docnums: Collection[int] = scores.keys()
     if len(scores) > count:
         # Only documents scoring at least the count-th best score need
         # ranking by a key. A cut at most that score is guessed from a

@@ -39,11 +39,11 @@ from collections.abc import (
 )
 from functools import partial
 from math import log
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from rulebot.index.fields import K1, B
 from rulebot.index.reader import IndexReader
-from rulebot.index.whoosh_format import LENGTHS, Segment, TermInfo, positions
+from rulebot.index.whoosh_format import LENGTHS, Segment, TermInfo, Unpack, positions
 
 RECENT_BLOCKS = 2_000
 """How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
@@ -74,7 +74,7 @@ class _Term:
 
     __slots__ = ("ids", "values", "weight", "top")
 
-    def __init__(self, ids: array, values: array, top: float, weight: float):
+    def __init__(self, ids: array[int], values: array[float], top: float, weight: float):
         self.ids, self.values, self.weight = ids, values, weight
         self.top = top * weight
         """The highest of the scores."""
@@ -114,7 +114,7 @@ class BM25F:
         self._lengths: dict[tuple[int, str], bytes] = {}
         self._recent = _Recent(RECENT_POSTINGS, _cost)
         """The scores of terms and phrases met lately: the same words come back question after question."""
-        self._recent_blocks = _Recent(RECENT_BLOCKS)
+        self._recent_blocks: _Recent[Block] = _Recent(RECENT_BLOCKS)
         """Posting blocks unpacked lately for their positions."""
 
     def score(self, units: Iterable[Unit], best: int | None = None, eligible: Container[int] | None = None) -> Scores:
@@ -165,7 +165,7 @@ class BM25F:
             return scores
         ids, values, _top = self._term(clause.field, clause.words[0])
         if clause.weight != 1.0:
-            values = map(clause.weight.__mul__, values)
+            return dict(zip(ids, map(clause.weight.__mul__, values)))
         return dict(zip(ids, values))
 
     def term_scores(self, field: str, text: str) -> dict[int, float]:
@@ -184,7 +184,7 @@ class BM25F:
         """The documents whose field holds a term, the term's BM25F score in each, and the highest."""
         return self._kept((field, text), lambda: self._read_term(field, text))
 
-    def _kept(self, key: tuple, make: Callable[[], Kept]) -> Kept:
+    def _kept(self, key: tuple[Hashable, ...], make: Callable[[], Kept]) -> Kept:
         """The scores of a term or phrase, made or as kept from a recent question.
 
         Kept as two arrays, 12 bytes a posting (a dict takes ~90), and the
@@ -259,12 +259,13 @@ class BM25F:
             found.update(zip(docnums, positions(values)))
         return found
 
-    def _block(self, number: int, extent: tuple[int, int] | None, last: int, unpack: Callable[[], tuple]) -> tuple[list[int], tuple]:
+    def _block(self, number: int, extent: tuple[int, int] | None, last: int, unpack: Unpack) -> Block:
         """A posting block's docnums and encoded values, unpacked or as kept from a recent question (the blocks of
         common words come back). Its weights are not kept: positions need none, and they may be a one-pass iterator."""
 
-        def ids_and_values() -> tuple[list[int], tuple]:
+        def ids_and_values() -> Block:
             ids, _weights, values = unpack()
+            assert values is not None, "a field with positions has values"
             return ids, values
 
         if extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
@@ -279,22 +280,25 @@ class BM25F:
         return self._lengths[key]
 
 
-class _Recent:
+_V = TypeVar("_V")
+
+
+class _Recent(Generic[_V]):
     """Values made lately, by key, least recently used first: kept up to a total cost (the latest one always)."""
 
     __slots__ = ("_kept", "_limit", "_cost", "spent")
 
-    def __init__(self, limit: int, cost: Callable[[object], int] = lambda _value: 1):
-        self._kept: OrderedDict = OrderedDict()
+    def __init__(self, limit: int, cost: Callable[[_V], int] = lambda _value: 1):
+        self._kept: OrderedDict[Hashable, _V] = OrderedDict()
         self._limit, self._cost, self.spent = limit, cost, 0
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def values(self) -> Iterable:
+    def values(self) -> Iterable[_V]:
         return self._kept.values()
 
-    def get(self, key: Hashable, make: Callable[[], object]):
+    def get(self, key: Hashable, make: Callable[[], _V]) -> _V:
         """The value kept for a key, else made (and kept, the least recent ones dropped to make room)."""
         kept = self._kept.get(key)
         if kept is not None:
@@ -308,8 +312,10 @@ class _Recent:
         return kept
 
 
-Kept = tuple[array, array, float]
+Kept = tuple["array[int]", "array[float]", float]
 """The scores of a term or phrase as kept: the documents in order, the score in each, the highest score."""
+Block = tuple[list[int], tuple[bytes, ...]]
+"""A posting block of a field with positions as kept: its docnums, and each one's encoded positions."""
 
 
 def _cost(kept: Kept) -> int:
@@ -391,7 +397,7 @@ def _add_found(sums: dict[int, float], part: Part) -> None:
                 sums[docnum] += value
 
 
-def _looked_up(ids: array, values: array, wanted: Iterable[int]) -> Iterator[tuple[int, float]]:
+def _looked_up(ids: array[int], values: array[float], wanted: Iterable[int]) -> Iterator[tuple[int, float]]:
     """(docnum, score) of each wanted document a term's postings hold: for a few documents among many
     postings, looked up one by one (docnums are in order) rather than read through."""
     size = len(ids)
@@ -417,7 +423,7 @@ def _posting_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[list[int
         yield ids, weights
 
 
-def _values(segment: Segment, info: TermInfo, wanted: set[int], block: Callable[[int, Callable[[], tuple]], tuple]) -> Iterator[tuple[int, bytes]]:
+def _values(segment: Segment, info: TermInfo, wanted: set[int], block: Callable[[int, Unpack], Block]) -> Iterator[tuple[int, bytes]]:
     """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment;
     `block(last, unpack)` gives a block's docnums and encoded values."""
     # Only the blocks that can hold a wanted document are unpacked: a block

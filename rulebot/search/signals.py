@@ -18,7 +18,7 @@ The constants are in rulebot.search.constants.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import stem
@@ -38,6 +38,9 @@ from rulebot.search.constants import (
 from rulebot.search.question import Unit
 from rulebot.search.spelling import Spellings
 
+if TYPE_CHECKING:
+    from rulebot.index.payload import StoredEntry
+
 
 class Meaning(NamedTuple):
     """What one unit of a question stands for, as stems."""
@@ -56,14 +59,14 @@ def meaning(unit: Unit, spellings: Spellings) -> Meaning:
     return Meaning(said, said | {stem(w) for alt in unit.alternatives for w in alt})
 
 
-def rescored(score: float, coverage: float, bonus: float, data: dict) -> float:
+def rescored(score: float, coverage: float, bonus: float, data: StoredEntry) -> float:
     """An entry's score for its words, by the share of the question's units it matches, the lift of its name
     (name_bonus) and the trust of its source."""
     trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
     return score * (UNCOVERED_SHARE + (1 - UNCOVERED_SHARE) * coverage**2) * bonus * trust
 
 
-def name_bonus(data: dict, meanings: list[Meaning], synonym_share: float) -> float:
+def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float) -> float:
     """How much naming the entry's title or an alias in the question lifts it.
 
     `meanings` holds, per unit of the question, the stems it says (its words,

@@ -1,0 +1,29 @@
+"""The core packages type-check strictly: mypy, with the configuration of pyproject.toml ([tool.mypy]), finds nothing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_mypy_passes(tmp_path: Path):
+    """mypy --strict on the files pyproject.toml names (the language, the index, the search, the leaf modules)."""
+    pytest.importorskip("mypy", reason="mypy is not installed (it comes with the test extras: pip install -e '.[test]')")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path / "mypy")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_stored_payload_adds_what_outputs_leave_out():
+    """The index's payload type (StoredEntry) is the entry's JSON and the keys that `ask --json` drops."""
+    from rulebot.cli.output import INTERNAL_KEYS
+    from rulebot.index.payload import EntryJSON, StoredEntry
+
+    assert set(StoredEntry.__annotations__) - set(EntryJSON.__annotations__) == set(INTERNAL_KEYS)
