@@ -8,7 +8,7 @@ answering a question does not load the corpus.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 if TYPE_CHECKING:
     from rulebot.corpus.model import Corpus, Entry
@@ -103,6 +103,8 @@ class GameJSON(TypedDict):
     synonyms: list[list[str]]
     terms: list[str]
     entries: int
+    setup: dict[str, Any] | None
+    """The game's setup as data (rulebot.corpus.setup.GameSetup.to_json), None without one."""
 
 
 def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (), referenced_by: Iterable[str] = ()) -> EntryJSON:

@@ -16,7 +16,7 @@ The constants are in rulebot.search.constants.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulebot.search.constants import (
     CLOSE_SHARE,
@@ -72,7 +72,7 @@ class Answer:
         language: str = "en",
         players: int | None = None,
         parts: int = 1,
-        setup: dict | None = None,
+        setup: dict[str, Any] | None = None,
     ) -> None:
         self.query = query
         """The question as received."""

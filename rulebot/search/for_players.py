@@ -14,6 +14,7 @@ game is not played by, with those expansions, is said so.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rulebot.corpus.setup import GameSetup
 from rulebot.errors import UnknownEntryError
@@ -21,18 +22,21 @@ from rulebot.language import analysis
 from rulebot.search.answer import Hit
 from rulebot.search.signals import content_stems
 
+if TYPE_CHECKING:
+    from rulebot.index.payload import GameJSON, StoredEntry
+
 MAX_STEPS = 3
 """At most this many steps answer a question."""
 
 
 def setup_answer(
-    games: Mapping[str, dict],
+    games: Mapping[str, GameJSON],
     parts: Sequence[Hit],
     players: int,
     words: Sequence[str],
     in_play: Collection[str],
-    get: Callable[[str], dict],
-) -> dict | None:
+    get: Callable[[str], StoredEntry],
+) -> dict[str, Any] | None:
     """The setup steps for `players` that answer the question whose answer is made of `parts` (best first);
     None when no step of the game's setup points at one of them.
 
@@ -45,24 +49,26 @@ def setup_answer(
     """
     best = parts[0]
     game = games[best.game]
-    if not game.get("setup"):
+    data = game.get("setup")
+    if not data:
         return None
-    setup = GameSetup.from_json(game["setup"])
+    setup = GameSetup.from_json(data)
     answering = [hit for hit in parts if hit.game == best.game]
-    expansions = set(in_play) | {hit.data["expansion"] for hit in answering if hit.data.get("expansion")}
+    expansions = set(in_play) | {slug for hit in answering if (slug := hit.data.get("expansion"))}
     names = {e["slug"]: e["name"] for e in game["expansions"]}
-    found = {
+    supported = list(setup.players_with(expansions))
+    found: dict[str, Any] = {
         "players": players,
         "game": best.game,
         "expansions": [{"slug": slug, "name": names.get(slug, slug)} for slug in sorted(expansions)],
-        "supported": list(setup.players_with(expansions)),
+        "supported": supported,
         "steps": [],
     }
     ids = [hit.id for hit in answering]
     pointing = [step for step, _expansion, _change in setup.assembled(expansions) if set(step.entries()) & set(ids)]
     if not pointing:
         return None
-    if players not in found["supported"]:
+    if players not in supported:
         return found
     checklist = setup.checklist(players, expansions)
     candidates = [step for step in checklist.steps if set(step.step.entries()) & set(ids)]
@@ -78,7 +84,7 @@ def setup_answer(
     return found
 
 
-def cite(get: Callable[[str], dict], entry_id: str) -> dict:
+def cite(get: Callable[[str], StoredEntry], entry_id: str) -> dict[str, Any]:
     """An entry's citation, from its payload: {"id", "title", "source"}; an entry not in the index has its id only."""
     try:
         payload = get(entry_id)
