@@ -12,7 +12,9 @@ import pytest
 
 from conftest import MINIMAL
 from rulebot.index import cache as index_module
-from rulebot.index.cache import META_FILE, open_index
+from rulebot.index import sealed
+from rulebot.index.cache import open_index
+from rulebot.index.sealed import META_FILE
 from rulebot.index.update import MERGE_UPDATES_FROM
 from rulebot.search.ranking import Searcher
 
@@ -133,7 +135,7 @@ class TestWhooshRelease:
         if meta:
             recorded["whoosh"] = ".".join(map(str, release))
         (folder / META_FILE).write_text(json.dumps(recorded), encoding="utf-8")
-        (folder / index_module.VERIFIED_FILE).unlink()
+        (folder / sealed.VERIFIED_FILE).unlink()
 
     @pytest.mark.parametrize("where", ["both", "toc"])
     def test_an_index_of_another_whoosh_is_rebuilt_with_a_warning(self, fresh_cache: Path, where: str):
@@ -198,8 +200,8 @@ class TestUpdate:
         rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
         assert open_index([minimal_copy]).meta["updated"]["changed"] == 1
         hashed: list[str] = []
-        monkeypatch.setattr(index_module, "_sha256", lambda path: hashed.append(path.name) or "")
-        monkeypatch.setattr(index_module, "_sha256_of", lambda data: hashed.append("bytes") or "")
+        monkeypatch.setattr(sealed, "sha256", lambda path: hashed.append(path.name) or "")
+        monkeypatch.setattr(sealed, "sha256_of", lambda data: hashed.append("bytes") or "")
         again = open_index([minimal_copy])
         assert not again.built and hashed == []
         assert top_id(again, "stormy dock") == "lh-ferry-gull"
@@ -231,12 +233,12 @@ class TestUpdate:
         earlier = json.loads((first.path / META_FILE).read_text(encoding="utf-8"))["sha256"]
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"
         rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
-        real = index_module._sha256
+        real = sealed.sha256
         hashed: list[str] = []
-        monkeypatch.setattr(index_module, "_sha256", lambda path: hashed.append(path.name) or real(path))
+        monkeypatch.setattr(sealed, "sha256", lambda path: hashed.append(path.name) or real(path))
         opened = open_index([minimal_copy])
         assert opened.meta["updated"]["changed"] == 1
-        linked = set(earlier) - {index_module.DIGESTS_FILE}  # the digests are written anew
+        linked = set(earlier) - {sealed.DIGESTS_FILE}  # the digests are written anew
         assert hashed and not set(hashed) & linked
         assert set(opened.meta["sha256"]) - set(hashed) <= linked
 

@@ -27,8 +27,10 @@ import pytest
 
 from conftest import MINIMAL
 from rulebot.index import cache as index_module
+from rulebot.index import sealed
 from rulebot.places import shipped_corpus_dir
-from rulebot.index.cache import META_FILE, PARSED_DIR, STALE_SECONDS, STAMPS_FILE, VERIFIED_FILE, open_index
+from rulebot.index.cache import PARSED_DIR, STALE_SECONDS, STAMPS_FILE, open_index
+from rulebot.index.sealed import META_FILE, VERIFIED_FILE
 from rulebot.index.opened import OpenIndex
 from rulebot.search.ranking import Searcher
 
@@ -333,7 +335,7 @@ class TestUnwritableCache:
 
             monkeypatch.setattr(FileStorage, "create_file", create_file)
         elif when == "metadata":
-            monkeypatch.setattr(index_module, "_write_json", _enospc)
+            monkeypatch.setattr(sealed, "write_json", _enospc)
         else:
             monkeypatch.setattr(Path, "rename", _enospc)
         warnings: list[str] = []
@@ -438,19 +440,19 @@ def test_rebuild_swapped_in_during_verification_is_not_damage(fresh_cache: Path,
     """A reader checking the index while another process swaps a rebuild in uses the new one, without a 'damaged' warning."""
     folder = open_index([MINIMAL]).path
     (folder / VERIFIED_FILE).unlink()  # so that the checksums are verified, file by file
-    real = index_module._sha256
+    real = sealed.sha256
 
     def racing(path: Path) -> str:
-        monkeypatch.setattr(index_module, "_sha256", real)
+        monkeypatch.setattr(sealed, "sha256", real)
         open_index([MINIMAL], rebuild=True).index.close()  # the other process, between reading the metadata and the files
         return real(path)
 
-    monkeypatch.setattr(index_module, "_sha256", racing)
+    monkeypatch.setattr(sealed, "sha256", racing)
     monkeypatch.setattr(index_module, "IN_MEMORY_BYTES", 0)  # read from disk, checked with _sha256
     warnings: list[str] = []
     opened = open_index([MINIMAL], warn=warnings.append)
     assert warnings == [] and not opened.built
-    assert index_module._sha256 is real  # the race did happen
+    assert sealed.sha256 is real  # the race did happen
     with Searcher(opened) as searcher:
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
 
@@ -467,9 +469,9 @@ def test_a_verified_index_is_checked_again_only_when_a_file_changed(fresh_cache:
 
     folder = reopened().path
     hashed: list[str] = []
-    real_file, real_bytes = index_module._sha256, index_module._sha256_of
-    monkeypatch.setattr(index_module, "_sha256", lambda path: hashed.append(path.name) or real_file(path))
-    monkeypatch.setattr(index_module, "_sha256_of", lambda data: hashed.append(len(data)) or real_bytes(data))
+    real_file, real_bytes = sealed.sha256, sealed.sha256_of
+    monkeypatch.setattr(sealed, "sha256", lambda path: hashed.append(path.name) or real_file(path))
+    monkeypatch.setattr(sealed, "sha256_of", lambda data: hashed.append(len(data)) or real_bytes(data))
     assert not reopened().built and hashed == []
 
     (folder / VERIFIED_FILE).write_text("{not json", encoding="utf-8")  # a lost record costs one verification, no rebuild

@@ -26,7 +26,7 @@ from whoosh.index import TOC
 
 from rulebot import collector
 from rulebot.errors import IndexBuildError
-from rulebot.index import cache, whoosh_format
+from rulebot.index import sealed, whoosh_format
 from rulebot.index.opened import ALL_GAMES, OpenIndex
 from rulebot.index.payload import entry_payload, game_payload
 from rulebot.index.reader import PAYLOAD_FIELD, IndexReader, encode_payload
@@ -50,12 +50,12 @@ Progress = Callable[[int, int], None]
 
 
 def write_index(folder: Path, corpus: Corpus, fingerprint: str, progress: Progress | None = None, meanwhile: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Write the index of a corpus into an empty folder, with its metadata file last (see cache.seal).
+    """Write the index of a corpus into an empty folder, with its metadata file last (see sealed.seal).
 
     `meanwhile`: other work, done once, when a core is free (see _fill).
     """
     meta = _fill(FileStorage(str(folder)), corpus, fingerprint, progress, meanwhile)
-    cache.seal(folder, meta)
+    sealed.seal(folder, meta)
     return meta
 
 
@@ -146,7 +146,7 @@ def _digest(language: str, payload: EntryJSON) -> str:
     # payloads give equal bytes; it is four times faster than JSON, and a
     # one-entry update hashes every entry. The payload is built in a fixed key
     # order, so its keys need no sorting.
-    return hashlib.sha1(marshal.dumps((cache.FORMAT, language, cast("dict[str, Any]", payload)), 2)).hexdigest()[:20]
+    return hashlib.sha1(marshal.dumps((sealed.FORMAT, language, cast("dict[str, Any]", payload)), 2)).hexdigest()[:20]
 
 
 @collector.paused()
@@ -316,7 +316,7 @@ def index_meta(corpus: Corpus, fingerprint: str, digests: dict[str, str]) -> dic
         ("en", lambda g: g.synonyms), ("fr", lambda g: g.synonyms + g.french)
     ]
     return {
-        "format": cache.FORMAT,
+        "format": sealed.FORMAT,
         "whoosh": release(whoosh.__version__[:3]),
         "fingerprint": fingerprint,
         "count": len(corpus.entries),

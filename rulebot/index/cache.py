@@ -24,30 +24,24 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from rulebot.corpus import files as corpus_files
 from rulebot.errors import IndexBuildError, Problem, corpus_warning
+from rulebot.index import sealed
 from rulebot.index.opened import OpenIndex
+from rulebot.index.sealed import FORMAT, META_FILE
 from rulebot.index.reader import IndexReader
 from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
 from rulebot.places import display_path, user_dir
 from rulebot.text import plural
 
-FORMAT = "18"
-"""Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
-
-META_FILE = "rulebot-meta.json"
 STAMPS_FILE = ".corpus-stamps.json"
 """Beside the builds: the size, time and hash of each corpus file when last read (see corpus_files.fingerprint)."""
 PARSED_DIR = ".parsed"
 """Beside the builds: each entries file as last parsed (see corpus.ParsedFiles)."""
-DIGESTS_FILE = "rulebot-digests.json"
-"""A hash of each entry's document, kept apart from the metadata that every `ask` reads."""
-VERIFIED_FILE = "rulebot-verified.json"
-"""The stamp (size, times, inode) of each index file when its checksum was last verified (see _open_built)."""
 IN_MEMORY_BYTES = 8 << 20
 """An index of at most this size is searched from memory (it is read whole anyway, to be checked)."""
 STALE_SECONDS = 600
@@ -156,80 +150,11 @@ def _open_index(dirs: list[Path], rebuild: bool, progress: Progress | None, note
         # another process's build won the swap, its files have other names:
         # nothing is recorded, and the check below verifies it.)
         with contextlib.suppress(OSError):
-            _record_verified(target, {name: _stamp_of(target / name) for name in meta["files"]})
+            sealed.record_verified(target, {name: sealed.stamp_of(target / name) for name in meta["files"]})
     opened, problem = _open_built(target, fingerprint)
     if opened is None:
         raise IndexBuildError(f"the index just built at {target} cannot be opened ({problem})")
     return OpenIndex(opened[0], opened[1], target, built=meta is not None)
-
-
-def seal(folder: Path, meta: dict[str, Any], known: dict[str, str] | None = None) -> None:
-    """Write the entry digests, record each file's size and hash, make them durable, then write the metadata file, last.
-
-    Whoosh never flushes its files to disk: they are flushed here, so that an
-    index whose metadata exists can no longer lose pages in a crash, and its
-    files' stamps can vouch for their content (see _open_built and open_index).
-    `known` holds the checksums of files already verified (an update's links
-    to the earlier build), which are not read again.
-    """
-    digests = meta.pop("digests", None)
-    if digests is not None:
-        _write_json(folder / DIGESTS_FILE, digests)
-    files = sorted(p for p in folder.iterdir() if not p.name.endswith("LOCK") and p.name not in (META_FILE, VERIFIED_FILE))
-    meta["files"] = {p.name: p.stat().st_size for p in files}
-    known = known or {}
-    meta["sha256"] = {p.name: known.get(p.name) or _sha256(p) for p in files}
-    for path in files:
-        _fsync(path)
-    with contextlib.suppress(OSError):  # not every system opens a folder to flush it (Windows)
-        _fsync(folder)
-    _write_json(folder / META_FILE, meta)
-
-
-def _fsync(path: Path) -> None:
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
-def _stamp_of(path: Path) -> list[int]:
-    """What changes whenever a file is written, replaced or copied: size, modification and change times, inode."""
-    info = path.stat()
-    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
-
-
-def _record_verified(folder: Path, stamps: dict[str, list[int]]) -> None:
-    """Record the stamps the index's files had when their checksums were verified (taken before reading them)."""
-    with contextlib.suppress(OSError):  # a read-only cache only costs checking the checksums again
-        _write_json(folder / VERIFIED_FILE, stamps)
-
-
-def intact(folder: Path, meta: dict[str, Any]) -> bool:
-    """True when every file of a sealed index still has its checksum (taken on trust when its stamp is unchanged)."""
-    if _verified_unchanged(folder, meta):
-        return True
-    try:
-        return all(_sha256(folder / name) == digest for name, digest in meta["sha256"].items())
-    except (OSError, KeyError, AttributeError):
-        return False
-
-
-def _verified_unchanged(folder: Path, meta: dict[str, Any]) -> bool:
-    """True when every index file still has the stamp it had when its checksum was verified.
-
-    No write can leave all of a file's stamp as it was (its change time is
-    set by the system), and the files were flushed to disk before the index
-    was sealed: such files hold what their checksums were made of.
-    """
-    try:
-        recorded = json.loads((folder / VERIFIED_FILE).read_text(encoding="utf-8"))
-        return isinstance(recorded, dict) and recorded.keys() == meta["files"].keys() and all(
-            recorded[name] == _stamp_of(folder / name) for name in recorded
-        )
-    except (OSError, ValueError):
-        return False
 
 
 # -- the cache folder ------------------------------------------------------
@@ -247,7 +172,7 @@ def _fingerprint(dirs: list[Path], home: Path) -> str:
     if stamps != known:
         with contextlib.suppress(OSError):  # a read-only cache only costs reading the files again
             home.mkdir(parents=True, exist_ok=True)
-            _write_json(path, stamps)
+            sealed.write_json(path, stamps)
     return hashlib.sha256(f"format {FORMAT}, Whoosh {release(WHOOSH)}\0{corpus_hash}".encode()).hexdigest()
 
 
@@ -287,7 +212,7 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
     checksums = meta.get("sha256")
     if not isinstance(checksums, dict) or set(checksums) != set(meta.get("files", {})):
         return None, "its metadata has no checksums"
-    verified = _verified_unchanged(folder, meta)
+    verified = sealed.verified_unchanged(folder, meta)
     # A small index is read whole and searched from memory: a term is read in
     # several small reads, each far cheaper from memory.
     whole = sum(meta.get("files", {}).values()) <= IN_MEMORY_BYTES
@@ -298,12 +223,12 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
             break
         try:
             if not verified:  # before reading: a later change must not pass for checked
-                stamps[name] = _stamp_of(folder / name)
+                stamps[name] = sealed.stamp_of(folder / name)
             if whole:
                 data = contents[name] = (folder / name).read_bytes()
-                actual = expected if verified else _sha256_of(data)
+                actual = expected if verified else sealed.sha256_of(data)
             else:
-                actual = _sha256(folder / name)
+                actual = sealed.sha256(folder / name)
         except OSError:
             return None, f"file {name} is unreadable"
         if actual != expected:
@@ -317,7 +242,7 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
         index.close()
         return None, f"it holds {plural(count, 'entry', 'entries')} instead of {meta.get('count')}"
     if not verified:
-        _record_verified(folder, stamps)
+        sealed.record_verified(folder, stamps)
     return (index, meta), None
 
 
@@ -376,18 +301,3 @@ def _prune(home: Path, keep: Path) -> None:
             shutil.rmtree(child, ignore_errors=True)
         else:
             child.unlink(missing_ok=True)
-
-
-def _sha256_of(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _sha256(path: Path) -> str:
-    with path.open("rb") as stream:
-        return hashlib.file_digest(stream, "sha256").hexdigest()
-
-
-def _write_json(path: Path, data: Mapping[str, object]) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # processes may write the same file at once
-    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, path)

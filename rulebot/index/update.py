@@ -18,7 +18,7 @@ from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: se
 from whoosh import index as whoosh_index
 from whoosh.reading import SegmentReader
 
-from rulebot.index import build, cache
+from rulebot.index import build, sealed
 from rulebot.index.whoosh_format import WHOOSH, release
 
 if TYPE_CHECKING:
@@ -40,11 +40,11 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     import shutil
 
     try:
-        old = json.loads((base / cache.META_FILE).read_text(encoding="utf-8"))
-        old_digests = json.loads((base / cache.DIGESTS_FILE).read_text(encoding="utf-8"))
+        old = json.loads((base / sealed.META_FILE).read_text(encoding="utf-8"))
+        old_digests = json.loads((base / sealed.DIGESTS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(old, dict) or old.get("format") != cache.FORMAT or old.get("whoosh") != release(WHOOSH) or not isinstance(old_digests, dict):
+    if not isinstance(old, dict) or old.get("format") != sealed.FORMAT or old.get("whoosh") != release(WHOOSH) or not isinstance(old_digests, dict):
         return None
     digests, makers = {}, []
     for entry_id, (digest, make) in zip(corpus.entries, build.documents(corpus)):
@@ -53,12 +53,12 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
             makers.append(make)
     if len(makers) > len(digests) / 5:
         return None  # Whoosh's writer re-indexes an entry three times slower than a new build does
-    if not cache.intact(base, old):
+    if not sealed.intact(base, old):
         return None  # damage in the earlier build must not be carried into this one
     build.check_whoosh()
-    linked = {}  # the checksums of the files linked, which cache.intact has just verified
+    linked = {}  # the checksums of the files linked, which sealed.intact has just verified
     for path in base.iterdir():
-        if path.name in (cache.META_FILE, cache.DIGESTS_FILE, cache.VERIFIED_FILE) or path.name.endswith("LOCK"):
+        if path.name in (sealed.META_FILE, sealed.DIGESTS_FILE, sealed.VERIFIED_FILE) or path.name.endswith("LOCK"):
             continue
         try:
             os.link(path, folder / path.name)
@@ -84,7 +84,7 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     index.close()
     meta = build.index_meta(corpus, fingerprint, digests)
     meta["updated"] = {"changed": len(changed), "removed": len(removed)}
-    cache.seal(folder, meta, known=linked)
+    sealed.seal(folder, meta, known=linked)
     return meta
 
 
