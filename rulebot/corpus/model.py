@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST
 
+TEXT_LANGUAGE = "en"
+"""The language of an entry's own title and text, and of its `aliases` and `asked` (other languages: `aliases-fr`...)."""
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rulebot.errors import Problem
@@ -50,8 +53,24 @@ class Alias:
 
     text: str
     """The phrase itself."""
-    lang: str = "en"
+    lang: str = TEXT_LANGUAGE
     """Its language (two-letter code)."""
+
+
+@dataclass(frozen=True)
+class Translation:
+    """An entry's title and text in another language than its own, from a translation file (`<source>.<lang>.md`)."""
+
+    lang: str
+    """Its language (two-letter code)."""
+    title: str
+    """The title in that language."""
+    text: str
+    """The text in that language, in Markdown."""
+    path: str = ""
+    """The translation file it was read from."""
+    line: int = 0
+    """The line of its heading in that file."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +145,8 @@ class Entry:
     """ISO date: the source marks the entry new or revised since then."""
     draft: bool = False
     """Imported and not yet rewritten: its text is still the document's own (`rulebot import`)."""
+    translations: tuple[Translation, ...] = ()
+    """Its title and text in other languages than its own (TEXT_LANGUAGE), one per language."""
     path: str = ""
     """The file it was read from."""
     line: int = 0
@@ -136,6 +157,10 @@ class Entry:
         yield self.title
         for alias in self.aliases:
             yield alias.text
+
+    def translation(self, lang: str) -> Translation | None:
+        """Its title and text in a language other than its own, if it has them."""
+        return next((t for t in self.translations if t.lang == lang), None)
 
 
 @dataclass
