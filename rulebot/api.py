@@ -69,7 +69,9 @@ class Phrase:
 
 @dataclass(frozen=True)
 class Ruling:
-    """One entry of the corpus: a rule, setup step, fine point, FAQ answer or erratum."""
+    """One entry of the corpus: a rule, setup step, fine point, FAQ answer or erratum.
+
+    Its fields are those of the entry's JSON (rulebot.index.payload.EntryJSON, as `ask --json` prints it)."""
 
     id: str
     """Its stable id (`rulebot show ID`)."""
@@ -88,7 +90,10 @@ class Ruling:
     aliases: tuple[Phrase, ...] = ()
     asked: tuple[Phrase, ...] = ()
     """Questions players ask that it answers."""
-    see_also: tuple[Link, ...] = ()
+    see_also: tuple[str, ...] = ()
+    """Ids of the related entries."""
+    see_also_refs: tuple[Link, ...] = ()
+    """The related entries, with their titles."""
     modifies: tuple[Link, ...] = ()
     """The rulings it changes."""
     modified_by: tuple[Link, ...] = ()
@@ -115,7 +120,8 @@ class Ruling:
             expansion_name=payload.get("expansion_name"),
             aliases=tuple(Phrase(**a) for a in payload.get("aliases", ())),
             asked=tuple(Phrase(**a) for a in payload.get("asked", ())),
-            see_also=tuple(Link(**r) for r in payload.get("see_also_refs", ())),
+            see_also=tuple(payload.get("see_also", ())),
+            see_also_refs=tuple(Link(**r) for r in payload.get("see_also_refs", ())),
             modifies=tuple(Link(**r) for r in payload.get("modifies", ())),
             modified_by=tuple(Link(**r) for r in payload.get("modified_by", ())),
             referenced_by=tuple(payload.get("referenced_by", ())),

@@ -40,13 +40,14 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_wheel_carries_corpus_and_templates(wheel: Path):
-    """The wheel holds every corpus file and the site templates inside the package."""
+    """The wheel holds every corpus file, the site templates and the JSON Schema of `ask --json` inside the package."""
     names = set(zipfile.ZipFile(wheel).namelist())
     for path in (ROOT / "corpus").rglob("*"):
         if path.is_file():
             assert f"rulebot/data/corpus/{path.relative_to(ROOT / 'corpus').as_posix()}" in names
     if (ROOT / "templates").is_dir():
         assert any(n.startswith("rulebot/data/templates/") for n in names)
+    assert "rulebot/schemas/ask.schema.json" in names
 
 
 def test_wheel_answers_from_its_own_corpus(wheel: Path, tmp_path: Path):

@@ -8,18 +8,96 @@ answering a question does not load the corpus.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from rulebot.corpus.model import Corpus, Entry
 
 
-def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (), referenced_by: Iterable[str] = ()) -> dict:
+class Citation(TypedDict):
+    """Where an entry's ruling comes from."""
+
+    document: str
+    """The source's id."""
+    title: str
+    """The source document's title."""
+    edition: str
+    """Its edition, version or revision."""
+    date: str | None
+    """Its date (YYYY-MM-DD), when known."""
+    trust: str | None
+    """official, designer, community or house."""
+    section: str
+    """Where in the document."""
+
+
+class Link(TypedDict):
+    """Another entry an entry links to (See also, Changes, Changed by)."""
+
+    id: str
+    title: str
+    """Its title (the id itself for an entry left out of a corpus with problems)."""
+    game: NotRequired[str]
+    expansion: NotRequired[str | None]
+    house_rule: NotRequired[bool]
+
+
+class Phrase(TypedDict):
+    """A name or a question players use for an entry, with its language."""
+
+    text: str
+    lang: str
+
+
+class EntryJSON(TypedDict):
+    """An entry as every output gives it: `ask --json`, `show --json`, `list --json`, the Python API (rulebot.api.Ruling
+    holds the same fields), the index's stored payloads, and the site's search data. The one definition of its shape:
+    rulebot/schemas/ask.schema.json describes it for JSON readers, and tests hold both to it."""
+
+    id: str
+    game: str
+    game_name: str
+    kind: str
+    title: str
+    expansion: str | None
+    expansion_name: str | None
+    source: Citation
+    text: str
+    """The ruling, in Markdown."""
+    aliases: list[Phrase]
+    asked: list[Phrase]
+    """Questions players ask that it answers."""
+    see_also: list[str]
+    see_also_refs: list[Link]
+    modifies: list[Link]
+    """The entries it changes."""
+    modified_by: list[Link]
+    """The entries that change it."""
+    referenced_by: list[str]
+    revised: str | None
+    draft: bool
+    house_rule: bool
+
+
+class GameJSON(TypedDict):
+    """A game as the index keeps it (and `games --json` prints its public part)."""
+
+    slug: str
+    name: str
+    language: str
+    aliases: list[str]
+    expansions: list[dict[str, str]]
+    synonyms: list[list[str]]
+    terms: list[str]
+    entries: int
+
+
+def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (), referenced_by: Iterable[str] = ()) -> EntryJSON:
     """The JSON object of an entry, as `ask`, `show` and `list` print it."""
     game = corpus.games[entry.game]
     source = game.source(entry.source)
 
-    def ref(entry_id: str) -> dict:
+    def ref(entry_id: str) -> Link:
         other = corpus.entries.get(entry_id)
         if other is None:
             return {"id": entry_id, "title": entry_id}
@@ -56,7 +134,7 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
     }
 
 
-def game_payload(corpus: Corpus, slug: str, entries: int) -> dict:
+def game_payload(corpus: Corpus, slug: str, entries: int) -> GameJSON:
     """What a search needs to know of a game (which has that many entries), without loading the corpus."""
     game = corpus.games[slug]
     return {
