@@ -58,9 +58,11 @@ def answer(
     limit: int = 3,
     with_: Iterable[str] = (),
     official_only: bool = False,
+    lang: str | None = None,
 ) -> Answer:
     """The answer to a question, with the expansions in play (configured, then given);
-    `official_only`: without house rules, in the results and in what they link to.
+    `official_only`: without house rules, in the results and in what they link to; each entry in the answer's
+    language (answer_language), where it has a text in it.
 
     An expansion given (`--with`) without a game says which game is asked about: its own."""
     in_play = expansions_in_play(searcher, with_, game)
@@ -72,7 +74,18 @@ def answer(
     if official_only:
         for hit in found.results + found.other_games:
             hit.data = without_house_rules(searcher, hit.data)
+    found.answer_language = answer_language(found.language, lang)
+    for hit in found.results + found.other_games:
+        hit.data = in_language(hit.data, found.answer_language)
     return found
+
+
+def answer_language(question_language: str, chosen: str | None = None) -> str:
+    """The language to answer in: the one chosen (`--lang`), else the configured one (`rulebot config set lang`),
+    else the question's."""
+    from rulebot import config
+
+    return chosen or config.language() or question_language
 
 
 def without_house_rules(searcher: Searcher, payload: dict) -> dict:
@@ -85,3 +98,22 @@ def without_house_rules(searcher: Searcher, payload: dict) -> dict:
         "see_also": [i for i in payload["see_also"] if i in official],
         "referenced_by": [i for i in payload["referenced_by"] if not searcher.get(i).get("house_rule")],
     }
+
+
+def in_language(payload: dict, lang: str) -> dict:
+    """An entry's payload with its title and text in `lang` when it has them in that language (its own title and
+    text go to its translations), else as it is: its `lang` says which it is."""
+    if payload["lang"] == lang:
+        return payload
+    chosen = next((t for t in payload["translations"] if t["lang"] == lang), None)
+    if chosen is None:
+        return payload
+    own = {"lang": payload["lang"], "title": payload["title"], "text": payload["text"]}
+    out = {**payload, "lang": lang, "title": chosen["title"], "text": chosen["text"]}
+    out["translations"] = [own, *(t for t in payload["translations"] if t is not chosen)]
+    out.pop("terminal", None)
+    from rulebot.index.reader import TRANSLATED_TERMINAL
+
+    if lang in payload.get(TRANSLATED_TERMINAL, {}):
+        out["terminal"] = payload[TRANSLATED_TERMINAL][lang]
+    return out

@@ -49,6 +49,16 @@ class Phrase(TypedDict):
     lang: str
 
 
+class Translated(TypedDict):
+    """An entry's title and text in one of its languages."""
+
+    lang: str
+    """The language (two-letter code)."""
+    title: str
+    text: str
+    """In Markdown."""
+
+
 class EntryJSON(TypedDict):
     """An entry as every output gives it: `ask --json`, `show --json`, `list --json`, the Python API (rulebot.api.Ruling
     holds the same fields), the index's stored payloads, and the site's search data. The one definition of its shape:
@@ -64,6 +74,10 @@ class EntryJSON(TypedDict):
     source: Citation
     text: str
     """The ruling, in Markdown."""
+    lang: str
+    """The language of its title and text (two-letter code)."""
+    translations: list[Translated]
+    """Its title and text in its other languages."""
     aliases: list[Phrase]
     asked: list[Phrase]
     """Questions players ask that it answers."""
@@ -93,7 +107,10 @@ class GameJSON(TypedDict):
 
 
 def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (), referenced_by: Iterable[str] = ()) -> EntryJSON:
-    """The JSON object of an entry, as `ask`, `show` and `list` print it."""
+    """The JSON object of an entry, as `ask`, `show` and `list` print it: in the entry's own language (in_language
+    gives it in another)."""
+    from rulebot.corpus.model import TEXT_LANGUAGE
+
     game = corpus.games[entry.game]
     source = game.source(entry.source)
 
@@ -121,6 +138,8 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
             "section": entry.section,
         },
         "text": entry.text,
+        "lang": TEXT_LANGUAGE,
+        "translations": [{"lang": t.lang, "title": t.title, "text": t.text} for t in entry.translations],
         "aliases": [{"text": a.text, "lang": a.lang} for a in entry.aliases],
         "asked": [{"text": a.text, "lang": a.lang} for a in entry.asked],
         "see_also": list(entry.see_also),

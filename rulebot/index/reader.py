@@ -20,6 +20,8 @@ from rulebot.index.whoosh_format import INDEX_NAME, Files, IndexFormatError, Rea
 
 PAYLOAD_FIELD = "data"
 """The field whose column holds each entry's payload (rulebot.index.payload.entry_payload) as JSON."""
+TRANSLATED_TERMINAL = "translated_terminal"
+"""The payload key of the texts of its translations rendered for the terminal, by language (for the printer only)."""
 
 
 _PAYLOADS = json.JSONDecoder()

@@ -57,6 +57,8 @@ class Answer:
     """When the game was not given: the best entry of other games that score close."""
     language: str = "en"
     """The language the question is written in (en or fr)."""
+    answer_language: str = "en"
+    """The language the answer is given in (en or fr): each entry's text in it where the entry has one."""
     players: int | None = None
     """The player count the question is asked for ("with 3 players"), if it gives one."""
     parts: int = 1
