@@ -48,6 +48,7 @@ from markupsafe import Markup
 
 from rulebot.version import __version__
 from rulebot.site import pages as site_pages
+from rulebot.site import languages
 from rulebot.site import search_data as site_search
 from rulebot.corpus.changes import REVISED, changes
 from rulebot.places import outside_package, shipped
@@ -175,6 +176,8 @@ class EntryView:
     """Its text is still the source document's own (`draft: true`): badged."""
     house: bool = False
     """A house rule (kind house-rule, or a source of trust house): never an official ruling."""
+    lang: str = "en"
+    """The language of its title and text."""
 
 
 @dataclass(frozen=True)
@@ -350,6 +353,10 @@ class PageContext(TypedDict):
     """The game's "What's new" from this page, for the game navigation; "" when it has none or no game."""
     version: str
     """rulebot's version, for the footer."""
+    page_lang: str
+    """The page's language (its `<html lang>`)."""
+    languages: list[languages.LanguageLink]
+    """The page in each of its languages (rulebot.site.languages), for the language switch; empty for most pages."""
 
 
 class HomeContext(PageContext):
@@ -472,6 +479,7 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
         ("game pages", _game_pages),
         ("A–Z indexes", _index_pages),
         ("sources page", _sources_page),
+        ("pages in other languages", _translated_pages),
         ("search data", _search_files),
         ("static files", _static_files),
     )
@@ -511,10 +519,14 @@ def _page(env: jinja2.Environment, names: list[str], context: PageContext) -> st
 
 
 class _Site:
-    """The corpus arranged for the pages: games by name, links, names to link."""
+    """The corpus arranged for the pages: games by name, links, names to link; in the entries' own language, or
+    in `lang`, the entries of `translated` in it (rulebot.site.languages)."""
 
-    def __init__(self, corpus: Corpus):
+    def __init__(self, corpus: Corpus, lang: str = languages.TEXT_LANGUAGE, translated: frozenset[str] = frozenset()):
         self.corpus = corpus
+        self.lang = lang
+        self.translated = translated
+        self.languages = languages.languages_of(corpus)
         self.games = sorted(corpus.games, key=lambda slug: (fold(corpus.games[slug].name), slug))
         self.referenced_by = corpus.referenced_by()
         self.modified_by = corpus.modified_by()
@@ -543,7 +555,13 @@ class _Site:
             game=game,
             whats_new_href=whats_new,
             version=__version__,
+            page_lang=self.lang,
+            languages=languages.switch(self.languages, page, self.lang),
         )
+
+    def entry_lang(self, entry: Entry) -> str:
+        """The language of an entry's title and text on the pages."""
+        return self.lang if entry.id in self.translated else languages.TEXT_LANGUAGE
 
     def href(self, entry_id: str, page: str) -> str | None:
         """The link to an entry from a page, on whichever page it is (None when there is no such entry)."""
@@ -828,6 +846,7 @@ def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> Entry
         ),
         draft=entry.draft,
         house=site.corpus.is_house_rule(entry),
+        lang=site.entry_lang(entry),
     )
 
 
@@ -860,7 +879,7 @@ def _az_pages(site: _Site, slug: str) -> list[_AzPage]:
         href = f"{relative_path(site.page_of[entry.id], index)}#{entry.id}"
         label = KIND_LABELS.get(entry.kind, entry.kind)
         house = site.corpus.is_house_rule(entry)
-        items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label, house=house))
+        items.append(IndexItem(name=entry.title, lang=site.entry_lang(entry), href=href, target="", kind_label=label, house=house))
         for alias in entry.aliases:
             items.append(IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label, house=house))
     items.sort(key=lambda item: (fold(item.name), item.name, item.target, item.href))
@@ -923,6 +942,15 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
     page = "sources.html"
     context = SourcesContext(**site.base(page, "Sources", None), games=[_summary(site, slug, page) for slug in site.games])
     yield page, _page(env, ["sources.html"], context)
+
+
+def _translated_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    def render(corpus: Corpus, lang: str, translated: frozenset[str]) -> Iterator[tuple[str, str]]:
+        other = _Site(corpus, lang, translated)
+        yield from _game_pages(other, env)
+        yield from _index_pages(other, env)
+
+    return languages.translated_pages(site.corpus, render)
 
 
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:

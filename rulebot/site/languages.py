@@ -1,0 +1,91 @@
+"""The site in the languages of the entries' translations: a game whose entries have French texts gets French pages.
+
+A game's pages are in the entries' own language (TEXT_LANGUAGE), beside
+`index.html` and `a-z.html`; in another language they are the same pages
+made from the entries' translations, named `index.fr.html`, `a-z.fr.html`,
+in the same folder, so that every relative link of a page holds. An entry
+without a text in the page's language keeps its own, marked with its
+`lang`. Each page of such a game has a switch to its other languages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from rulebot.corpus.model import TEXT_LANGUAGE, Corpus
+
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+"""Each language by its own name, for the switch."""
+
+
+@dataclass(frozen=True)
+class LanguageLink:
+    """A page in one of its languages, for the language switch."""
+
+    lang: str
+    label: str
+    """The language's own name."""
+    href: str
+    """The page in that language, from the page itself ("./index.fr.html")."""
+    current: bool
+    """Whether it is the page itself."""
+
+
+def languages_of(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """Each game's languages beyond the entries' own, by slug: those its entries have translations in."""
+    found: dict[str, set[str]] = {}
+    for entry in corpus.entries.values():
+        found.setdefault(entry.game, set()).update(t.lang for t in entry.translations)
+    return {slug: tuple(sorted(langs)) for slug, langs in found.items() if langs}
+
+
+def in_language(corpus: Corpus, lang: str) -> tuple[Corpus, frozenset[str]]:
+    """The corpus with each entry's title and text in `lang` where it has them, and the ids of those entries."""
+    entries, translated = {}, set()
+    for entry_id, entry in corpus.entries.items():
+        text = entry.translation(lang)
+        if text is not None:
+            entry = replace(entry, title=text.title, text=text.text)
+            translated.add(entry_id)
+        entries[entry_id] = entry
+    return replace(corpus, entries=entries), frozenset(translated)
+
+
+def page_in(page: str, lang: str) -> str:
+    """A page's path in a language: `game/a-z.html` is `game/a-z.fr.html` in French."""
+    return page if lang == TEXT_LANGUAGE else f"{page.removesuffix('.html')}.{lang}.html"
+
+
+def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[LanguageLink]:
+    """The language switch of a page (its path in the entries' own language) shown in `lang`: none for a page
+    that is not of a game with translations."""
+    slug, slash, name = page.partition("/")
+    if not slash or slug not in languages:
+        return []
+    return [
+        LanguageLink(lang=other, label=LANGUAGE_NAMES.get(other, other), href="./" + page_in(name, other), current=other == lang)
+        for other in (TEXT_LANGUAGE, *languages[slug])
+    ]
+
+
+def translated_pages(
+    corpus: Corpus, render: Callable[[Corpus, str, frozenset[str]], Iterable[tuple[str, str]]]
+) -> Iterator[tuple[str, str]]:
+    """The pages of the games with translations in each of their languages: `render(corpus, lang, translated)`
+    renders the game pages of a corpus whose entries are in `lang` where they can be (those of `translated`)."""
+    languages = languages_of(corpus)
+    for lang in sorted({lang for langs in languages.values() for lang in langs}):
+        games = {slug for slug, langs in languages.items() if lang in langs}
+        translated_corpus, translated = in_language(corpus, lang)
+        for path, content in render(translated_corpus, lang, translated):
+            slug, slash, _name = path.partition("/")
+            if slash and slug in games:
+                yield page_in(path, lang), _links_in(content, slug, lang)
+
+
+def _links_in(html: str, slug: str, lang: str) -> str:
+    """A page's links to the pages of its game's folder, made links to those pages in `lang` (the language
+    switch's, `./`, stay as they are)."""
+    return re.sub(rf'href="((?:\.\./{re.escape(slug)}/)?[^"/:?#]+)\.html', rf'href="\1.{lang}.html', html)
