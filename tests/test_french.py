@@ -10,22 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_corpus
+from conftest import TOY_GAME_TOML, write_corpus
 from rulebot import api
 from rulebot.cli import messages
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "rulebot" / "locale"
 
-GAME_TOML = """\
-slug = "toy"
-name = "Toy Game"
-id_prefix = "toy"
-
-[[sources]]
-id = "rules"
-title = "Toy rules"
-"""
+GAME_TOML = TOY_GAME_TOML
 ENTRIES = """\
 ## toy-hand
 title: Hand limit

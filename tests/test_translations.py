@@ -6,20 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import write_corpus
+from conftest import TOY_GAME_TOML, write_corpus
 from rulebot.corpus import load as corpus
 from rulebot.corpus.files import shipped_corpus_dir
 from rulebot.language.quantities import stated_numbers
 
-GAME_TOML = """\
-slug = "toy"
-name = "Toy Game"
-id_prefix = "toy"
-
-[[sources]]
-id = "rules"
-title = "Toy rules"
-"""
+GAME_TOML = TOY_GAME_TOML
 
 ENTRY = """\
 ## toy-hand
