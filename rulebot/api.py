@@ -57,6 +57,12 @@ class Link:
     game: str | None = None
     expansion: str | None = None
     house_rule: bool = False
+    titles: tuple[tuple[str, str], ...] = ()
+    """Its title in its other languages: (language, title) each."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.titles, dict):  # as the JSON gives them
+            object.__setattr__(self, "titles", tuple(self.titles.items()))
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ Keep at most **5 cards** in hand at the end of your turn.
 title: The bell
 kind: rule
 section: Part 2
+see_also: toy-hand
 
 Ring the bell when the harbour opens.
 """
@@ -85,8 +86,11 @@ def test_lang_chooses_the_language_of_the_answer(run_cli, toy):
 def test_an_entry_without_french_text_is_given_in_english_and_marked(run_cli, toy):
     result = run_cli(*toy, "ask", "--lang", "fr", "ring the bell harbour")
     assert result.stdout.startswith("The bell  [rule · Toy Game]  texte en anglais\n")
+    assert "  Voir aussi : Limite de main (toy-hand)\n" in result.stdout  # a linked entry named in French
     found = ask_json(run_cli, *toy, "ask", "--json", "--lang", "fr", "ring the bell harbour")
     assert found["results"][0]["lang"] == "en"
+    assert found["results"][0]["see_also_refs"][0]["title"] == "Limite de main"
+    assert found["results"][0]["see_also_refs"][0]["titles"] == {"en": "Hand limit"}
 
 
 def test_french_labels(run_cli, toy):
@@ -162,19 +166,21 @@ def test_french_english_only_entries_are_still_found(run_cli):
 
 
 def test_the_catalog_has_every_message_of_the_code():
-    """What Babel extracts from the code is what the French catalog translates, each message translated."""
-    babel = pytest.importorskip("babel.messages.extract", reason="Babel extracts the messages")
+    """What Babel extracts from the code and the templates (babel.cfg) is what the French catalog translates, each
+    message translated."""
+    extract = pytest.importorskip("babel.messages.extract", reason="Babel extracts the messages")
+    from babel.messages.frontend import parse_mapping_cfg
     from babel.messages.pofile import read_po
 
-    code = set()
-    for path in sorted((ROOT / "rulebot" / "cli").glob("*.py")):
-        with path.open("rb") as file:
-            code.update(message for _line, message, _comments, _context in babel.extract("python", file))
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as file:
+        method_map, options_map = parse_mapping_cfg(file)
+    code = {found[2] for found in extract.extract_from_dir(str(ROOT), method_map, options_map)}
     with (LOCALE / "fr" / "LC_MESSAGES" / "rulebot.po").open("rb") as file:
         catalog = read_po(file)
     translated = {m.id: m.string for m in catalog if m.id}
     assert set(translated) == code
     assert all(translated.values())
+    assert {"Source: ", "Also called"} <= code  # the command line's and the site's
 
 
 def test_the_compiled_catalog_is_the_catalog(tmp_path: Path):

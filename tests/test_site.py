@@ -1159,7 +1159,9 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     assert '<html lang="fr"' in french and ">Cloche</a></h4>" in french and "Sonnez-la." in french
     assert 'id="toy-b" lang="en"' in french and 'id="toy-a" aria' in french.replace('id="toy-a" lang', "")
     assert 'href="../toy/a-z.fr.html"' in french and 'href="./index.html" hreflang="en"' in french
+    assert "<dt>Voir aussi</dt>" in french and '<span class="label">Source :</span>' in french  # the words of the catalog
     english = (out / "toy" / "index.html").read_text(encoding="utf-8")
     assert '<html lang="en"' in english and 'href="./index.fr.html" hreflang="fr"' in english and "Cloche" not in english
+    assert "<dt>See also</dt>" in english and "Voir aussi" not in english
     az = (out / "toy" / "a-z.fr.html").read_text(encoding="utf-8")
     assert 'href="index.fr.html#toy-a">Cloche</a>' in az and 'href="index.fr.html#toy-b" lang="en">Horn</a>' in az

@@ -2,9 +2,10 @@
 
 English is the language of the code. The catalogs are in rulebot/locale
 (`<lang>/LC_MESSAGES/rulebot.po`, compiled to `rulebot.mo`, both shipped),
-extracted from the code and compiled with Babel:
+with the site's words too (rulebot.site.languages), extracted from the code
+and the templates (babel.cfg) and compiled with Babel:
 
-    pybabel extract -o rulebot/locale/rulebot.pot --no-location --omit-header rulebot/cli
+    pybabel extract -F babel.cfg -o rulebot/locale/rulebot.pot --no-location --omit-header .
     pybabel update -i rulebot/locale/rulebot.pot -d rulebot/locale -D rulebot --no-location --omit-header
     pybabel compile -d rulebot/locale -D rulebot
 

@@ -35,7 +35,7 @@ from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
 from rulebot.places import display_path, user_dir
 from rulebot.text import plural
 
-FORMAT = "19"
+FORMAT = "20"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"

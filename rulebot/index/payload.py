@@ -40,6 +40,8 @@ class Link(TypedDict):
     game: NotRequired[str]
     expansion: NotRequired[str | None]
     house_rule: NotRequired[bool]
+    titles: NotRequired[dict[str, str]]
+    """Its title in its other languages, by language (only for an entry that has some)."""
 
 
 class Phrase(TypedDict):
@@ -118,7 +120,10 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
         other = corpus.entries.get(entry_id)
         if other is None:
             return {"id": entry_id, "title": entry_id}
-        return {"id": other.id, "title": other.title, "game": other.game, "expansion": other.expansion, "house_rule": corpus.is_house_rule(other)}
+        link: Link = {"id": other.id, "title": other.title, "game": other.game, "expansion": other.expansion, "house_rule": corpus.is_house_rule(other)}
+        if other.translations:
+            link["titles"] = {t.lang: t.title for t in other.translations}
+        return link
 
     expansion = game.expansion(entry.expansion) if entry.expansion else None
     return {

@@ -64,20 +64,21 @@ MARKER_TEXT = "This folder is a site built by rulebot; `rulebot site build` repl
 STATIC_DIR = "_static"
 """Where templates/static/ is copied in the output."""
 
+N_ = languages.N_
 KIND_LABELS = {
-    "rule": "Rule",
-    "setup": "Setup",
-    "faq": "FAQ",
-    "errata": "Errata",
-    "fine-point": "Fine point",
-    "variant": "Variant",
-    "house-rule": "House rule",
+    "rule": N_("Rule"),
+    "setup": N_("Setup"),
+    "faq": N_("FAQ"),
+    "errata": N_("Errata"),
+    "fine-point": N_("Fine point"),
+    "variant": N_("Variant"),
+    "house-rule": N_("House rule"),
 }
 TRUST_LABELS = {
-    "official": "Official",
-    "designer": "Designer ruling",
-    "community": "Community",
-    "house": "House",
+    "official": N_("Official"),
+    "designer": N_("Designer ruling"),
+    "community": N_("Community"),
+    "house": N_("House"),
 }
 LISTED_SECTIONS = 12
 """The page of a split game lists the sections of each of its pages that holds several, up to this many."""
@@ -491,8 +492,10 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
     yield ".nojekyll", b""
 
 
-def _environment() -> jinja2.Environment:
+def _environment(lang: str = languages.TEXT_LANGUAGE) -> jinja2.Environment:
+    """The templates' environment, in a language (`{{ _("Source:") }}`: rulebot.site.languages.install_catalog)."""
     env = jinja2.Environment(
+        extensions=["jinja2.ext.i18n"],
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -505,6 +508,7 @@ def _environment() -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["count"] = count
+    languages.install_catalog(env, lang)
     return env
 
 
@@ -946,9 +950,9 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
 
 def _translated_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     def render(corpus: Corpus, lang: str, translated: frozenset[str]) -> Iterator[tuple[str, str]]:
-        other = _Site(corpus, lang, translated)
-        yield from _game_pages(other, env)
-        yield from _index_pages(other, env)
+        other, other_env = _Site(corpus, lang, translated), _environment(lang)
+        yield from _game_pages(other, other_env)
+        yield from _index_pages(other, other_env)
 
     return languages.translated_pages(site.corpus, render)
 

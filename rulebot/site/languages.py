@@ -15,9 +15,27 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from rulebot.corpus.model import TEXT_LANGUAGE, Corpus
+from rulebot.places import package_dir
 
 LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 """Each language by its own name, for the switch."""
+
+
+def N_(message: str) -> str:
+    """A message for the catalogs, translated where it is shown (`{{ _(label) }}` in a template)."""
+    return message
+
+
+def install_catalog(env: object, lang: str) -> None:
+    """Give a Jinja environment (with the i18n extension) the words of `lang`: those of the catalogs of rulebot/locale,
+    as the command line has them (rulebot.cli.messages); English as written."""
+    import gettext
+
+    if lang == TEXT_LANGUAGE:
+        env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    else:
+        catalog = gettext.translation("rulebot", localedir=package_dir() / "locale", languages=[lang], fallback=True)
+        env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
