@@ -58,9 +58,11 @@ def answer(
     limit: int = 3,
     with_: Iterable[str] = (),
     official_only: bool = False,
+    lang: str | None = None,
 ) -> Answer:
     """The answer to a question, with the expansions in play (configured, then given);
-    `official_only`: without house rules, in the results and in what they link to.
+    `official_only`: without house rules, in the results and in what they link to; each entry in the answer's
+    language (answer_language), where it has a text in it.
 
     An expansion given (`--with`) without a game says which game is asked about: its own."""
     in_play = expansions_in_play(searcher, with_, game)
@@ -72,12 +74,23 @@ def answer(
     if official_only:
         for hit in found.results + found.other_games:
             hit.data = without_house_rules(searcher, hit.data)
+    found.answer_language = answer_language(found.language, lang)
+    for hit in found.results + found.other_games:
+        hit.data = in_language(hit.data, found.answer_language)
     return found
+
+
+def answer_language(question_language: str, chosen: str | None = None) -> str:
+    """The language to answer in: the one chosen (`--lang`), else the configured one (`rulebot config set lang`),
+    else the question's."""
+    from rulebot import config
+
+    return chosen or config.language() or question_language
 
 
 def without_house_rules(searcher: Searcher, payload: dict) -> dict:
     """An entry's payload without its links to house rules ("Changed by", "Changes", "See also", "Referenced by")."""
-    links = {key: [ref for ref in payload[key] if not ref.get("house_rule")] for key in ("modified_by", "modifies", "see_also_refs")}
+    links = {key: [ref for ref in payload[key] if not ref.get("house_rule")] for key in LINKS}
     official = {ref["id"] for ref in links["see_also_refs"]}
     return {
         **payload,
@@ -127,3 +140,36 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
         "note": checklist.note or None,
         "steps": [step.to_json(lambda entry_id: cite(searcher.get, entry_id), names) for step in checklist.steps],
     }
+
+
+def in_language(payload: dict, lang: str) -> dict:
+    """An entry's payload with its title and text in `lang` when it has them in that language (its own title and
+    text go to its translations), else as it is: its `lang` says which it is. The entries it links to are named
+    in `lang` too, where they can be (their own title goes to their `titles`)."""
+    if payload["lang"] == lang:
+        return payload
+    out = {**payload, **{key: [_link_in(link, payload["lang"], lang) for link in payload[key]] for key in LINKS}}
+    chosen = next((t for t in payload["translations"] if t["lang"] == lang), None)
+    if chosen is None:
+        return out
+    own = {"lang": payload["lang"], "title": payload["title"], "text": payload["text"]}
+    out.update(lang=lang, title=chosen["title"], text=chosen["text"])
+    out["translations"] = [own, *(t for t in payload["translations"] if t is not chosen)]
+    out.pop("terminal", None)
+    from rulebot.index.reader import TRANSLATED_TERMINAL
+
+    if lang in payload.get(TRANSLATED_TERMINAL, {}):
+        out["terminal"] = payload[TRANSLATED_TERMINAL][lang]
+    return out
+
+
+LINKS = ("modified_by", "modifies", "see_also_refs")
+"""The keys of an entry's payload that link to other entries, with their titles."""
+
+
+def _link_in(link: dict, own: str, lang: str) -> dict:
+    """A link to an entry named in `lang` when it has a title in it; its title in `own` goes to its `titles`."""
+    titles = link.get("titles", {})
+    if lang not in titles:
+        return link
+    return {**link, "title": titles[lang], "titles": {**{k: v for k, v in titles.items() if k != lang}, own: link["title"]}}

@@ -57,6 +57,12 @@ class Link:
     game: str | None = None
     expansion: str | None = None
     house_rule: bool = False
+    titles: tuple[tuple[str, str], ...] = ()
+    """Its title in its other languages: (language, title) each."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.titles, dict):  # as the JSON gives them
+            object.__setattr__(self, "titles", tuple(self.titles.items()))
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,15 @@ class Phrase:
 
     text: str
     lang: str
+
+
+@dataclass(frozen=True)
+class Translated:
+    """A ruling's title and text in another of its languages."""
+
+    lang: str
+    title: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -87,6 +102,10 @@ class Ruling:
     expansion: str | None = None
     """The expansion's slug, None for the base game."""
     expansion_name: str | None = None
+    lang: str = "en"
+    """The language of its title and text."""
+    translations: tuple[Translated, ...] = ()
+    """Its title and text in its other languages."""
     aliases: tuple[Phrase, ...] = ()
     asked: tuple[Phrase, ...] = ()
     """Questions players ask that it answers."""
@@ -118,6 +137,8 @@ class Ruling:
             source=Citation(**payload["source"]),
             expansion=payload.get("expansion"),
             expansion_name=payload.get("expansion_name"),
+            lang=payload.get("lang", "en"),
+            translations=tuple(Translated(**t) for t in payload.get("translations", ())),
             aliases=tuple(Phrase(**a) for a in payload.get("aliases", ())),
             asked=tuple(Phrase(**a) for a in payload.get("asked", ())),
             see_also=tuple(payload.get("see_also", ())),
@@ -229,10 +250,12 @@ class Library:
         with_: Iterable[str] = (),
         limit: int = 3,
         official_only: bool = False,
+        lang: str | None = None,
     ) -> Answer:
-        """Answer a question as `rulebot ask` does (`with_`: expansions in play, as `--with`)."""
+        """Answer a question as `rulebot ask` does (`with_`: expansions in play, as `--with`; `lang`: the language
+        to answer in, as `--lang`)."""
         return Answer.from_search(
-            answering.answer(self._searcher, question, game=game, limit=limit, with_=with_, official_only=official_only)
+            answering.answer(self._searcher, question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
         )
 
     def ruling(self, entry_id: str) -> Ruling:

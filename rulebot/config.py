@@ -1,7 +1,9 @@
-"""User settings: which expansions are in play for each game, by default.
+"""User settings: the language to answer in, and which expansions are in play for each game, by default.
 
 The file is `config.toml` in the user config directory ($RULEBOT_CONFIG_DIR
 overrides it), for example:
+
+    lang = "fr"
 
     [res-arcana]
     with = ["perlae-imperii"]
@@ -12,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from rulebot.errors import RulebotError
 from rulebot.places import user_dir
@@ -19,6 +22,10 @@ from rulebot.places import user_dir
 CONFIG_FILE = "config.toml"
 KEYS = ("with",)
 """Settings a game can have: `with`, the expansions in play."""
+LANG = "lang"
+"""The setting of the language to answer in (not a game's)."""
+LANGUAGES = ("en", "fr")
+"""The languages rulebot answers in."""
 
 
 class ConfigError(RulebotError):
@@ -32,6 +39,25 @@ def config_path() -> Path:
 
 def load() -> dict[str, dict[str, list[str]]]:
     """The settings per game; empty when there is no config file."""
+    return {game: table for game, table in _read().items() if game != LANG}  # type: ignore[misc]
+
+
+def language() -> str | None:
+    """The language to answer in, when one is set."""
+    return _read().get(LANG)  # type: ignore[return-value]
+
+
+def set_language(lang: str | None) -> Path:
+    """Set the language to answer in (None: the question's again); returns the file written."""
+    if lang is not None and lang not in LANGUAGES:
+        raise ConfigError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
+    settings = _read()
+    settings.pop(LANG, None)
+    return _save(settings if lang is None else {LANG: lang, **settings})
+
+
+def _read() -> dict[str, object]:
+    """The settings: per game, and the language (LANG); empty when there is no config file."""
     path = config_path()
     try:
         text = path.read_text(encoding="utf-8")
@@ -45,8 +71,13 @@ def load() -> dict[str, dict[str, list[str]]]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
-    settings: dict[str, dict[str, list[str]]] = {}
+    settings: dict[str, object] = {}
     for game, table in data.items():
+        if game == LANG and table in LANGUAGES:
+            settings[LANG] = table
+            continue
+        if game == LANG:
+            raise ConfigError(f"{path}: {LANG} must be one of {', '.join(LANGUAGES)}")
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: [{game}] must be a table")
         for key, value in table.items():
@@ -65,14 +96,14 @@ def split_key(key: str) -> tuple[str, str]:
     """`GAME.SETTING` as (game, setting); ConfigError if malformed or unknown."""
     game, _, setting = key.rpartition(".")
     if not game or setting not in KEYS:
-        raise ConfigError(f"unknown setting {key!r}: use GAME.with (e.g. res-arcana.with)")
+        raise ConfigError(f"unknown setting {key!r}: use GAME.with (e.g. res-arcana.with), or {LANG}")
     return game, setting
 
 
 def set_value(key: str, values: list[str]) -> Path:
     """Set GAME.SETTING to a list of values (empty: remove it); returns the file written."""
     game, setting = split_key(key)
-    settings = load()
+    settings: dict[str, Any] = _read()
     if values:
         settings.setdefault(game, {})[setting] = values
     else:
@@ -82,10 +113,13 @@ def set_value(key: str, values: list[str]) -> Path:
     return _save(settings)
 
 
-def _save(settings: dict[str, dict[str, list[str]]]) -> Path:
+def _save(settings: dict[str, Any]) -> Path:
     path = config_path()
-    lines = ["# rulebot settings: the expansions in play per game (rulebot config set GAME.with EXP...)"]
-    for game in sorted(settings):
+    lines = ["# rulebot settings: the language to answer in (rulebot config set lang fr), the expansions in play per game"
+             " (rulebot config set GAME.with EXP...)"]
+    if LANG in settings:
+        lines.append(f"{LANG} = {json.dumps(settings[LANG])}")
+    for game in sorted(g for g in settings if g != LANG):
         lines.append(f"\n[{json.dumps(game)}]")
         for key, values in sorted(settings[game].items()):
             lines.append(f"{key} = {json.dumps(values, ensure_ascii=False)}")

@@ -71,6 +71,22 @@ def rulebot_process(*args: str, env: dict | None = None, timeout: float = 60) ->
     )
 
 
+TOY_GAME_TOML = """\
+slug = "toy"
+name = "Toy Game"
+id_prefix = "toy"
+
+[[sources]]
+id = "rules"
+title = "Toy rules"
+
+[[expansions]]
+slug = "extra"
+name = "Extra"
+"""
+"""The game.toml of a game `toy` with a source `rules` and an expansion `extra`, for corpora written by a test."""
+
+
 def write_corpus(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write a corpus from {relative path: content}; returns its folder."""
     for name, content in files.items():

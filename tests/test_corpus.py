@@ -8,25 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MINIMAL, write_corpus
+from conftest import MINIMAL, TOY_GAME_TOML, write_corpus
 from rulebot.corpus import load as corpus
 from rulebot.corpus import files as corpus_files
 from rulebot.corpus import review as corpus_review
 from rulebot.errors import CorpusError
 
-GAME_TOML = """\
-slug = "toy"
-name = "Toy Game"
-id_prefix = "toy"
-
-[[sources]]
-id = "rules"
-title = "Toy rules"
-
-[[expansions]]
-slug = "extra"
-name = "Extra"
-"""
+GAME_TOML = TOY_GAME_TOML
 
 ENTRY = """\
 ## toy-one

@@ -49,6 +49,18 @@ def test_wheel_carries_corpus_and_templates(wheel: Path):
         assert any(n.startswith("rulebot/data/templates/") for n in names)
     assert "rulebot/schemas/ask.schema.json" in names
     assert "rulebot/schemas/setup.schema.json" in names
+    assert "rulebot/locale/fr/LC_MESSAGES/rulebot.mo" in names
+
+
+def test_wheel_answers_in_french_with_french_labels(wheel: Path, tmp_path: Path):
+    """Unpacked alone, the wheel answers a French question in French, with the labels of its compiled catalog."""
+    zipfile.ZipFile(wheel).extractall(tmp_path / "site")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "site"), RULEBOT_CACHE_DIR=str(tmp_path / "cache"), RULEBOT_CONFIG_DIR=str(tmp_path))
+    process = subprocess.run(
+        [sys.executable, "-m", "rulebot", "--color", "never", "ask", "combien de cartes en main à la fin du tour"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+    )
+    assert "Limite de cartes en main" in process.stdout and "Source : " in process.stdout, process.stderr
 
 
 def test_wheel_answers_from_its_own_corpus(wheel: Path, tmp_path: Path):

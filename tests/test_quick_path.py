@@ -32,6 +32,7 @@ SAMPLES: dict[str, list[tuple[str, bool]]] = {
     "with_": [("deep-tides", True), ("base", True), ("atlantis", True), ("-", False)],
     "as_json": [],
     "official_only": [],
+    "lang": [("fr", True), ("en", True), ("de", False), ("FR", False)],
 }
 """Values to give each option: (value, whether the quick path answers the line itself), the first one it answers."""
 

@@ -23,6 +23,9 @@ PROMISED = {
     'rulebot ask --with perlae-imperii "how many points to win"': ["arcana-pi-victory-check", "arcana-victory-check"],
     'rulebot ask --game res-arcana --with base "how many points to win"': ["arcana-victory-check"],
     'rulebot ask --json "chaumurky tie" | jq .confident': ["dune-chaumurky"],
+    'rulebot ask "combien de cartes en main à la fin du tour"': ["molthar-hand-limit", "molthar-end-of-turn"],
+    'rulebot ask --lang en "combien de cartes en main"': ["molthar-hand-limit"],
+    'rulebot ask --lang fr "molthar hand limit"': ["molthar-hand-limit"],
 }
 NOT_RUN_HERE = {
     # examples that need something the test does not have: a shell variable, a folder of the reader's, a game they add

@@ -322,15 +322,16 @@ def test_question_with_a_count_is_answered_by_its_step_first(run_cli, args, ques
 
 
 def test_french_question_with_a_count(run_cli):
-    """"combien de cartes à 2 joueurs": several games answer; the first game's answer starts with its step for 2 players."""
+    """"combien de cartes à 2 joueurs": several games answer; the first game's answer starts with its step for 2 players
+    (with the French labels of a French answer; the step's text is English, as the setup data is)."""
     text = run_cli("ask", "combien de cartes à 2 joueurs").stdout
     lines = text.splitlines()
-    assert lines[2] == "In Catalyst:"
+    assert lines[2] == "Dans Catalyst :"
     assert first_lines("\n".join(lines[3:])).startswith(
-        "For 2 players: Catalyst deck: look at the number in the lower left corner of each Catalyst card; put the cards marked 3 and the cards marked 4 back in the box."
+        "À 2 joueurs : Catalyst deck: look at the number in the lower left corner of each Catalyst card; put the cards marked 3 and the cards marked 4 back in the box."
     )
     alone = run_cli("ask", "-g", "catalyst", "combien de cartes à 2 joueurs").stdout
-    assert "For 2 players: Catalyst deck" in first_lines(alone, 6)
+    assert "À 2 joueurs : Catalyst deck" in first_lines(alone, 6)
 
 
 def test_question_with_a_count_as_json(run_cli):
@@ -346,7 +347,7 @@ def test_question_with_a_count_in_a_process():
     """As a real process (the quick path of a plain ask), the step for the count comes first."""
     done = rulebot_process("ask", "combien de cartes à 2 joueurs", env={"COLUMNS": "200"})
     assert done.returncode == 3, done.stderr  # several games answer: not stood by
-    assert "In Catalyst:\nFor 2 players: Catalyst deck: look at the number in the lower left corner" in done.stdout
+    assert "Dans Catalyst :\nÀ 2 joueurs : Catalyst deck: look at the number in the lower left corner" in done.stdout
     done = rulebot_process("ask", "how many monuments with 3 players", env={"COLUMNS": "200"})
     assert done.returncode == 0
     assert done.stdout.startswith("For 3 players: Shuffle all the monuments together and deal 10 of them")

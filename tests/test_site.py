@@ -208,7 +208,7 @@ class TestPages:
         report = site.build(shipped, tmp_path / "site")
         assert report.entries == len(shipped.entries)
         assert report.games == len(shipped.games)
-        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups)
+        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups) + 2  # Molthar's in French too
         assert report.out_dir == (tmp_path / "site").resolve()
 
     def test_every_game_has_a_page_and_an_index(self, shipped: Corpus, shipped_site: Path):
@@ -288,11 +288,11 @@ class TestPages:
         assert '<span class="alias">Keeper</span>' in article
 
     def test_every_page_has_landmarks_and_skip_link(self, shipped_site: Path):
-        """Every page is lang="en" with a skip link to main, a header, a nav, a main and a footer."""
+        """Every page is lang="en" (lang="fr" in French: `.fr.html`) with a skip link to main, a header, a nav, a main and a footer."""
         for name, page in _pages(shipped_site).items():
             tags = [tag for tag, _ in page.tags]
             html_attrs = page.tags[0][1]
-            assert page.tags[0][0] == "html" and html_attrs.get("lang") == "en", name
+            assert page.tags[0][0] == "html" and html_attrs.get("lang") == ("fr" if name.endswith(".fr.html") else "en"), name
             assert {"header", "nav", "main", "footer"} <= set(tags), name
             assert page.links[0] == "#main" and "main" in page.ids, name
 
@@ -825,9 +825,10 @@ def _ids_on(site_dir: Path, page: str, corpus: Corpus) -> list[str]:
 
 class TestLargeGame:
     def test_small_games_keep_one_page(self, shipped: Corpus, shipped_site: Path):
-        """Every shipped game is one page with all its entries, and one A–Z (and its setup page)."""
+        """Every shipped game is one page with all its entries, one A–Z and its setup page (and, for Molthar, the first two in French too)."""
         for slug in shipped.games:
-            assert sorted(p.name for p in (shipped_site / slug).iterdir()) == ["a-z.html", "index.html", "setup.html"]
+            french = ["a-z.fr.html", "index.fr.html"] if slug == "portals-of-molthar" else []
+            assert sorted(p.name for p in (shipped_site / slug).iterdir()) == sorted(["a-z.html", "index.html", "setup.html", *french])
             assert sorted(_ids_on(shipped_site, f"{slug}/index.html", shipped)) == sorted(e.id for e in shipped.entries_of(slug))
 
     def test_large_game_page_lists_its_pages(self, large: Corpus, large_site: Path):
@@ -1170,3 +1171,32 @@ class TestSetupPages:
         site.build(load([MINIMAL]), out)
         assert not (out / "lantern-harbor" / "setup.html").exists()
         assert "setup.html" not in (out / "lantern-harbor" / "index.html").read_text(encoding="utf-8")
+
+
+def test_pages_in_french_mark_what_is_not(tmp_path: Path):
+    """A game's French pages give the French texts, mark an entry without one `lang="en"`, and link to the French
+    pages of the game; a game without translations has none."""
+    from conftest import write_corpus
+    from rulebot.corpus.load import load
+
+    root = write_corpus(tmp_path / "c", {
+        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/rules.md": "## toy-a\ntitle: Bell\nkind: rule\nsection: 1\nsee_also: toy-b\n\nRing it.\n\n"
+                        "## toy-b\ntitle: Horn\nkind: rule\nsection: 2\naliases-fr: cor\n\nBlow it.\n",
+        "toy/rules.fr.md": "## toy-a\ntitle: Cloche\n\nSonnez-la.\n",
+        "other/game.toml": 'slug = "other"\nname = "Other"\nid_prefix = "other"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "other/rules.md": "## other-a\ntitle: Drum\nkind: rule\nsection: 1\n\nBeat it.\n",
+    })
+    out = tmp_path / "site"
+    site.build(load([root]), out)
+    assert not (out / "other" / "index.fr.html").exists()
+    french = (out / "toy" / "index.fr.html").read_text(encoding="utf-8")
+    assert '<html lang="fr"' in french and ">Cloche</a></h4>" in french and "Sonnez-la." in french
+    assert 'id="toy-b" lang="en"' in french and 'id="toy-a" aria' in french.replace('id="toy-a" lang', "")
+    assert 'href="../toy/a-z.fr.html"' in french and 'href="./index.html" hreflang="en"' in french
+    assert "<dt>Voir aussi</dt>" in french and '<span class="label">Source :</span>' in french  # the words of the catalog
+    english = (out / "toy" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in english and 'href="./index.fr.html" hreflang="fr"' in english and "Cloche" not in english
+    assert "<dt>See also</dt>" in english and "Voir aussi" not in english
+    az = (out / "toy" / "a-z.fr.html").read_text(encoding="utf-8")
+    assert 'href="index.fr.html#toy-a">Cloche</a>' in az and 'href="index.fr.html#toy-b" lang="en">Horn</a>' in az

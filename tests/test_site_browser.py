@@ -574,3 +574,26 @@ def test_setup_page_without_javascript_shows_the_full_tables(browser, base):  # 
         assert tab.locator(".setup-combination:visible").count() == 2
     finally:
         context.close()
+
+
+def test_molthar_in_french(page, base):  # type: ignore[no-untyped-def]
+    """The language switch of Molthar's page leads to its French page, whose entries, A–Z and search are in French."""
+    page.goto(base["shipped"] + "portals-of-molthar/index.html")
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.locator(".language-switch a", has_text="Français").click()
+    page.wait_for_url("**/portals-of-molthar/index.fr.html")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.locator("#molthar-hand-limit .entry-title").inner_text() == "Limite de cartes en main"
+    assert page.locator("#molthar-hand-limit").get_attribute("lang") is None  # the page's language
+    assert page.locator(".language-switch a[aria-current=page]").inner_text() == "Français"
+    page.locator(".game-nav a", has_text="A–Z").click()
+    page.wait_for_url("**/portals-of-molthar/a-z.fr.html")
+    page.locator(".index-items a", has_text="Limite de cartes en main").first.click()
+    page.wait_for_url("**/portals-of-molthar/index.fr.html#molthar-hand-limit")
+    assert _target(page) == "molthar-hand-limit"
+    for query in ("défaussez jusqu'à n'en garder que 5", "hand limit"):  # French and English words
+        results = _search(page, query)
+        assert results.first.get_attribute("href") == "../portals-of-molthar/index.fr.html#molthar-hand-limit", query
+    page.locator(".language-switch a", has_text="English").click()
+    page.wait_for_url("**/portals-of-molthar/index.html")
+    assert page.locator("#molthar-hand-limit .entry-title").inner_text() == "Hand limit"

@@ -39,6 +39,7 @@ NOT_FOR_ASK = (
     "rulebot.index.update",
     "rulebot.index.payload",
     "tomllib",
+    "gettext",  # the French catalog only for an answer in French
 )
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rulebot.cli.output import COLOR_MODES
+from rulebot.config import LANGUAGES
 
 FLAG, VALUE, VALUES = "flag", "value", "values"
 """What an option takes: nothing (on when given), one value (the last one given counts), or one value each time (repeatable)."""
@@ -116,6 +117,13 @@ ASK_OPTIONS = (
         takes=FLAG,
     ),
     Option(("--official-only",), "official_only", "Leave out house rules (kind house-rule, or a source of trust house).", takes=FLAG),
+    Option(
+        ("--lang",),
+        "lang",
+        "Answer in this language (texts and labels), where an entry has a text in it."
+        " Default: `rulebot config set lang`, else the question's language.",
+        choices=LANGUAGES,
+    ),
 )
 """The options of `rulebot ask`, in the order of its `--help`."""
 
@@ -186,16 +194,19 @@ def run(
     with_: Iterable[str] = (),
     as_json: bool = False,
     official_only: bool = False,
+    lang: str | None = None,
     colored: bool,
     notify: Callable[[str], None],
     echo: Callable[[str], None],
 ) -> int:
     """What `ask` does: answer the question from the corpus folders and print the answer with `echo`,
     telling the user of a build or a warning with `notify`; its exit status (rulebot.cli.status)."""
-    from rulebot import answering
-    from rulebot.cli import output
+    from rulebot import answering, config
+    from rulebot.cli import messages, output
 
+    messages.use(lang or config.language() or "en")  # for an error on the way, in the language chosen
     with answering.open_searcher(dirs, notify=notify) as searcher:
-        answer = answering.answer(searcher, question, game=game, limit=limit, with_=with_, official_only=official_only)
+        answer = answering.answer(searcher, question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
+    messages.use(answer.answer_language)
     echo(output.answer_output(answer, as_json=as_json, colored=colored))
     return output.answer_status(answer, as_json=as_json)

@@ -26,6 +26,11 @@ class Failure(click.ClickException):
 
     exit_code = status.ERROR
 
+    def show(self, file=None) -> None:  # type: ignore[no-untyped-def]
+        from rulebot.cli.messages import _
+
+        click.echo(_("Error: {message}").format(message=self.format_message()), file=file, err=True)
+
 
 class Interrupted(click.ClickException):
     """Ctrl-C: "Aborted!" as click says it, with the shell's status for an interrupt (130)."""

@@ -57,7 +57,10 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
     1 nothing found (ask) or problems found (check), 2 an error, 3 no clear
     answer (ask), 70 an internal error, 130 interrupted.
     """
+    from rulebot.cli import messages
     from rulebot.cli.output import color as decide_color
+
+    messages.use("en")  # until a command chooses another language (`ask`)
 
     ctx.obj = Settings(corpora, shipped=not no_shipped, color=decide_color(color))
 

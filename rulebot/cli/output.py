@@ -12,13 +12,14 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rulebot.cli import status
+from rulebot.cli.messages import _, language, language_name
 from rulebot.language import quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
 if TYPE_CHECKING:
     from rulebot.search.answer import Answer
 
-INTERNAL_KEYS = ("terminal", "name_stems", "counted", "player_counts")
+INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "player_counts")
 """Payload keys that are for the printer only, not for JSON readers."""
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -90,6 +91,7 @@ def answer_json(answer: Answer) -> dict:
         "game": answer.game,
         "confident": answer.confident,
         "language": answer.language,
+        "answer_language": answer.answer_language,
         "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
         "players": answer.players,
         "setup": answer.setup,
@@ -106,13 +108,15 @@ def answer_json(answer: Answer) -> dict:
 def heading(entry: dict, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
-    revised = f" · revised since {entry['revised']}" if entry.get("revised") else ""
+    revised = " · " + _("revised since {date}").format(date=entry["revised"]) if entry.get("revised") else ""
     tags = f"[{entry['kind']} · {where}{revised}]"
     flags = []
     if entry.get("house_rule"):
-        flags.append(style("HOUSE RULE, not an official ruling", YELLOW, BOLD))
+        flags.append(style(_("HOUSE RULE, not an official ruling"), YELLOW, BOLD))
     if entry.get("draft"):
-        flags.append(style("DRAFT, not yet reviewed", YELLOW))
+        flags.append(style(_("DRAFT, not yet reviewed"), YELLOW))
+    if entry.get("lang", language()) != language():
+        flags.append(style(_("text in {language}").format(language=language_name(entry["lang"])), YELLOW))
     return "  ".join([f"{style(entry['title'], BOLD, CYAN)}  {style(tags, DIM)}", *flags])
 
 
@@ -123,7 +127,7 @@ def citation(entry: dict) -> str:
     if source.get("edition"):
         parts.append(f"({source['edition']})")
     trust = source.get("trust")
-    suffix = f" [{trust} source]" if trust and trust != "official" else ""
+    suffix = " [" + _("{trust} source").format(trust=trust) + "]" if trust and trust != "official" else ""
     return " ".join(parts) + f", {source['section']}{suffix}"
 
 
@@ -173,19 +177,24 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     """An entry for the terminal: heading, text, citation and cross-references."""
     lines = [heading(entry, style)]
     if entry.get("modified_by"):
-        lines.append("  " + style("Changed by: ", YELLOW) + refs(entry["modified_by"], style))
+        lines.append("  " + style(_("Changed by: "), YELLOW) + refs(entry["modified_by"], style))
     lines.extend(wrap_text(entry["terminal"] if "terminal" in entry else to_terminal(entry["text"]), style))
-    lines.append("  " + style("Source: ", DIM) + citation(entry))
+    lines.append("  " + style(_("Source: "), DIM) + citation(entry))
     if entry.get("modifies"):
-        lines.append("  " + style("Changes: ", DIM) + refs(entry["modifies"], style))
+        lines.append("  " + style(_("Changes: "), DIM) + refs(entry["modifies"], style))
     if entry.get("see_also_refs"):
-        lines.append("  " + style("See also: ", DIM) + refs(entry["see_also_refs"], style))
+        lines.append("  " + style(_("See also: "), DIM) + refs(entry["see_also_refs"], style))
     if full and entry.get("aliases"):
-        lines.append("  " + style("Also called: ", DIM) + "; ".join(a["text"] for a in entry["aliases"]))
+        lines.append("  " + style(_("Also called: "), DIM) + "; ".join(a["text"] for a in entry["aliases"]))
     if full and entry.get("asked"):
-        lines.append("  " + style("Players ask: ", DIM) + "; ".join(a["text"] for a in entry["asked"]))
+        lines.append("  " + style(_("Players ask: "), DIM) + "; ".join(a["text"] for a in entry["asked"]))
     lines.append("  " + style(f"id: {entry['id']}", DIM))
     return lines
+
+
+def for_players_label(players: int) -> str:
+    """"For 3 players: ", in the answer's language."""
+    return _("For 1 player: ") if players == 1 else _("For {players} players: ").format(players=players)
 
 
 def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
@@ -193,9 +202,7 @@ def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
     or that the game is not played by that count; none without steps."""
     if not setup:
         return []
-    from rulebot.text import plural
-
-    lead = style(f"For {plural(setup['players'], 'player')}: ", BOLD)
+    lead = style(for_players_label(setup["players"]), BOLD)
     if not setup["steps"]:
         from rulebot.corpus.setup import played_by
 
@@ -249,19 +256,19 @@ def answer_text(answer: Answer, style: Style) -> str:
     """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
     lines: list[str] = []
     if not answer.results:
-        lines.append(f"Nothing in the corpus matches {answer.query!r}.")
+        lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
     elif answer.other_games:
-        lines.append(style("Several games have a ruling for this (add --game to choose):", YELLOW))
+        lines.append(style(_("Several games have a ruling for this (add --game to choose):"), YELLOW))
     elif not answer.confident:
-        lines.append(style("No entry answers this clearly. The closest ones:", YELLOW))
+        lines.append(style(_("No entry answers this clearly. The closest ones:"), YELLOW))
     if answer.suggestions:
-        lines.append("Did you mean: " + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
+        lines.append(_("Did you mean: ") + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
     if not answer.results and answer.close_titles:
-        lines.append("Close titles: " + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
+        lines.append(_("Close titles: ") + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
     if answer.other_games:
         for hit in [answer.results[0], *answer.other_games]:
             for_players = setup_lines(answer.setup, hit.data["game_name"], style) if hit is answer.results[0] else []
-            lines += ["", style(f"In {hit.data['game_name']}:", BOLD), *for_players, *[""][: len(for_players)], *entry_block(hit.data, style, full=False)]
+            lines += ["", style(_("In {game}:").format(game=hit.data["game_name"]), BOLD), *for_players, *[""][: len(for_players)], *entry_block(hit.data, style, full=False)]
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
@@ -269,16 +276,16 @@ def answer_text(answer: Answer, style: Style) -> str:
             for_players = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
             if not for_players:
                 row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
-                for_players = [style(f"For {answer.players} players: ", BOLD) + row] if row else []
+                for_players = [style(for_players_label(answer.players), BOLD) + row] if row else []
             if for_players:
                 lines += ["" if lines else None, *for_players]
         for hit in answer.results[:shown]:
             lines += ["", *entry_block(hit.data, style, full=False)]
         rest = answer.results[shown:]
     if rest:
-        lines += ["", style("Other matches:", DIM)]
+        lines += ["", style(_("Other matches:"), DIM)]
         for hit in rest:
-            house = style(" (house rule)", YELLOW) if hit.data.get("house_rule") else ""
+            house = style(" " + _("(house rule)"), YELLOW) if hit.data.get("house_rule") else ""
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}{house}")
     return "\n".join(fit([line for line in lines if line is not None], width())).lstrip("\n")
 

@@ -19,10 +19,12 @@ def config_group() -> None:
     """Default settings, kept in the user config directory.
 
     \b
-    The only setting is GAME.with, the expansions in play for a game:
+    GAME.with, the expansions in play for a game:
       rulebot config set res-arcana.with perlae-imperii
       rulebot config get res-arcana.with
       rulebot config unset res-arcana.with
+    lang, the language to answer in (en or fr; unset: the question's):
+      rulebot config set lang fr
     """
 
 
@@ -31,9 +33,14 @@ def config_group() -> None:
 @click.argument("values", nargs=-1, required=True)
 @click.pass_obj
 def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
-    """Set KEY (GAME.with) to one or more VALUES (expansion slugs)."""
+    """Set KEY (GAME.with, or lang) to one or more VALUES (expansion slugs; a language: en or fr)."""
     from rulebot import config
 
+    if key == config.LANG:
+        if len(values) != 1:
+            raise click.BadParameter(f"{key} takes one language ({', '.join(config.LANGUAGES)})", param_hint="VALUES")
+        click.echo(f"{key} = {values[0]} (saved in {config.set_language(values[0])})")
+        return
     game, _ = config.split_key(key)
     with settings.searcher() as searcher:
         searcher.check_game(game)
@@ -45,9 +52,12 @@ def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
 @config_group.command(name="get")
 @click.argument("key")
 def config_get(key: str) -> None:
-    """Print the value of KEY (GAME.with), one item a line."""
+    """Print the value of KEY (GAME.with, or lang), one item a line."""
     from rulebot import config
 
+    if key == config.LANG:
+        click.echo(config.language() or "", nl=bool(config.language()))
+        return
     game, setting = config.split_key(key)
     for value in config.load().get(game, {}).get(setting, []):
         click.echo(value)
@@ -56,10 +66,10 @@ def config_get(key: str) -> None:
 @config_group.command(name="unset")
 @click.argument("key")
 def config_unset(key: str) -> None:
-    """Remove KEY (GAME.with): every expansion counts again."""
+    """Remove KEY (GAME.with: every expansion counts again; lang: answers in the question's language)."""
     from rulebot import config
 
-    path = config.set_value(key, [])
+    path = config.set_language(None) if key == config.LANG else config.set_value(key, [])
     click.echo(f"{key} removed (from {path})")
 
 

@@ -90,7 +90,18 @@ def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:
 
 
 def is_entries_file(path: Path) -> bool:
+    """Whether the loader reads a file of a game folder as entries: of a source (`<source-id>.md`), or their
+    translation (`<source-id>.<lang>.md`, see translation_name)."""
     return path.suffix == ".md" and path.name.lower() != "readme.md" and not path.name.startswith(".")
+
+
+def translation_name(path: Path) -> tuple[str, str] | None:
+    """The source id and language a file's name gives it as a translation file, `<source-id>.<lang>.md` (a
+    two-letter lower-case code), or None. It is one when no source has the whole of its name before `.md`."""
+    source, _, lang = path.stem.rpartition(".")
+    if source and len(lang) == 2 and lang.isascii() and lang.isalpha() and lang.islower():
+        return source, lang
+    return None
 
 
 def fingerprint(dirs: Iterable[Path], known: Stamps | None = None) -> tuple[str, Stamps]:

@@ -19,12 +19,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulebot import collector
-from rulebot.corpus import games, setup_toml
+from rulebot.corpus import games, setup_toml, translations
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
-from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, is_entries_file, read_corpus_file
+from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, is_entries_file, read_corpus_file, translation_name
 from rulebot.corpus.format import split_lines
-from rulebot.corpus.model import Corpus, Game
+from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CorpusError, Problem
 from rulebot.places import display_path
 
@@ -294,8 +294,7 @@ class _Loader:
             self.leave_out(f"the game folder {game_dir.name}/")
             return
         self.corpus.games[game.slug] = game
-        for path in files:
-            self.read_entries_file(path, game)
+        self.read_files(files, game)
         if not files:
             self.problem(game_dir, 0, "the game has no entries files (SOURCE-ID.md)")
         if (game_dir / SETUP_FILE).exists():
@@ -360,17 +359,31 @@ class _Loader:
                 continue
             game, own = read
             self.corpus.games[game.slug] = game
-            for entries_file in overlay.files:
-                self.read_entries_file(entries_file, own, house_only=True)  # its files restate its own sources only
+            self.read_files(overlay.files, own, house_only=True)  # its files restate its own sources only
 
     # -- entries files -----------------------------------------------------
+
+    def read_files(self, files: list[Path], game: Game, house_only: bool = False) -> None:
+        """A game folder's entries files, then the translation files of their sources (`<source-id>.<lang>.md`)."""
+        translated = []
+        for path in files:
+            named = translation_name(path) if game.source(path.stem) is None else None
+            if named is not None:
+                translated.append((path, *named))
+            else:
+                self.read_entries_file(path, game, house_only)
+        for path, source_id, lang in translated:
+            self.read_translation_file(path, game, source_id, lang)
+
+    def _no_source(self, path: Path, game: Game, source_id: str, what: str) -> None:
+        known = ", ".join(s.id for s in game.sources) or "none"
+        self.problem(path, 0, f"no source {source_id!r} in {GAME_FILE}{what} (declared: {known})")
+        self.leave_out(_in_game(path))
 
     def read_entries_file(self, path: Path, game: Game, house_only: bool = False) -> None:
         source = game.source(path.stem)
         if source is None:
-            known = ", ".join(s.id for s in game.sources) or "none"
-            self.problem(path, 0, f"no source {path.stem!r} in {GAME_FILE} (declared: {known})")
-            self.leave_out(_in_game(path))
+            self._no_source(path, game, path.stem, "")
             return
         text = self.read_text(path)
         if text is None:
@@ -397,6 +410,38 @@ class _Loader:
             self.corpus.entries[entry.id] = entry
         if left_out:
             self.leave_out(f"{left_out} {'entry' if left_out == 1 else 'entries'} of {_in_game(path)}")
+
+    def read_translation_file(self, path: Path, game: Game, source_id: str, lang: str) -> None:
+        """Add a translation file's titles and texts to the entries of its source they translate."""
+        source: Source | None = game.source(source_id)
+        if source is None:
+            self._no_source(path, game, source_id, " for this translation file")
+            return
+        refused = translations.own_language_problem(lang, source.id)
+        text = None if refused else self.read_text(path)
+        if refused:
+            self.problem(path, 0, refused)
+        if text is None:
+            self.leave_out(_in_game(path))
+            return
+        found, problems, left_out = translations.parse_translations(path, text, lang, display_path(path))
+        self.problems.extend(problems)
+        entries = self.corpus.entries
+        for entry_id, translation in found:
+            entry = entries.get(entry_id)
+            if entry is None or entry.game != game.slug or entry.source != source.id:
+                if entry_id not in self.rejected:  # an entry left out for its own problems takes its translation along, unsaid
+                    self.problem(path, translation.line, f"no entry {entry_id!r} in {source.id}.md to translate")
+                left_out += 1
+                continue
+            translated, why = translations.translate(entry, translation)
+            if translated is None:
+                self.problem(path, translation.line, why or "")
+                left_out += 1
+                continue
+            entries[entry_id] = translated
+        if left_out:
+            self.leave_out(f"{left_out} {'translation' if left_out == 1 else 'translations'} of {_in_game(path)}")
 
 
 def _in_game(path: Path) -> str:

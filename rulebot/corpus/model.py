@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST
 
+TEXT_LANGUAGE = "en"
+"""The language of an entry's own title and text, and of its `aliases` and `asked` (other languages: `aliases-fr`...)."""
+
 if TYPE_CHECKING:
     from rulebot.corpus.setup import GameSetup
     from rulebot.errors import Problem
@@ -51,8 +54,24 @@ class Alias:
 
     text: str
     """The phrase itself."""
-    lang: str = "en"
+    lang: str = TEXT_LANGUAGE
     """Its language (two-letter code)."""
+
+
+@dataclass(frozen=True)
+class Translation:
+    """An entry's title and text in another language than its own, from a translation file (`<source>.<lang>.md`)."""
+
+    lang: str
+    """Its language (two-letter code)."""
+    title: str
+    """The title in that language."""
+    text: str
+    """The text in that language, in Markdown."""
+    path: str = ""
+    """The translation file it was read from."""
+    line: int = 0
+    """The line of its heading in that file."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +146,8 @@ class Entry:
     """ISO date: the source marks the entry new or revised since then."""
     draft: bool = False
     """Imported and not yet rewritten: its text is still the document's own (`rulebot import`)."""
+    translations: tuple[Translation, ...] = ()
+    """Its title and text in other languages than its own (TEXT_LANGUAGE), one per language."""
     path: str = ""
     """The file it was read from."""
     line: int = 0
@@ -137,6 +158,10 @@ class Entry:
         yield self.title
         for alias in self.aliases:
             yield alias.text
+
+    def translation(self, lang: str) -> Translation | None:
+        """Its title and text in a language other than its own, if it has them."""
+        return next((t for t in self.translations if t.lang == lang), None)
 
 
 @dataclass

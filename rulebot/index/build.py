@@ -29,7 +29,7 @@ from rulebot.errors import IndexBuildError
 from rulebot.index import sealed, whoosh_format
 from rulebot.index.opened import ALL_GAMES, OpenIndex
 from rulebot.index.payload import entry_payload, game_payload
-from rulebot.index.reader import PAYLOAD_FIELD, IndexReader, encode_payload
+from rulebot.index.reader import PAYLOAD_FIELD, TRANSLATED_TERMINAL, IndexReader, encode_payload
 from rulebot.index.schema import schema
 from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
 from rulebot.language import analysis, quantities
@@ -111,10 +111,13 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
 
         if terminal and may_be_markup(entry.text):  # a plain text (most) is made terminal text when shown, in microseconds
             payload["terminal"] = to_terminal(entry.text)
+        if terminal and any(may_be_markup(t.text) for t in entry.translations):
+            payload[TRANSLATED_TERMINAL] = {t.lang: to_terminal(t.text) for t in entry.translations if may_be_markup(t.text)}
         payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
         described = "\n".join([*entry.names(), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
+        french = entry.translation("fr")
         return {
             "id": entry.id,
             "game": entry.game,
@@ -128,6 +131,8 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
             "asked": "\n".join(a.text for a in entry.asked if a.lang != "fr"),
             "asked_fr": "\n".join(a.text for a in entry.asked if a.lang == "fr"),
             "body": entry.text,
+            "title_fr": french.title if french else "",
+            "body_fr": french.text if french else "",
             "section": f"{entry.section}\n{entry.kind}",  # "setup", "errata": what the entry is, a weak hint too
             PAYLOAD_FIELD: encode_payload(payload),
         }

@@ -12,6 +12,8 @@ FIELDS = (
     ("asked", "english", False),
     ("asked_fr", "french", False),
     ("body", "english", False),
+    ("title_fr", "french", False),
+    ("body_fr", "french", False),
     ("names", "names", False),
     ("section", "english", True),
 )
@@ -25,6 +27,8 @@ FIELD_BOOSTS = {
     "asked": 1.5,
     "asked_fr": 1.5,
     "body": 1.0,
+    "title_fr": 4.0,
+    "body_fr": 1.0,
     "section": 0.3,
 }
 """How much a word found in each field weighs (in the index's postings)."""

@@ -40,6 +40,8 @@ class Link(TypedDict):
     game: NotRequired[str]
     expansion: NotRequired[str | None]
     house_rule: NotRequired[bool]
+    titles: NotRequired[dict[str, str]]
+    """Its title in its other languages, by language (only for an entry that has some)."""
 
 
 class Phrase(TypedDict):
@@ -47,6 +49,16 @@ class Phrase(TypedDict):
 
     text: str
     lang: str
+
+
+class Translated(TypedDict):
+    """An entry's title and text in one of its languages."""
+
+    lang: str
+    """The language (two-letter code)."""
+    title: str
+    text: str
+    """In Markdown."""
 
 
 class EntryJSON(TypedDict):
@@ -64,6 +76,10 @@ class EntryJSON(TypedDict):
     source: Citation
     text: str
     """The ruling, in Markdown."""
+    lang: str
+    """The language of its title and text (two-letter code)."""
+    translations: list[Translated]
+    """Its title and text in its other languages."""
     aliases: list[Phrase]
     asked: list[Phrase]
     """Questions players ask that it answers."""
@@ -84,6 +100,8 @@ class StoredEntry(EntryJSON):
 
     terminal: NotRequired[str]
     """Its text rendered for the terminal, when it has markup (not in the site's index)."""
+    translated_terminal: NotRequired[dict[str, str]]
+    """Its translations' texts rendered for the terminal, by language, those with markup."""
     name_stems: list[list[str]]
     """The stems of each of its names (analysis.name_stems)."""
     counted: list[str]
@@ -108,7 +126,10 @@ class GameJSON(TypedDict):
 
 
 def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (), referenced_by: Iterable[str] = ()) -> EntryJSON:
-    """The JSON object of an entry, as `ask`, `show` and `list` print it."""
+    """The JSON object of an entry, as `ask`, `show` and `list` print it: in the entry's own language (in_language
+    gives it in another)."""
+    from rulebot.corpus.model import TEXT_LANGUAGE
+
     game = corpus.games[entry.game]
     source = game.source(entry.source)
 
@@ -116,7 +137,10 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
         other = corpus.entries.get(entry_id)
         if other is None:
             return {"id": entry_id, "title": entry_id}
-        return {"id": other.id, "title": other.title, "game": other.game, "expansion": other.expansion, "house_rule": corpus.is_house_rule(other)}
+        link: Link = {"id": other.id, "title": other.title, "game": other.game, "expansion": other.expansion, "house_rule": corpus.is_house_rule(other)}
+        if other.translations:
+            link["titles"] = {t.lang: t.title for t in other.translations}
+        return link
 
     expansion = game.expansion(entry.expansion) if entry.expansion else None
     return {
@@ -136,6 +160,8 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
             "section": entry.section,
         },
         "text": entry.text,
+        "lang": TEXT_LANGUAGE,
+        "translations": [{"lang": t.lang, "title": t.title, "text": t.text} for t in entry.translations],
         "aliases": [{"text": a.text, "lang": a.lang} for a in entry.aliases],
         "asked": [{"text": a.text, "lang": a.lang} for a in entry.asked],
         "see_also": list(entry.see_also),

@@ -15,7 +15,7 @@ import io
 import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rulebot.index.whoosh_format import INDEX_NAME, Files, IndexFormatError, Read, Segment, latest_toc, read_toc
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 PAYLOAD_FIELD = "data"
 """The field whose column holds each entry's payload (rulebot.index.payload.entry_payload) as JSON."""
+TRANSLATED_TERMINAL: Final = "translated_terminal"
+"""The payload key of the texts of its translations rendered for the terminal, by language (for the printer only)."""
 
 
 _PAYLOADS = json.JSONDecoder()

@@ -66,6 +66,8 @@ def schema() -> Schema:
         asked=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["asked"]),
         asked_fr=TEXT(analyzer=french, field_boost=FIELD_BOOSTS["asked_fr"]),
         body=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["body"]),
+        title_fr=TEXT(analyzer=french, field_boost=FIELD_BOOSTS["title_fr"]),
+        body_fr=TEXT(analyzer=french, field_boost=FIELD_BOOSTS["body_fr"]),
         section=TEXT(analyzer=english, field_boost=FIELD_BOOSTS["section"]),
         **{PAYLOAD_FIELD: COLUMN(CompressedBytesColumn())},
     )

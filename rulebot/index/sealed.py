@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-FORMAT = "18"
+FORMAT = "21"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"

@@ -156,6 +156,14 @@ def _may_count(text: str) -> bool:
     return not NUMBER_WORDS.keys().isdisjoint(_LETTERS.findall(text.lower()))
 
 
+def stated_numbers(text: str) -> set[int]:
+    """The numbers a text states, in digits or in words of English or French: what two texts of one ruling in two
+    languages must agree on. A number word below two is left out: "one", "un", "une" are mostly pronouns and articles."""
+    found = {int(digits) for digits in re.findall(r"\d+", text)}
+    found.update(n for word in analysis.words(text) if (n := NUMBER_WORDS.get(word)) is not None and n >= 2)
+    return found
+
+
 def _counts_something(word: str) -> bool:
     """Whether a word is a number that states a quantity: "one" ("take one card", "one of them") mostly does not."""
     return number_of(word) is not None and word not in ("one", "une", "zero")

@@ -58,7 +58,7 @@ class Hit:
 class Answer:
     """What `ask` found for a question (a plain class, as Hit is)."""
 
-    __slots__ = ("query", "game", "results", "confident", "suggestions", "close_titles", "other_games", "language", "players", "parts", "setup")
+    __slots__ = ("query", "game", "results", "confident", "suggestions", "close_titles", "other_games", "language", "answer_language", "players", "parts", "setup")
 
     def __init__(
         self,
@@ -70,6 +70,7 @@ class Answer:
         close_titles: list[dict[str, str]] | None = None,
         other_games: list[Hit] | None = None,
         language: str = "en",
+        answer_language: str = "en",
         players: int | None = None,
         parts: int = 1,
         setup: dict[str, Any] | None = None,
@@ -90,6 +91,8 @@ class Answer:
         """When the game was not given: the best entry of other games that score close."""
         self.language = language
         """The language the question is written in (en or fr)."""
+        self.answer_language = answer_language
+        """The language the answer is given in (en or fr): each entry's text in it where the entry has one."""
         self.players = players
         """The player count the question is asked for ("with 3 players"), if it gives one."""
         self.parts = parts

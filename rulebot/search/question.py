@@ -152,7 +152,7 @@ class QuestionReader:
         if not english or any(self.reader.doc_frequency(name, english[0]) for name in ("title", "body", "aliases", "asked")):
             return False
         french = analysis.terms("french", word)
-        return bool(french) and any(self.reader.doc_frequency(name, french[0]) for name in ("aliases_fr", "asked_fr"))
+        return bool(french) and any(self.reader.doc_frequency(name, french[0]) for name in ("title_fr", "aliases_fr", "asked_fr", "body_fr"))
 
     def _vocabulary(self, language: str) -> tuple[dict[str, SynonymTable], SynonymTable]:
         """The synonym tables for questions in a language: per game, and of every game together (decoded once)."""

@@ -48,6 +48,7 @@ from markupsafe import Markup
 
 from rulebot.version import __version__
 from rulebot.site import pages as site_pages
+from rulebot.site import languages
 from rulebot.site import search_data as site_search
 from rulebot.site import setup_page
 from rulebot.corpus.changes import REVISED, changes
@@ -64,20 +65,21 @@ MARKER_TEXT = "This folder is a site built by rulebot; `rulebot site build` repl
 STATIC_DIR = "_static"
 """Where templates/static/ is copied in the output."""
 
+N_ = languages.N_
 KIND_LABELS = {
-    "rule": "Rule",
-    "setup": "Setup",
-    "faq": "FAQ",
-    "errata": "Errata",
-    "fine-point": "Fine point",
-    "variant": "Variant",
-    "house-rule": "House rule",
+    "rule": N_("Rule"),
+    "setup": N_("Setup"),
+    "faq": N_("FAQ"),
+    "errata": N_("Errata"),
+    "fine-point": N_("Fine point"),
+    "variant": N_("Variant"),
+    "house-rule": N_("House rule"),
 }
 TRUST_LABELS = {
-    "official": "Official",
-    "designer": "Designer ruling",
-    "community": "Community",
-    "house": "House",
+    "official": N_("Official"),
+    "designer": N_("Designer ruling"),
+    "community": N_("Community"),
+    "house": N_("House"),
 }
 LISTED_SECTIONS = 12
 """The page of a split game lists the sections of each of its pages that holds several, up to this many."""
@@ -176,6 +178,8 @@ class EntryView:
     """Its text is still the source document's own (`draft: true`): badged."""
     house: bool = False
     """A house rule (kind house-rule, or a source of trust house): never an official ruling."""
+    lang: str = "en"
+    """The language of its title and text."""
 
 
 @dataclass(frozen=True)
@@ -353,6 +357,10 @@ class PageContext(TypedDict):
     """The game's setup page from this page, for the game navigation; "" when it has none or no game."""
     version: str
     """rulebot's version, for the footer."""
+    page_lang: str
+    """The page's language (its `<html lang>`)."""
+    languages: list[languages.LanguageLink]
+    """The page in each of its languages (rulebot.site.languages), for the language switch; empty for most pages."""
 
 
 class HomeContext(PageContext):
@@ -476,6 +484,7 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
         ("A–Z indexes", _index_pages),
         ("sources page", _sources_page),
         ("setup pages", lambda site, env: setup_page.pages(site.corpus, env, site.base, site.href)),
+        ("pages in other languages", _translated_pages),
         ("search data", _search_files),
         ("static files", _static_files),
     )
@@ -487,8 +496,10 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
     yield ".nojekyll", b""
 
 
-def _environment() -> jinja2.Environment:
+def _environment(lang: str = languages.TEXT_LANGUAGE) -> jinja2.Environment:
+    """The templates' environment, in a language (`{{ _("Source:") }}`: rulebot.site.languages.install_catalog)."""
     env = jinja2.Environment(
+        extensions=["jinja2.ext.i18n"],
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -501,6 +512,7 @@ def _environment() -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["count"] = count
+    languages.install_catalog(env, lang)
     return env
 
 
@@ -515,10 +527,14 @@ def _page(env: jinja2.Environment, names: list[str], context: PageContext) -> st
 
 
 class _Site:
-    """The corpus arranged for the pages: games by name, links, names to link."""
+    """The corpus arranged for the pages: games by name, links, names to link; in the entries' own language, or
+    in `lang`, the entries of `translated` in it (rulebot.site.languages)."""
 
-    def __init__(self, corpus: Corpus):
+    def __init__(self, corpus: Corpus, lang: str = languages.TEXT_LANGUAGE, translated: frozenset[str] = frozenset()):
         self.corpus = corpus
+        self.lang = lang
+        self.translated = translated
+        self.languages = languages.languages_of(corpus)
         self.games = sorted(corpus.games, key=lambda slug: (fold(corpus.games[slug].name), slug))
         self.referenced_by = corpus.referenced_by()
         self.modified_by = corpus.modified_by()
@@ -548,7 +564,13 @@ class _Site:
             whats_new_href=whats_new,
             setup_href=f"{root}{setup_page.setup_page(game.slug)}" if game and game.slug in self.corpus.setups else "",
             version=__version__,
+            page_lang=self.lang,
+            languages=languages.switch(self.languages, page, self.lang),
         )
+
+    def entry_lang(self, entry: Entry) -> str:
+        """The language of an entry's title and text on the pages."""
+        return self.lang if entry.id in self.translated else languages.TEXT_LANGUAGE
 
     def href(self, entry_id: str, page: str) -> str | None:
         """The link to an entry from a page, on whichever page it is (None when there is no such entry)."""
@@ -835,6 +857,7 @@ def _entry_view(site: _Site, entry: Entry, page: str, names: NameTable) -> Entry
         ),
         draft=entry.draft,
         house=site.corpus.is_house_rule(entry),
+        lang=site.entry_lang(entry),
     )
 
 
@@ -867,7 +890,7 @@ def _az_pages(site: _Site, slug: str) -> list[_AzPage]:
         href = f"{relative_path(site.page_of[entry.id], index)}#{entry.id}"
         label = KIND_LABELS.get(entry.kind, entry.kind)
         house = site.corpus.is_house_rule(entry)
-        items.append(IndexItem(name=entry.title, lang="en", href=href, target="", kind_label=label, house=house))
+        items.append(IndexItem(name=entry.title, lang=site.entry_lang(entry), href=href, target="", kind_label=label, house=house))
         for alias in entry.aliases:
             items.append(IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label, house=house))
     items.sort(key=lambda item: (fold(item.name), item.name, item.target, item.href))
@@ -930,6 +953,15 @@ def _sources_page(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, s
     page = "sources.html"
     context = SourcesContext(**site.base(page, "Sources", None), games=[_summary(site, slug, page) for slug in site.games])
     yield page, _page(env, ["sources.html"], context)
+
+
+def _translated_pages(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
+    def render(corpus: Corpus, lang: str, translated: frozenset[str]) -> Iterator[tuple[str, str]]:
+        other, other_env = _Site(corpus, lang, translated), _environment(lang)
+        yield from _game_pages(other, other_env)
+        yield from _index_pages(other, other_env)
+
+    return languages.translated_pages(site.corpus, render)
 
 
 def _search_files(site: _Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:

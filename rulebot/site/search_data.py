@@ -73,7 +73,7 @@ SEARCH_DIR = "_search"
 GAMES_FILE = f"{SEARCH_DIR}/games.js"
 LEXICON_FILE = f"{SEARCH_DIR}/lexicon.js"
 ENGLISH_FIELDS = ("title", "aliases", "asked")
-FRENCH_FIELDS = ("aliases_fr", "asked_fr")
+FRENCH_FIELDS = ("title_fr", "aliases_fr", "asked_fr", "body_fr")
 """The fields whose words tell a French question from an English one, besides the body (Searcher._only_french)."""
 FLAG_HOUSE = "house"
 """Flag of an entry that is a house rule (kind house-rule, or a source of trust house)."""

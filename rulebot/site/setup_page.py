@@ -87,6 +87,7 @@ def pages(
         changing = {e.expansion for e in setup.expansions}
         context = {
             **base(page, f"{game.name}: setup", game),
+            "languages": [],  # the setup data is in the entries' own language only: no page to switch to
             "combinations": combinations,
             "counts": sorted({count for combination in combinations for count in combination.players}),
             "expansions": [(e.slug, e.name) for e in game.expansions if e.slug in changing],

@@ -138,6 +138,14 @@
 
   // -- the page -----------------------------------------------------------------
 
+  // On a page in another language than the entries' own (rulebot/site/languages.py: `index.fr.html`), a result
+  // of the page's game opens that game's page in the same language.
+  function inPageLanguage(entry) {
+    var html = document.documentElement, lang = html.getAttribute("lang");
+    if (!/\.[a-z][a-z]\.html$/.test(window.location.pathname) || entry.game.slug !== html.getAttribute("data-game")) return entry.page;
+    return entry.page.replace(/\.html$/, "." + lang + ".html");
+  }
+
   function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -196,7 +204,7 @@
         var entry = r.entry;
         var item = element("li", r.other ? "result-other" : "");
         var link = element("a", "", entry.title);
-        link.href = root + entry.game.slug + "/" + entry.page + "#" + entry.id;
+        link.href = root + entry.game.slug + "/" + inPageLanguage(entry) + "#" + entry.id;
         item.appendChild(link);
         var meta = element("span", "result-meta", entry.game.name + " \u00b7 " + (KINDS[entry.kind] || entry.kind));
         var alias = engine().aliasShown(entry, answer.said);

@@ -1,0 +1,115 @@
+"""The site in the languages of the entries' translations: a game whose entries have French texts gets French pages.
+
+A game's pages are in the entries' own language (TEXT_LANGUAGE), beside
+`index.html` and `a-z.html`; in another language they are the same pages
+made from the entries' translations, named `index.fr.html`, `a-z.fr.html`,
+in the same folder, so that every relative link of a page holds. An entry
+without a text in the page's language keeps its own, marked with its
+`lang`. Each page of such a game has a switch to its other languages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from rulebot.corpus.model import TEXT_LANGUAGE, Corpus
+from rulebot.places import package_dir
+
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+"""Each language by its own name, for the switch."""
+
+
+def N_(message: str) -> str:
+    """A message for the catalogs, translated where it is shown (`{{ _(label) }}` in a template)."""
+    return message
+
+
+def install_catalog(env: object, lang: str) -> None:
+    """Give a Jinja environment (with the i18n extension) the words of `lang`: those of the catalogs of rulebot/locale,
+    as the command line has them (rulebot.cli.messages); English as written."""
+    import gettext
+
+    if lang == TEXT_LANGUAGE:
+        env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    else:
+        catalog = gettext.translation("rulebot", localedir=package_dir() / "locale", languages=[lang], fallback=True)
+        env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class LanguageLink:
+    """A page in one of its languages, for the language switch."""
+
+    lang: str
+    label: str
+    """The language's own name."""
+    href: str
+    """The page in that language, from the page itself ("./index.fr.html")."""
+    current: bool
+    """Whether it is the page itself."""
+
+
+def languages_of(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """Each game's languages beyond the entries' own, by slug: those its entries have translations in."""
+    found: dict[str, set[str]] = {}
+    for entry in corpus.entries.values():
+        found.setdefault(entry.game, set()).update(t.lang for t in entry.translations)
+    return {slug: tuple(sorted(langs)) for slug, langs in found.items() if langs}
+
+
+def in_language(corpus: Corpus, lang: str) -> tuple[Corpus, frozenset[str]]:
+    """The corpus with each entry's title and text in `lang` where it has them, and the ids of those entries."""
+    entries, translated = {}, set()
+    for entry_id, entry in corpus.entries.items():
+        text = entry.translation(lang)
+        if text is not None:
+            entry = replace(entry, title=text.title, text=text.text)
+            translated.add(entry_id)
+        entries[entry_id] = entry
+    return replace(corpus, entries=entries), frozenset(translated)
+
+
+def page_in(page: str, lang: str) -> str:
+    """A page's path in a language: `game/a-z.html` is `game/a-z.fr.html` in French."""
+    return page if lang == TEXT_LANGUAGE else f"{page.removesuffix('.html')}.{lang}.html"
+
+
+def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[LanguageLink]:
+    """The language switch of a page (its path in the entries' own language) shown in `lang`: none for a page
+    that is not of a game with translations."""
+    slug, slash, name = page.partition("/")
+    if not slash or slug not in languages:
+        return []
+    return [
+        LanguageLink(lang=other, label=LANGUAGE_NAMES.get(other, other), href="./" + page_in(name, other), current=other == lang)
+        for other in (TEXT_LANGUAGE, *languages[slug])
+    ]
+
+
+def translated_pages(
+    corpus: Corpus, render: Callable[[Corpus, str, frozenset[str]], Iterable[tuple[str, str]]]
+) -> Iterator[tuple[str, str]]:
+    """The pages of the games with translations in each of their languages: `render(corpus, lang, translated)`
+    renders the game pages of a corpus whose entries are in `lang` where they can be (those of `translated`)."""
+    languages = languages_of(corpus)
+    for lang in sorted({lang for langs in languages.values() for lang in langs}):
+        games = {slug for slug, langs in languages.items() if lang in langs}
+        translated_corpus, translated = in_language(corpus, lang)
+        pages = [(path, content) for path, content in render(translated_corpus, lang, translated) if path.partition("/")[0] in games and "/" in path]
+        made = {path for path, _content in pages}
+        for path, content in pages:
+            yield page_in(path, lang), _links_in(content, path.partition("/")[0], lang, made)
+
+
+def _links_in(html: str, slug: str, lang: str, made: Collection[str]) -> str:
+    """A page's links to the pages of its game's folder that exist in `lang` (`made`), made links to those pages
+    in `lang`; links to pages only in the text's language (the setup page) and the language switch's (`./`)
+    stay as they are."""
+
+    def localised(link: re.Match[str]) -> str:
+        page = f"{slug}/{link.group(1).rsplit('/', 1)[-1]}.html"
+        return f'href="{link.group(1)}.{lang}.html' if page in made else link.group(0)
+
+    return re.sub(rf'href="((?:\.\./{re.escape(slug)}/)?[^"/:?#]+)\.html', localised, html)
