@@ -38,9 +38,9 @@ os.environ["RULEBOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebot-fuzz-")
 
 with atheris.instrument_imports(include=["rulebot"]):
     from rulebot.cli import output
-    from rulebot.places import shipped_corpus_dir
     from rulebot.errors import QueryError
     from rulebot.index.cache import open_index
+    from rulebot.places import shipped_corpus_dir
     from rulebot.search.ranking import Searcher
 
 FRAGMENTS = [

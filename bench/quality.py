@@ -63,9 +63,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from rulebot.corpus.load import load  # noqa: E402
-from rulebot.places import shipped_corpus_dir  # noqa: E402
-from rulebot.index.cache import open_index  # noqa: E402
 from rulebot.corpus.model import Corpus  # noqa: E402
+from rulebot.index.cache import open_index  # noqa: E402
+from rulebot.places import shipped_corpus_dir  # noqa: E402
 from rulebot.search.ranking import Searcher  # noqa: E402
 
 TESTS = ROOT / "tests"
@@ -267,7 +267,7 @@ def by_key(rows: list[dict], key: Callable[[dict], str], order: Iterable[str] = 
     keys = [k for k in order if any(key(r) == k for r in rows)]
     keys += sorted({key(r) for r in rows} - set(keys))
     groups = [(k, [i for i, r in enumerate(rows) if key(r) == k]) for k in keys]
-    return groups + [("**overall**", list(range(len(rows))))]
+    return [*groups, ("**overall**", list(range(len(rows))))]
 
 
 def confidence_lines(rows: list[dict], found: list[Found]) -> list[str]:

@@ -37,10 +37,10 @@ os.environ["RULEBOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebot-bench-")
 
 from test_query_hostile import WORST  # noqa: E402
 
-from rulebot.language.analysis import words  # noqa: E402
-from rulebot.places import shipped_corpus_dir  # noqa: E402
 from rulebot.errors import QueryError  # noqa: E402
 from rulebot.index.cache import open_index  # noqa: E402
+from rulebot.language.analysis import words  # noqa: E402
+from rulebot.places import shipped_corpus_dir  # noqa: E402
 from rulebot.search.constants import MAX_UNITS  # noqa: E402
 from rulebot.search.question import MAX_QUESTION_CHARS, clean_question  # noqa: E402
 from rulebot.search.ranking import Searcher  # noqa: E402

@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rulebot import answering
-
 from rulebot.corpus.files import chosen_dirs
 from rulebot.errors import RulebotError
 from rulebot.index.cache import open_index

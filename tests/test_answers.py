@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import write_corpus
+
 from rulebot import answering
 from rulebot.cli import output
 from rulebot.index.cache import open_index

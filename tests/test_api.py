@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import MINIMAL
 
 import rulebot
-from conftest import MINIMAL
 from rulebot import Answer, Library, Ruling
 from rulebot.errors import RulebotError, UnknownEntryError, UnknownGameError
 

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL, rulebot_process, write_corpus
+
 from rulebot.corpus import load as corpus
 from rulebot.errors import CorpusError
 

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL, rulebot_process
+
 from rulebot.cli.main import cli
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
@@ -272,7 +272,6 @@ class TestQuickPath:
         import sys
 
         from rulebot.cli import quick as entry
-
         from rulebot.index import cache as index
 
         def broken(*args, **kwargs):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import MINIMAL, rulebot_process
+
 from rulebot.cli.main import cli
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))

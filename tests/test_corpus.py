@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL, TOY_GAME_TOML, write_corpus
-from rulebot.corpus import load as corpus
+
 from rulebot.corpus import files as corpus_files
+from rulebot.corpus import load as corpus
 from rulebot.corpus import review as corpus_review
 from rulebot.errors import CorpusError
 

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import write_corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import write_corpus
 from test_corpus import ENTRY, GAME_TOML
+
+from rulebot.cli.main import cli
 from rulebot.corpus import checks
 from rulebot.corpus import load as corpus
-from rulebot.cli.main import cli
 from rulebot.corpus.files import MAX_FILE_BYTES
 from rulebot.corpus.model import Corpus
 

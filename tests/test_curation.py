@@ -6,12 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL, write_corpus
-from rulebot.corpus import changes
-from rulebot.corpus import citations
+
+from rulebot.corpus import changes, citations, scaffold
 from rulebot.corpus import load as corpus
-from rulebot.corpus import scaffold
 from rulebot.index.payload import entry_payload
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import TOY_GAME_TOML, write_corpus
+
 from rulebot import api
 from rulebot.cli import messages
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL, write_corpus
-from rulebot.corpus import load as corpus
+
 from rulebot.corpus import importing as importer
+from rulebot.corpus import load as corpus
 from rulebot.corpus.drafts import DraftEntry, Imported
 from rulebot.corpus.model import Game, Source
 

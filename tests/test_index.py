@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL
+
 from rulebot.index import cache as index_module
 from rulebot.index import sealed
 from rulebot.index.cache import open_index

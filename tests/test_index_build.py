@@ -14,10 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import MINIMAL
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
-from conftest import MINIMAL
 from test_index_faults import command, rulebot_env, write_synthetic_corpus
 from test_whoosh_format import content, whoosh_built
 from whoosh.filedb.filestore import FileStorage
@@ -212,8 +211,8 @@ def test_texts_said_plain_read_as_the_parser_reads_them(text: str):
 
 def test_terminal_text_is_kept_only_for_texts_that_need_the_parser():
     """The index keeps the terminal text of texts that may hold Markdown; a plain one is made when shown, the same."""
-    from rulebot.cli import output
     from rulebot import markdown as render
+    from rulebot.cli import output
 
     with Searcher(open_index([shipped_corpus_dir()])) as searcher:
         payloads = searcher.entries()

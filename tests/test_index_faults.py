@@ -24,14 +24,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL
+
 from rulebot.index import cache as index_module
 from rulebot.index import sealed
-from rulebot.places import shipped_corpus_dir
 from rulebot.index.cache import PARSED_DIR, STALE_SECONDS, STAMPS_FILE, open_index
-from rulebot.index.sealed import META_FILE, VERIFIED_FILE
 from rulebot.index.opened import OpenIndex
+from rulebot.index.sealed import META_FILE, VERIFIED_FILE
+from rulebot.places import shipped_corpus_dir
 from rulebot.search.ranking import Searcher
 
 SEED = 20261122

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import MINIMAL
+
 from rulebot import api
 from rulebot.cli.output import INTERNAL_KEYS
 from rulebot.index.payload import EntryJSON

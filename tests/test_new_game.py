@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL, write_corpus
+
 from rulebot.corpus import load as corpus
 from rulebot.corpus.files import user_corpus_dir
 

@@ -18,9 +18,9 @@ from conftest import MINIMAL
 
 from rulebot.cli import play
 from rulebot.cli.main import cli
-from rulebot.index.cache import open_index
 from rulebot.cli.output import Style
 from rulebot.cli.play import PlaySession, fit, replace_from
+from rulebot.index.cache import open_index
 from rulebot.search.ranking import Searcher
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))

@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from rulebot.corpus.load import load
-
-from rulebot.places import shipped_corpus_dir
 from rulebot.index.cache import open_index
+from rulebot.places import shipped_corpus_dir
 from rulebot.search.ranking import Searcher
 
 QUESTIONS = Path(__file__).resolve().parent / "questions.jsonl"

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import write_corpus
-from rulebot.language import analysis
-from rulebot.language import quantities
+
 from rulebot.index.cache import open_index
+from rulebot.language import analysis, quantities
 from rulebot.search.ranking import Searcher
 
 
@@ -138,7 +137,6 @@ class TestRanking:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from rulebot.language import analysis  # noqa: E402
 from rulebot.text import fold  # noqa: E402
 
 _PIECES = st.sampled_from(["two", "Deux", "TROIS", "3", "٣", "²", "ｔｗｏ", "one", "un", "d'une", "cards", "joueurs", "é", "\u0301", "œ", " ", "\n", "|", "-", "_", "players"])

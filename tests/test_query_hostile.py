@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from rulebot.cli import output
 from rulebot.cli.main import cli
-from rulebot.places import shipped_corpus_dir
 from rulebot.errors import QueryError
 from rulebot.index.cache import open_index
+from rulebot.places import shipped_corpus_dir
 from rulebot.search.answer import Answer
 from rulebot.search.constants import MAX_UNITS
 from rulebot.search.question import MAX_QUESTION_CHARS, valid_text

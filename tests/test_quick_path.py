@@ -13,8 +13,8 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-
 from conftest import MINIMAL
+
 from rulebot.cli import answers
 from rulebot.cli.asking import ASK_OPTIONS, FLAG, GROUP_OPTIONS, Option
 from rulebot.cli.main import cli

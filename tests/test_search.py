@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import MINIMAL, write_corpus
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import MINIMAL, write_corpus
-from rulebot.places import shipped_corpus_dir
 from rulebot.errors import QueryError, UnknownEntryError, UnknownGameError
 from rulebot.index.cache import open_index
+from rulebot.places import shipped_corpus_dir
 from rulebot.search.question import clean_question, make_units
 from rulebot.search.ranking import Searcher
 

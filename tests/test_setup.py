@@ -15,8 +15,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from conftest import rulebot_process
+
 from rulebot.places import package_dir
 
 # -- what the sources say ---------------------------------------------------------------------

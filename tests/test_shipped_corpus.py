@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rulebot.corpus import load as corpus
-from rulebot.places import shipped_corpus_dir
 from rulebot.corpus.model import Corpus
+from rulebot.places import shipped_corpus_dir
 
 GAMES = {"dune-imperium", "res-arcana", "catalyst", "portals-of-molthar"}
 

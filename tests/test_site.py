@@ -11,26 +11,20 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import LARGE_GAME, MINIMAL, write_corpus, write_large_game
 
 from rulebot.corpus import changes
-
-from rulebot.site import build as site
-
-from rulebot.site import links as site_links
-
-from rulebot.site import pages as site_pages
-
-from rulebot.site import search_data as site_search
 from rulebot.corpus.format import ID_RE
 from rulebot.corpus.load import load
-from rulebot.places import shipped_corpus_dir
-from rulebot.text import fold
-from conftest import MINIMAL
-from rulebot.errors import RulebotError, SiteError
 from rulebot.corpus.model import Alias, Corpus, Entry
+from rulebot.errors import RulebotError, SiteError
 from rulebot.markdown import parser, to_terminal
-
-from conftest import LARGE_GAME, write_corpus, write_large_game
+from rulebot.places import shipped_corpus_dir
+from rulebot.site import build as site
+from rulebot.site import links as site_links
+from rulebot.site import pages as site_pages
+from rulebot.site import search_data as site_search
+from rulebot.text import fold
 
 CORPORA = Path(__file__).parent / "corpora"
 CURATION = (CORPORA / "site-curation" / "base", CORPORA / "site-curation" / "house")
@@ -936,7 +930,7 @@ class TestLargeGame:
         assert '<a href="a-z-r-2.html">R (part 2 of 8)</a>' in first
         letters = sorted(name for name in pages if name.startswith(f"{LARGE_GAME}/a-z-"))
         named = [link for name in letters for link in pages[name].links if "#tower-" in link]
-        assert all(len([l for l in pages[name].links if "#tower-" in l]) <= 40 for name in letters)
+        assert all(len([link for link in pages[name].links if "#tower-" in link]) <= 40 for name in letters)
         assert len(named) == 476
         assert _broken_links(tmp_path / "site") == []
 
@@ -1177,6 +1171,7 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     """A game's French pages give the French texts, mark an entry without one `lang="en"`, and link to the French
     pages of the game; a game without translations has none."""
     from conftest import write_corpus
+
     from rulebot.corpus.load import load
 
     root = write_corpus(tmp_path / "c", {

@@ -8,12 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import LARGE_GAME, write_large_game
 
-from rulebot.site import build as site
 from rulebot.corpus.load import load
 from rulebot.places import shipped_corpus_dir
-
-from conftest import LARGE_GAME, write_large_game
+from rulebot.site import build as site
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from rulebot.corpus.load import load
 from rulebot.index import fields as index_fields
 from rulebot.index.cache import open_index
-from whoosh.util.numeric import byte_to_length, length_to_byte
 from rulebot.language import analysis, quantities
 from rulebot.places import shipped_corpus_dir
 from rulebot.search import constants, query, scoring
@@ -122,7 +122,7 @@ def test_site_entries_carry_what_the_ranking_reads(shipped_site: Path):
             assert expansions[site_search.decode(index["expansion"])[at]] == payload["expansion"]
             assert site_search.TRUST_LEVELS[site_search.decode(index["trust"])[at]] == (payload["source"]["trust"] or "official")
             see_also, modifies, modified_by = links.get(at, ([], [], []))
-            name = lambda ref: ids[ref] if isinstance(ref, int) else ref  # noqa: E731
+            name = lambda ref, ids=ids: ids[ref] if isinstance(ref, int) else ref  # noqa: E731
             assert [name(r) for r in see_also] == payload["see_also"]
             assert [name(r) for r in modifies] == [r["id"] for r in payload["modifies"]]
             assert [name(r) for r in modified_by] == [r["id"] for r in payload["modified_by"]]

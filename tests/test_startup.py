@@ -153,8 +153,8 @@ def test_the_schema_analyses_as_questions_are_analysed():
     """Whoosh's side (rulebot.index.schema.WordAnalyzer) makes the terms rulebot.language.analysis makes, numbered as Whoosh's StopFilter would."""
     from whoosh.analysis import LowercaseFilter, RegexTokenizer, StopFilter
 
-    from rulebot.language import analysis
     from rulebot.index.schema import WordAnalyzer
+    from rulebot.language import analysis
 
     text = "The Mentat **may** trash a card, and the 702.19b rule applies to Cœur."
     for name in analysis.ANALYSES:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import TOY_GAME_TOML, write_corpus
+
 from rulebot.corpus import load as corpus
 from rulebot.corpus.files import shipped_corpus_dir
 from rulebot.language.quantities import stated_numbers

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 import whoosh
+from conftest import MINIMAL
+from test_index_faults import write_synthetic_corpus
 from whoosh.columns import CompressedBytesColumn
 from whoosh.fields import COLUMN, ID, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
@@ -26,8 +28,6 @@ from whoosh.formats import Positions
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import NO_MERGE
 
-from conftest import MINIMAL
-from test_index_faults import write_synthetic_corpus
 from rulebot.corpus.load import load
 from rulebot.index import whoosh_format
 from rulebot.index.build import documents, write_index
@@ -218,7 +218,7 @@ def test_a_table_of_contents_of_another_whoosh_is_refused(tmp_path: Path):
     build(tmp_path, 7, segments=1, deletions=0)
     toc = (tmp_path / latest_toc(p.name for p in tmp_path.iterdir())).read_bytes()
     assert read_toc(toc_of_release(toc, whoosh_format.WHOOSH)) == read_toc(toc)
-    with pytest.raises(IndexFormatError, match="written by Whoosh 2.7.4, not 2.7.5"):
+    with pytest.raises(IndexFormatError, match=r"written by Whoosh 2\.7\.4, not 2\.7\.5"):
         read_toc(toc_of_release(toc, (2, 7, 4)))
 
 

@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import MINIMAL, write_corpus
+
 from rulebot import places
 from rulebot.corpus.files import chosen_dirs, own_dir, user_corpus_dir
 from rulebot.places import shipped_corpus_dir

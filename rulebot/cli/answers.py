@@ -201,8 +201,8 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     sessions in the user data directory ($RULEBOT_DATA_DIR overrides it).
     Lines piped in are answered one after the other, without a prompt.
     """
-    from rulebot.cli import play as playing
     from rulebot.answering import expansions_in_play
+    from rulebot.cli import play as playing
 
     with settings.searcher() as searcher:
         if game is not None:

@@ -54,7 +54,7 @@ def _quietly(ctx: click.Context, use: Callable[[Searcher], list[T]]) -> list[T]:
                 return []
             with Searcher(open_index(dirs)) as searcher:
                 return use(searcher)
-    except Exception:  # noqa: BLE001 (completion must never disturb the shell)
+    except Exception:
         return []
 
 

@@ -114,8 +114,8 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
     the source's entries file (of a game started with `rulebot new-game`, say),
     so that `rulebot ask` finds them at once.
     """
-    from rulebot.corpus import load as corpus
     from rulebot.corpus import importing as importer
+    from rulebot.corpus import load as corpus
     from rulebot.corpus import scaffold
 
     if force and out is None:
@@ -209,8 +209,8 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     An entry's date is its `revised` date, else its source's date. Without
     --since, every dated entry is listed.
     """
-    from rulebot.corpus import changes as changes_core
     from rulebot.cli import output
+    from rulebot.corpus import changes as changes_core
 
     loaded = settings.usable_corpus()
     found = changes_core.changes(loaded, game, since)

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebot.cli import output
-from rulebot.errors import RulebotError
 from rulebot.cli.output import BOLD, DIM, YELLOW, Style, fit
+from rulebot.errors import RulebotError
 from rulebot.text import plural
 
 if TYPE_CHECKING:

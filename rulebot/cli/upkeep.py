@@ -138,7 +138,6 @@ def site_build(settings: Settings, out_dir: Path, force: bool, keep_going: bool)
     import time
 
     from rulebot.corpus import load as corpus
-
     from rulebot.site import build as site_module
 
     started = time.perf_counter()

@@ -12,8 +12,8 @@ import datetime
 from dataclasses import dataclass
 
 from rulebot.corpus.format import DATE_RE
-from rulebot.errors import CurationError
 from rulebot.corpus.model import Corpus, Entry
+from rulebot.errors import CurationError
 
 REVISED = "revised"
 """The entry's own `revised` date counted."""

@@ -78,7 +78,8 @@ def modifies_cycles(checked: Checked) -> None:
                 stack.pop()
             elif child in entries and state.get(child) == 1:
                 checked.cycle_links.add((node, child))
-                cycle = [n for n, _ in stack][[n for n, _ in stack].index(child):] + [child]
+                names = [n for n, _ in stack]
+                cycle = [*names[names.index(child):], child]
                 checked.at(entries[node], "modifies", "modifies forms a cycle: " + " -> ".join(cycle))
             elif child in entries and not state.get(child):
                 state[child] = 1

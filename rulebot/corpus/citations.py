@@ -27,10 +27,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulebot.errors import CurationError, Problem
 from rulebot.corpus.documents import plain, read_document, split_lead_ins
 from rulebot.corpus.format import file_lines, header_line
 from rulebot.corpus.model import Corpus, Entry
+from rulebot.errors import CurationError, Problem
 from rulebot.places import display_path
 from rulebot.text import fold
 

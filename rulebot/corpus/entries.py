@@ -14,9 +14,9 @@ from pathlib import Path
 from rulebot.corpus.format import (
     BOOLEANS,
     ENTRY_KEYS,
+    ID_RE,
     LANGUAGE_KEY_RE,
     REQUIRED_ENTRY_KEYS,
-    ID_RE,
     RawEntry,
     is_date,
     split_entries,

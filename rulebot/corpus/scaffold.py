@@ -15,10 +15,10 @@ from pathlib import Path
 
 from rulebot.corpus.files import GAME_FILE, read_corpus_file
 from rulebot.corpus.format import DATE_RE, ID_RE, format_entry, slugify, unique_id
-from rulebot.places import outside_package, shipped_corpus_dir
-from rulebot.errors import CurationError, PackageWriteError
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
 from rulebot.corpus.model import Corpus, Game
+from rulebot.errors import CurationError, PackageWriteError
+from rulebot.places import outside_package, shipped_corpus_dir
 
 HOUSE_SOURCE = "house"
 """The source id of a house-rules folder `rulebot new` creates (made unique in the game)."""

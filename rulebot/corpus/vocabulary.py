@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulebot.language import analysis
 from rulebot.corpus.files import VOCABULARY_FILE
-from rulebot.errors import Problem
 from rulebot.corpus.model import Corpus
+from rulebot.errors import Problem
+from rulebot.language import analysis
 
 
 def synonym_collisions(corpus: Corpus) -> list[Problem]:

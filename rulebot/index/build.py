@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
+# isort: off
+from rulebot.index import whoosh_imports  # noqa: F401  (before Whoosh: see its docstring)
+# isort: on
 
 import whoosh
 from whoosh.codec import default_codec

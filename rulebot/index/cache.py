@@ -32,8 +32,8 @@ from rulebot.corpus import files as corpus_files
 from rulebot.errors import IndexBuildError, Problem, corpus_warning
 from rulebot.index import sealed
 from rulebot.index.opened import OpenIndex
-from rulebot.index.sealed import FORMAT, META_FILE
 from rulebot.index.reader import IndexReader
+from rulebot.index.sealed import FORMAT, META_FILE
 from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
 from rulebot.places import display_path, user_dir
 from rulebot.text import plural

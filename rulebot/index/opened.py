@@ -19,7 +19,7 @@ ALL_GAMES = "*"
 class OpenIndex:
     """An opened index with what rulebot stored beside it (a plain class: see rulebot.search.answer.Hit)."""
 
-    __slots__ = ("index", "meta", "path", "built", "warnings")
+    __slots__ = ("built", "index", "meta", "path", "warnings")
 
     def __init__(self, index: IndexReader, meta: dict[str, Any], path: Path | None, built: bool = False, warnings: list[str] | None = None) -> None:
         self.index = index

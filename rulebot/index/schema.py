@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
+# isort: off
+from rulebot.index import whoosh_imports  # noqa: F401  (before Whoosh: see its docstring)
+# isort: on
 
 from whoosh.analysis import Token, Tokenizer
 from whoosh.columns import CompressedBytesColumn

@@ -13,7 +13,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulebot.index import whoosh_imports  # noqa: F401, I001  (before Whoosh: see its docstring)
+# isort: off
+from rulebot.index import whoosh_imports  # noqa: F401  (before Whoosh: see its docstring)
+# isort: on
 
 from whoosh import index as whoosh_index
 from whoosh.reading import SegmentReader

@@ -38,7 +38,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import accumulate, repeat
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 WHOOSH = (2, 7, 5)
 """The Whoosh-Reloaded release whose files this module reads and writes (pyproject.toml pins it)."""
@@ -111,7 +111,7 @@ class _Unpickler(pickle.Unpickler):
     bytes, tuples, lists, dicts, sets, and Whoosh's objects as attribute records (_Record).
     Any other class or function in a pickle is refused."""
 
-    _PLAIN: dict[tuple[str, str], Callable[..., object]] = {
+    _PLAIN: ClassVar[dict[tuple[str, str], Callable[..., object]]] = {
         ("collections", "defaultdict"): defaultdict,
         ("builtins", "int"): int,  # a defaultdict's factory
         ("builtins", "set"): set,

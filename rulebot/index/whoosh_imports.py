@@ -62,12 +62,12 @@ _placed = {
 sys.modules.update(_placed)
 try:
     # The Whoosh modules a build and an update use, and what they import.
-    import whoosh.analysis  # noqa: F401
-    import whoosh.codec.whoosh3  # noqa: F401
-    import whoosh.fields  # noqa: F401
-    import whoosh.filedb.filestore  # noqa: F401
-    import whoosh.index  # noqa: F401
-    import whoosh.reading  # noqa: F401
+    import whoosh.analysis
+    import whoosh.codec.whoosh3
+    import whoosh.fields
+    import whoosh.filedb.filestore
+    import whoosh.index
+    import whoosh.reading
     import whoosh.writing  # noqa: F401
 finally:
     for _name, _module in _placed.items():

@@ -37,7 +37,7 @@ class Hit:
     would otherwise load `dataclasses` and the `inspect` module it imports.
     """
 
-    __slots__ = ("id", "game", "score", "coverage", "data")
+    __slots__ = ("coverage", "data", "game", "id", "score")
 
     def __init__(self, id: str, game: str, score: float, coverage: float, data: StoredEntry) -> None:
         self.id = id
@@ -58,7 +58,7 @@ class Hit:
 class Answer:
     """What `ask` found for a question (a plain class, as Hit is)."""
 
-    __slots__ = ("query", "game", "results", "confident", "suggestions", "close_titles", "other_games", "language", "answer_language", "players", "parts", "setup")
+    __slots__ = ("answer_language", "close_titles", "confident", "game", "language", "other_games", "parts", "players", "query", "results", "setup", "suggestions")
 
     def __init__(
         self,

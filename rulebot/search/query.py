@@ -11,14 +11,15 @@ words of a short question add a proximity bonus (PROXIMITY_WEIGHT).
 
 from __future__ import annotations
 
+from itertools import pairwise
+
+from rulebot.index.fields import FIELDS
 from rulebot.language import analysis
 from rulebot.language.analysis import stem
 from rulebot.search import scoring
-from rulebot.index.fields import FIELDS
 from rulebot.search.constants import CORRECTION_WEIGHT, PROXIMITY_SLOP, PROXIMITY_UNITS, PROXIMITY_WEIGHT, SYNONYM_WEIGHT
 from rulebot.search.question import Question, Unit
 from rulebot.search.spelling import Spellings
-
 
 
 class Clauses:
@@ -51,7 +52,7 @@ class Clauses:
         out: list[scoring.Clause] = []
         if len(units) > PROXIMITY_UNITS:
             return out
-        for left, right in zip(units, units[1:]):
+        for left, right in pairwise(units):
             if len(left.words) != 1 or len(right.words) != 1:
                 continue
             terms = analysis.terms("english", f"{left.words[0]} {right.words[0]}")

@@ -72,7 +72,7 @@ Unit = list[list[Clause]]
 class _Term:
     """A term's scores as read, in the documents that hold it, weighted: no dict is made of them."""
 
-    __slots__ = ("ids", "values", "weight", "top")
+    __slots__ = ("ids", "top", "values", "weight")
 
     def __init__(self, ids: array[int], values: array[float], top: float, weight: float):
         self.ids, self.values, self.weight = ids, values, weight
@@ -286,7 +286,7 @@ _V = TypeVar("_V")
 class _Recent(Generic[_V]):
     """Values made lately, by key, least recently used first: kept up to a total cost (the latest one always)."""
 
-    __slots__ = ("_kept", "_limit", "_cost", "spent")
+    __slots__ = ("_cost", "_kept", "_limit", "spent")
 
     def __init__(self, limit: int, cost: Callable[[_V], int] = lambda _value: 1):
         self._kept: OrderedDict[Hashable, _V] = OrderedDict()

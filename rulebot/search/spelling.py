@@ -22,7 +22,6 @@ from rulebot.language.analysis import stem
 from rulebot.search.constants import MAX_TYPO_WORD, MAX_UNITS
 
 
-
 def distance(a: str, b: str) -> int:
     """Edits between two words (a swap of neighbours counts one)."""
     from rapidfuzz.distance import OSA

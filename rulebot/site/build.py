@@ -46,18 +46,17 @@ from typing import Any, TypedDict
 import jinja2
 from markupsafe import Markup
 
-from rulebot.version import __version__
-from rulebot.site import pages as site_pages
-from rulebot.site import languages
-from rulebot.site import search_data as site_search
-from rulebot.site import setup_page
 from rulebot.corpus.changes import REVISED, changes
-from rulebot.places import outside_package, shipped
-from rulebot.errors import SiteError
 from rulebot.corpus.model import Alias, Corpus, Entry, Game, Source
+from rulebot.errors import SiteError
+from rulebot.places import outside_package, shipped
+from rulebot.site import languages, setup_page
+from rulebot.site import pages as site_pages
+from rulebot.site import search_data as site_search
 from rulebot.site.links import LinkContext, NameTable, to_html
 from rulebot.site.pages import Page, az_page, layout_game
 from rulebot.text import fold
+from rulebot.version import __version__
 
 MARKER = ".rulebot-site"
 """The file that marks a folder as a site built by rulebot (which it may replace)."""
