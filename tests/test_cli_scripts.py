@@ -516,7 +516,7 @@ class TestOutput:
 
     def test_site_serve_defaults_to_public(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
         """`rulebot site serve` with no folder serves public/, where the README builds the site."""
-        from rulebot.site import build as site
+        from rulebot.site import server as site_server
 
         served = []
 
@@ -533,7 +533,7 @@ class TestOutput:
             served.append(Path(out_dir))
             return Server()
 
-        monkeypatch.setattr(site, "serve", serve)
+        monkeypatch.setattr(site_server, "serve", serve)
         monkeypatch.chdir(tmp_path)
         result = CliRunner().invoke(cli, ["site", "serve"])
         assert result.exit_code == 0 and served == [Path("public")]

@@ -20,10 +20,17 @@ from rulebot.corpus.model import Alias, Corpus, Entry
 from rulebot.errors import RulebotError, SiteError
 from rulebot.markdown import parser, to_terminal
 from rulebot.places import shipped_corpus_dir
+from rulebot.site import az_pages as site_az_pages
 from rulebot.site import build as site
+from rulebot.site import game_pages as site_game_pages
 from rulebot.site import links as site_links
 from rulebot.site import pages as site_pages
+from rulebot.site import paths as site_paths
 from rulebot.site import search_data as site_search
+from rulebot.site import server as site_server
+from rulebot.site import templates as site_templates
+from rulebot.site import views as site_views
+from rulebot.site import writing as site_writing
 from rulebot.text import fold
 
 CORPORA = Path(__file__).parent / "corpora"
@@ -223,12 +230,12 @@ class TestPages:
         """Every entry is an element whose id is the entry id, once, on its game's page."""
         pages = _pages(shipped_site)
         for entry in shipped.entries.values():
-            assert pages[site.game_page(entry.game)].ids.count(entry.id) == 1
+            assert pages[site_paths.game_page(entry.game)].ids.count(entry.id) == 1
 
     def test_entries_keep_source_order(self, shipped: Corpus, shipped_site: Path):
         """A game page lists each source's entries in the order of the source."""
         for slug, game in shipped.games.items():
-            ids = [i for i in _pages(shipped_site)[site.game_page(slug)].ids if i in shipped.entries]
+            ids = [i for i in _pages(shipped_site)[site_paths.game_page(slug)].ids if i in shipped.entries]
             expected = [e.id for s in game.sources for e in shipped.entries_of(slug) if e.source == s.id]
             assert ids == expected
 
@@ -304,11 +311,11 @@ class TestPages:
         assert '<p class="lead">1 entry.</p>' in orchard
         assert re.search(r"· 1 entry\s", orchard)
         assert "1 entries" not in (curation_site / "sources.html").read_text(encoding="utf-8")
-        assert [site.count(n, "entry", "entries") for n in (0, 1, 2)] == ["0 entries", "1 entry", "2 entries"]
+        assert [site_templates.count(n, "entry", "entries") for n in (0, 1, 2)] == ["0 entries", "1 entry", "2 entries"]
 
     def test_static_files_are_copied(self, shipped_site: Path):
         """templates/static/ is copied into _static/."""
-        for path in (site.templates_dir() / "static").iterdir():
+        for path in (site_templates.templates_dir() / "static").iterdir():
             assert (shipped_site / "_static" / path.name).read_bytes() == path.read_bytes()
 
 
@@ -342,7 +349,7 @@ class TestLinks:
 
     def test_static_files_name_no_other_host(self):
         """The CSS and the search script name no URL of another host."""
-        for path in (site.templates_dir() / "static").iterdir():
+        for path in (site_templates.templates_dir() / "static").iterdir():
             assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", path.read_text(encoding="utf-8")), path
 
     def test_see_also_links_each_target(self, shipped: Corpus, shipped_site: Path):
@@ -550,11 +557,11 @@ class TestIndexAndSources:
         text = (shipped_site / "sources.html").read_text(encoding="utf-8")
         for game in shipped.games.values():
             for source in game.sources:
-                block = text[text.index(f'id="{site.source_anchor(game.slug, source.id)}"'):]
+                block = text[text.index(f'id="{site_paths.source_anchor(game.slug, source.id)}"'):]
                 block = block[: block.index("</li>")]
                 assert html.escape(source.title) in block
                 assert html.escape(source.edition) in block
-                assert site.TRUST_LABELS[source.trust] in block
+                assert site_views.TRUST_LABELS[source.trust] in block
                 if source.date:
                     assert source.date in block
 
@@ -660,7 +667,7 @@ class TestOutputFolder:
         (out / "notes.txt").write_text("old")
         site.build(minimal, out, force=True)
         assert not (out / "notes.txt").exists()
-        assert (out / site.MARKER).is_file() and (out / "index.html").is_file()
+        assert (out / site_writing.MARKER).is_file() and (out / "index.html").is_file()
 
     def test_accepts_an_empty_folder(self, minimal: Corpus, tmp_path: Path):
         """An existing empty folder is built into without force."""
@@ -690,7 +697,7 @@ class TestOutputFolder:
         def fail(*args: object) -> str:
             raise RuntimeError("boom")
 
-        monkeypatch.setattr(site, "to_html", fail)
+        monkeypatch.setattr(site_game_pages, "to_html", fail)
         with pytest.raises(RuntimeError):
             site.build(minimal, out)
         assert _tree(out) == before
@@ -766,7 +773,7 @@ class TestOutputFolder:
 class TestServeAndTemplates:
     def test_serve_serves_the_site(self, minimal_site: Path):
         """serve() answers on the loopback with the site's pages until closed."""
-        with site.serve(minimal_site) as server:
+        with site_server.serve(minimal_site) as server:
             assert server.url.startswith("http://127.0.0.1:")
             with urllib.request.urlopen(server.url + "lantern-harbor/index.html", timeout=10) as response:
                 assert response.status == 200
@@ -775,37 +782,38 @@ class TestServeAndTemplates:
     def test_serve_refuses_a_folder_without_site(self, tmp_path: Path):
         """serve() of a folder without a built site raises SiteError."""
         with pytest.raises(SiteError, match="no site"):
-            site.serve(tmp_path)
+            site_server.serve(tmp_path)
 
     def test_templates_dir_holds_the_templates(self):
         """templates_dir() finds base.html and the static files."""
-        assert (site.templates_dir() / "base.html").is_file()
-        assert (site.templates_dir() / "static" / "search.js").is_file()
+        assert (site_templates.templates_dir() / "base.html").is_file()
+        assert (site_templates.templates_dir() / "static" / "search.js").is_file()
 
     def test_pages_receive_their_documented_context(self, minimal: Corpus, large: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """Each page template receives exactly the keys of its documented context."""
         seen: dict[str, set[str]] = {}
-        original = site._page
+        original = site_templates.render_page
 
         def spy(env, names, context):  # type: ignore[no-untyped-def]
             seen[names[-1]] = set(context)
             return original(env, names, context)
 
-        monkeypatch.setattr(site, "_page", spy)
+        for module in (site, site_game_pages, site_az_pages):  # the modules that render pages with it
+            monkeypatch.setattr(module, "render_page", spy)
         site.build(minimal, tmp_path / "site")
         site.build(large, tmp_path / "large")
         assert seen == {
-            "home.html": set(site.HomeContext.__required_keys__),
-            "game.html": set(site.GameContext.__required_keys__),
-            "game-contents.html": set(site.GameContentsContext.__required_keys__),
-            "game-section.html": set(site.GameSectionContext.__required_keys__),
-            "a-z.html": set(site.IndexContext.__required_keys__),
-            "sources.html": set(site.SourcesContext.__required_keys__),
+            "home.html": set(site_views.HomeContext.__required_keys__),
+            "game.html": set(site_views.GameContext.__required_keys__),
+            "game-contents.html": set(site_views.GameContentsContext.__required_keys__),
+            "game-section.html": set(site_views.GameSectionContext.__required_keys__),
+            "a-z.html": set(site_views.IndexContext.__required_keys__),
+            "sources.html": set(site_views.SourcesContext.__required_keys__),
         }
 
     def test_autoescape_is_on(self):
         """The template environment escapes every value."""
-        env = site._environment()
+        env = site_templates.environment()
         assert env.from_string("{{ x }}").render(x="<b>") == "&lt;b&gt;"
 
 
@@ -827,7 +835,7 @@ class TestLargeGame:
 
     def test_large_game_page_lists_its_pages(self, large: Corpus, large_site: Path):
         """The page of a game too large for one page shows no entry: it lists its pages, by source, each with its entry count."""
-        layout = site_pages.layout_game(large.games[LARGE_GAME], large.entries_of(LARGE_GAME), site.game_page(LARGE_GAME))
+        layout = site_pages.layout_game(large.games[LARGE_GAME], large.entries_of(LARGE_GAME), site_paths.game_page(LARGE_GAME))
         assert layout.split and len(layout.pages) == 5
         index = (large_site / LARGE_GAME / "index.html").read_text(encoding="utf-8")
         assert "<article" not in index
@@ -846,7 +854,7 @@ class TestLargeGame:
     def test_every_entry_is_on_one_page_in_source_order(self, large: Corpus, large_site: Path):
         """The pages, in order, show every entry once, in the order of the sources; none shows more than PAGE_ENTRIES."""
         game = large.games[LARGE_GAME]
-        layout = site_pages.layout_game(game, large.entries_of(LARGE_GAME), site.game_page(LARGE_GAME))
+        layout = site_pages.layout_game(game, large.entries_of(LARGE_GAME), site_paths.game_page(LARGE_GAME))
         shown = [_ids_on(large_site, page.path, large) for page in layout.pages]
         assert [i for ids in shown for i in ids] == [e.id for s in game.sources for e in large.entries_of(LARGE_GAME) if e.source == s.id]
         assert max(len(ids) for ids in shown) <= site_pages.PAGE_ENTRIES
@@ -1007,7 +1015,7 @@ class TestWhatsNew:
 
     def test_anchor_cannot_be_an_entry_id(self):
         """The section's anchor (and its groups') holds `--`, which no entry id may: no clash with an entry."""
-        assert not ID_RE.match(site.WHATS_NEW_ANCHOR) and not ID_RE.match(f"{site.WHATS_NEW_ANCHOR}--1")
+        assert not ID_RE.match(site_paths.WHATS_NEW_ANCHOR) and not ID_RE.match(f"{site_paths.WHATS_NEW_ANCHOR}--1")
 
     @pytest.mark.parametrize("slug", ["catalyst", "portals-of-molthar"])
     def test_no_section_without_changes(self, shipped_site: Path, slug: str):
@@ -1048,15 +1056,15 @@ class TestTrust:
             citation = article[article.index('<footer class="citation">'):]
             badge = f'<span class="label">Trust:</span> <span class="badge trust trust-{trust}">{label}</span>'
             assert badge in citation, entry_id
-            assert site.TRUST_LABELS[trust] == label
+            assert site_views.TRUST_LABELS[trust] == label
 
     def test_sources_page_shows_every_trust_level(self, curation: Corpus, curation_site: Path):
         """The sources page gives each document its trust level, and flags the house-rules document."""
         text = (curation_site / "sources.html").read_text(encoding="utf-8")
         for source in curation.games["quill-market"].sources:
-            block = text[text.index(f'id="{site.source_anchor("quill-market", source.id)}"'):]
+            block = text[text.index(f'id="{site_paths.source_anchor("quill-market", source.id)}"'):]
             block = block[: block.index("</li>")]
-            assert f'<span class="badge trust trust-{source.trust}">{site.TRUST_LABELS[source.trust]}</span>' in block
+            assert f'<span class="badge trust trust-{source.trust}">{site_views.TRUST_LABELS[source.trust]}</span>' in block
             assert (HOUSE_FLAG in block) == (source.trust == "house"), source.id
         assert {s.trust for s in curation.games["quill-market"].sources} == {"official", "designer", "community", "house"}
 

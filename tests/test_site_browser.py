@@ -13,6 +13,7 @@ from conftest import LARGE_GAME, write_large_game
 from rulebot.corpus.load import load
 from rulebot.places import shipped_corpus_dir
 from rulebot.site import build as site
+from rulebot.site import server as site_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -60,15 +61,15 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def servers(sites: dict[str, Path]) -> Iterator[dict[str, site.SiteServer]]:
-    started = {name: site.serve(path) for name, path in sites.items()}
+def servers(sites: dict[str, Path]) -> Iterator[dict[str, site_server.SiteServer]]:
+    started = {name: site_server.serve(path) for name, path in sites.items()}
     yield started
     for server in started.values():
         server.close()
 
 
 @pytest.fixture(scope="module", params=["http", "file"])
-def base(request: pytest.FixtureRequest, sites: dict[str, Path], servers: dict[str, site.SiteServer]) -> dict[str, str]:
+def base(request: pytest.FixtureRequest, sites: dict[str, Path], servers: dict[str, site_server.SiteServer]) -> dict[str, str]:
     """The root URL of each site: served on 127.0.0.1, or opened as file://."""
     if request.param == "http":
         return {name: server.url for name, server in servers.items()}

@@ -20,6 +20,8 @@ from rulebot.places import shipped_corpus_dir
 from rulebot.search import constants, query, scoring
 from rulebot.site import build as site
 from rulebot.site import search_data as site_search
+from rulebot.site import templates as site_templates
+from rulebot.site import views as site_views
 
 CORPORA = Path(__file__).parent / "corpora"
 
@@ -161,13 +163,13 @@ def test_search_settings_hold_each_games_vocabulary(shipped_site: Path):
 
 def test_search_script_holds_no_word_list():
     """Stop words, question words and number words come from the search data, not from the script."""
-    script = (site.templates_dir() / "static" / "search.js").read_text(encoding="utf-8")
+    script = (site_templates.templates_dir() / "static" / "search.js").read_text(encoding="utf-8")
     listed = analysis.QUESTION_FILLER | analysis.ENGLISH_STOP_WORDS | analysis.FRENCH_STOP_WORDS | set(quantities.NUMBER_WORDS)
     listed |= quantities.SOLO_WORDS | quantities.PLAYER_WORDS
     for literal in re.findall(r'"([^"\\\n]*)"', script):
         found = literal.split()
         if len(found) == 1:
-            assert len(literal) < 3 or literal not in listed - set(site.KIND_LABELS), literal  # not "a", "p": tags
+            assert len(literal) < 3 or literal not in listed - set(site_views.KIND_LABELS), literal  # not "a", "p": tags
         elif len(found) >= 3:  # a message, not a list of words
             assert sum(word in listed for word in found) < 0.8 * len(found), literal
     for word in ("pourquoi", "combien", "tbd", "douze"):

@@ -161,9 +161,9 @@ def site_build(settings: Settings, out_dir: Path, force: bool, keep_going: bool)
 @click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port (default: a free one).")
 def site_serve(out_dir: Path, port: int) -> None:
     """Preview a built site on 127.0.0.1 until Ctrl-C (OUT_DIR defaults to ./public, where `site build public/` writes)."""
-    from rulebot.site import build as site_module
+    from rulebot.site import server as site_server
 
-    server = site_module.serve(out_dir, port=port)
+    server = site_server.serve(out_dir, port=port)
     click.echo(f"Serving {out_dir} at {server.url} (Ctrl-C to stop)")
     try:
         server.wait()

@@ -1,1 +1,11 @@
-"""The static reference site: pages, links, search data, and a preview server."""
+"""The static reference site: pages, links, search data, and a preview server.
+
+Its modules import one way (a contract of pyproject.toml): from the bottom,
+
+- languages: the site's languages, the switch between them, the templates' catalogs;
+- views, paths, pages, links: what the templates receive; where the pages are; which page each entry is on; entry texts as HTML;
+- templates, setup_page, search_data: the jinja2 environment and rendering a page; a game's setup page; the search's data files;
+- arrangement: `Site`, the corpus arranged for the pages, with each game's A–Z layout;
+- game_pages, az_pages, writing: a game's pages of entries; its A–Z pages; checking the output folder and swapping a built site in;
+- build, server: `build`, which renders every file and writes them; serving a built site.
+"""
