@@ -281,3 +281,19 @@ def test_best_is_the_exact_ranking(seed: int):
     for count in (5, 40, 200):
         expected = sorted(scores, key=lambda d: (-scores[d], d))[:count]
         assert _best(scores, count) == expected
+
+
+def test_a_question_reads_only_its_languages_synonyms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The synonym tables are kept apart from the metadata, a file per question language, and a question parses only
+    its own language's (the French tables, with every game's French words, are the larger)."""
+    monkeypatch.setenv("RULEBOT_CACHE_DIR", str(tmp_path / "cache"))
+    open_index([shipped_corpus_dir()]).index.close()
+    opened = open_index([shipped_corpus_dir()])  # as a later `ask` opens it
+    tables = opened.meta["synonym_tables"]
+    assert sorted(tables) == ["en", "fr"] and opened.path is not None
+    assert {p.name for p in opened.path.glob("rulebot-synonyms-*.json")} == {"rulebot-synonyms-en.json", "rulebot-synonyms-fr.json"}
+    with Searcher(opened) as searcher:
+        searcher.ask("can i trash assassination mission")
+        assert set(tables._read) == {"en"}
+        searcher.ask("combien de cartes en main à la fin du tour")
+        assert set(tables._read) == {"en", "fr"}

@@ -31,7 +31,7 @@ from typing import Any
 from rulebot.corpus import files as corpus_files
 from rulebot.errors import IndexBuildError, Problem, corpus_warning
 from rulebot.index import sealed
-from rulebot.index.opened import OpenIndex
+from rulebot.index.opened import OpenIndex, SynonymFiles
 from rulebot.index.reader import IndexReader
 from rulebot.index.sealed import FORMAT, META_FILE
 from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
@@ -243,6 +243,7 @@ def _open_built(folder: Path, fingerprint: str) -> tuple[tuple[IndexReader, dict
         return None, f"it holds {plural(count, 'entry', 'entries')} instead of {meta.get('count')}"
     if not verified:
         sealed.record_verified(folder, stamps)
+    meta["synonym_tables"] = SynonymFiles(folder, meta.get("synonym_languages", []), contents)
     return (index, meta), None
 
 

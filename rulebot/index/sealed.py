@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-FORMAT = "21"
+from rulebot.index.opened import SYNONYMS_FILE
+
+FORMAT = "22"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
@@ -23,6 +25,11 @@ DIGESTS_FILE = "rulebot-digests.json"
 """A hash of each entry's document, kept apart from the metadata that every `ask` reads."""
 VERIFIED_FILE = "rulebot-verified.json"
 """The stamp (size, times, inode) of each index file when its checksum was last verified (see rulebot.index.cache._open_built)."""
+
+
+def written_when_sealed(name: str) -> bool:
+    """Whether a file of a build is written by seal() (an update writes it anew rather than link the earlier one)."""
+    return name in (META_FILE, DIGESTS_FILE, VERIFIED_FILE) or name.startswith(SYNONYMS_FILE.split("{")[0])
 
 
 def seal(folder: Path, meta: dict[str, Any], known: dict[str, str] | None = None) -> None:
@@ -37,6 +44,11 @@ def seal(folder: Path, meta: dict[str, Any], known: dict[str, str] | None = None
     digests = meta.pop("digests", None)
     if digests is not None:
         write_json(folder / DIGESTS_FILE, digests)
+    tables = meta.pop("synonym_tables", None)
+    if tables is not None:  # apart from the metadata every `ask` reads: a question reads its language's only
+        for language, table in tables.items():
+            write_json(folder / SYNONYMS_FILE.format(language), table)
+        meta["synonym_languages"] = sorted(tables)
     files = sorted(p for p in folder.iterdir() if not p.name.endswith("LOCK") and p.name not in (META_FILE, VERIFIED_FILE))
     meta["files"] = {p.name: p.stat().st_size for p in files}
     known = known or {}

@@ -60,7 +60,7 @@ def update_index(folder: Path, base: Path, corpus: Corpus, fingerprint: str, pro
     build.check_whoosh()
     linked = {}  # the checksums of the files linked, which sealed.intact has just verified
     for path in base.iterdir():
-        if path.name in (sealed.META_FILE, sealed.DIGESTS_FILE, sealed.VERIFIED_FILE) or path.name.endswith("LOCK"):
+        if sealed.written_when_sealed(path.name) or path.name.endswith("LOCK"):
             continue
         try:
             os.link(path, folder / path.name)
