@@ -357,7 +357,11 @@ def test_interrupting_a_command_exits_130(tmp_path: Path, args: tuple[str, ...])
     for entries in (6000, 20000, 60000):
         corpus = write_synthetic_corpus(tmp_path / f"corpus-{entries}", entries=entries)
         env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / f"cache-{entries}"), RULEBOT_CORPUS=str(corpus))
-        process = subprocess.Popen([sys.executable, "-m", "rulebot", *args], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rulebot", *args], env=env, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            # as at a terminal: a suite started in the background (`&`) passes Ctrl-C on ignored
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
         line = process.stderr.readline()  # the build has started
         assert line.startswith("Building the search index"), line
         process.send_signal(signal.SIGINT)
