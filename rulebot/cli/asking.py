@@ -204,7 +204,8 @@ def run(
     from rulebot import answering, config
     from rulebot.cli import messages, output
 
-    messages.use(lang or config.language() or "en")  # for an error on the way, in the language chosen
+    lang = lang or config.language()  # chosen, else configured: read once, for the messages and the answer
+    messages.use(lang or "en")  # for an error on the way, in the language chosen
     with answering.open_searcher(dirs, notify=notify) as searcher:
         answer = answering.answer(searcher, question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
     messages.use(answer.answer_language)

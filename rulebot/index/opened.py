@@ -17,7 +17,8 @@ from rulebot.index.reader import IndexReader
 ALL_GAMES = "*"
 """Key of the synonym table that merges every game's, in the index metadata."""
 
-SYNONYMS_FILE = "rulebot-synonyms-{}.json"
+SYNONYMS_PREFIX = "rulebot-synonyms-"
+SYNONYMS_FILE = SYNONYMS_PREFIX + "{}.json"
 """Beside a built index: the synonym tables for questions in one language (the French ones, with every game's
 French words, are ten times the English ones), read only when a question in that language comes."""
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rulebot.index.opened import SYNONYMS_FILE
+from rulebot.index.opened import SYNONYMS_FILE, SYNONYMS_PREFIX
 
 FORMAT = "22"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
@@ -29,7 +29,7 @@ VERIFIED_FILE = "rulebot-verified.json"
 
 def written_when_sealed(name: str) -> bool:
     """Whether a file of a build is written by seal() (an update writes it anew rather than link the earlier one)."""
-    return name in (META_FILE, DIGESTS_FILE, VERIFIED_FILE) or name.startswith(SYNONYMS_FILE.split("{")[0])
+    return name in (META_FILE, DIGESTS_FILE, VERIFIED_FILE) or name.startswith(SYNONYMS_PREFIX)
 
 
 def seal(folder: Path, meta: dict[str, Any], known: dict[str, str] | None = None) -> None:
