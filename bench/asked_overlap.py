@@ -2,6 +2,7 @@
 
     python bench/asked_overlap.py QUESTIONS.jsonl [...]            # list the corpus lines (never the questions)
     python bench/asked_overlap.py --remove QUESTIONS.jsonl [...]   # and take those phrases out of the corpus
+    python bench/asked_overlap.py --check tests/questions*.jsonl   # exit 1 when any phrase is flagged
 
 An `asked` phrase is written from the sources by a curator who has not read
 the question sets; one that shares a long run of words with a question
@@ -71,6 +72,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("questions", nargs="+", type=Path)
     parser.add_argument("--remove", action="store_true", help="take the flagged phrases out of the corpus files")
+    parser.add_argument("--check", action="store_true", help="exit with status 1 when any phrase is flagged")
     args = parser.parse_args()
     questions = []
     for path in args.questions:
@@ -106,7 +108,7 @@ def main() -> int:
         if changed:
             path.write_text("".join(lines), encoding="utf-8")
     print(f"{flagged} asked phrase(s) share a run of words with a question", file=sys.stderr)
-    return 0
+    return 1 if args.check and flagged else 0
 
 
 if __name__ == "__main__":
