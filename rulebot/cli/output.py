@@ -108,7 +108,7 @@ def answer_json(answer: Answer) -> dict:
 def heading(entry: dict, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
-    revised = " · " + _("revised since {date}").format(date=entry["revised"]) if entry.get("revised") else ""
+    revised = " · " + _("revised in the edition of {date}").format(date=entry["revised"]) if entry.get("revised") else ""
     tags = f"[{entry['kind']} · {where}{revised}]"
     flags = []
     if entry.get("house_rule"):
