@@ -94,6 +94,7 @@ def answer_json(answer: Answer) -> dict:
         "answer_language": answer.answer_language,
         "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
         "players": answer.players,
+        "instead_of": answer.instead_of,
         "setup": answer.setup,
         "results": [
             public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < answer.parts)
@@ -252,6 +253,25 @@ def step_citation(step: dict) -> str:
     return " · ".join(parts)
 
 
+def instead_of_line(answer: Answer) -> str:
+    """For an answer from another game than the one asked of (Answer.instead_of): what it is, and where from."""
+    best = answer.results[0].data
+    asked = answer.instead_of["name"] if answer.instead_of else ""
+    return _("Not in {asked}: {title} is in {game}.").format(asked=asked, title=best["title"], game=best["game_name"])
+
+
+def for_players_lines(answer: Answer, style: Style) -> list[str]:
+    """The lines that open an answer asked for a player count, "For 3 players: ...": the setup steps that answer
+    it, else the row of the best entry's table for that count; none for another question."""
+    if not answer.results or answer.players is None:
+        return []
+    lines = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
+    if not lines:
+        row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
+        lines = [style(for_players_label(answer.players), BOLD) + row] if row else []
+    return lines
+
+
 def answer_text(answer: Answer, style: Style) -> str:
     """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
     lines: list[str] = []
@@ -261,6 +281,8 @@ def answer_text(answer: Answer, style: Style) -> str:
         lines.append(style(_("Several games have a ruling for this (add --game to choose):"), YELLOW))
     elif not answer.confident:
         lines.append(style(_("No entry answers this clearly. The closest ones:"), YELLOW))
+    if answer.instead_of and answer.results:
+        lines.append(style(instead_of_line(answer), YELLOW))
     if answer.suggestions:
         lines.append(_("Did you mean: ") + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
     if not answer.results and answer.close_titles:
@@ -272,13 +294,9 @@ def answer_text(answer: Answer, style: Style) -> str:
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
-        if answer.results and answer.players is not None:
-            for_players = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
-            if not for_players:
-                row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
-                for_players = [style(for_players_label(answer.players), BOLD) + row] if row else []
-            if for_players:
-                lines += ["" if lines else None, *for_players]
+        for_players = for_players_lines(answer, style)
+        if for_players:
+            lines += ["" if lines else None, *for_players]
         for hit in answer.results[:shown]:
             lines += ["", *entry_block(hit.data, style, full=False)]
         rest = answer.results[shown:]
