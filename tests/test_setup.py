@@ -306,19 +306,22 @@ def first_lines(text: str, count: int = 4) -> str:
 @pytest.mark.parametrize(
     "args, question, starts",
     [
-        (("-g", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players", "For 3 players: Shuffle all the monuments together and deal 10 of them"),
-        ((), "how many monuments with 3 players", "For 3 players: Shuffle all the monuments together and deal 10 of them"),
-        ((), "how many monuments with 5 players", "For 5 players: Shuffle all the monuments together and deal 14 of them"),
+        (("-g", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them"),
+        # No expansion in play nor named: the base game's number first, each line naming its expansion.
+        ((), "how many monuments with 3 players", "For 3 players, base game: Shuffle the monuments into a deck and turn 2 of them face up. For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them"),
+        ((), "how many places of power with 4 players", "For 4 players, base game: Lay out 5 places of power, whatever the player count. For 4 players, Perlae Imperii: Shuffle all the places of power out of sight, under the table, and set out 6 of them"),
+        ((), "how many monuments with 5 players", "For 5 players, Perlae Imperii: Shuffle all the monuments together and deal 14 of them"),
+        ((), "how many monuments with 3 players with perlae imperii", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them"),
         ((), "how many buildings with 3 players", "For 3 players: In each colour, keep only the Buildings numbered 1, 2 and 3"),
-        (("-g", "res-arcana", "--with", "base"), "how many places of power with 3 players", "For 3 players: Lay out 5 places of power"),
+        (("-g", "res-arcana", "--with", "base"), "how many places of power with 3 players", "For 3 players, base game: Lay out 5 places of power"),
         (("-g", "res-arcana", "--with", "base"), "how many places of power with 5 players", "For 5 players: Res Arcana is played by 2 to 4 players."),
     ],
 )
 def test_question_with_a_count_is_answered_by_its_step_first(run_cli, args, question, starts):
     """A question asked for a player count starts with the setup step for that count, from the setup data."""
     result = run_cli("ask", *args, question)
-    assert result.exit_code == 0
-    assert first_lines(result.stdout).startswith(starts), result.stdout
+    assert result.exit_code in (0, 3)  # sure or not, the answer opens with the step
+    assert first_lines(result.stdout, 8).removeprefix("No entry answers this clearly. The closest ones: ").startswith(starts), result.stdout
 
 
 def test_french_question_with_a_count(run_cli):
@@ -339,7 +342,9 @@ def test_question_with_a_count_as_json(run_cli):
     printed = json.loads(run_cli("ask", "--json", "how many monuments with 4 players").stdout)
     assert printed["setup"]["players"] == 4
     assert [e["slug"] for e in printed["setup"]["expansions"]] == ["perlae-imperii"]
-    assert "deal 12 of them" in printed["setup"]["steps"][0]["text"]
+    assert printed["setup"]["has_expansions"] is True
+    assert [step["expansion"] for step in printed["setup"]["steps"]] == [None, "perlae-imperii"]
+    assert "deal 12 of them" in printed["setup"]["steps"][1]["text"]
     assert json.loads(run_cli("ask", "--json", "chaumurky tie").stdout)["setup"] is None
 
 
@@ -350,7 +355,8 @@ def test_question_with_a_count_in_a_process():
     assert "Dans Catalyst :\nÀ 2 joueurs : Catalyst deck: look at the number in the lower left corner" in done.stdout
     done = rulebot_process("ask", "how many monuments with 3 players", env={"COLUMNS": "200"})
     assert done.returncode == 0
-    assert done.stdout.startswith("For 3 players: Shuffle all the monuments together and deal 10 of them")
+    assert done.stdout.startswith("For 3 players, base game: Shuffle the monuments into a deck and turn 2 of them face up.\n"
+                                  "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them")
 
 
 # -- in rulebot play ----------------------------------------------------------------------------

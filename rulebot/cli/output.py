@@ -193,8 +193,12 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     return lines
 
 
-def for_players_label(players: int) -> str:
-    """"For 3 players: ", in the answer's language."""
+def for_players_label(players: int, expansion: str | None = None) -> str:
+    """"For 3 players: ", in the answer's language; with the expansion (or base game) whose number it is:
+    "For 3 players, Perlae Imperii: "."""
+    if expansion is not None:
+        label = _("For 1 player, {expansion}: ") if players == 1 else _("For {players} players, {expansion}: ")
+        return label.format(players=players, expansion=expansion)
     return _("For 1 player: ") if players == 1 else _("For {players} players: ").format(players=players)
 
 
@@ -203,12 +207,17 @@ def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
     or that the game is not played by that count; none without steps."""
     if not setup:
         return []
-    lead = style(for_players_label(setup["players"]), BOLD)
     if not setup["steps"]:
         from rulebot.corpus.setup import played_by
 
+        lead = style(for_players_label(setup["players"]), BOLD)
         return [lead + played_by(game_name, [e["name"] for e in setup["expansions"]], setup["supported"]) + "."]
-    return [lead + step["text"] + (f" ({step['open']})" if step["open"] else "") for step in setup["steps"]]
+    return [
+        style(for_players_label(setup["players"], step["expansion_name"] or _("base game") if setup.get("has_expansions") else None), BOLD)
+        + step["text"]
+        + (f" ({step['open']})" if step["open"] else "")
+        for step in setup["steps"]
+    ]
 
 
 def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -> list[str]:
@@ -267,8 +276,10 @@ def for_players_lines(answer: Answer, style: Style) -> list[str]:
         return []
     lines = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
     if not lines:
-        row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
-        lines = [style(for_players_label(answer.players), BOLD) + row] if row else []
+        best = answer.results[0].data
+        row = quantities.line_for_players(best["text"], answer.players)
+        # the row of an expansion's table names it, as a setup step's line does
+        lines = [style(for_players_label(answer.players, best.get("expansion_name")), BOLD) + row] if row else []
     return lines
 
 
