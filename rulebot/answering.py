@@ -145,7 +145,8 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
     setup = GameSetup.from_json(data["setup"])
     names = {e["slug"]: e["name"] for e in data["expansions"]}
     supported = setup.players_with(expansions)
-    if players not in supported:
+    # An expansion the sources do not cover limits no count: its setup says what is not covered instead.
+    if players is None or not setup.allows(players, expansions):
         played = played_by(data["name"], [names[e] for e in expansions], supported)
         others = [
             f"with {names[e.expansion]}: {count_range(e.players)}"

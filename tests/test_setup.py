@@ -58,6 +58,8 @@ ARCANA_BASE_ORDER = list(ARCANA_BASE)
 ARCANA_OPEN = {"starting-hand", "first-player"}
 """Not stated by the base summary: the starting hand's size (only the draft variant gives 3), how the first player is chosen."""
 
+LUX_SUPPLY = ["every magic item", "Calm, Elan, Life, Death and Gold"]
+"""The supply with Lux et Tenebrae in play: every magic item, and no count of them (no source covers it)."""
 PERLAE_TABLE = {2: (4, 7), 3: (5, 10), 4: (6, 12), 5: (7, 14)}
 """Perlae Imperii, Setup, the table: players -> (places of power, monuments dealt as the deck)."""
 PERLAE_COMMON = {
@@ -95,9 +97,10 @@ def cases() -> list[tuple[str, tuple[str, ...], int, list[str], dict[str, list[s
     out = []
     for players, by_count in CATALYST_BY_COUNT.items():
         out.append(("catalyst", (), players, CATALYST_ORDER, {**CATALYST_COMMON, **by_count}))
-    for expansions in [(), ("lux-et-tenebrae",)]:  # Lux et Tenebrae: no setup of its own in the sources
-        for players in (2, 3, 4):
-            out.append(("res-arcana", expansions, players, ARCANA_BASE_ORDER, ARCANA_BASE))
+    for players in (2, 3, 4):
+        out.append(("res-arcana", (), players, ARCANA_BASE_ORDER, ARCANA_BASE))
+        # Lux et Tenebrae: no source covers it; the base game's steps, the supply without a count of magic items
+        out.append(("res-arcana", ("lux-et-tenebrae",), players, ARCANA_BASE_ORDER, {**ARCANA_BASE, "supply": LUX_SUPPLY}))
     for expansions in [("perlae-imperii",), ("lux-et-tenebrae", "perlae-imperii")]:
         for players, (places, monuments) in PERLAE_TABLE.items():
             counted = {
@@ -203,7 +206,6 @@ UNSUPPORTED = [
     ("catalyst", (), 1, "Catalyst is played by 2 to 4 players, not 1"),
     ("catalyst", (), 5, "Catalyst is played by 2 to 4 players, not 5"),
     ("res-arcana", (), 5, "Res Arcana is played by 2 to 4 players, not 5 (with Perlae Imperii: 2 to 5)"),
-    ("res-arcana", ("lux-et-tenebrae",), 5, "Res Arcana with Lux et Tenebrae is played by 2 to 4 players, not 5 (with Perlae Imperii: 2 to 5)"),
     ("res-arcana", ("perlae-imperii",), 6, "Res Arcana with Perlae Imperii is played by 2 to 5 players, not 6"),
     ("res-arcana", ("perlae-imperii",), 1, "Res Arcana with Perlae Imperii is played by 2 to 5 players, not 1"),
     ("portals-of-molthar", (), 1, "Die Portale von Molthar is played by 2 to 5 players, not 1"),
@@ -218,6 +220,24 @@ def test_unsupported_count_is_refused(run_cli, game, expansions, players, messag
     result = run_cli("setup", game, "--players", str(players), *with_args(expansions))
     assert result.exit_code == 2
     assert result.output.splitlines()[-1] == f"Error: {message}"
+
+
+@pytest.mark.parametrize("expansions", [("lux-et-tenebrae",), ("lux-et-tenebrae", "perlae-imperii")])
+def test_an_expansion_no_source_covers_limits_no_count_and_says_so(expansions):
+    """`setup res-arcana --players 5 --with lux-et-tenebrae`, as typed: no source in the corpus covers Lux et
+    Tenebrae, so no limit of it is stated (5 is not refused); the checklist says what is not covered, and the
+    magic items of the supply get no total (the base game's 8, or 8 + 1, would leave out Lux et Tenebrae's)."""
+    args = ("setup", "res-arcana", "--players", "5", *with_args(expansions))
+    done = rulebot_process(*args)
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "Not the whole setup:" in text and "No source in the corpus covers Lux et Tenebrae" in text
+    assert not re.search(r"played by \d", text)  # no limit the sources do not give
+    printed = json.loads(rulebot_process(*args, "--json").stdout)
+    assert printed["complete"] is False and "No source in the corpus covers Lux et Tenebrae" in printed["note"]
+    supply = next(step for step in printed["steps"] if step["id"] == "supply")
+    assert not re.search(r"\d", supply["text"]) and "Lux et Tenebrae" in supply["open"]
+    assert "every magic item" in supply["text"]
 
 
 def test_unsupported_count_in_a_process():

@@ -1163,7 +1163,9 @@ class TestSetupPages:
             assert f"set out {places} of them" in html and f"deal {monuments} of them" in html
         assert 'data-expansions="perlae-imperii" data-players="2 3 4 5"' in html
         assert 'data-expansions="" data-players="2 3 4"' in html
-        assert "No setup changes in the corpus for: Lux et Tenebrae." in html
+        # Lux et Tenebrae: no source covers it; its checklists say so, and give the supply's magic items no total
+        assert "No source in the corpus covers Lux et Tenebrae" in html and 'data-expansions="lux-et-tenebrae"' in html
+        assert "how many magic items Lux et Tenebrae adds, if any" in html
         catalyst = (shipped_site / "catalyst" / "setup.html").read_text(encoding="utf-8")
         assert "<strong>Not in the sources:</strong> The rulebook gives the amounts in a table that is missing" in catalyst
         dune = (shipped_site / "dune-imperium" / "setup.html").read_text(encoding="utf-8")

@@ -80,11 +80,11 @@ def setup_answer(
         return None
     order = [hit.id for hit in answering]
     added: list[ChecklistStep] = []  # the steps the other expansions add or replace, for that count
-    if extra and players in setup.players_with(expansions):
+    if extra and setup.allows(players, expansions):
         steps = setup.checklist(players, expansions).steps
         added = _most_alike([step for step in steps if step.expansion in extra and set(step.step.entries()) & ids], words, order)
     own: list[ChecklistStep] = []  # the game's steps with what is in play: those that answer, and those replaced
-    if players in setup.players_with(chosen):
+    if setup.allows(players, chosen):
         steps = setup.checklist(players, chosen).steps
         alike = _most_alike([step for step in steps if set(step.step.entries()) & ids], words, order)
         replaced = {step.step.id for step in added if step.change == "replace"}

@@ -11,7 +11,7 @@ expansion choice shows the one checklist for the choice, numbered as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jinja2
@@ -104,8 +104,13 @@ def _combination(
     supported = setup.players_with(expansions)
     game_name = corpus.games[setup.game].name
     named = [names.get(slug, slug) for slug in expansions]
+    opened = {step_id: (text, left) for changes in setup.changing(expansions) for step_id, text, left in changes.opens}
+    uncovered = setup.uncovered(expansions)
     steps = []
     for step, expansion, _change in setup.assembled(expansions):
+        text, left = opened.get(step.id, ("", ""))
+        if text:  # an expansion no source covers: the step's text without the numbers it may change
+            step = replace(step, text=text, values={})
         counts = tuple(count for count in supported if step.applies(count))
         if not counts:
             continue
@@ -119,7 +124,7 @@ def _combination(
                 id=step.id,
                 players=counts,
                 texts=tuple(StepText(tuple(at), text) for text, at in by_text.items()),
-                open=step.open,
+                open="; ".join(part for part in (step.open, left) if part),
                 expansion=names.get(expansion, expansion) if expansion else "",
                 href=href(step.entry, page),
                 entry_title=entry.title,
@@ -130,6 +135,7 @@ def _combination(
         key="+".join(sorted(expansions)),
         title=with_expansions(game_name, named),
         players=supported,
-        played_by=played_by(game_name, named, supported),
+        # an expansion no source covers: no limit to state, but what is not covered
+        played_by=" ".join(uncovered) if uncovered else played_by(game_name, named, supported),
         steps=tuple(steps),
     )
