@@ -248,7 +248,7 @@ class TestAnotherGamesEntry:
         """`ask --game res-arcana "dune assassination mission"`, as typed: the Dune card, said to be of Dune."""
         result = rulebot_process("ask", "--game", "res-arcana", "dune assassination mission")
         assert result.returncode == 0, result.stderr
-        first, *rest = result.stdout.splitlines()
+        first = result.stdout.splitlines()[0]
         assert first == "Not in Res Arcana: Assassination Mission is in Dune: Imperium."
         assert "Did you mean" not in result.stdout and "Assassination Mission [fine-point · Dune: Imperium]" in _flat(result.stdout)
         data = json.loads(rulebot_process("ask", "--game", "res-arcana", "--json", "dune assassination mission").stdout)

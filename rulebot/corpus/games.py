@@ -7,6 +7,7 @@ them) and adds every problem it finds, at the line of its key, to a list.
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 import tomllib
 from dataclasses import replace
@@ -190,7 +191,7 @@ def read_editions(toml: TomlFile, item: dict, source: Source, index: int) -> tup
     if editions and not source.date:
         toml.error("editions", f"source {source.id!r} lists earlier editions: it needs its own date (the latest edition)", "sources", index)
     dates = [e.date for e in editions] + ([source.date] if source.date else [])
-    if any(later <= earlier for earlier, later in zip(dates, dates[1:], strict=False)):
+    if any(later <= earlier for earlier, later in itertools.pairwise(dates)):
         toml.error("editions", f"the editions of source {source.id!r} must be oldest first, each before the next and before its date", "sources", index)
     return tuple(editions)
 
