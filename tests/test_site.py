@@ -1166,6 +1166,7 @@ class TestSetupPages:
         # Lux et Tenebrae: no source covers it; its checklists say so, and give the supply's magic items no total
         assert "No source in the corpus covers Lux et Tenebrae" in html and 'data-expansions="lux-et-tenebrae"' in html
         assert "how many magic items Lux et Tenebrae adds, if any" in html
+        assert 'data-expansions="lux-et-tenebrae" data-players="2 3 4 5"' in html  # no limit the sources do not give
         catalyst = (shipped_site / "catalyst" / "setup.html").read_text(encoding="utf-8")
         assert "<strong>Not in the sources:</strong> The rulebook gives the amounts in a table that is missing" in catalyst
         dune = (shipped_site / "dune-imperium" / "setup.html").read_text(encoding="utf-8")

@@ -53,8 +53,10 @@ class SetupStep:
         """Whether the step is done at this player count."""
         return not self.players or players in self.players
 
-    def text_for(self, players: int) -> str:
-        """The text with each value given for this player count (KeyError when one has none)."""
+    def text_for(self, players: int, unknown: str | None = None) -> str:
+        """The text with each value given for this player count (a value it has none for: `unknown`, else KeyError)."""
+        if unknown is not None:
+            return PLACEHOLDER.sub(lambda match: self.values.get(match.group(1), {}).get(players, unknown), self.text)
         return PLACEHOLDER.sub(lambda match: self.values[match.group(1)][players], self.text)
 
     def entries(self) -> tuple[str, ...]:
@@ -295,7 +297,7 @@ def _for_count(
         notes.append(f"the sources give no number for {players} players here")
     if opened:
         notes.append(opened)
-    text = PLACEHOLDER.sub(lambda match: step.values.get(match.group(1), {}).get(players, UNKNOWN_VALUE), step.text)
+    text = step.text_for(players, unknown=UNKNOWN_VALUE)
     if len(notes) != (1 if step.open else 0):
         step = replace(step, open="; ".join(notes))
     return ChecklistStep(number, step, text, expansion, change)

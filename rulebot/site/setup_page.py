@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 
 from rulebot.corpus.model import Corpus, Game
-from rulebot.corpus.setup import GameSetup, count_range, played_by, with_expansions
+from rulebot.corpus.setup import UNKNOWN_VALUE, GameSetup, count_range, played_by, with_expansions
 
 TEMPLATE = "setup.html"
 
@@ -69,6 +69,8 @@ class CombinationView:
     players: tuple[int, ...]
     played_by: str
     steps: tuple[StepView, ...]
+    uncovered: str = ""
+    """What no source covers of its expansions (an expansion `uncovered`): then it is shown at every count of the page."""
 
 
 def pages(
@@ -102,10 +104,12 @@ def _combination(
     corpus: Corpus, setup: GameSetup, expansions: tuple[str, ...], names: Mapping[str, str], page: str, href: Callable[[str, str], str | None]
 ) -> CombinationView:
     supported = setup.players_with(expansions)
+    uncovered = " ".join(setup.uncovered(expansions))
+    if uncovered:  # no limit to state: every count of the page's other checklists
+        supported = tuple(sorted({count for other in setup.combinations() for count in setup.players_with(other)}))
     game_name = corpus.games[setup.game].name
     named = [names.get(slug, slug) for slug in expansions]
     opened = {step_id: (text, left) for changes in setup.changing(expansions) for step_id, text, left in changes.opens}
-    uncovered = setup.uncovered(expansions)
     steps = []
     for step, expansion, _change in setup.assembled(expansions):
         text, left = opened.get(step.id, ("", ""))
@@ -116,7 +120,7 @@ def _combination(
             continue
         by_text: dict[str, list[int]] = {}
         for count in counts:
-            by_text.setdefault(step.text_for(count), []).append(count)
+            by_text.setdefault(step.text_for(count, unknown=UNKNOWN_VALUE), []).append(count)
         entry = corpus.entries[step.entry]
         source = corpus.games[entry.game].source(entry.source)
         steps.append(
@@ -135,7 +139,7 @@ def _combination(
         key="+".join(sorted(expansions)),
         title=with_expansions(game_name, named),
         players=supported,
-        # an expansion no source covers: no limit to state, but what is not covered
-        played_by=" ".join(uncovered) if uncovered else played_by(game_name, named, supported),
+        played_by=played_by(game_name, named, supported),
+        uncovered=uncovered,
         steps=tuple(steps),
     )
