@@ -251,7 +251,7 @@ class ChangeItem:
 
 @dataclass(frozen=True)
 class ChangeGroup:
-    """The entries of "What's new" that one source marks new or revised since one date."""
+    """The entries of "What's new" that one edition of one source marks new or revised."""
 
     date: str
     """The entries' `revised` date (the edition that marks them), ISO `YYYY-MM-DD`."""
