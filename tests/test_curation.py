@@ -11,6 +11,7 @@ from conftest import MINIMAL, write_corpus
 from rulebot.corpus import changes, citations, scaffold
 from rulebot.corpus import load as corpus
 from rulebot.index.payload import entry_payload
+from rulebot.places import shipped_corpus_dir
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
 
@@ -271,6 +272,47 @@ class TestChanges:
     def test_unknown_game(self, run_cli):
         """An unknown game is a one-line error."""
         assert "Error: no game 'chess'" in run_cli(*TOY, "changes", "chess").output
+
+    def test_shipped_faq_marks_date_the_changes_by_their_edition(self, run_cli):
+        """The Dune FAQ of 2022-12-14 marks entries new or revised since its edition of 2021-02-14: `changes --since`
+        a date after that edition lists exactly the marked ones, changed after 2021-02-14, by 2022-12-14; the rest
+        date from 2021-02-14 or before."""
+        marked = [e.id for e in corpus.load([shipped_corpus_dir()]).entries_of("dune-imperium") if e.revised]
+        assert len(marked) == 18
+        for since in ("2021-02-15", "2022-01-01"):
+            data = json.loads(run_cli("changes", "dune-imperium", "--since", since, "--json").output)
+            assert [r["id"] for r in data["results"]] == marked
+            assert {(r["changed"], r["after"], r["because"]) for r in data["results"]} == {("2022-12-14", "2021-02-14", "revised")}
+        assert json.loads(run_cli("changes", "dune-imperium", "--since", "2023-01-01", "--json").output)["results"] == []
+        every = json.loads(run_cli("changes", "dune-imperium", "--json").output)["results"]
+        assert [r["id"] for r in every][: len(marked)] == marked  # the changed ones first
+        assert {r["changed"] for r in every[len(marked):]} == {"2021-02-14"}
+        text = run_cli("changes", "dune-imperium", "--since", "2021-02-15").output
+        assert text.startswith("Dune: Imperium: 18 entries new or revised since 2021-02-15\n")
+        assert "Beguiling Pheromones [fine-point, revised since 2021-02-14]" in text
+
+    def test_ask_tags_the_edition_that_revised_it(self, run_cli):
+        """`ask` tags an entry with the edition that marks it revised, as `changes` dates it."""
+        result = run_cli("ask", "--game", "dune-imperium", "beguiling pheromones")
+        assert "revised in the edition of 2022-12-14" in " ".join(result.output.split())
+
+    def test_editions_are_checked(self, tmp_path: Path, run_cli):
+        """`check` reports, at FILE:LINE, an entry's `revised` that is none of its source's editions, and editions
+        out of order."""
+        toml = (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8")
+        rules = (MINIMAL / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8")
+        assert 'id = "rulebook"' in toml and "date = 2024-03-01" in toml
+        dated = toml.replace("date = 2024-03-01\n", "date = 2024-03-01\neditions = [{ date = 2023-05-01, edition = \"first\" }]\n", 1)
+        folder = write_corpus(tmp_path / "c", {"lantern-harbor/game.toml": dated,
+                                               "lantern-harbor/rulebook.md": rules.replace("section: Setup\n", "section: Setup\nrevised: 2023-06-01\n", 1)})
+        result = run_cli("--no-shipped", "check", str(folder))
+        line = next(n for n, text in enumerate((folder / "lantern-harbor/rulebook.md").read_text().splitlines(), 1) if text.startswith("revised:"))
+        assert f"rulebook.md:{line}: revised 2023-06-01 is no edition of source 'rulebook' (its editions: 2023-05-01, 2024-03-01)" in result.output
+        assert result.exit_code == 1
+        late = toml.replace("date = 2024-03-01\n", "date = 2024-03-01\neditions = [{ date = 2024-05-01 }]\n", 1)
+        write_corpus(folder, {"lantern-harbor/game.toml": late, "lantern-harbor/rulebook.md": rules})
+        result = run_cli("--no-shipped", "check", str(folder))
+        assert "game.toml:" in result.output and "must be oldest first" in result.output
 
 
 RULEBOOK_COPY = """\

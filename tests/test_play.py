@@ -362,6 +362,18 @@ class TestCommand:
         result = run_cli(*TOY, "play", input=":with\n")
         assert result.output == "Expansions: lantern-harbor with deep-tides.\n"
 
+    def test_play_answers_as_ask_does(self, run_cli):
+        """With the same game and expansions, `play` opens a question for a player count with the lines `ask`
+        opens it with ("For 3 players: ..."): one answer, whatever the front end."""
+        question = "how many monuments with 3 players"
+        options = ("--game", "res-arcana", "--with", "perlae-imperii")
+        asked = [line for line in run_cli("ask", *options, question).output.splitlines() if not line.startswith("Building")]
+        lead = asked[: asked.index("")] if "" in asked else asked
+        assert lead and lead[0].startswith("For 3 players")
+        played = run_cli("play", *options, input=question + "\n").output.splitlines()
+        played = [line for line in played if not line.startswith("Building")]
+        assert played[: len(lead)] == lead
+
     def test_unknown_game_option(self, run_cli):
         """An unknown --game is exit 2 before any prompt."""
         result = run_cli(*TOY, "play", "--game", "chess")

@@ -207,7 +207,9 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     with settings.searcher() as searcher:
         if game is not None:
             searcher.check_game(game)
-        session = playing.PlaySession(searcher, game=game, expansions=expansions_in_play(searcher, with_, game), style=current_style())
+        session = playing.PlaySession(
+            searcher, game=game, expansions=expansions_in_play(searcher, with_, game), with_=list(with_), style=current_style()
+        )
         if sys.stdin.isatty() and sys.stdout.isatty():
             playing.run(session, playing.history_path(), echo=echo)
         else:

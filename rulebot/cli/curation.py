@@ -201,13 +201,14 @@ def new_game(
 @click.command()
 @click.argument("game", metavar="GAME", shell_complete=completion.game_slugs)
 @click.option("--since", metavar="DATE", callback=lambda ctx, param, value: _date(value), help="Only entries dated DATE (YYYY-MM-DD) or later.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"game", "since", "results": [...]}, entries with "changed" and "because".')
+@click.option("--json", "as_json", is_flag=True, help='Print {"game", "since", "results": [...]}, entries with "changed", "after" and "because".')
 @click.pass_obj
 def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> None:
     """List a game's entries new or revised since a date, newest first.
 
-    An entry's date is its `revised` date, else its source's date. Without
-    --since, every dated entry is listed.
+    An entry's date is its `revised` date (the edition of its source that marks it
+    changed), else its source's date (its oldest edition's). Without --since,
+    every dated entry is listed.
     """
     from rulebot.cli import output
     from rulebot.corpus import changes as changes_core
@@ -217,14 +218,14 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     if as_json:
         from rulebot.index.payload import entry_payload
 
-        results = [output.public(entry_payload(loaded, c.entry), changed=c.date, because=c.because) for c in found]
+        results = [output.public(entry_payload(loaded, c.entry), changed=c.date, after=c.after, because=c.because) for c in found]
         click.echo(output.to_json({"game": game, "since": since, "results": results}))
         return
     style = current_style()
     name = loaded.games[game].name
     echo(f"{name}: {plural(len(found), 'entry', 'entries')} new or revised" + (f" since {since}" if since else ""))
     for change in found:
-        why = "revised" if change.because == changes_core.REVISED else "source date"
+        why = "source date" if change.because == changes_core.SOURCE else "revised" + (f" since {change.after}" if change.after else "")
         echo(f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}")
 
 

@@ -94,6 +94,7 @@ def answer_json(answer: Answer) -> dict:
         "answer_language": answer.answer_language,
         "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
         "players": answer.players,
+        "instead_of": answer.instead_of,
         "setup": answer.setup,
         "results": [
             public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < answer.parts)
@@ -108,7 +109,7 @@ def answer_json(answer: Answer) -> dict:
 def heading(entry: dict, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
-    revised = " · " + _("revised since {date}").format(date=entry["revised"]) if entry.get("revised") else ""
+    revised = " · " + _("revised in the edition of {date}").format(date=entry["revised"]) if entry.get("revised") else ""
     tags = f"[{entry['kind']} · {where}{revised}]"
     flags = []
     if entry.get("house_rule"):
@@ -192,8 +193,12 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     return lines
 
 
-def for_players_label(players: int) -> str:
-    """"For 3 players: ", in the answer's language."""
+def for_players_label(players: int, expansion: str | None = None) -> str:
+    """"For 3 players: ", in the answer's language; with the expansion (or base game) whose number it is:
+    "For 3 players, Perlae Imperii: "."""
+    if expansion is not None:
+        label = _("For 1 player, {expansion}: ") if players == 1 else _("For {players} players, {expansion}: ")
+        return label.format(players=players, expansion=expansion)
     return _("For 1 player: ") if players == 1 else _("For {players} players: ").format(players=players)
 
 
@@ -202,12 +207,17 @@ def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
     or that the game is not played by that count; none without steps."""
     if not setup:
         return []
-    lead = style(for_players_label(setup["players"]), BOLD)
     if not setup["steps"]:
         from rulebot.corpus.setup import played_by
 
+        lead = style(for_players_label(setup["players"]), BOLD)
         return [lead + played_by(game_name, [e["name"] for e in setup["expansions"]], setup["supported"]) + "."]
-    return [lead + step["text"] + (f" ({step['open']})" if step["open"] else "") for step in setup["steps"]]
+    return [
+        style(for_players_label(setup["players"], step["expansion_name"] or _("base game") if setup.get("has_expansions") else None), BOLD)
+        + step["text"]
+        + (f" ({step['open']})" if step["open"] else "")
+        for step in setup["steps"]
+    ]
 
 
 def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -> list[str]:
@@ -252,6 +262,27 @@ def step_citation(step: dict) -> str:
     return " · ".join(parts)
 
 
+def instead_of_line(answer: Answer) -> str:
+    """For an answer from another game than the one asked of (Answer.instead_of): what it is, and where from."""
+    best = answer.results[0].data
+    asked = answer.instead_of["name"] if answer.instead_of else ""
+    return _("Not in {asked}: {title} is in {game}.").format(asked=asked, title=best["title"], game=best["game_name"])
+
+
+def for_players_lines(answer: Answer, style: Style) -> list[str]:
+    """The lines that open an answer asked for a player count, "For 3 players: ...": the setup steps that answer
+    it, else the row of the best entry's table for that count; none for another question."""
+    if not answer.results or answer.players is None:
+        return []
+    lines = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
+    if not lines:
+        best = answer.results[0].data
+        row = quantities.line_for_players(best["text"], answer.players)
+        # the row of an expansion's table names it, as a setup step's line does
+        lines = [style(for_players_label(answer.players, best.get("expansion_name")), BOLD) + row] if row else []
+    return lines
+
+
 def answer_text(answer: Answer, style: Style) -> str:
     """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
     lines: list[str] = []
@@ -261,6 +292,8 @@ def answer_text(answer: Answer, style: Style) -> str:
         lines.append(style(_("Several games have a ruling for this (add --game to choose):"), YELLOW))
     elif not answer.confident:
         lines.append(style(_("No entry answers this clearly. The closest ones:"), YELLOW))
+    if answer.instead_of and answer.results:
+        lines.append(style(instead_of_line(answer), YELLOW))
     if answer.suggestions:
         lines.append(_("Did you mean: ") + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
     if not answer.results and answer.close_titles:
@@ -272,13 +305,9 @@ def answer_text(answer: Answer, style: Style) -> str:
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
-        if answer.results and answer.players is not None:
-            for_players = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
-            if not for_players:
-                row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
-                for_players = [style(for_players_label(answer.players), BOLD) + row] if row else []
-            if for_players:
-                lines += ["" if lines else None, *for_players]
+        for_players = for_players_lines(answer, style)
+        if for_players:
+            lines += ["" if lines else None, *for_players]
         for hit in answer.results[:shown]:
             lines += ["", *entry_block(hit.data, style, full=False)]
         rest = answer.results[shown:]

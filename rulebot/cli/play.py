@@ -97,6 +97,8 @@ class PlaySession:
     """The game questions are about; None to find it from each question."""
     expansions: dict[str, set[str]] = field(default_factory=dict)
     """The expansions in play per game (an empty set: the base game only)."""
+    with_: list[str] = field(default_factory=list)
+    """The expansions given (`--with`, `:with`) as typed: as `ask --with`, one of a single game puts it first."""
     style: Style = field(default_factory=lambda: Style(False))
     """Colours, or none."""
     limit: int = 3
@@ -200,7 +202,10 @@ class PlaySession:
     # -- questions ---------------------------------------------------------------
 
     def _ask(self, question: str) -> str:
-        answer = self.searcher.ask(question, game=self.game, limit=self.limit, expansions=self.expansions)
+        from rulebot.answering import answer as answer_to
+
+        # The one answer of `ask` too, from the same code: the game and expansions of the session as its options.
+        answer = answer_to(self.searcher, question, game=self.game, limit=self.limit, with_=self.with_, in_play=self.expansions)
         if answer.results:
             self._remember(answer.results[0].data)
         return self._fit(self._answer_lines(answer))
@@ -213,10 +218,13 @@ class PlaySession:
             lines.append(f"Nothing in the corpus matches {answer.query!r}.")
         elif not answer.confident:
             lines.append(style("No entry answers this clearly. The closest:", YELLOW))
+        if answer.instead_of and answer.results:
+            lines.append(style(output.instead_of_line(answer), YELLOW))
         if answer.suggestions:
             lines.append("Did you mean: " + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
         if not answer.results and answer.close_titles:
             lines.append("Close titles: " + output.refs(answer.close_titles, style))
+        lines.extend(output.for_players_lines(answer, style))
         if answer.results:
             lines.extend(self._entry_lines(answer.results[0].data, full=False))
         if answer.results[1:]:
@@ -322,10 +330,11 @@ class PlaySession:
 
     def _set_with(self, args: list[str]) -> str:
         if args == ["-"]:
-            self.expansions = {}
+            self.expansions, self.with_ = {}, []
         elif args:
             for slug, chosen in self.searcher.resolve_expansions(args, self.game).items():
                 self.expansions.setdefault(slug, set()).update(chosen)
+            self.with_ += args
         return self._fit([_sentence(self._with_text())])
 
     def _setup(self, args: list[str]) -> str:

@@ -106,6 +106,10 @@ def make_entry(raw: RawEntry, game: Game, source: Source, shown: str, problems: 
     revised, revised_line = headers.get("revised", ("", 0))
     if revised and not is_date(revised):
         bad(revised_line, f"revised must be a date YYYY-MM-DD, not {revised!r}")
+    elif revised and source.editions and revised not in source.edition_dates():
+        # A source that lists its editions dates a change by the edition that marks it.
+        dates = ", ".join(source.edition_dates())
+        bad(revised_line, f"revised {revised} is no edition of source {source.id!r} (its editions: {dates})")
     draft, draft_line = headers.get("draft", ("", 0))
     if draft not in BOOLEANS:
         bad(draft_line, f"draft must be true or false, not {draft!r}")

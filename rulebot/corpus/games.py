@@ -7,6 +7,7 @@ them) and adds every problem it finds, at the line of its key, to a list.
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 import tomllib
 from dataclasses import replace
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from rulebot.corpus.format import ID_RE, is_date, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
-from rulebot.corpus.model import Expansion, Game, Source
+from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
 from rulebot.places import display_path
 
@@ -154,12 +155,45 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
         )
+        source = replace(source, editions=read_editions(toml, item, source, i))
         if source.trust not in TRUST_LEVELS:
             toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
         if source.expansion and source.expansion not in expansion_slugs:
             toml.error("expansion", f"unknown expansion {source.expansion!r}", "sources", i)
         sources.append(source)
     return sources
+
+
+def read_editions(toml: TomlFile, item: dict, source: Source, index: int) -> tuple[Edition, ...]:
+    """A source's earlier editions (`editions = [{ date = ..., edition = "..." }]`), each checked: a date
+    before the next one's and before the source's own `date`, which they need."""
+    value = item.get("editions", [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        toml.error("editions", "editions must be a list of tables: [{ date = YYYY-MM-DD, edition = \"...\" }]", "sources", index)
+        return ()
+    editions = []
+    for n, table in enumerate(value):
+        where = f"sources[{index}].editions[{n}]"
+        unknown = sorted(set(table) - {"date", "edition"})
+        if unknown:
+            toml.error("editions", f"{where}: unknown key {unknown[0]!r} (known: date, edition)", "sources", index)
+        date = table.get("date")
+        if isinstance(date, datetime.date) and not isinstance(date, datetime.datetime):
+            date = date.isoformat()
+        if not isinstance(date, str) or not is_date(date):
+            toml.error("editions", f"{where}.date must be a date YYYY-MM-DD", "sources", index)
+            continue
+        name = table.get("edition", "")
+        if not isinstance(name, str):
+            toml.error("editions", f"{where}.edition must be a string", "sources", index)
+            name = ""
+        editions.append(Edition(date=date, edition=name.strip()))
+    if editions and not source.date:
+        toml.error("editions", f"source {source.id!r} lists earlier editions: it needs its own date (the latest edition)", "sources", index)
+    dates = [e.date for e in editions] + ([source.date] if source.date else [])
+    if any(later <= earlier for earlier, later in itertools.pairwise(dates)):
+        toml.error("editions", f"the editions of source {source.id!r} must be oldest first, each before the next and before its date", "sources", index)
+    return tuple(editions)
 
 
 def groups(lists: list[list[str]]) -> Groups:
