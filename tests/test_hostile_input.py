@@ -8,7 +8,6 @@ checks that rulebot reports it (FILE:LINE, a one-line error) and carries on.
 from __future__ import annotations
 
 import http.client
-import os
 from pathlib import Path
 
 import pytest

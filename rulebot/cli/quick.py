@@ -58,7 +58,9 @@ def answer_quickly(line: AskLine) -> int | None:
     def tell(message: str) -> None:
         nonlocal told
         told = True
-        print(message, file=sys.stderr, flush=True)
+        from rulebot.text import printable
+
+        print(printable(message), file=sys.stderr, flush=True)
 
     try:
         from rulebot.cli import asking, output

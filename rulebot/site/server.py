@@ -13,7 +13,6 @@ from typing import Any
 
 from rulebot.errors import SiteError
 
-
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 """The host names a request may give for the server on the loopback (with its port)."""
 
