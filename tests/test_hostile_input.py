@@ -8,10 +8,18 @@ checks that rulebot reports it (FILE:LINE, a one-line error) and carries on.
 from __future__ import annotations
 
 import http.client
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from conftest import TOY_GAME_TOML, write_corpus
 
+from rulebot.cli.main import cli
+from rulebot.corpus import load as corpus
 from rulebot.site import server as site_server
 
 # -- site serve ---------------------------------------------------------------
@@ -74,3 +82,172 @@ class TestSiteServe:
             port = server.url.rstrip("/").rsplit(":", 1)[1]
             status, body = fetch(server, "/", host=host.format(port=port))
         assert status in (400, 403) and b"home" not in body
+
+
+# -- corpus text that would drive a terminal ------------------------------------
+
+OSC_52 = "\x1b]52;c;cm0gLXJmIH4=\x07"
+"""Sets the clipboard of the terminal that prints it (to `rm -rf ~`, in base64)."""
+TITLE = "\x1b]0;pwned\x1b\\"
+"""Sets the terminal window's title, ended by ST."""
+CONTROLS = "\x07\x08\x9b2J\x90dcs\x9c"
+"""A bell, a backspace, a C1 CSI erasing the screen, a C1 DCS string."""
+
+
+def hostile_entry(entry_id: str, title: str, text: str) -> str:
+    return f"## {entry_id}\ntitle: {title}\nkind: rule\nsection: Part 1\naliases: lantern{TITLE}\n\n{text}\n"
+
+
+@pytest.fixture
+def hostile_corpus(tmp_path: Path) -> Path:
+    """A toy game with one entry full of escape sequences, and a clean one."""
+    rules = hostile_entry("toy-lantern", "Lantern", f"The lantern{OSC_52} lights the harbour{CONTROLS} at night.")
+    clean = "## toy-harbour\ntitle: Harbour\nkind: rule\nsection: Part 2\n\nThe harbour holds the boats.\n"
+    return write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": rules + "\n" + clean})
+
+
+def no_terminal_control(output: bytes, styles: bool = False) -> None:
+    """Nothing in the output a terminal acts on: no ESC but the commands' own SGR styles (with colour), no C0 but
+    newline and tab, no DEL, no C1."""
+    text = output.decode("utf-8")
+    if styles:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text), repr(text)
+    assert "52;c" not in text and "pwned" not in text and "dcs" not in text
+
+
+class TestTerminalText:
+    def test_printable_removes_every_sequence(self):
+        """printable() removes OSC/DCS/APC strings with BEL or ST, CSI, lone escapes and control characters."""
+        from rulebot.text import printable
+
+        assert printable(f"a{OSC_52}b{TITLE}c{CONTROLS}d\x1b_apc\x07e\x1bcf\r\x7fg\th\ni") == "abcdefg\th\ni"
+        assert printable("\x1b[1mbold\x1b[0m\x1b[2J", styles=True) == "\x1b[1mbold\x1b[0m"
+        assert printable("\x1b[1mbold\x1b[0m") == "bold"
+
+    def test_check_reports_each_control_character(self, hostile_corpus: Path, run_cli):
+        """`check` names the file and line of an escape sequence, in an alias and in the text."""
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", str(hostile_corpus)])
+        assert result.exit_code == 1
+        assert "rules.md:5: an escape sequence (U+001B)" in result.stderr, result.stderr
+        assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+
+    def test_check_reports_a_control_character_in_toml(self, tmp_path: Path):
+        """A TOML string may hold an escape as \\u001b: reported at its line, the game left out."""
+        game = TOY_GAME_TOML.replace('name = "Toy Game"', 'name = "Toy\\u001b]0;x\\u0007 Game"')
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": game, "toy/rules.md": hostile_entry("toy-a", "A", "Text.")})
+        _, problems = corpus.check([root])
+        assert [(Path(p.path).name, p.line) for p in problems if "control character" in p.message] == [("game.toml", 2)]
+
+    @pytest.mark.parametrize("color", ["never", "always"])
+    def test_ask_show_list_print_no_escape(self, hostile_corpus: Path, color: str):
+        """A real process: what ask, show and list print holds no byte a terminal acts on (but colour styles)."""
+        for args in (["ask", "lantern harbour"], ["show", "toy-lantern"], ["list", "--game", "toy"], ["games"]):
+            result = run_process("--color", color, "--no-shipped", "--corpus", str(hostile_corpus), *args)
+            assert result.returncode in (0, 1, 2, 3), result
+            no_terminal_control(result.stdout, styles=color == "always")
+            no_terminal_control(result.stderr)
+
+    def test_the_entry_is_left_out(self, hostile_corpus: Path):
+        """The usable corpus leaves the entry out; the clean entry of the same file stays."""
+        loaded = corpus.load_usable([hostile_corpus])
+        assert "toy-lantern" not in loaded.entries and "toy-harbour" in loaded.entries
+
+    def test_json_escapes_c1(self):
+        """JSON output writes DEL and C1 controls as \\u escapes (json.dumps lets them through)."""
+        from rulebot.cli.output import to_json
+
+        assert to_json({"t": "a\x9b2Jb\x7f"}) == '{\n  "t": "a\\u009b2Jb\\u007f"\n}'
+
+
+def run_process(*args: str, env: dict | None = None, input: bytes | None = None) -> subprocess.CompletedProcess:
+    """`python -m rulebot ARGS` as a real process, its output as bytes."""
+    return subprocess.run(
+        [sys.executable, "-m", "rulebot", *args], capture_output=True, env={**os.environ, **(env or {})}, input=input, timeout=120
+    )
+
+
+# -- code fences left open ----------------------------------------------------------------------------------------
+
+
+class TestUnclosedFence:
+    def test_reported_and_the_later_entries_load(self, tmp_path: Path):
+        """An unclosed fence is reported at its line; the entries after it still load (one with a fence of its own)."""
+        rules = (
+            "## toy-a\ntitle: A\nkind: rule\nsection: S\n\nText.\n\n```\ncode never closed\n\n"
+            "## toy-b\ntitle: B\nkind: rule\nsection: S\n\nB text.\n\n~~~\n## not a heading\n~~~\n\n"
+            "## toy-c\ntitle: C\nkind: rule\nsection: S\n\nC text.\n"
+        )
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": rules})
+        loaded, problems = corpus.check([root])
+        assert [(Path(p.path).name, p.line, p.message.split(" (")[0]) for p in problems] == [("rules.md", 8, "code fence opened here is never closed")]
+        assert sorted(loaded.entries) == ["toy-b", "toy-c"]
+        assert "not a heading" in loaded.entries["toy-b"].text
+
+    def test_check_strict_and_new_append(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """`check --strict` fails on it; an entry appended after it by `new --append` exists."""
+        rules = "## toy-a\ntitle: A\nkind: rule\nsection: S\n\n```\nopen\n"
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": rules})
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", "--strict", str(root)])
+        assert result.exit_code == 1 and "rules.md:6: code fence opened here is never closed" in result.stderr, result.output
+        monkeypatch.setenv("EDITOR", "true")
+        result = CliRunner().invoke(cli, ["--no-shipped", "--corpus", str(root), "new", "--game", "toy", "--kind", "rule", "--source", "rules", "--title", "Appended", "--append"])
+        assert result.exit_code == 0, result.output
+        rules_file = root / "toy" / "rules.md"
+        rules_file.write_text(rules_file.read_text(encoding="utf-8").replace("section:\n", "section: S\n") + "\nAppended text.\n", encoding="utf-8")
+        loaded, _ = corpus.check([root])
+        assert any(e.title == "Appended" for e in loaded.entries.values()), (sorted(loaded.entries), _)
+
+
+# -- TOML files: tables and names -------------------------------------------------------------------------------
+
+
+class TestGameToml:
+    def test_unknown_table_at_its_line(self, tmp_path: Path):
+        """An unknown table is reported at its own line, not line 1."""
+        game = TOY_GAME_TOML + "\n[extras]\nx = 1\n"
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": game, "toy/rules.md": hostile_entry("toy-a", "A", "Text.").replace(f"aliases: lantern{TITLE}\n", "")})
+        _, problems = corpus.check([root])
+        line = TOY_GAME_TOML.count("\n") + 2
+        assert [(p.line, p.message.split(" (")[0]) for p in problems] == [(line, "unknown key 'extras'")]
+
+    @pytest.mark.parametrize(("old", "new", "key"), [('id = "rules"', 'id = "ru\\"les"', "source id"), ('slug = "extra"', 'slug = "ex tra"', "expansion slug")])
+    def test_source_ids_and_expansion_slugs(self, tmp_path: Path, old: str, new: str, key: str):
+        """A source id or an expansion slug is lower case letters, digits and hyphens, as a game slug."""
+        game = TOY_GAME_TOML.replace(old, new)
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": game, "toy/rules.md": "## toy-a\ntitle: A\nkind: rule\nsection: S\n\nText.\n"})
+        _, problems = corpus.check([root])
+        line = game.split("\n").index(new) + 1
+        assert any(p.line == line and p.message.startswith(key) for p in problems), problems
+
+
+class TestTerminalSink:
+    """What the commands print is printable even when escape sequences get past the corpus checks."""
+
+    @pytest.fixture
+    def unchecked(self, hostile_corpus: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+        """The hostile corpus with the loader's control-character check switched off."""
+        import re as regex
+
+        from rulebot.corpus import format as entries_format
+
+        monkeypatch.setattr(entries_format, "CONTROL_CHARACTER", regex.compile(r"(?!)"))
+        assert "toy-lantern" in corpus.load_usable([hostile_corpus]).entries
+        return hostile_corpus
+
+    @pytest.mark.parametrize("color", ["never", "always"])
+    def test_commands_print_no_escape(self, unchecked: Path, color: str):
+        for args in (["ask", "lantern harbour"], ["show", "toy-lantern"], ["list", "--game", "toy"]):
+            result = CliRunner().invoke(cli, ["--color", color, "--no-shipped", "--corpus", str(unchecked), *args])
+            assert result.exit_code in (0, 1, 3), (args, result.output)
+            assert "lantern" in result.output.lower()
+            no_terminal_control(result.stdout_bytes, styles=color == "always")
+
+    def test_file_names_in_warnings(self, tmp_path: Path):
+        """A file named with an escape sequence is named without it in the warning `ask` prints (a real process)."""
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": "## toy-a\ntitle: A\nkind: rule\nsection: S\n\nThe lantern.\n"})
+        (root / "toy" / f"x{OSC_52}.md").write_text("## toy-b\n", encoding="utf-8")
+        result = run_process("--no-shipped", "--corpus", str(root), "ask", "lantern")
+        assert b"Warning" in result.stderr, result
+        no_terminal_control(result.stdout)
+        no_terminal_control(result.stderr)
