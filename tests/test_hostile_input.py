@@ -250,3 +250,52 @@ class TestTerminalSink:
         assert b"Warning" in result.stderr, result
         no_terminal_control(result.stdout)
         no_terminal_control(result.stderr)
+
+
+# -- names and contents that are not UTF-8 -------------------------------------------------------------------------
+
+ENTRY_TEXT = "## toy-lantern\ntitle: Lantern\nkind: rule\nsection: Part 1\n\nThe lantern lights the harbour.\n"
+
+
+@pytest.fixture
+def badly_named(tmp_path: Path) -> Path:
+    """A toy corpus beside a game folder and an entries file whose names are not UTF-8, and a file in Latin-1."""
+    root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": ENTRY_TEXT})
+    os.mkdir(os.fsencode(root) + b"/\xe9checs")
+    (Path(os.fsdecode(os.fsencode(root / "toy") + b"/r\xe8gles.md"))).write_text("## toy-x\n", encoding="utf-8")
+    return root
+
+
+class TestNotUtf8:
+    @pytest.mark.parametrize("args", [["ask", "lantern"], ["list"], ["games"], ["play"], ["check"]])
+    def test_named_not_utf8(self, badly_named: Path, args: list[str]):
+        """Every command warns of the two names, shown with escapes, and carries on (a real process)."""
+        result = run_process("--no-shipped", "--corpus", str(badly_named), *args, input=b"lantern\n")
+        assert result.returncode == (1 if args == ["check"] else 0), result
+        err = result.stderr.decode("utf-8")
+        assert "\\xe9checs:0: the name is not valid UTF-8" in err and "r\\xe8gles.md:0: the name is not valid UTF-8" in err, err
+        assert "Traceback" not in err and "surrogates" not in err
+        if args != ["check"]:
+            assert (b"Toy Game" if args == ["games"] else b"antern") in result.stdout
+
+    def test_library(self, badly_named: Path):
+        """The Python API opens such a corpus and answers from it."""
+        from rulebot.api import Library
+
+        library = Library(corpora=[badly_named], shipped=False)
+        assert library.ask("lantern").rulings[0].title == "Lantern"
+
+    def test_corpus_folder_named_not_utf8(self, tmp_path: Path):
+        """A corpus folder whose own name is not UTF-8 is read; its paths are shown with escapes."""
+        root = Path(os.fsdecode(os.fsencode(tmp_path) + b"/corpus\xff"))
+        write_corpus(root, {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": ENTRY_TEXT + "\n## toy-bad\ntitle: B\nkind: law\nsection: S\n\nB.\n"})
+        result = run_process("--no-shipped", "--corpus", str(root), "ask", "lantern")
+        assert result.returncode == 0 and b"Lantern" in result.stdout, result
+        assert "corpus\\xff/toy/rules.md:10: unknown kind" in result.stderr.decode("utf-8")
+
+    def test_contents_not_utf8(self, tmp_path: Path):
+        """An entries file in Latin-1 is reported at the line of its first such byte; the others load."""
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\n\n[[sources]]\nid = "faq"\ntitle = "FAQ"'), "toy/rules.md": ENTRY_TEXT, "toy/faq.md": "## toy-faq\ntitle: Caf\xe9\n".encode("latin-1")})
+        loaded, problems = corpus.check([root])
+        assert [(Path(p.path).name, p.line, p.message) for p in problems] == [("faq.md", 2, "not valid UTF-8 (byte 0xe9)")]
+        assert "toy-lantern" in loaded.entries

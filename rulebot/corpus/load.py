@@ -26,7 +26,7 @@ from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, is_entr
 from rulebot.corpus.format import split_lines
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CorpusError, Problem
-from rulebot.places import display_path
+from rulebot.places import display_path, is_undecodable
 
 SHOWN_REFERENCES = 5
 """What a usable load left out names this many dropped references at most."""
@@ -235,6 +235,10 @@ class _Loader:
         for child in children:
             if child.name.startswith("."):
                 continue
+            if is_undecodable(child.name):
+                self.problem(child, 0, "the name is not valid UTF-8: rename it")
+                self.leave_out(display_path(child))
+                continue
             try:
                 if child.is_dir():
                     game_dirs.append(child)
@@ -272,6 +276,10 @@ class _Loader:
             self.problem(game_dir, 0, f"cannot read the folder: {exc.strerror or exc}")
             self.leave_out(f"the game folder {game_dir.name}/")
             return
+        for badly_named in [p for p in files if is_undecodable(p.name)]:
+            self.problem(badly_named, 0, "the name is not valid UTF-8: rename it")
+            self.leave_out(display_path(badly_named))
+        files = [p for p in files if not is_undecodable(p.name)]
         if not game_file.is_file():
             self.problem(game_dir, 0, f"no {GAME_FILE} in this game folder")
             self.leave_out(f"the game folder {game_dir.name}/")
