@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import TOY_GAME_TOML, write_corpus
+from conftest import MINIMAL, TOY_GAME_TOML, write_corpus
 
 from rulebot.cli.main import cli
 from rulebot.corpus import load as corpus
@@ -299,3 +299,62 @@ class TestNotUtf8:
         loaded, problems = corpus.check([root])
         assert [(Path(p.path).name, p.line, p.message) for p in problems] == [("faq.md", 2, "not valid UTF-8 (byte 0xe9)")]
         assert "toy-lantern" in loaded.entries
+
+
+# -- configuration that cannot be read, and the locale -------------------------------------------------------------
+
+
+class TestConfig:
+    @pytest.fixture
+    def config_file(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path / "config"))
+        (tmp_path / "config").mkdir()
+        return tmp_path / "config" / "config.toml"
+
+    def test_nested_too_deeply(self, config_file: Path, run_cli):
+        """`a = [[[...` 500 deep is a one-line error with exit 2, not a RecursionError (exit 70)."""
+        config_file.write_text("a = " + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
+        result = CliRunner().invoke(cli, ["--no-shipped", "--corpus", str(MINIMAL), "ask", "lantern"])
+        assert result.exit_code == 2 and "nested too deeply" in result.stderr, (result.output, result.exception)
+
+    def test_not_utf8(self, config_file: Path):
+        config_file.write_bytes(b'lang = "fr"\n["caf\xe9"]\n')
+        result = CliRunner().invoke(cli, ["config", "get", "lang"])
+        assert result.exit_code == 2 and "not valid UTF-8 (byte 0xe9 at line 2)" in result.stderr, result.output
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+    def test_fifo_does_not_hang(self, config_file: Path):
+        """A FIFO named config.toml is refused at once (a real process: a hang would time out)."""
+        os.mkfifo(config_file)
+        result = run_process("--no-shipped", "--corpus", str(MINIMAL), "ask", "lantern", env={"RULEBOT_CONFIG_DIR": str(config_file.parent)})
+        assert result.returncode == 2 and b"not a regular file" in result.stderr, result
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+    def test_corpus_toml_fifo_and_depth(self, tmp_path: Path):
+        """A FIFO setup.toml or vocabulary.toml, and a game.toml nested too deeply, are problems at their file."""
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": ENTRY_TEXT, "deep/game.toml": "a = " + "[" * 500 + "]" * 500 + "\n"})
+        os.mkfifo(root / "toy" / "setup.toml")
+        os.mkfifo(root / "vocabulary.toml")
+        loaded, problems = corpus.check([root])
+        found = {(Path(p.path).name, p.message) for p in problems}
+        assert ("game.toml", "invalid TOML: arrays or tables nested too deeply") in found, found
+        assert any(name == "setup.toml" for name, _ in found), found
+        assert "toy-lantern" in loaded.entries
+
+
+FRENCH_QUESTION = "Qui gagne en cas d'égalité ?"
+NOT_UTF8_LOCALE = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": "", "LANG": "C"}
+"""A locale whose encoding is ASCII, Python's UTF-8 mode off."""
+
+
+class TestLocale:
+    def test_question_read_alike(self, tmp_path: Path):
+        """Under LC_ALL=C with PYTHONUTF8=0, a French question (argument or standard input) and `play` are read
+        and answered exactly as under a UTF-8 locale (a real process; the first one builds the index)."""
+        utf8 = {"LC_ALL": "C.UTF-8", "PYTHONUTF8": "1"}
+        for args, given in ((["ask", FRENCH_QUESTION], None), (["ask", "-"], FRENCH_QUESTION), (["play"], "égalité\n")):
+            stdin = given.encode("utf-8") if given else None
+            plain = run_process(*args, env=NOT_UTF8_LOCALE, input=stdin)
+            assert plain.returncode in (0, 3) and b"Traceback" not in plain.stderr, plain
+            assert plain.stdout == run_process(*args, env=utf8, input=stdin).stdout
+        assert "égalité".encode() in plain.stdout or "Égalité".encode() in plain.stdout or b"Tie" in plain.stdout
