@@ -50,7 +50,7 @@ def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, ho
         if raw.problems:
             problems.extend(Problem(shown, line, message) for line, message in raw.problems)
         # An entry with a problem in how it is written (an unclosed fence, an escape sequence) is left out too.
-        entry = make_entry(raw, game, source, shown, problems)
+        entry = None if raw.oversized else make_entry(raw, game, source, shown, problems)
         if raw.problems:
             entry = None
         if entry is not None and house_only and entry.kind != HOUSE_KIND:

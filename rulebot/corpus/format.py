@@ -34,6 +34,9 @@ ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "asked", "see_
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}
+MAX_ENTRY_CHARS = 64 * 1024
+"""An entry longer than this (heading, header and text) is refused: the longest rulebook entry is a few
+thousand characters, and one of megabytes would cost every search and page."""
 MAX_ID_SLUG = 60
 """Ids are cut at this many characters of slug (long FAQ questions)."""
 
@@ -92,7 +95,9 @@ class RawEntry:
     body: list[str] = field(default_factory=list)
     """The lines of its text."""
     problems: tuple[tuple[int, str], ...] = ()
-    """What is wrong with its header lines: (line, message)."""
+    """What is wrong with its header lines or how it is written: (line, message)."""
+    oversized: bool = False
+    """Longer than MAX_ENTRY_CHARS: its header and text are left unread."""
 
 
 def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
@@ -122,6 +127,13 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
                 raw.problems += ((index + 1, "code fence opened here is never closed (close it with the same ``` or ~~~)"),)
         if controls:
             raw.problems += tuple(_control_problems(lines, start, end))
+        size = sum(map(len, lines[start:end])) + end - start
+        if size > MAX_ENTRY_CHARS:
+            raw.problems += ((start + 1, f"entry of {size:,} characters: at most {MAX_ENTRY_CHARS:,} (split it)"),)
+            raw.oversized = True
+            raw.problems = tuple(sorted(raw.problems))
+            yield raw  # its header and text are not read: it is refused anyway
+            continue
         body = start + 1  # the header runs to the first blank line; the text follows it
         while body < end and lines[body].strip():
             match = HEADER_RE.match(lines[body])

@@ -30,6 +30,9 @@ from rulebot.places import display_path, is_undecodable
 
 SHOWN_REFERENCES = 5
 """What a usable load left out names this many dropped references at most."""
+MAX_PROBLEMS_PER_FILE = 50
+"""A file's problems are listed up to this many, then counted ("and 19950 more"): a file of thousands of
+broken entries must not make a listing (and the index's record of it, read before every answer) of thousands."""
 
 
 def load(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> Corpus:
@@ -83,9 +86,29 @@ def _read(dirs: Iterable[Path], parsed: ParsedFiles | None) -> _Loader:
         loader.problems.extend(checked.problems)
         loader.cycle_links = checked.cycle_links
         loader.read_setups()  # once every entry is known: the steps point at entries
+    loader.problems = _at_most_per_file(loader.problems, MAX_PROBLEMS_PER_FILE)
     if loader.parsed is not None:
         loader.parsed.prune()
     return loader
+
+
+def _at_most_per_file(problems: list[Problem], limit: int) -> list[Problem]:
+    """The problems, at most `limit` per file, each file's last one followed by how many more it has."""
+    counts: dict[str, int] = {}
+    for problem in problems:
+        counts[problem.path] = counts.get(problem.path, 0) + 1
+    if all(count <= limit for count in counts.values()):
+        return problems
+    kept: list[Problem] = []
+    seen: dict[str, int] = {}
+    for problem in problems:
+        number = seen[problem.path] = seen.get(problem.path, 0) + 1
+        if number <= limit:
+            kept.append(problem)
+        if number == min(limit, counts[problem.path]) and counts[problem.path] > limit:
+            more = counts[problem.path] - limit
+            kept.append(Problem(problem.path, problem.line, f"and {more} more problem{'s' if more > 1 else ''} in this file (fix these first)"))
+    return kept
 
 
 def _drop_dangling_references(corpus: Corpus, cycle_links: set[tuple[str, str]]) -> list[str]:
