@@ -358,3 +358,44 @@ class TestLocale:
             assert plain.returncode in (0, 3) and b"Traceback" not in plain.stderr, plain
             assert plain.stdout == run_process(*args, env=utf8, input=stdin).stdout
         assert "égalité".encode() in plain.stdout or "Égalité".encode() in plain.stdout or b"Tie" in plain.stdout
+
+
+# -- size -----------------------------------------------------------------------------------------------------------
+
+
+class TestSize:
+    def test_oversized_entry(self, tmp_path: Path):
+        """An entry over MAX_ENTRY_CHARS is refused at its heading's line; the entries around it load."""
+        from rulebot.corpus.format import MAX_ENTRY_CHARS
+
+        huge = "## toy-huge\ntitle: Huge\nkind: rule\nsection: S\n\n" + "The lantern lights the harbour. " * (MAX_ENTRY_CHARS // 30) + "\n"
+        after = "## toy-after\ntitle: After\nkind: rule\nsection: S\n\nAfter.\n"
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": ENTRY_TEXT + "\n" + huge + "\n" + after})
+        loaded, problems = corpus.check([root])
+        assert [(Path(p.path).name, p.line, p.message.startswith("entry of ")) for p in problems] == [("rules.md", 8, True)]
+        assert problems[0].message.endswith(f"characters: at most {MAX_ENTRY_CHARS:,} (split it)")
+        assert sorted(loaded.entries) == ["toy-after", "toy-lantern"]
+
+    def test_entry_at_the_limit_loads(self, tmp_path: Path):
+        from rulebot.corpus.format import MAX_ENTRY_CHARS
+
+        head = "## toy-long\ntitle: Long\nkind: rule\nsection: S\n\n"
+        text = ("word " * MAX_ENTRY_CHARS)[: MAX_ENTRY_CHARS - len(head) - 2].rstrip() + "\n"
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": head + text})
+        loaded, problems = corpus.check([root])
+        assert problems == [] and "toy-long" in loaded.entries
+
+    def test_many_broken_entries_are_counted(self, tmp_path: Path):
+        """20,000 broken entries in one file: 50 problems and a count of the rest, in `check` and in what the
+        index keeps for the warning before each answer."""
+        from rulebot.index.cache import open_index
+
+        broken = "\n".join(f"## toy-b{i}\ntitle: B{i}\nkind: law\nsection: S\n\nBroken {i}.\n" for i in range(20_000))
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": ENTRY_TEXT + "\n" + broken})
+        _, problems = corpus.check([root])
+        assert len(problems) == corpus.MAX_PROBLEMS_PER_FILE + 1
+        assert problems[-1].message == f"and {20_000 - corpus.MAX_PROBLEMS_PER_FILE} more problems in this file (fix these first)"
+        opened = open_index([root])
+        assert len(opened.meta["problems"]) == corpus.MAX_PROBLEMS_PER_FILE + 1
+        result = run_process("--no-shipped", "--corpus", str(root), "ask", "lantern")
+        assert result.returncode == 0 and b"Lantern" in result.stdout and len(result.stderr.splitlines()) < 30, result.stderr[-2000:]
