@@ -338,7 +338,7 @@ class TestConfig:
         loaded, problems = corpus.check([root])
         found = {(Path(p.path).name, p.message) for p in problems}
         assert ("game.toml", "invalid TOML: arrays or tables nested too deeply") in found, found
-        assert any(name == "setup.toml" for name, _ in found), found
+        assert ("setup.toml", "not a regular file") in found and ("vocabulary.toml", "not a regular file") in found, found
         assert "toy-lantern" in loaded.entries
 
 

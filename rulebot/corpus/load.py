@@ -282,8 +282,8 @@ class _Loader:
 
     def read_shared_vocabulary(self, path: Path) -> tuple[games.Groups, games.Groups]:
         """The synonym groups and French groups of a corpus folder's vocabulary.toml (none if absent)."""
-        if not path.is_file():
-            return (), ()
+        if not path.exists():
+            return (), ()  # (one that is there but no regular file, a FIFO, is refused by read_toml, unread)
         parsed = self.read_toml(path)
         if parsed is None:
             self.leave_out(f"the synonyms of {display_path(path)}")
