@@ -58,19 +58,31 @@ def set_language(lang: str | None) -> Path:
 
 def _read() -> dict[str, object]:
     """The settings: per game, and the language (LANG); empty when there is no config file."""
+    from rulebot.corpus.files import read_corpus_file
+
     path = config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        # A regular file of reasonable size only: a FIFO or a device named config.toml must not hang every command.
+        content, refused = read_corpus_file(path)
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if content is None:
+        raise ConfigError(f"cannot read {path}: {refused}")
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = content.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"cannot read {path}: not valid UTF-8 (byte {content[exc.start]:#04x} at line {line})") from None
     import tomllib  # only with a config file: most `ask`s run without one
 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise ConfigError(f"cannot read {path}: arrays or tables nested too deeply") from None
     settings: dict[str, object] = {}
     for game, table in data.items():
         if game == LANG and table in LANGUAGES:

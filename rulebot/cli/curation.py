@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rulebot.cli import completion, status
-from rulebot.cli.shared import Settings, current_style, echo, kind_option, warn
+from rulebot.cli.shared import Settings, current_style, echo, kind_option, notify, warn
 from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
@@ -65,10 +65,10 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
         drafts = plural(len(review.drafts), "draft entry", "draft entries")
         warn(f"{drafts}, whose text is still the document's own (--strict lists them)")
     for note in review.notes:
-        click.echo(note, err=True)
+        notify(note)
     if problems:
         for problem in problems:
-            click.echo(str(problem), err=True)
+            notify(str(problem))
         found = click.ClickException(f"{plural(len(problems), 'problem')} found")
         found.exit_code = status.NEGATIVE
         raise found

@@ -28,8 +28,9 @@ class Failure(click.ClickException):
 
     def show(self, file=None) -> None:  # type: ignore[no-untyped-def]
         from rulebot.cli.messages import _
+        from rulebot.text import printable
 
-        click.echo(_("Error: {message}").format(message=self.format_message()), file=file, err=True)
+        click.echo(printable(_("Error: {message}").format(message=self.format_message())), file=file, err=True)
 
 
 class Interrupted(click.ClickException):
@@ -49,8 +50,10 @@ def click_error(exc: RulebotError) -> click.ClickException:
     """The one-line click error a core error is reported as (exit 2, a refused question as a usage error),
     after a corpus's problems, one per line."""
     if isinstance(exc, CorpusError):
+        from rulebot.text import printable
+
         for problem in exc.problems:
-            click.echo(str(problem), err=True)
+            click.echo(printable(str(problem)), err=True)
         return Failure(f"{exc} (run `rulebot check` for the full list)")
     if isinstance(exc, QueryError):
         return click.UsageError(str(exc))

@@ -80,8 +80,12 @@ def public(payload: dict, **extra: object) -> dict:
 
 
 def to_json(data: object) -> str:
-    """Compact-enough, stable JSON, non-ASCII kept readable."""
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    """Compact-enough, stable JSON, non-ASCII kept readable; DEL and the C1 controls, which JSON lets
+    through as they are and a terminal acts on, written as \\u escapes (they can only be in strings)."""
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False, indent=2))
+
+
+_C1 = re.compile(r"[\x7f-\x9f]")
 
 
 def answer_json(answer: Answer) -> dict:
@@ -336,13 +340,14 @@ def color(mode: str = "auto") -> bool:
 def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
     """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object.
 
-    Without colour, escape sequences that came with a corpus text are
-    removed, as click.echo removes them: the quick path prints without click.
+    Only as a terminal may be given it (rulebot.text.printable), since the
+    quick path prints without click: the answer quotes corpus text.
     """
     if as_json:
         return to_json(answer_json(answer))
-    text = answer_text(answer, Style(colored))
-    return text if colored else _ESCAPE_SEQUENCE.sub("", text)
+    from rulebot.text import printable
+
+    return printable(answer_text(answer, Style(colored)), styles=colored)
 
 
 def answer_status(answer: Answer, *, as_json: bool) -> int:
@@ -364,6 +369,3 @@ def silence_stdout() -> None:
     except (OSError, ValueError, AttributeError):  # no real stdout (a test runner's): nothing to flush at exit
         pass
 
-
-_ESCAPE_SEQUENCE = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
-"""What click.echo strips when colour is off."""

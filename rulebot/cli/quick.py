@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 def main() -> None:
     """Run `rulebot` with the process's arguments."""
+    from rulebot.cli.encoding import in_utf8
+
+    in_utf8()  # the locale never changes how a question is read
     from rulebot.cli.asking import read_line
 
     line = None if "_RULEBOT_COMPLETE" in os.environ else read_line(sys.argv[1:])
@@ -58,7 +61,9 @@ def answer_quickly(line: AskLine) -> int | None:
     def tell(message: str) -> None:
         nonlocal told
         told = True
-        print(message, file=sys.stderr, flush=True)
+        from rulebot.text import printable
+
+        print(printable(message), file=sys.stderr, flush=True)
 
     try:
         from rulebot.cli import asking, output

@@ -67,8 +67,10 @@ class Settings:
 
 
 def notify(line: str) -> None:
-    """Tell the user one line, on standard error."""
-    click.echo(line, err=True)
+    """Tell the user one line, on standard error (as a terminal may be given it: rulebot.text.printable)."""
+    from rulebot.text import printable
+
+    click.echo(printable(line), err=True)
 
 
 warn = warner(notify)
@@ -88,8 +90,12 @@ def current_style() -> Style:
 
 
 def echo(text: str) -> None:
-    """Print to standard output, coloured or not as --color says."""
-    click.echo(text, color=color())
+    """Print to standard output, coloured or not as --color says; corpus text is in it, so only
+    as a terminal may be given it (rulebot.text.printable)."""
+    from rulebot.text import printable
+
+    colored = color()
+    click.echo(printable(text, styles=colored), color=colored)
 
 
 def click_options(options: Iterable[Option]) -> Callable:

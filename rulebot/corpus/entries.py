@@ -49,7 +49,10 @@ def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, ho
     for raw in split_entries(path, text):
         if raw.problems:
             problems.extend(Problem(shown, line, message) for line, message in raw.problems)
-        entry = make_entry(raw, game, source, shown, problems)
+        # An entry with a problem in how it is written (an unclosed fence, an escape sequence) is left out too.
+        entry = None if raw.oversized else make_entry(raw, game, source, shown, problems)
+        if raw.problems:
+            entry = None
         if entry is not None and house_only and entry.kind != HOUSE_KIND:
             # Added to a game someone else curates, it must never pass for an official ruling.
             line = raw.headers.get("kind", ("", raw.line))[1]

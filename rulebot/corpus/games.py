@@ -18,6 +18,7 @@ from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
 from rulebot.places import display_path
+from rulebot.text import CONTROL_CHARACTER
 
 TOML_LINE_RE = re.compile(r"at line (\d+)")
 GAME_KEYS = {"slug", "name", "id_prefix", "publisher", "year", "language", "aliases", "expansions", "sources", "vocabulary"}
@@ -32,7 +33,7 @@ Groups = tuple[tuple[str, ...], ...]
 def parse_toml(path: Path, text: str, problems: list[Problem]) -> dict | None:
     """The parsed content of a TOML file's text, or None after adding why not to `problems`."""
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = TOML_LINE_RE.search(str(exc))
         problems.append(Problem(display_path(path), int(match.group(1)) if match else 0, f"invalid TOML: {exc}"))
@@ -40,6 +41,30 @@ def parse_toml(path: Path, text: str, problems: list[Problem]) -> dict | None:
     except RecursionError:  # tomllib recurses into nested arrays and inline tables
         problems.append(Problem(display_path(path), 0, "invalid TOML: arrays or tables nested too deeply"))
         return None
+    if any(CONTROL_CHARACTER.search(value) for value in _strings(data)):
+        # TOML allows control characters as escapes in strings (\u001b, \b): a terminal would act on them.
+        escaped = re.compile(r"\\(?:[bf]|u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|U000000(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F]))")
+        lines = split_lines(text)
+        line = next((n for n, content in enumerate(lines, 1) if CONTROL_CHARACTER.search(content) or escaped.search(content)), 0)
+        problems.append(Problem(display_path(path), line, "a control character in a value (an escape sequence): a terminal would act on it; remove it"))
+        return None
+    return data
+
+
+def _strings(value: object) -> list[str]:
+    """Every string of a parsed TOML file, keys included."""
+    found: list[str] = []
+    stack = [value]
+    while stack:  # not recursive: tomllib has already refused what is too deep for it, and that is all
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            found.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def read_vocabulary(path: Path, text: str, data: dict, problems: list[Problem]) -> tuple[Groups, Groups]:
@@ -72,6 +97,9 @@ def read_game(path: Path, text: str, data: dict, games: dict[str, Game], problem
         )
         for i, item in enumerate(toml.tables(data, "expansions"))
     )
+    for i, expansion in enumerate(expansions):
+        if expansion.slug and not ID_RE.match(expansion.slug):
+            toml.error("slug", f"expansion slug {expansion.slug!r} must be lower case letters, digits and hyphens", "expansions", i)
     sources = read_sources(toml, data, {e.slug for e in expansions})
     vocabulary = data.get("vocabulary", {})
     if not isinstance(vocabulary, dict):
@@ -156,6 +184,8 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
         )
         source = replace(source, editions=read_editions(toml, item, source, i))
+        if source.id and not ID_RE.match(source.id):
+            toml.error("id", f"source id {source.id!r} must be lower case letters, digits and hyphens (it names the file SOURCE-ID.md)", "sources", i)
         if source.trust not in TRUST_LEVELS:
             toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
         if source.expansion and source.expansion not in expansion_slugs:
@@ -215,7 +245,9 @@ class TomlFile:
             headers = [n for n, line in enumerate(self.lines) if line.strip() == f"[[{table}]]"]
             if index < len(headers):
                 start = headers[index]
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        # `key = ...`, `"key" = ...`, or a table of that name: `[key]`, `[[key]]`, `[vocabulary.key]`.
+        name = rf"(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')"
+        pattern = re.compile(rf"^\s*(?:{name}\s*[=.]|\[\[?\s*(?:[^\]]*\.\s*)?{name}\s*\]\]?)")
         for number in range(start, len(self.lines)):
             if pattern.match(self.lines[number]):
                 return number + 1
