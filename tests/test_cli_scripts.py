@@ -249,6 +249,55 @@ class TestCheckJson:
         assert strict.exit_code == 1 and [p["severity"] for p in json.loads(strict.stdout)["problems"]] == ["error"]
 
 
+class TestCheckOutput:
+    """`rulebot check` prints as a linter: findings on standard output, the summary on standard error."""
+
+    def test_findings_on_stdout(self, run_cli, minimal_copy: Path):
+        """Each problem is a FILE:LINE: message line of stdout (`check | grep`); the count is on stderr."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu"), encoding="utf-8")
+        result = run_cli("check", str(minimal_copy))
+        assert result.exit_code == 1
+        assert result.stdout.startswith(f"{rules}:5: unknown kind 'setpu'") and len(result.stdout.splitlines()) == 1
+        assert result.stderr == "Error: 1 problem found\n"
+
+    def test_summary_on_stderr(self, run_cli):
+        """A corpus without problems: nothing on stdout, the one-line summary on stderr."""
+        result = run_cli("check", str(MINIMAL))
+        assert (result.exit_code, result.stdout) == (0, "")
+        assert result.stderr == "OK: 6 entries in 1 game (lantern-harbor 6)\n"
+
+    def test_warnings_are_findings(self, run_cli, tmp_path: Path):
+        """A warning with a place (an ambiguous citation) is a finding too, marked as a warning; the citations note is a summary."""
+        from test_curation import RULEBOOK_COPY
+
+        sources = tmp_path / "sources"
+        sources.mkdir()
+        text = RULEBOOK_COPY + "\n**Lantern Keeper** — wins ties.\n\n## Cards\n\n**Lantern Keeper** — a promo.\n"
+        (sources / "rulebook.md").write_text(text, encoding="utf-8")
+        result = run_cli(*TOY, "check", "--sources", str(sources))
+        assert result.exit_code == 0, result.output
+        [finding] = result.stdout.splitlines()
+        assert re.match(r".+rulebook\.md:\d+: warning: ambiguous citation: ", finding)
+        assert result.stderr.startswith("citations: 3 verified") and result.stderr.endswith("OK: 6 entries in 1 game (lantern-harbor 6)\n")
+
+    def test_real_pipe(self, minimal_copy: Path):
+        """As a process, `rulebot check | grep` sees the problems, and --json stays one object on stdout."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu"), encoding="utf-8")
+        process = rulebot_process("check", str(minimal_copy))
+        assert process.returncode == 1 and [line for line in process.stdout.splitlines() if "setpu" in line]
+        as_json = rulebot_process("check", "--json", str(minimal_copy))
+        assert as_json.returncode == 1 and json.loads(as_json.stdout)["summary"]["errors"] == 1 and as_json.stderr == ""
+
+    @pytest.mark.parametrize("where", ["nowhere", "a-file.md"])
+    def test_a_folder_that_is_not_there_is_a_usage_error(self, run_cli, tmp_path: Path, where: str):
+        """check of a missing folder (or of a file) is a usage error, 2, as --sources of one is; not problems found (1)."""
+        (tmp_path / "a-file.md").write_text("# not a corpus\n", encoding="utf-8")
+        result = run_cli("check", str(tmp_path / where))
+        assert result.exit_code == 2 and "Invalid value for '[CORPUS_DIR]...'" in result.stderr and result.stdout == ""
+
+
 class TestColor:
     """`--color auto|always|never`, decided in one place (rulebot.cli.output.color)."""
 
@@ -501,7 +550,7 @@ class TestOutput:
 
     def test_plurals(self, run_cli, minimal_copy: Path):
         """Counts agree with their nouns."""
-        assert run_cli("check", str(MINIMAL)).stdout == "OK: 6 entries in 1 game (lantern-harbor 6)\n"
+        assert run_cli("check", str(MINIMAL)).stderr == "OK: 6 entries in 1 game (lantern-harbor 6)\n"
         assert run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-04-01").stdout.startswith("Lantern Harbor: 1 entry new or revised")
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"
         rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu").replace("kind: rule", "kind: rul", 1), encoding="utf-8")
