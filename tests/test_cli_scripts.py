@@ -587,3 +587,43 @@ class TestOutput:
         result = CliRunner().invoke(cli, ["site", "serve"])
         assert result.exit_code == 0 and served == [Path("public")]
         assert result.stdout.startswith("Serving public at ")
+
+
+class TestEndings:
+    """Exit statuses that are a command's own: `config get` of a key not set, `site serve` stopped by Ctrl-C."""
+
+    @pytest.mark.parametrize("key", ["lang", "lantern-harbor.with"])
+    def test_config_get_of_a_key_not_set_is_1(self, run_cli, key: str):
+        """As `git config KEY`: nothing printed, exit 1; once set, its value and 0."""
+        unset = run_cli(*TOY, "config", "get", key)
+        assert (unset.exit_code, unset.stdout, unset.stderr) == (1, "", "")
+        value = "fr" if key == "lang" else "deep-tides"
+        assert run_cli(*TOY, "config", "set", key, value).exit_code == 0
+        got = run_cli(*TOY, "config", "get", key)
+        assert (got.exit_code, got.stdout) == (0, value + "\n")
+        assert run_cli(*TOY, "config", "unset", key).exit_code == 0
+        assert run_cli(*TOY, "config", "get", key).exit_code == 1
+
+    def test_config_get_of_a_malformed_key_is_2(self, run_cli):
+        """A key that is no setting at all is an error (2), not a key not set."""
+        result = run_cli("config", "get", "lantern-harbor.colour")
+        assert result.exit_code == 2 and "unknown setting" in result.stderr
+
+    def test_site_serve_ends_on_ctrl_c_with_0(self, tmp_path: Path):
+        """A real `rulebot site serve` stopped by Ctrl-C (its normal end) says so and exits 0, as the README's table says."""
+        import signal
+
+        (tmp_path / "index.html").write_text("<!doctype html><title>site</title>\n", encoding="utf-8")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rulebot", "site", "serve", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # as at a terminal: a suite started in the background (`&`) passes Ctrl-C on ignored
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        line = process.stdout.readline()  # serving from now on
+        assert line.startswith(f"Serving {tmp_path} at http://127.0.0.1:"), line
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        assert (process.returncode, err) == (0, "Stopped.\n")
+        readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+        row = next(line for line in readme.splitlines() if line.startswith("| 130 |"))
+        assert "`site serve`" in row and "exits 0" in row

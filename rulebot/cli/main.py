@@ -54,8 +54,9 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
 
     \b
     Exit status: 0 success (ask: a clear answer; ask --json: always, once printed),
-    1 nothing found (ask) or problems found (check), 2 an error, 3 no clear
-    answer (ask), 70 an internal error, 130 interrupted.
+    1 nothing found (ask), problems found (check) or a key not set (config get),
+    2 an error, 3 no clear answer (ask), 70 an internal error, 130 interrupted
+    (but Ctrl-C ends `site serve` with 0).
     """
     from rulebot.cli import messages
     from rulebot.cli.output import color as decide_color
