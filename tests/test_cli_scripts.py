@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 from conftest import MINIMAL, rulebot_process
@@ -627,3 +628,71 @@ class TestEndings:
         readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
         row = next(line for line in readme.splitlines() if line.startswith("| 130 |"))
         assert "`site serve`" in row and "exits 0" in row
+
+
+class TestHelp:
+    """Help where a user looks for it: bare `rulebot`, `rulebot help [COMMAND]`, `rulebot version`, and a hint for `ask` without a question."""
+
+    def test_bare_rulebot_prints_its_help(self, run_cli):
+        """Bare `rulebot` prints the help on standard output and exits 0, as `rulebot --help` does."""
+        bare, asked = run_cli(), run_cli("--help")
+        assert (bare.exit_code, bare.stderr) == (0, "") and bare.stdout == asked.stdout and "Commands:" in bare.stdout
+
+    def test_bare_group_prints_its_help(self, run_cli):
+        """So does a command that has commands of its own: `rulebot config`."""
+        result = run_cli("config")
+        assert (result.exit_code, result.stderr, result.stdout) == (0, "", run_cli("config", "--help").stdout)
+
+    def test_real_bare_rulebot(self):
+        """As a process (through the quick path's entry point): the help on stdout, 0."""
+        process = rulebot_process()
+        assert (process.returncode, process.stderr) == (0, "") and process.stdout.startswith("Usage: rulebot [OPTIONS] COMMAND")
+
+    @pytest.mark.parametrize("command", [(), ("list",), ("config",), ("config", "set"), ("site", "serve")])
+    def test_help_command(self, run_cli, command: tuple[str, ...]):
+        """`rulebot help [COMMAND]...` prints what `rulebot [COMMAND]... --help` prints."""
+        result = run_cli("help", *command)
+        assert (result.exit_code, result.stdout) == (0, run_cli(*command, "--help").stdout)
+
+    @pytest.mark.parametrize("command, message", [(("lsit",), "No such command 'lsit'"), (("list", "x"), "has no commands")])
+    def test_help_of_no_command_is_a_usage_error(self, run_cli, command: tuple[str, ...], message: str):
+        result = run_cli("help", *command)
+        assert result.exit_code == 2 and message in result.stderr
+
+    def test_version(self, run_cli):
+        """`rulebot version` prints what `rulebot --version` and `-V` print."""
+        from rulebot.version import __version__
+
+        printed = {run_cli(*args).stdout for args in (("version",), ("--version",), ("-V",))}
+        assert printed == {f"rulebot, version {__version__}\n"}
+
+    def test_ask_without_a_question_hints_at_stdin(self, run_cli):
+        """`echo QUESTION | rulebot ask`: a usage error that says `rulebot ask -` reads standard input."""
+        result = run_cli(*TOY, "ask", input="ferry gull\n")
+        assert result.exit_code == 2
+        assert result.stderr.splitlines()[-1] == (
+            "Error: Missing argument 'QUESTION...'. Standard input is not a terminal: `rulebot ask -` reads the question from it"
+        )
+
+    def test_real_pipe_without_dash(self):
+        """As a process: `echo QUESTION | rulebot ask` says how to ask it."""
+        process = subprocess.run(
+            [sys.executable, "-m", "rulebot", *TOY, "ask"], input="ferry gull\n", capture_output=True, text=True, timeout=60
+        )
+        assert process.returncode == 2 and "`rulebot ask -` reads the question from it" in process.stderr
+
+    def test_on_a_terminal_without_a_question(self, monkeypatch: pytest.MonkeyPatch):
+        """At a terminal, the error says to type the question, or to read it with `-`."""
+        from rulebot.cli.answers import ask
+
+        class Terminal:
+            def isatty(self) -> bool:
+                return True
+
+        monkeypatch.setattr(sys, "stdin", Terminal())
+
+        with pytest.raises(click.MissingParameter) as missing:
+            ask.make_context("ask", [])
+        assert missing.value.format_message() == (
+            "Missing argument 'QUESTION...'. Type the question after ask, or read it from standard input with `rulebot ask -`"
+        )

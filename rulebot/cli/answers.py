@@ -18,8 +18,22 @@ from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
 
+class QuestionArgument(click.Argument):
+    """The words of `ask`'s question: when there are none, the error says that `rulebot ask -` reads it from standard input."""
+
+    def process_value(self, ctx: click.Context, value: object) -> object:
+        try:
+            return super().process_value(ctx, value)
+        except click.MissingParameter as missing:
+            if sys.stdin is not None and not sys.stdin.isatty():  # `echo QUESTION | rulebot ask`, most likely
+                missing.message = "Standard input is not a terminal: `rulebot ask -` reads the question from it"
+            else:
+                missing.message = "Type the question after ask, or read it from standard input with `rulebot ask -`"
+            raise
+
+
 @click.command()
-@click.argument("question", nargs=-1, required=True)
+@click.argument("question", nargs=-1, required=True, cls=QuestionArgument)
 @click_options(asking.ASK_OPTIONS)
 @click.pass_context
 def ask(ctx: click.Context, question: tuple[str, ...], **options: object) -> None:

@@ -66,10 +66,33 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
     ctx.obj = Settings(corpora, shipped=not no_shipped, color=decide_color(color))
 
 
+@click.command(name="help")
+@click.argument("command", nargs=-1, metavar="[COMMAND]...")
+@click.pass_context
+def help_(ctx: click.Context, command: tuple[str, ...]) -> None:
+    """Show the help of rulebot, or of COMMAND (`rulebot help list`, `rulebot help config set`)."""
+    assert ctx.parent is not None  # a command of the group
+    shown = ctx.parent
+    for name in command:
+        group = shown.command
+        if not isinstance(group, click.Group):
+            raise click.UsageError(f"{shown.command_path} has no commands: `rulebot help {' '.join(command[:-1])}` is its help")
+        _, found, _ = group.resolve_command(shown, [name])  # an unknown name: click's "No such command"
+        assert found is not None
+        shown = click.Context(found, info_name=found.name, parent=shown)
+    click.echo(shown.get_help(), color=shown.color)
+
+
+@click.command()
+def version() -> None:
+    """Print rulebot's version (as --version does)."""
+    click.echo(f"rulebot, version {__version__}")
+
+
 COMMANDS = (
     answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play,
     curation.check, curation.import_, curation.new, curation.new_game, curation.changes,
-    upkeep.config_group, upkeep.index, upkeep.site,
+    upkeep.config_group, upkeep.index, upkeep.site, help_, version,
 )
 """Every command of `rulebot` (`--help` lists them by name)."""
 for _command in COMMANDS:

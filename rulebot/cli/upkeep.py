@@ -9,13 +9,13 @@ from pathlib import Path
 import click
 
 from rulebot.cli import status
-from rulebot.cli.failures import Failure
+from rulebot.cli.failures import Failure, RulebotGroup
 from rulebot.cli.shared import Settings, warn
 from rulebot.errors import CorpusError
 from rulebot.text import plural
 
 
-@click.group(name="config")
+@click.group(name="config", cls=RulebotGroup)
 def config_group() -> None:
     """Default settings, kept in the user config directory.
 
@@ -117,7 +117,7 @@ def index(settings: Settings, rebuild: bool) -> None:
     click.echo(f"Index of {plural(opened.meta['count'], 'entry', 'entries')} at {where}: {state}")
 
 
-@click.group()
+@click.group(cls=RulebotGroup)
 def site() -> None:
     """The static HTML reference site: build it, preview it.
 
