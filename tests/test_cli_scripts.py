@@ -312,6 +312,29 @@ class TestColor:
         assert ESCAPE not in run_cli("--color", "never", *TOY, *args).stdout
         assert ESCAPE not in run_cli(*TOY, *args).stdout
 
+    @pytest.mark.parametrize(
+        "args",
+        [("ask", *CLEAR), ("show", "lh-setup"), ("list",), ("games",), ("changes", "lantern-harbor"), ("config", "get", "lang")],
+    )
+    def test_global_options_after_the_command(self, run_cli, args: tuple[str, ...]):
+        """`--color`, `--corpus` and `--no-shipped` are taken after the command's name too (`rulebot list --color always`),
+        with what they say before it."""
+        where = len(args) - 1 if args[0] == "config" else 1
+        after = run_cli(*args[:where], "--color", "always", *TOY, *args[where:])
+        before = run_cli("--color", "always", *TOY, *args)
+        assert (after.exit_code, after.stdout) == (before.exit_code, before.stdout)
+        if args[0] != "config":
+            assert ESCAPE in after.stdout
+            assert ESCAPE not in run_cli("--color", "always", *TOY, *args[:where], "--color", "never", *args[where:]).stdout
+            split = run_cli("--no-shipped", *args[:where], "--corpus", str(MINIMAL), *args[where:])
+            assert split.stdout == run_cli(*TOY, *args).stdout
+
+    @pytest.mark.parametrize("args", [("ask", "--color", "always", *CLEAR), ("list", "--color", "always"), ("ask", *CLEAR, "--color", "always")])
+    def test_real_process_after_the_command(self, args: tuple[str, ...]):
+        """As a process, the quick path (`ask`) and click take `--color` after the command alike."""
+        process = rulebot_process(*TOY, *args)
+        assert process.returncode == 0 and ESCAPE in process.stdout, process.stderr
+
     def test_always_beats_no_color(self, run_cli, monkeypatch: pytest.MonkeyPatch):
         """NO_COLOR turns off the automatic colour only."""
         monkeypatch.setenv("NO_COLOR", "1")
@@ -404,7 +427,7 @@ class TestClosedPipe:
             ("games",),
             ("changes", "lantern-harbor"),
             ("list", "--help"),
-            ("check",),
+            ("check", "--json"),
         ],
     )
     def test_ends_quietly(self, args: tuple[str, ...]):

@@ -402,6 +402,10 @@ class TestShellCompletion:
         """`--game <Tab>` offers game slugs on ask, list and play."""
         assert complete([*TOY, command, "--game"], "") == [("lantern-harbor", "Lantern Harbor")]
 
+    def test_corpus_after_the_command(self):
+        """`rulebot show --no-shipped --corpus DIR <Tab>` completes from the corpus named after the command."""
+        assert complete(["show", *TOY], "lh-t") == complete([*TOY, "show"], "lh-t") != []
+
     @pytest.mark.parametrize("command", ["ask", "play"])
     def test_with_completes_expansions(self, command: str):
         """`--with <Tab>` offers expansion slugs, and base once --game is given."""

@@ -17,7 +17,7 @@ import click
 from rulebot.cli import answers, curation, upkeep
 from rulebot.cli.asking import GROUP_OPTIONS
 from rulebot.cli.failures import RulebotGroup, exit_unexpected
-from rulebot.cli.shared import Settings, click_options
+from rulebot.cli.shared import Settings, click_options, with_group_options
 from rulebot.version import __version__
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -59,11 +59,11 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
     (but Ctrl-C ends `site serve` with 0).
     """
     from rulebot.cli import messages
-    from rulebot.cli.output import color as decide_color
 
     messages.use("en")  # until a command chooses another language (`ask`)
 
-    ctx.obj = Settings(corpora, shipped=not no_shipped, color=decide_color(color))
+    ctx.obj = Settings()
+    ctx.obj.take(corpora, no_shipped, color)
 
 
 @click.command(name="help")
@@ -96,6 +96,7 @@ COMMANDS = (
 )
 """Every command of `rulebot` (`--help` lists them by name)."""
 for _command in COMMANDS:
+    with_group_options(_command)
     cli.add_command(_command)
 
 
