@@ -164,11 +164,15 @@ def kind_option(help: str, **kwargs: object) -> Callable:
     """The `--kind` option: one of the kinds, else a usage error naming them (with the one meant, if close)."""
 
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-        if value is None or value in KINDS:
-            return value
-        from rulebot.text import meant, unknown
+        from rulebot.corpus.kinds import check_kind
+        from rulebot.errors import UnknownKindError
 
-        raise click.BadParameter(unknown("kind", value, KINDS, meant(value, {k: [k] for k in KINDS})))
+        try:
+            if value is not None:
+                check_kind(value)
+        except UnknownKindError as exc:  # told before the corpus is read, as click tells an option's bad value
+            raise click.BadParameter(str(exc)) from None
+        return value
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
         return [k for k in KINDS if k.startswith(incomplete)]
