@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rulebot.cli import status
-from rulebot.cli.messages import _, language, language_name
+from rulebot.cli.messages import N_, _, language, language_name
 from rulebot.language import quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
@@ -105,11 +105,28 @@ def answer_json(answer: Answer) -> dict:
     }
 
 
+KIND_LABELS = {
+    "rule": N_("rule"),
+    "setup": N_("setup"),
+    "faq": N_("faq"),
+    "errata": N_("errata"),
+    "fine-point": N_("fine-point"),
+    "variant": N_("variant"),
+    "house-rule": N_("house-rule"),
+}
+"""The kinds (rulebot.corpus.kinds.KINDS) as an answer names them: in English their own names, as `--kind` takes them."""
+
+
+def kind_label(kind: str) -> str:
+    """A kind's label in the answer's language (a kind without one: its name)."""
+    return _(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
+
+
 def heading(entry: dict, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
     revised = " · " + _("revised since {date}").format(date=entry["revised"]) if entry.get("revised") else ""
-    tags = f"[{entry['kind']} · {where}{revised}]"
+    tags = f"[{kind_label(entry['kind'])} · {where}{revised}]"
     flags = []
     if entry.get("house_rule"):
         flags.append(style(_("HOUSE RULE, not an official ruling"), YELLOW, BOLD))
@@ -286,7 +303,7 @@ def answer_text(answer: Answer, style: Style) -> str:
         lines += ["", style(_("Other matches:"), DIM)]
         for hit in rest:
             house = style(" " + _("(house rule)"), YELLOW) if hit.data.get("house_rule") else ""
-            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}{house}")
+            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {kind_label(hit.data['kind'])}, {hit.data['game_name']}{house}")
     return "\n".join(fit([line for line in lines if line is not None], width())).lstrip("\n")
 
 
