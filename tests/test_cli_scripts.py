@@ -617,8 +617,9 @@ class TestEndings:
     """Exit statuses that are a command's own: `config get` of a key not set, `site serve` stopped by Ctrl-C."""
 
     @pytest.mark.parametrize("key", ["lang", "lantern-harbor.with"])
-    def test_config_get_of_a_key_not_set_is_1(self, run_cli, key: str):
+    def test_config_get_of_a_key_not_set_is_1(self, run_cli, key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """As `git config KEY`: nothing printed, exit 1; once set, its value and 0."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))  # a config file of its own: others' asks read none
         unset = run_cli(*TOY, "config", "get", key)
         assert (unset.exit_code, unset.stdout, unset.stderr) == (1, "", "")
         value = "fr" if key == "lang" else "deep-tides"
