@@ -252,7 +252,9 @@ class Library:
         for name, function in (("progress", progress), ("warn", warn)):
             if function is not None and not callable(function):
                 raise UsageError(f"{name} must be a function, not {_shown(function)}")
-        for folder in folders:  # the command warns and goes on (a path list may name a folder not made yet); a program asked for it
+        # The command line warns of a folder that is not there and goes on ($RULEBOT_CORPUS may name one not made
+        # yet); a program that names a folder means to read it, and would otherwise get answers without it.
+        for folder in folders:
             if not folder.is_dir():
                 raise UsageError(f"no corpus folder {str(folder)!r}: " + ("it is a file" if folder.exists() else "no such folder"))
         dirs = chosen_dirs(folders, shipped=shipped)
