@@ -76,7 +76,9 @@ class RulebotGroup(click.Group):
     given no command, prints its help as `--help` does."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args:  # bare `rulebot` (or `rulebot config`): its help, as pip prints it (stdout, 0), where click errs (stderr, 2)
+        # Bare `rulebot` (or `rulebot config`): its help, as pip prints it (stdout, 0), where click errs (stderr, 2);
+        # not while completing a line (resilient parsing), where no argument yet is the usual case.
+        if not args and not ctx.resilient_parsing:
             click.echo(ctx.get_help(), color=ctx.color)
             ctx.exit(status.OK)
         return super().parse_args(ctx, args)
