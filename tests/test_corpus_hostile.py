@@ -48,15 +48,15 @@ def problems_of(root: Path) -> list[str]:
 
 
 def check_cli(root: Path) -> list[str]:
-    """Run `rulebot check ROOT` in-process: exit 1, and every stderr line but the last is FILE:LINE: message."""
+    """Run `rulebot check ROOT` in-process: exit 1, every stdout line is FILE:LINE: message, and stderr ends with the count."""
     result = CliRunner().invoke(cli, ["check", str(root)])
     assert result.exit_code == 1, (result.output, result.exception)
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = result.stderr.splitlines()
-    assert lines and re.fullmatch(r"Error: (1 problem|\d+ problems) found", lines[-1]), lines[-1]
-    for line in lines[:-1]:
+    summary, lines = result.stderr.splitlines(), result.stdout.splitlines()
+    assert lines and re.fullmatch(r"Error: (1 problem|\d+ problems) found", summary[-1]), summary[-1]
+    for line in lines:
         assert PROBLEM_LINE.match(line), line
-    return lines[:-1]
+    return lines
 
 
 def expect(root: Path, expected: str) -> None:
@@ -156,7 +156,7 @@ class TestNotReadable:
         env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"))
         for args, code in ((["check", str(root)], 1), (["--no-shipped", "--corpus", str(root), "ask", "one"], 2)):
             done = subprocess.run([sys.executable, "-m", "rulebot", *args], capture_output=True, text=True, env=env, timeout=60)
-            assert done.returncode == code and "rules.md:0: not a regular file" in done.stderr, done.stderr
+            assert done.returncode == code and "rules.md:0: not a regular file" in done.stdout + done.stderr, done.stderr
 
 
 class TestEncodings:
@@ -340,5 +340,5 @@ class TestRandomBytes:
         assert result.exit_code in (0, 1), result.exception
         assert result.exception is None or isinstance(result.exception, SystemExit)
         if result.exit_code == 1:
-            for line in result.stderr.splitlines()[:-1]:
+            for line in result.stdout.splitlines():
                 assert PROBLEM_LINE.match(line), line

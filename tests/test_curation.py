@@ -77,13 +77,13 @@ class TestDrafts:
         result = run_cli("--no-shipped", "check", str(drafted))
         assert result.exit_code == 0
         assert "Warning: 1 draft entry, whose text" in result.stderr
-        assert result.stdout.startswith("OK: 6 entries")
+        assert result.stderr.endswith("OK: 6 entries in 1 game (lantern-harbor 6)\n") and result.stdout == ""
 
     def test_strict_check_fails(self, run_cli, drafted: Path):
         """check --strict lists each draft at its file and line and fails."""
         result = run_cli("--no-shipped", "check", "--strict", str(drafted))
         assert result.exit_code == 1
-        assert f"{drafted / 'lantern-harbor' / 'rulebook.md'}:3: entry 'lh-setup' is a draft" in result.stderr
+        assert f"{drafted / 'lantern-harbor' / 'rulebook.md'}:3: entry 'lh-setup' is a draft" in result.stdout
         assert "Error: 1 problem found" in result.stderr
 
     def test_strict_passes_without_drafts(self, run_cli):
@@ -156,7 +156,7 @@ class TestHouseRules:
         house = house_corpus(tmp_path, entries=HOUSE_RULE.replace("lh-house-double-gull", "lh-setup"))
         result = run_cli(*TOY, "--corpus", str(house), "check")
         assert result.exit_code == 1
-        assert "duplicate id 'lh-setup'" in result.stderr
+        assert "duplicate id 'lh-setup'" in result.stdout
 
     def test_official_only_hides_house_rules(self, run_cli, tmp_path: Path):
         """ask --official-only leaves house rules out."""
@@ -413,7 +413,7 @@ class TestCitations:
         """check --sources reports dangling citations as problems and exits 1."""
         result = run_cli(*TOY, "check", "--sources", str(sources))
         assert result.exit_code == 1
-        assert "lantern-harbor/rulebook.md:31: dangling citation: 'lh-lantern-keeper'" in result.stderr
+        assert "lantern-harbor/rulebook.md:31: dangling citation: 'lh-lantern-keeper'" in result.stdout
         assert "citations: 3 verified, 1 dangling" in result.stderr
 
     def test_ambiguous_is_a_warning(self, run_cli, sources: Path):
@@ -422,11 +422,11 @@ class TestCitations:
         (sources / "rulebook.md").write_text(text.replace("## Cards\n", "## Cards\n\nSee below.\n"), encoding="utf-8")
         keeper_free = run_cli(*TOY, "check", "--sources", str(sources))
         assert keeper_free.exit_code == 0, keeper_free.output
-        assert "Warning: " not in keeper_free.stderr
+        assert "warning: " not in keeper_free.stdout
         (sources / "rulebook.md").write_text(text.replace("## Promo", "## Cards"), encoding="utf-8")
         result = run_cli(*TOY, "check", "--sources", str(sources))
         assert result.exit_code == 0
-        assert "ambiguous citation: 'lh-lantern-keeper' cites section 'Cards > Lantern Keeper', found in rulebook.md at lines" in result.stderr
+        assert ":31: warning: ambiguous citation: 'lh-lantern-keeper' cites section 'Cards > Lantern Keeper', found in rulebook.md at lines" in result.stdout
         assert run_cli(*TOY, "check", "--strict", "--sources", str(sources)).exit_code == 1
 
     def test_missing_folder_is_usage_error(self, run_cli, tmp_path: Path):
@@ -461,7 +461,7 @@ class TestNew:
         assert faq.read_text(encoding="utf-8").endswith("shells.\n\n## lh-do-gulls-swim\ntitle: Do gulls swim?\nkind: faq\nsection:\naliases:\nsee_also:\n")
         check = run_cli(*args, "check")
         assert check.exit_code == 1
-        assert "entry 'lh-do-gulls-swim' has no section" in check.stderr and "entry 'lh-do-gulls-swim' has no text" in check.stderr
+        assert "entry 'lh-do-gulls-swim' has no section" in check.stdout and "entry 'lh-do-gulls-swim' has no text" in check.stdout
 
     def test_unknown_kind_is_usage_error(self, run_cli):
         """An unknown kind is a usage error (exit 2)."""

@@ -414,6 +414,16 @@ class TestShellCompletion:
         """`--game <Tab>` offers game slugs on ask, list and play."""
         assert complete([*TOY, command, "--game"], "") == [("lantern-harbor", "Lantern Harbor")]
 
+    @pytest.mark.parametrize("args, expected", [([], "ask"), (["config"], "get"), (["site"], "build")])
+    def test_commands_complete(self, args: list[str], expected: str):
+        """`rulebot <Tab>` and `rulebot config <Tab>` offer the commands (a group given no command prints its help
+        when run, never when completed)."""
+        assert expected in [value for value, _ in complete(args, "")]
+
+    def test_corpus_after_the_command(self):
+        """`rulebot show --no-shipped --corpus DIR <Tab>` completes from the corpus named after the command."""
+        assert complete(["show", *TOY], "lh-t") == complete([*TOY, "show"], "lh-t") != []
+
     @pytest.mark.parametrize("command", ["ask", "play"])
     def test_with_completes_expansions(self, command: str):
         """`--with <Tab>` offers expansion slugs, and base once --game is given."""

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("corpus_dirs", nargs=-1, type=click.Path(path_type=Path), metavar="[CORPUS_DIR]...")
+# A folder that is not there is a usage error (2), as --sources's is, not a problem found in a corpus (1).
+@click.argument("corpus_dirs", nargs=-1, type=click.Path(path_type=Path, exists=True, file_okay=False), metavar="[CORPUS_DIR]...")
 @click.option("--strict", is_flag=True, help="Fail on warnings too: draft entries, ambiguous citations.")
 @click.option(
     "--sources",
@@ -40,7 +41,9 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     """Validate a corpus and report every problem as FILE:LINE: message.
 
     Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one,
-    your own corpus folder and any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
+    your own corpus folder and any --corpus). As a linter, prints each
+    problem (and warning) on standard output, the summary on standard
+    error; exits 1 when there is a problem, 0 when none.
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
     not found in its document) and, as warnings, ambiguous ones. --json prints
@@ -59,22 +62,23 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
 
         click.echo(output.to_json(_check_json(review, counts)))
         ctx.exit(status.NEGATIVE if problems else status.OK)
+    # As a linter: the findings on standard output (`rulebot check | grep`), what they add up to on standard error.
+    for problem in problems:
+        echo(str(problem))
     for warning in review.warnings:
-        warn(warning)
+        echo(f"{warning.path}:{warning.line}: warning: {warning.message}")
     if review.drafts:
         drafts = plural(len(review.drafts), "draft entry", "draft entries")
         warn(f"{drafts}, whose text is still the document's own (--strict lists them)")
     for note in review.notes:
         notify(note)
     if problems:
-        for problem in problems:
-            notify(str(problem))
         found = click.ClickException(f"{plural(len(problems), 'problem')} found")
         found.exit_code = status.NEGATIVE
         raise found
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in loaded.games)
     entries, games = plural(len(loaded.entries), "entry", "entries"), plural(len(loaded.games), "game")
-    click.echo(f"OK: {entries} in {games} ({per_game})")
+    click.echo(f"OK: {entries} in {games} ({per_game})", err=True)
 
 
 def _check_json(review: Review, counts: Counter[str]) -> dict:

@@ -75,7 +75,16 @@ def _how_commands_end() -> Iterator[None]:
 
 
 class RulebotGroup(click.Group):
-    """Ends every command alike (see _how_commands_end), from parsing its options (`--help`) to its last line."""
+    """Ends every command alike (see _how_commands_end), from parsing its options (`--help`) to its last line;
+    given no command, prints its help as `--help` does."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Bare `rulebot` (or `rulebot config`): its help, as pip prints it (stdout, 0), where click errs (stderr, 2);
+        # not while completing a line (resilient parsing), where no argument yet is the usual case.
+        if not args and not ctx.resilient_parsing:
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(status.OK)
+        return super().parse_args(ctx, args)
 
     def make_context(self, *args, **kwargs) -> click.Context:  # type: ignore[no-untyped-def]
         with _how_commands_end():

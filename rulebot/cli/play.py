@@ -230,7 +230,7 @@ class PlaySession:
         if answer.results[1:]:
             lines.append(style("Other matches (:show ID):", DIM))
             for hit in answer.results[1:]:
-                lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}")
+                lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {output.kind_label(hit.data['kind'])}, {hit.data['game_name']}")
         if answer.other_games:
             lines.append(style("Also close, in other games (:game SLUG to choose):", DIM))
             for hit in answer.other_games:

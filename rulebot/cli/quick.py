@@ -3,8 +3,8 @@
 `rulebot ask …` is what a player types at the table, and the answer should
 come at once; importing click and declaring the command tree was about a
 third of a cold answer. So a command line of `ask` that rulebot.cli.asking
-reads as click would (its options and the group's before it, from the
-tables click's commands are declared from) is answered here, by the same
+reads as click would (its options and the group's, before it or after, from
+the tables click's commands are declared from) is answered here, by the same
 call as click's `ask` (rulebot.cli.asking.run). Every other command line,
 and any failure on the way, goes to click (rulebot.cli.main), which
 answers or reports it as it does for every command: the quick path never
