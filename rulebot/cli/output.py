@@ -47,6 +47,11 @@ def width() -> int:
     return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
 
 
+_ESCAPE_SEQUENCE = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+"""The styles rulebot itself adds (colours, bold): they take no room on a terminal. Corpus text has none
+by then (rulebot.text.printable removes every control sequence before anything is shown)."""
+
+
 def display_width(text: str) -> int:
     """How many columns `text` takes on a terminal: escape sequences and the renderer's markers none,
     a combining accent or a zero-width character none, a wide (East Asian) character two."""
