@@ -128,8 +128,8 @@ class TestTerminalText:
         """`check` names the file and line of an escape sequence, in an alias and in the text."""
         result = CliRunner().invoke(cli, ["--no-shipped", "check", str(hostile_corpus)])
         assert result.exit_code == 1
-        assert "rules.md:5: an escape sequence (U+001B)" in result.stderr, result.stderr
-        assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+        assert "rules.md:5: an escape sequence (U+001B)" in result.stdout, result.output
+        assert "\x1b" not in result.output and "\x07" not in result.output
 
     def test_check_reports_a_control_character_in_toml(self, tmp_path: Path):
         """A TOML string may hold an escape as \\u001b: reported at its line, the game left out."""
@@ -188,7 +188,7 @@ class TestUnclosedFence:
         rules = "## toy-a\ntitle: A\nkind: rule\nsection: S\n\n```\nopen\n"
         root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": rules})
         result = CliRunner().invoke(cli, ["--no-shipped", "check", "--strict", str(root)])
-        assert result.exit_code == 1 and "rules.md:6: code fence opened here is never closed" in result.stderr, result.output
+        assert result.exit_code == 1 and "rules.md:6: code fence opened here is never closed" in result.stdout, result.output
         monkeypatch.setenv("EDITOR", "true")
         result = CliRunner().invoke(cli, ["--no-shipped", "--corpus", str(root), "new", "--game", "toy", "--kind", "rule", "--source", "rules", "--title", "Appended", "--append"])
         assert result.exit_code == 0, result.output
@@ -272,7 +272,8 @@ class TestNotUtf8:
         """Every command warns of the two names, shown with escapes, and carries on (a real process)."""
         result = run_process("--no-shipped", "--corpus", str(badly_named), *args, input=b"lantern\n")
         assert result.returncode == (1 if args == ["check"] else 0), result
-        err = result.stderr.decode("utf-8")
+        # `check` lists its findings on standard output, the other commands warn on standard error
+        err = (result.stdout if args == ["check"] else result.stderr).decode("utf-8")
         assert "\\xe9checs:0: the name is not valid UTF-8" in err and "r\\xe8gles.md:0: the name is not valid UTF-8" in err, err
         assert "Traceback" not in err and "surrogates" not in err
         if args != ["check"]:
