@@ -26,6 +26,7 @@ import re
 import secrets
 import shutil
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -307,6 +308,9 @@ def _swap(fresh: Path, target: Path) -> None:
     if not target.exists():
         fresh.rename(target)
         return
+    if _exchange(fresh, target):  # one step: no moment without a site, whenever the build is killed
+        shutil.rmtree(fresh, ignore_errors=True)  # now the old one; if killed, a stray the next write removes
+        return
     old = temporary_name(target, "old")
     try:
         target.rename(old)
@@ -323,6 +327,20 @@ def _swap(fresh: Path, target: Path) -> None:
         old.rename(target)
         raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _exchange(one: Path, other: Path) -> bool:
+    """Swap two paths at once (Linux's renameat2 with RENAME_EXCHANGE); False where the system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a C library without it (before glibc 2.28, musl)
+        return False
+    at_cwd, rename_exchange = -100, 2
+    return renameat2(at_cwd, os.fsencode(one), at_cwd, os.fsencode(other), rename_exchange) == 0
 
 
 def _empty(folder: Path) -> None:

@@ -708,10 +708,9 @@ class TestOutputFolder:
         out = tmp_path / "site"
         site.build(minimal, out)
         before = _tree(out)
-        fill_disk(monkeypatch, 20_000)
-        with pytest.raises(WriteError, match=f"cannot write {out}: No space left on device; it is as it was"):
+        with monkeypatch.context() as disk, pytest.raises(WriteError, match=f"cannot write {out}: No space left on device; it is as it was"):
+            fill_disk(disk, 20_000)
             site.build(minimal, out)
-        monkeypatch.undo()
         assert _tree(out) == before
         assert [p.name for p in tmp_path.iterdir()] == ["site"]
 
