@@ -5,9 +5,12 @@ commands at once leave each file as it was or as the command makes it, never par
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -98,6 +101,48 @@ class TestFullDisk:
         assert sorted(p.name for p in config_dir.iterdir()) == ["config.toml"]
 
 
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A file system of its own, 600 KB (a tmpfs, where the tests may mount one: as root, on Linux)."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(folder)], capture_output=True).returncode:
+        pytest.skip("cannot mount a file system here (the full-disk tests above simulate one)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def fill(disk: Path, room: int) -> None:
+    """Fill a file system but for about `room` bytes."""
+    (disk / "filler").unlink(missing_ok=True)
+    info = os.statvfs(disk)
+    (disk / "filler").write_bytes(b"\0" * max(0, info.f_bavail * info.f_frsize - room))
+
+
+class TestRealFullDisk:
+    def test_import_append_and_new_game(self, small_disk: Path, tmp_path: Path):
+        """On a real full disk, import --append and new-game fail with exit 2, saying so, and leave every file as it was."""
+        corpus = small_disk / "corpus"
+        shutil.copytree(MINIMAL, corpus)
+        before = tree(corpus)
+        source = document(tmp_path, 1500)
+        fill(small_disk, 60_000)
+        env = _env(tmp_path)
+        done = subprocess.run([sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(corpus), "import", str(source),
+                               "-g", "lantern-harbor", "-s", "rulebook", "--append"], env=env, capture_output=True, text=True)
+        assert done.returncode == 2 and done.stderr.rstrip().endswith("No space left on device; it is as it was")
+        assert tree(corpus) == before
+        fill(small_disk, 0)
+        done = subprocess.run([sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(corpus), *NEW_GAME], env=env, capture_output=True, text=True)
+        assert done.returncode == 2 and done.stderr.rstrip().endswith("No space left on device; nothing was written")
+        (small_disk / "filler").unlink()
+        assert tree(corpus) == before
+        done = subprocess.run([sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(corpus), *NEW_GAME], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
 class TestConfigKeepsItsLines:
     def test_comments_and_layout_are_kept(self, run_cli, config_dir: Path):
         """config set and unset change their own lines, and keep the user's comments, order and layout."""
@@ -140,6 +185,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
         RULEBOT_CACHE_DIR=str(tmp_path / "cache"),
         RULEBOT_CONFIG_DIR=str(tmp_path / "config"),
         RULEBOT_DATA_DIR=str(tmp_path / "data"),
+        PYTHONDONTWRITEBYTECODE="1",  # the only files a command writes are its own
     )
 
 
@@ -158,8 +204,7 @@ class TestTwoAtOnce:
                 os.sched_yield()
         results = [p.communicate(timeout=120) for p in processes]
         assert [p.returncode for p in processes] == [0, 0], results
-        messages = sorted(err for _, err in results)
-        assert "written to" in messages[-1] and "nothing written" in messages[0]
+        assert sorted("nothing written" in err for _, err in results) == [False, True]
         headings = [line for line in rules.read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
         assert len(headings) == len(set(headings))
         assert sum(h.startswith("## lh-rule-") for h in headings) == 40
@@ -205,3 +250,110 @@ class TestStrays:
         (config_dir / f".config.toml.{int(gone.stdout)}.0badcafe.rulebot-tmp").write_text("lang = ", encoding="utf-8")
         assert run_cli("--no-shipped", "--corpus", str(MINIMAL), "config", "set", "lang", "fr").exit_code == 0
         assert sorted(p.name for p in config_dir.iterdir()) == ["config.toml"]
+
+
+KILLS = 20
+"""Kills per command at times spread over one whole run of it, from its start to past its end."""
+WRITE_KILLS = 10
+"""Kills per command in the middle of a write: at bytes spread over the largest file it writes."""
+
+
+def killed_after(args: list[str], env: dict[str, str], delay: float, file_size: int | None = None) -> int | None:
+    """Run `python -m rulebot ARGS`, kill it (SIGKILL) after `delay` seconds unless it is done; its exit status, None when killed.
+
+    With `file_size`, the system kills it (SIGXFSZ) as soon as it writes past that many bytes of any file,
+    part of that write landed: a kill in the middle of a write, wherever the write is.
+    """
+
+    def limit() -> None:
+        if file_size is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rulebot", *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limit
+    )
+    try:
+        return process.wait(timeout=delay)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        return None
+
+
+def visible(folder: Path) -> dict[str, bytes] | None:
+    """What a reader sees of a folder: its files but the hidden ones beside them (a writer's lock, a killed one's temporary); None when missing."""
+    if not folder.is_dir():
+        return None
+    return {name: data for name, data in tree(folder).items() if not any(part.startswith(".") for part in Path(name).parts)}
+
+
+@pytest.mark.slow
+class TestKilled:
+    """Each command killed at 20 moments of its run, and 10 times in the middle of writing: what it writes is as
+    it was or as it makes it, and the next run leaves nothing beside it. The tally of each is printed (pytest -s)
+    for docs/reliability.md."""
+
+    def kill_loop(self, args: list[str], env: dict[str, str], reset: Callable[[], object], seen: Callable[[], object]) -> None:
+        reset()
+        before = seen()
+        started = time.monotonic()
+        assert killed_after(args, env, 600) == 0
+        duration = time.monotonic() - started  # spreads the kills over a run; no assertion is timed
+        after = seen()
+        assert after != before
+        tally = {"as it was": 0, "complete": 0}
+        for kill in range(KILLS):
+            reset()
+            killed_after(args, env, duration * 1.1 * (kill + 0.5) / KILLS)
+            state = seen()
+            assert state in (before, after), f"kill {kill}: part of a write"
+            tally["as it was" if state == before else "complete"] += 1
+        largest = max(len(data) for data in (after or {}).values())
+        for kill in range(WRITE_KILLS):
+            reset()
+            assert killed_after(args, env, 600, file_size=largest * kill // WRITE_KILLS + 1) != 0
+            state = seen()
+            assert state == before, f"killed at byte {largest * kill // WRITE_KILLS + 1} of a write: part of it"
+            tally["as it was"] += 1
+        reset()
+        assert killed_after(args, env, 600) == 0 and seen() == after
+        print(f"\n{' '.join(a for a in args[3:] if not a.startswith('/'))}: {KILLS + WRITE_KILLS} kills, {tally}")
+
+    def test_import_append(self, corpus: Path, tmp_path: Path):
+        rules = corpus / "lantern-harbor" / "rulebook.md"
+        original = rules.read_bytes()
+        source = document(tmp_path, 600)
+        args = ["--no-shipped", "--corpus", str(corpus), "import", str(source), "-g", "lantern-harbor", "-s", "rulebook", "--append"]
+        self.kill_loop(args, _env(tmp_path), lambda: rules.write_bytes(original), lambda: visible(corpus))
+        assert [p.name for p in rules.parent.iterdir() if p.name.startswith(".")] == []
+
+    def test_new_game(self, corpus: Path, tmp_path: Path):
+        folder = corpus / "skyrail"
+        args = ["--no-shipped", "--corpus", str(corpus), *NEW_GAME]
+        self.kill_loop(args, _env(tmp_path), lambda: shutil.rmtree(folder, ignore_errors=True), lambda: visible(folder))
+        assert sorted(p.name for p in corpus.iterdir()) == ["lantern-harbor", "skyrail"]
+
+    def test_config_set(self, tmp_path: Path):
+        config = tmp_path / "config"
+        config.mkdir()
+        path = config / "config.toml"
+        args = ["--no-shipped", "--corpus", str(MINIMAL), "config", "set", "lang", "fr"]
+        self.kill_loop(args, _env(tmp_path), lambda: path.write_text(CONFIG, encoding="utf-8"), lambda: visible(config))
+        assert sorted(p.name for p in config.iterdir()) == ["config.toml"]
+
+    def test_site_build(self, corpus: Path, tmp_path: Path):
+        out = tmp_path / "sites" / "public"
+        env = _env(tmp_path)
+        assert killed_after(["--no-shipped", "--corpus", str(MINIMAL), "site", "build", str(out)], env, 600) == 0
+        old = tmp_path / "old-site"
+        shutil.copytree(out, old)
+        rules = corpus / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("title: ", "title: The ", 1), encoding="utf-8")
+
+        def reset() -> None:
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.copytree(old, out)
+
+        args = ["--no-shipped", "--corpus", str(corpus), "site", "build", str(out)]
+        self.kill_loop(args, env, reset, lambda: visible(out))
+        assert sorted(p.name for p in out.parent.iterdir()) == ["public"]
