@@ -158,15 +158,31 @@ def update_file(path: Path, change: Callable[[str | None], str | None]) -> str |
     path = real_target(path)
     with locked(path):
         try:
-            existing: str | None = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            existing = None
+            data = read_regular(path)
+            existing = None if data is None else data.decode("utf-8")  # its line ends as they are: only the change changes
         except (OSError, UnicodeDecodeError) as exc:
             raise WriteError(f"cannot read {path}: {_reason(exc)}; nothing was changed") from None
         new = change(existing)
         if new is not None:
             replace_file(path, new)
         return new
+
+
+def read_regular(path: Path) -> bytes | None:
+    """A file's bytes, None when it is missing; OSError for what is not a regular file (a FIFO would block)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        chunks = []
+        while chunk := os.read(descriptor, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def joined(existing: str | None, text: str) -> str:

@@ -18,6 +18,7 @@ from conftest import MINIMAL, fill_disk, write_corpus
 
 from rulebot import atomic
 from rulebot.corpus.files import user_corpus_dir
+from rulebot.errors import WriteError
 
 ROOT = Path(__file__).resolve().parent.parent
 NEW_GAME = ("new-game", "skyrail", "--name", "Skyrail Express", "--source", "rules", "--title", "Skyrail rulebook")
@@ -141,6 +142,25 @@ class TestRealFullDisk:
         assert tree(corpus) == before
         done = subprocess.run([sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(corpus), *NEW_GAME], env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
+
+
+class TestAppends:
+    def test_an_append_keeps_every_byte_before_it(self, run_cli, corpus: Path):
+        """new --append adds after the file's bytes as they were: its line ends (CRLF) are not changed."""
+        rules = corpus / "lantern-harbor" / "rulebook.md"
+        rules.write_bytes(rules.read_bytes().replace(b"\n", b"\r\n"))
+        before = rules.read_bytes()
+        result = run_cli("--no-shipped", "--corpus", str(corpus), "new", "-g", "lantern-harbor", "-k", "faq", "-t", "Do gulls swim?", "--append")
+        assert result.exit_code == 0, result.output
+        assert rules.read_bytes().startswith(before) and b"## lh-do-gulls-swim" in rules.read_bytes()
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+    def test_a_fifo_is_refused_without_waiting(self, tmp_path: Path):
+        """A FIFO named like the file to change is refused at once, never read (it would wait for a writer)."""
+        fifo = tmp_path / "rules.md"
+        os.mkfifo(fifo)
+        with pytest.raises(WriteError, match=f"cannot read {fifo}: not a regular file; nothing was changed"):
+            atomic.update_file(fifo, lambda existing: "x")
 
 
 class TestConfigKeepsItsLines:
