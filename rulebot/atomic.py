@@ -83,7 +83,8 @@ def locked(target: Path, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
                         ) from None
                     time.sleep(LOCK_POLL_SECONDS)
             try:
-                same = os.stat(path).st_ino == os.fstat(descriptor).st_ino
+                now, held = os.stat(path), os.fstat(descriptor)
+                same = (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
             except FileNotFoundError:
                 same = False
         except BaseException:

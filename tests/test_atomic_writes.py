@@ -245,6 +245,34 @@ class TestTwoAtOnce:
         assert rules.read_text(encoding="utf-8").count("## lh-do-gulls-swim\n") == 1
 
 
+class TestTurns:
+    def test_a_writer_waits_a_bounded_time(self, tmp_path: Path):
+        """A writer that cannot have its turn within its wait is refused, saying why; the file is not touched."""
+        target = tmp_path / "rules.md"
+        with atomic.locked(target), pytest.raises(WriteError, match="another rulebot command is writing it; nothing was changed"):
+            with atomic.locked(target, wait=0):
+                pass
+        assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+    def test_a_killed_holder_frees_the_lock(self, tmp_path: Path):
+        """The lock of a writer killed while holding it is free at once (the system drops it), and its file removed on the next turn."""
+        target = tmp_path / "rules.md"
+        holder = subprocess.Popen(
+            [sys.executable, "-c", "import sys, time; from pathlib import Path; from rulebot import atomic\n"
+             f"with atomic.locked(Path({str(target)!r})):\n    print('held', flush=True); time.sleep(600)"],
+            env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.PIPE, text=True,
+        )
+        assert holder.stdout is not None
+        with holder.stdout:
+            assert holder.stdout.readline() == "held\n"
+            holder.kill()
+            holder.wait()
+        assert atomic.lock_path(target).exists()
+        with atomic.locked(target, wait=0):
+            pass
+        assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 class TestStrays:
     def test_site_build_removes_what_a_killed_build_left(self, run_cli, tmp_path: Path):
         """A build removes the folders a killed build left beside the site (its process gone), and only those."""
