@@ -100,5 +100,9 @@ class PackageWriteError(RulebotError):
     """Raised before any write inside the installed rulebot package (rulebot.corpus.files.outside_package)."""
 
 
+class WriteError(RulebotError):
+    """Raised by rulebot.atomic for a file or folder it cannot write (it is then as it was) or that another command is writing."""
+
+
 class CurationError(RulebotError):
     """Raised by the curator's tools (import, new, changes, citations) for a document, file or folder they cannot use."""

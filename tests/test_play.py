@@ -328,6 +328,22 @@ class TestRun:
         again = self.keys(searcher, "\x1b[A\r:quit\r", history)  # Up, Enter
         assert ids_shown("\n".join(again)) == ["lh-ferry-gull"]
 
+    def test_history_line_is_whole_or_not_kept(self, searcher: Searcher, data_dir: Path, monkeypatch: pytest.MonkeyPatch):
+        """A line the disk cannot take (full when flushed) leaves the history as it was, nothing beside it, and the session goes on."""
+        history = play.history_path()
+        self.keys(searcher, "ferry gull\r\x04", history)
+        before = history.read_bytes()
+
+        def full(descriptor: int) -> None:
+            raise OSError(28, "No space left on device")
+
+        with monkeypatch.context() as disk:
+            disk.setattr(os, "fsync", full)
+            printed = self.keys(searcher, ":show lh-setup\r\x04", history)
+        assert ids_shown("\n".join(printed)) == ["lh-setup"]
+        assert history.read_bytes() == before
+        assert [p.name for p in history.parent.iterdir() if p.name.startswith(".")] == []
+
     def test_ctrl_c_cancels_the_line(self, searcher: Searcher, data_dir: Path):
         """Ctrl-C drops the line being typed and prompts again."""
         printed = self.keys(searcher, "ferry\x03:show lh-setup\r\x04", play.history_path())

@@ -11,13 +11,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import LARGE_GAME, MINIMAL, write_corpus, write_large_game
+from conftest import LARGE_GAME, MINIMAL, fill_disk, write_corpus, write_large_game
 
 from rulebot.corpus import changes
 from rulebot.corpus.format import ID_RE
 from rulebot.corpus.load import load
 from rulebot.corpus.model import Alias, Corpus, Entry
-from rulebot.errors import RulebotError, SiteError
+from rulebot.errors import RulebotError, SiteError, WriteError
 from rulebot.markdown import parser, to_terminal
 from rulebot.places import shipped_corpus_dir
 from rulebot.site import az_pages as site_az_pages
@@ -704,21 +704,13 @@ class TestOutputFolder:
         assert [p.name for p in tmp_path.iterdir()] == ["site"]
 
     def test_failed_write_keeps_previous_site(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-        """A build that fails while writing raises SiteError and keeps the previous site."""
+        """A build that fails while writing (a full disk) raises WriteError and keeps the previous site."""
         out = tmp_path / "site"
         site.build(minimal, out)
         before = _tree(out)
-        original = Path.write_bytes
-
-        def write_bytes(self: Path, data: bytes) -> int:
-            if self.name == "sources.html":
-                raise OSError(28, "No space left on device")
-            return original(self, data)
-
-        monkeypatch.setattr(Path, "write_bytes", write_bytes)
-        with pytest.raises(SiteError, match="No space left"):
+        with monkeypatch.context() as disk, pytest.raises(WriteError, match=f"cannot write {out}: No space left on device; it is as it was"):
+            fill_disk(disk, 20_000)
             site.build(minimal, out)
-        monkeypatch.undo()
         assert _tree(out) == before
         assert [p.name for p in tmp_path.iterdir()] == ["site"]
 

@@ -128,16 +128,22 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
         raise click.UsageError("--append and --out are two places for the drafts: choose one")
     loaded, _ = corpus.check(settings.corpus_dirs())
     drafted = importer.import_document(document, loaded, game, source_id)
-    written = out
+    summary = drafted.summary()
     if append:
-        written = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
-        # After entries already there, the notes that open the drafts would end the last entry's text.
-        scaffold.append_text(written, drafted.to_markdown() if not scaffold.has_entries(written) else drafted.entries_markdown())
+        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
+        done = importer.append_drafts(path, drafted)
+        if done.added:
+            summary += f"; written to {path}"
+        elif done.present:
+            summary += f"; every one is in {path} already (same section and title): nothing written"
+        if done.added and done.present:
+            summary += f" ({done.present} left out: in it already, same section and title)"
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
         scaffold.write_new(out, drafted.to_markdown(), force=force)
-    click.echo(drafted.summary() + (f"; written to {written}" if written else ""), err=True)
+        summary += f"; written to {out}"
+    click.echo(summary, err=True)
 
 
 @click.command()

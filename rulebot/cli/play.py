@@ -423,7 +423,12 @@ def run(session: PlaySession, history: Path, echo: Callable[[str], None] = print
     from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
     class QuietFileHistory(FileHistory):
-        """A history file that cannot be read or written (read-only, disk full) only stops keeping lines."""
+        """A history file that cannot be read or written (read-only, disk full) only stops keeping lines.
+
+        A line is added as every write of a user's file is (rulebot.atomic): the
+        whole file written anew beside it, under its lock, so that two sessions
+        or a killed one never leave half a line.
+        """
 
         def load_history_strings(self) -> Iterator[str]:
             try:
@@ -432,9 +437,14 @@ def run(session: PlaySession, history: Path, echo: Callable[[str], None] = print
                 return
 
         def store_string(self, string: str) -> None:
+            import datetime
+
+            from rulebot import atomic
+
+            added = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
             try:
-                super().store_string(string)
-            except OSError:
+                atomic.update_file(history, lambda existing: (existing or "") + added)
+            except (OSError, RulebotError):
                 pass
 
     kept: History
