@@ -263,6 +263,21 @@ class TestScale:
         done = subprocess.run([sys.executable, "-m", "rulebot", "check", str(root)], capture_output=True, timeout=60)
         assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
 
+    @pytest.mark.parametrize("command", [["list"], ["games"], ["ask", "one"], ["setup", "toy"]])
+    def test_undecodable_names_once_their_stamps_are_kept(self, tmp_path: Path, command: list[str]):
+        """Files unchanged for a while have their stamps kept in the cache: undecodable names must not break writing them."""
+        root = write_corpus(tmp_path / os.fsdecode(b"corpus\xff"), {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY})
+        os.mkdir(root / os.fsdecode(b"\xe9checs"))
+        (root / "toy" / os.fsdecode(b"r\xe8gles.md")).write_text(ENTRY, encoding="utf-8")
+        old = 1_000_000_000  # 2001: long settled, so that the fingerprint keeps every file's stamp
+        for folder, dirs, files in os.walk(root):
+            for name in [*dirs, *files]:
+                os.utime(os.path.join(folder, name), (old, old))
+        for _ in range(2):  # writes the stamps, then trusts them
+            result = CliRunner().invoke(cli, ["--no-shipped", "--corpus", str(root), *command])
+            assert result.exit_code in (0, 1, 2) and "unexpected" not in result.output, (result.output, result.exception)
+            assert "r\\xe8gles.md" in result.stderr and "Traceback" not in result.output
+
 
 # -- random bytes ---------------------------------------------------------------
 
