@@ -198,6 +198,27 @@ class TestUnclosedFence:
         assert any(e.title == "Appended" for e in loaded.entries.values()), (sorted(loaded.entries), _)
 
 
+    def test_recovery_is_linear_in_a_huge_file(self, monkeypatch: pytest.MonkeyPatch):
+        """Two megabytes of fences each holding a heading, one left open: found by a bounded number of passes over the
+        file's marks (comparing every fence with every hidden heading would not end before the suite's patience)."""
+        from rulebot.corpus import format as entries_format
+
+        looked_at = []
+        real_starts = entries_format._starts
+
+        def counted(lines: list[str], marks: list[int], ignored: set[int]):
+            looked_at.append(len(marks))
+            return real_starts(lines, marks, ignored)
+
+        monkeypatch.setattr(entries_format, "_starts", counted)
+        repeats = 160_001  # odd: the last fence is never closed
+        raw = list(entries_format.split_entries(Path("rules.md"), "```\n## toy-h\n" * repeats))
+        assert len(raw) == (repeats + 1) // 2  # every other heading, and the one after the fence left open
+        never_closed = [line for r in raw for line, message in r.problems if "never closed" in message]
+        assert never_closed == [2 * repeats - 1]
+        assert sum(looked_at) <= entries_format.MAX_FENCE_WORK + 3 * 2 * repeats, looked_at
+
+
 # -- TOML files: tables and names -------------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ through this module.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import re
 from collections.abc import Iterable, Iterator
@@ -115,8 +116,13 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
     marks = [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]
     starts, unclosed = _starts(lines, marks, set())
     left_open: list[int] = []
-    while unclosed is not None and len(left_open) < MAX_UNCLOSED_FENCES:
-        opened = _left_open(lines, marks, set(left_open), unclosed)
+    passes = MAX_FENCE_WORK // max(len(marks), 1)  # how many more times recovery may go over the marks
+    while unclosed is not None and len(left_open) <= MAX_UNCLOSED_FENCES:
+        if len(left_open) < MAX_UNCLOSED_FENCES and passes > 2:
+            opened, tried = _left_open(lines, marks, starts, set(left_open), unclosed, passes - 1)
+            passes -= tried + 1
+        else:  # no more searching: the fence open at the end is taken for text, once
+            opened = unclosed
         left_open.append(opened)
         starts, unclosed = _starts(lines, marks, set(left_open))
     controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
@@ -154,7 +160,10 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
 
 
 MAX_UNCLOSED_FENCES = 20
-"""A file's unclosed code fences are looked for up to this many (each costs a pass over its fence lines)."""
+"""A file's unclosed code fences are looked for up to this many, and as many fences tried for each."""
+MAX_FENCE_WORK = 2_000_000
+"""Each fence tried as the one left open costs a pass over a file's heading and fence lines: recovery takes at
+most this many lines in all (about a second), fewer fences tried in a huge file, so that no file can make it slow."""
 
 
 def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list[int], int | None]:
@@ -175,22 +184,30 @@ def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list
     return starts, opened if fence is not None else None
 
 
-def _left_open(lines: list[str], marks: list[int], ignored: set[int], unclosed: int) -> int:
+def _left_open(lines: list[str], marks: list[int], starts: list[int], ignored: set[int], unclosed: int, most: int) -> tuple[int, int]:
     """Which fence line was left open: of the one open at the end and the fences that hold a heading, the one
-    that, taken for text, leaves the fewest headings inside fences (the one open at the end on a tie)."""
+    that, taken for text, leaves the fewest headings inside fences (the one open at the end on a tie). `starts`
+    are where entries start with the fences in `ignored` taken for text; at most `most` fences are tried.
+    Returns the fence and how many were tried (each a pass over the marks)."""
     headings = [i for i in marks if lines[i].startswith("## ")]
-    starts, _ = _starts(lines, marks, ignored)
     kept = set(starts)
-    swallowed = [i for i in headings if i not in kept]
-    # A fence line is a suspect when a heading it hides follows it before the next fence line.
+    swallowed = [i for i in headings if i not in kept]  # in order, as marks are
+    # A fence line is a suspect when a heading it hides follows it before the next fence line: the first
+    # swallowed heading after it (found by bisection, never by comparing every pair) is before that line.
     fences = [i for i in marks if not lines[i].startswith("## ") and i not in ignored]
-    suspects = [f for f, after in zip(fences, [*fences[1:], len(lines)]) if any(f < h < after for h in swallowed)]
-    candidates = [unclosed, *[f for f in suspects if f != unclosed][:MAX_UNCLOSED_FENCES]]
+    suspects: list[int] = []
+    for fence, after in zip(fences, [*fences[1:], len(lines)]):
+        if len(suspects) >= min(most - 1, MAX_UNCLOSED_FENCES):
+            break
+        first = bisect.bisect_right(swallowed, fence)
+        if fence != unclosed and first < len(swallowed) and swallowed[first] < after:
+            suspects.append(fence)
+    candidates = [unclosed, *suspects]
 
     def hidden(candidate: int) -> int:
         return len(headings) - len(_starts(lines, marks, ignored | {candidate})[0])
 
-    return min(candidates, key=lambda c: (hidden(c), c != unclosed))
+    return min(candidates, key=lambda c: (hidden(c), c != unclosed)), len(candidates)
 
 
 def _control_problems(lines: list[str], start: int, end: int) -> Iterator[tuple[int, str]]:
