@@ -5,6 +5,7 @@ A leaf: answering a question needs it before anything else is loaded."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 
@@ -31,13 +32,19 @@ def package_dir() -> Path:
 
 
 def display_path(path: Path) -> str:
-    """A path as short as it can be said from the working directory; bytes of a name that are not UTF-8 shown
-    as escapes (`\\xe9`), so that the path can be printed and written to UTF-8 files."""
+    """A path as short as it can be said from the working directory; bytes of a name that are not UTF-8, and
+    control characters, shown as escapes (`\\xe9`, `\\x1b`), so that the path can be printed and written to UTF-8 files."""
     try:
         shown = str(Path(path).relative_to(Path.cwd()))
     except (ValueError, OSError):  # elsewhere, or the working directory is gone
         shown = str(path)
-    return shown if shown.isascii() else escaped_name(shown)
+    if shown.isascii() and shown.isprintable():
+        return shown
+    # A control character shown as an escape too: printed, it would be acted on, or taken out (another name).
+    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", escaped_name(shown))
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def escaped_name(name: str) -> str:

@@ -131,6 +131,16 @@ class TestTerminalText:
         assert "rules.md:5: an escape sequence (U+001B)" in result.stdout, result.output
         assert "\x1b" not in result.output and "\x07" not in result.output
 
+    def test_check_names_page_breaks_and_reports_each_line(self, tmp_path: Path):
+        """A form feed, a vertical tab and NEL are named, with what to write instead; each line with a control is reported."""
+        text = "Page one.\fPage two.\nA\vB.\nC\x85D.\nE\x9eF."
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": hostile_entry("toy-a", "A", text).replace(f"aliases: lantern{TITLE}\n", "")})
+        _, problems = corpus.check([root])
+        assert [(p.line, p.message.split(" in the entry")[0]) for p in problems] == [
+            (6, "a form feed (U+000C)"), (7, "a vertical tab (U+000B)"), (8, "a next-line character (NEL) (U+0085)"), (9, "an escape sequence (U+009E)"),
+        ]
+        assert "use a blank line or a line break instead" in problems[0].message
+
     def test_check_reports_a_control_character_in_toml(self, tmp_path: Path):
         """A TOML string may hold an escape as \\u001b: reported at its line, the game left out."""
         game = TOY_GAME_TOML.replace('name = "Toy Game"', 'name = "Toy\\u001b]0;x\\u0007 Game"')
@@ -271,6 +281,46 @@ class TestTerminalSink:
         assert b"Warning" in result.stderr, result
         no_terminal_control(result.stdout)
         no_terminal_control(result.stderr)
+
+
+    def test_problem_paths_in_site_build(self, tmp_path: Path, run_cli):
+        """`site build` names a file whose name holds an escape sequence with the sequence escaped, as it is
+        (in a real process and in click's runner alike)."""
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": hostile_entry("toy-a", "A", "Text.")})
+        (root / "toy" / "x\x1b]0;PWNED\x07.md").write_text("## toy-b\n", encoding="utf-8")
+        shown = "x\\x1b]0;PWNED\\x07.md"
+        done = run_process("--no-shipped", "--corpus", str(root), "site", "build", str(tmp_path / "out"))
+        assert shown.encode() in done.stderr, done.stderr
+        no_terminal_control(done.stderr)
+        result = run_cli("--no-shipped", "--corpus", str(root), "site", "build", str(tmp_path / "out2"))
+        assert shown in result.stderr and "\x1b" not in result.output, result.output
+
+    def test_import_cleans_the_document(self, tmp_path: Path, run_cli):
+        """A document's escape sequences never reach the screen nor, with --append, the corpus; its form feeds
+        (a converted PDF's page breaks) become paragraph breaks, vertical tabs and NEL line breaks."""
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": hostile_entry("toy-a", "A", "Text.").replace(f"aliases: lantern{TITLE}\n", "")})
+        document = tmp_path / "doc.md"
+        document.write_text(f"# Lantern\n\nThe lantern{OSC_52} lights.\fNext page.\vNext line.\x85Last line.\n", encoding="utf-8")
+        done = run_process("--no-shipped", "--corpus", str(root), "import", str(document), "--game", "toy", "--source", "rules")
+        assert done.returncode == 0, done.stderr
+        no_terminal_control(done.stdout)
+        assert b"The lantern lights.\n\nNext page.\nNext line.\nLast line." in done.stdout, done.stdout
+        result = run_cli("--no-shipped", "--corpus", str(root), "import", str(document), "--game", "toy", "--source", "rules", "--append")
+        assert result.exit_code == 0, result.output
+        written = (root / "toy" / "rules.md").read_text(encoding="utf-8")
+        assert "Next page." in written and not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", written), repr(written)
+
+    def test_any_write_to_the_standard_streams(self, capsys: pytest.CaptureFixture[str]):
+        """Whatever prints, while rulebot runs (an unexpected error's message, a plain print): cleaned, colours kept."""
+        from rulebot.cli.failures import exit_unexpected
+        from rulebot.cli.terminal import cleaned_output
+
+        with cleaned_output(), pytest.raises(SystemExit) as exited:
+            print(f"value{OSC_52} \x1b[1mbold\x1b[0m")
+            exit_unexpected(RuntimeError(f"boom{TITLE}{CONTROLS}"))
+        assert exited.value.code == 70
+        out, err = capsys.readouterr()
+        assert out == "value \x1b[1mbold\x1b[0m\n" and err == "Error: unexpected RuntimeError: boom (set RULEBOT_DEBUG=1 for details)\n", (out, err)
 
 
 # -- names and contents that are not UTF-8 -------------------------------------------------------------------------

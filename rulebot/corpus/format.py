@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rulebot.corpus.files import read_corpus_file
 from rulebot.corpus.model import Entry
-from rulebot.text import CONTROL_CHARACTER, fold
+from rulebot.text import BREAK_CONTROLS, CONTROL_CHARACTER, fold
 
 LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 """Line endings as Markdown and editors count them (not str.splitlines's \\f, \\x85, \\u2028...)."""
@@ -211,14 +211,22 @@ def _left_open(lines: list[str], marks: list[int], starts: list[int], ignored: s
 
 
 def _control_problems(lines: list[str], start: int, end: int) -> Iterator[tuple[int, str]]:
-    """The first control character of an entry's lines, as a problem (line, message)."""
+    """Each line of an entry that holds a control character, as a problem (line, message) naming its first."""
     for number in range(start, end):
         found = CONTROL_CHARACTER.search(lines[number])
         if found:
-            code = ord(found.group())
-            what = "an escape sequence" if code in (0x1B, 0x9B, 0x9D) else "a control character"
+            character = found.group()
+            code = ord(character)
+            if character in BREAK_CONTROLS:
+                name, _ = BREAK_CONTROLS[character]
+                yield number + 1, f"{name} (U+{code:04X}) in the entry: use a blank line or a line break instead (`rulebot import` does)"
+                continue
+            what = "an escape sequence" if code in ESCAPE_STARTS else "a control character"
             yield number + 1, f"{what} (U+{code:04X}) in the entry: a terminal would act on it; remove it"
-            return
+
+
+ESCAPE_STARTS = (0x1B, 0x90, 0x98, 0x9B, 0x9D, 0x9E, 0x9F)
+"""What begins an escape sequence: ESC, and the C1 characters that are one alone (DCS, SOS, CSI, OSC, PM, APC)."""
 
 
 def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -> str:
