@@ -8,6 +8,7 @@ checks that rulebot reports it (FILE:LINE, a one-line error) and carries on.
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import re
 import subprocess
@@ -465,8 +466,17 @@ class TestSize:
         broken = "\n".join(f"## toy-b{i}\ntitle: B{i}\nkind: law\nsection: S\n\nBroken {i}.\n" for i in range(20_000))
         root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": ENTRY_TEXT + "\n" + broken})
         _, problems = corpus.check([root])
-        assert len(problems) == corpus.MAX_PROBLEMS_PER_FILE + 1
-        assert problems[-1].message == f"and {20_000 - corpus.MAX_PROBLEMS_PER_FILE} more problems in this file (fix these first)"
+        assert len(problems) == 20_000  # every one: `check --json` lists them all
+        listed = corpus.at_most_per_file(problems)
+        assert len(listed) == corpus.MAX_PROBLEMS_PER_FILE + 1
+        assert listed[-1].message == f"and {20_000 - corpus.MAX_PROBLEMS_PER_FILE} more problems in this file (fix these first)"
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", str(root)])
+        assert len(result.stdout.splitlines()) == corpus.MAX_PROBLEMS_PER_FILE + 1
+        assert result.exit_code == 1 and result.stderr.splitlines()[-1] == "Error: 20000 problems found", result.stderr
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", "--json", str(root)])
+        found = json.loads(result.stdout)
+        assert found["summary"]["errors"] == len(found["problems"]) == 20_000
+        assert not any("more problems" in p["message"] for p in found["problems"])
         opened = open_index([root])
         assert len(opened.meta["problems"]) == corpus.MAX_PROBLEMS_PER_FILE + 1
         result = run_process("--no-shipped", "--corpus", str(root), "ask", "lantern")
