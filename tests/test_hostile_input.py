@@ -433,6 +433,25 @@ class TestLocale:
         assert "égalité".encode() in plain.stdout or "Égalité".encode() in plain.stdout or b"Tie" in plain.stdout
 
 
+    def test_real_latin1_locale(self, tmp_path: Path):
+        """Under a real Latin-1 locale, a question typed in Latin-1 is read as its letters (not U+FFFD) and the
+        answer printed in Latin-1: the same answer as under a UTF-8 locale."""
+        import shutil
+
+        if shutil.which("localedef") is None:
+            pytest.skip("no localedef to make a Latin-1 locale with")
+        made = subprocess.run(["localedef", "-i", "fr_FR", "-f", "ISO-8859-1", str(tmp_path / "fr_FR.ISO-8859-1")], capture_output=True)
+        if not (tmp_path / "fr_FR.ISO-8859-1").exists():
+            pytest.skip(f"localedef cannot make a Latin-1 locale here: {made.stderr.decode(errors='replace')[:200]}")
+        latin1 = {"LOCPATH": str(tmp_path), "LC_ALL": "fr_FR.ISO-8859-1", "LANG": "fr_FR.ISO-8859-1", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+        question = os.fsdecode(FRENCH_QUESTION.encode("latin-1"))  # the bytes a Latin-1 terminal sends
+        done = subprocess.run([sys.executable, "-m", "rulebot", "ask", question], capture_output=True, env={**os.environ, **latin1}, timeout=120)
+        utf8 = run_process("ask", FRENCH_QUESTION, env={"LC_ALL": "C.UTF-8", "PYTHONUTF8": "1"})
+        assert done.returncode == utf8.returncode and b"Traceback" not in done.stderr, done
+        shown = done.stdout.decode("latin-1")
+        assert "\ufffd" not in shown and shown == utf8.stdout.decode("utf-8").encode("latin-1", "replace").decode("latin-1")
+
+
 # -- size -----------------------------------------------------------------------------------------------------------
 
 
