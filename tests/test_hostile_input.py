@@ -40,6 +40,8 @@ def served_tree(tmp_path: Path) -> Path:
     (site / ".ssh").mkdir()
     (site / ".ssh" / "id_rsa").write_text("private key", encoding="utf-8")
     (site / ".env").write_text("TOKEN=1", encoding="utf-8")
+    (site / "alias-env").symlink_to(site / ".env")
+    (site / "alias-key").symlink_to(site / ".ssh" / "id_rsa")
     (site / "empty").mkdir()
     (site / "empty" / "note.txt").write_text("listed?", encoding="utf-8")
     return site
@@ -68,13 +70,45 @@ class TestSiteServe:
             assert fetch(server, "/game/") == (200, b"<p>game</p>")
             assert fetch(server, "/game/index.html", host=f"localhost:{port}")[0] == 200
 
-    @pytest.mark.parametrize("path", ["/out.txt", "/outdir/secret.txt", "/outdir/", "/.ssh/id_rsa", "/.env", "/%2eenv", "/empty/", "/empty", "/../secret.txt"])
+    @pytest.mark.parametrize("path", ["/out.txt", "/outdir/secret.txt", "/outdir/", "/.ssh/id_rsa", "/.env", "/%2eenv", "/empty/", "/empty", "/../secret.txt", "/alias-env", "/alias-key"])
     def test_nothing_outside_the_pages(self, served_tree: Path, path: str):
         """A link out of the folder, a dotfile or dot-folder, a folder without index.html: 404, no content."""
         with site_server.serve(served_tree) as server:
             status, body = fetch(server, path)
         assert status == 404, (path, status)
-        assert b"outside the site" not in body and b"private key" not in body and b"note.txt" not in body
+        assert b"outside the site" not in body and b"private key" not in body and b"note.txt" not in body and b"TOKEN" not in body
+
+    def test_two_host_headers_are_refused(self, served_tree: Path):
+        """A request with the served Host and a foreign one is refused (400), whichever comes first."""
+        with site_server.serve(served_tree) as server:
+            port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+            for hosts in ([f"127.0.0.1:{port}", "evil.example"], ["evil.example", f"127.0.0.1:{port}"]):
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                try:
+                    connection.putrequest("GET", "/", skip_host=True)
+                    for host in hosts:
+                        connection.putheader("Host", host)
+                    connection.endheaders()
+                    response = connection.getresponse()
+                    assert (response.status, b"home" in response.read()) == (400, False), hosts
+                finally:
+                    connection.close()
+
+    def test_the_file_sent_is_the_file_checked(self, served_tree: Path, monkeypatch: pytest.MonkeyPatch):
+        """A page swapped for a link to a secret between its check and its opening is not sent."""
+        checked = site_server._QuietHandler._servable
+
+        def then_swapped(handler: site_server._QuietHandler):
+            found = checked(handler)
+            page = served_tree / "game" / "index.html"
+            page.unlink()
+            page.symlink_to(served_tree.parent / "secret.txt")
+            return found
+
+        monkeypatch.setattr(site_server._QuietHandler, "_servable", then_swapped)
+        with site_server.serve(served_tree) as server:
+            status, body = fetch(server, "/game/")
+        assert status == 404 and b"outside the site" not in body, (status, body)
 
     @pytest.mark.parametrize("host", ["evil.example:{port}", "127.0.0.1", "localhost:1", "", "127.0.0.1:{port}.evil.example"])
     def test_foreign_host_is_refused(self, served_tree: Path, host: str):
