@@ -286,6 +286,22 @@ class TestGameToml:
         assert any(p.line == line and p.message.startswith(key) for p in problems), problems
 
 
+    @pytest.mark.parametrize(("value", "expected"), [("Core_Rules", "; say 'core-rules'"), ("ru--les", "; say 'ru-les'")])
+    def test_a_source_id_that_used_to_pass_gets_its_fixed_form(self, tmp_path: Path, value: str, expected: str):
+        """Capitals, `_` and double hyphens: the message says single hyphens, and gives the id to use instead."""
+        game = TOY_GAME_TOML.replace('id = "rules"', f'id = "{value}"')
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": game, "toy/rules.md": "## toy-a\ntitle: A\nkind: rule\nsection: S\n\nText.\n"})
+        _, problems = corpus.check([root])
+        assert any(p.message == f"source id {value!r} must be lower case letters and digits joined by single hyphens{expected} (it names the file SOURCE-ID.md)" for p in problems), problems
+
+    def test_a_carriage_return_escape_at_its_line(self, tmp_path: Path):
+        """A TOML "\\r" escape in a value is reported at its own line, not line 0."""
+        game = TOY_GAME_TOML.replace('name = "Toy Game"', 'name = "Toy\\rGame"')
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": game, "toy/rules.md": "## toy-a\ntitle: A\nkind: rule\nsection: S\n\nText.\n"})
+        _, problems = corpus.check([root])
+        assert [(p.line, "control character" in p.message) for p in problems] == [(2, True)], problems
+
+
 class TestTerminalSink:
     """What the commands print is printable even when escape sequences get past the corpus checks."""
 
