@@ -197,9 +197,11 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
     setup = GameSetup.from_json(data["setup"])
     names = {e["slug"]: e["name"] for e in data["expansions"]}
     supported = setup.players_with(expansions)
-    # An expansion the sources do not cover limits no count: its setup says what is not covered instead.
     if players is None or not setup.allows(players, expansions):
         played = played_by(data["name"], [names[e] for e in expansions], supported)
+        unstated = [names[e] for e in setup.unstated(expansions)]
+        if unstated:  # the counts are those of the covered setups: say that the expansion's own are not known
+            played += f" (the sources do not give {' or '.join(unstated)}'s own player counts: these are those of the setups they cover)"
         others = [
             f"with {names[e.expansion]}: {count_range(e.players)}"
             for e in setup.expansions

@@ -316,16 +316,31 @@ def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
     if not setup:
         return []
     if not setup["steps"]:
-        from rulebot.corpus.setup import played_by
-
-        lead = style(for_players_label(setup["players"]), BOLD)
-        return [lead + played_by(game_name, [e["name"] for e in setup["expansions"]], setup["supported"]) + "."]
+        return [style(for_players_label(setup["players"]), BOLD) + played_by_line(setup["ranges"])]
+    # A step of the base game is labelled so only at a count the base game is played by (with an expansion
+    # whose own counts are not known in play, a count of another expansion's range may be given).
+    base = setup["ranges"][0]["players"]
     return [
-        style(for_players_label(setup["players"], step["expansion_name"] or _("base game") if setup.get("has_expansions") else None), BOLD)
-        + step["text"]
-        + (f" ({step['open']})" if step["open"] else "")
+        style(for_players_label(setup["players"], label), BOLD) + step["text"] + (f" ({step['open']})" if step["open"] else "")
         for step in setup["steps"]
+        for label in [
+            step["expansion_name"] or (_("base game") if setup["has_expansions"] and setup["players"] in base else None)
+        ]
     ]
+
+
+def played_by_line(ranges: list[dict]) -> str:
+    """"Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5.": the base game's counts, then each
+    expansion's that gives its own, and those no source gives (Answer.setup's "ranges")."""
+    from rulebot.corpus.setup import count_range, played_by
+
+    base, *expansions = ranges
+    parts = [played_by(base["name"], [], base["players"])]
+    parts += [f"with {e['name']}, {count_range(e['players'])}" for e in expansions if e["players"] is not None]
+    unstated = [e["name"] for e in expansions if e["players"] is None]
+    if unstated:
+        parts.append(f"the sources do not give {' or '.join(unstated)}'s")
+    return "; ".join(parts) + "."
 
 
 def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -> list[str]:
