@@ -282,8 +282,9 @@ def refs(items: list[dict], style: Style) -> str:
     return "; ".join(f"{r['title']} {style('(' + r['id'] + ')', DIM)}" for r in items)
 
 
-def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
-    """An entry for the terminal: heading, text, citation and cross-references."""
+def entry_block(entry: dict, style: Style, *, full: bool = True, numbered: bool = False) -> list[str]:
+    """An entry for the terminal: heading, text, citation and cross-references; `numbered`: its See also
+    numbered ("[1] Setup (lh-setup)"), for `play`'s `:see N`."""
     lines = [heading(entry, style)]
     if entry.get("modified_by"):
         lines.append("  " + style(_("Changed by: "), YELLOW) + refs(entry["modified_by"], style))
@@ -292,7 +293,9 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     if entry.get("modifies"):
         lines.append("  " + style(_("Changes: "), DIM) + refs(entry["modifies"], style))
     if entry.get("see_also_refs"):
-        lines.append("  " + style(_("See also: "), DIM) + refs(entry["see_also_refs"], style))
+        links = entry["see_also_refs"]
+        listed = "; ".join(f"{style(f'[{n}]', BOLD)} {r['title']} {style('(' + r['id'] + ')', DIM)}" for n, r in enumerate(links, 1))
+        lines.append("  " + style(_("See also: "), DIM) + (listed if numbered else refs(links, style)))
     if full and entry.get("aliases"):
         lines.append("  " + style(_("Also called: "), DIM) + "; ".join(a["text"] for a in entry["aliases"]))
     if full and entry.get("asked"):
@@ -406,8 +409,10 @@ def for_players_lines(answer: Answer, style: Style) -> list[str]:
     return lines
 
 
-def answer_text(answer: Answer, style: Style) -> str:
-    """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
+def answer_text(answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False) -> str:
+    """The human answer to a question, fitted to the terminal (or `columns`): the entries that make up the answer
+    in full, then the other matches; the one rendering of `ask` and `play`. `numbered`: the first entry's See
+    also numbered, for `play`'s `:see N`."""
     lines: list[str] = []
     if not answer.results:
         lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
@@ -424,7 +429,8 @@ def answer_text(answer: Answer, style: Style) -> str:
     if answer.other_games:
         for hit in [answer.results[0], *answer.other_games]:
             for_players = setup_lines(answer.setup, hit.data["game_name"], style) if hit is answer.results[0] else []
-            lines += ["", style(_("In {game}:").format(game=hit.data["game_name"]), BOLD), *for_players, *[""][: len(for_players)], *entry_block(hit.data, style, full=False)]
+            block = entry_block(hit.data, style, full=False, numbered=numbered and hit is answer.results[0])
+            lines += ["", style(_("In {game}:").format(game=hit.data["game_name"]), BOLD), *for_players, *[""][: len(for_players)], *block]
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
@@ -432,14 +438,14 @@ def answer_text(answer: Answer, style: Style) -> str:
         if for_players:
             lines += ["" if lines else None, *for_players]
         for hit in answer.results[:shown]:
-            lines += ["", *entry_block(hit.data, style, full=False)]
+            lines += ["", *entry_block(hit.data, style, full=False, numbered=numbered and hit is answer.results[0])]
         rest = answer.results[shown:]
     if rest:
         lines += ["", style(_("Other matches:"), DIM)]
         for hit in rest:
             house = style(" " + _("(house rule)"), YELLOW) if hit.data.get("house_rule") else ""
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {kind_label(hit.data['kind'])}, {hit.data['game_name']}{house}")
-    return "\n".join(fit([line for line in lines if line is not None], width())).lstrip("\n")
+    return "\n".join(fit([line for line in lines if line is not None], columns or width())).lstrip("\n")
 
 
 COLOR_MODES = ("auto", "always", "never")
