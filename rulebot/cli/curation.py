@@ -217,8 +217,9 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     """List a game's entries new or revised since a date, newest first.
 
     An entry's date is its `revised` date (the edition of its source that marks it
-    changed), else its source's date (its oldest edition's). Without --since,
-    every dated entry is listed.
+    changed), else that of its source's oldest edition (when the source lists
+    its editions), else its source's date. Without --since, every dated entry is
+    listed.
     """
     from rulebot.cli import output
     from rulebot.corpus import changes as changes_core
@@ -235,7 +236,7 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     name = loaded.games[game].name
     echo(f"{name}: {plural(len(found), 'entry', 'entries')} new or revised" + (f" since {since}" if since else ""))
     for change in found:
-        why = "source date" if change.because == changes_core.SOURCE else "revised" + (f" since {change.after}" if change.after else "")
+        why = changes_core.LABELS[change.because] + (f" since {change.after}" if change.after else "")
         echo(f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}")
 
 
