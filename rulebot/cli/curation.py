@@ -104,9 +104,15 @@ def _check_json(review: Review, counts: Counter[str]) -> dict:
 @click.option("-s", "--source", "source_id", required=True, metavar="ID", help="The source the drafts cite (declared in game.toml).")
 @click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
 @click.option("--force", is_flag=True, help="With --out: replace FILE if it exists.")
-@click.option("--append", is_flag=True, help="Add the drafts to the source's entries file in the corpus, where rulebot finds them.")
+@click.option(
+    "--append", is_flag=True, help="Write the drafts to the source's entries file in the corpus, where rulebot finds them (an update when there)."
+)
+@click.option(
+    "--edition", metavar="DATE", callback=lambda ctx, param, value: _date(value),
+    help="With --append: the document is the source's edition of DATE (declared in game.toml); drafts it adds or changes get revised: DATE.",
+)
 @click.pass_obj
-def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool, append: bool) -> None:
+def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool, append: bool, edition: str | None) -> None:
     """Draft corpus entries from a rules or FAQ document (.md, or plain text).
 
     Headings, bold lead-ins (**Name** — text), Q:/A: pairs and numbered rules
@@ -114,30 +120,36 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
     headings become see_also; redirects (X - See Y.) become aliases. Every
     entry is marked `draft: true` until a curator restates it.
 
-    The drafts are printed, written to --out FILE, or with --append added to
+    The drafts are printed, written to --out FILE, or with --append written to
     the source's entries file (of a game started with `rulebot new-game`, say),
-    so that `rulebot ask` finds them at once.
+    so that `rulebot ask` finds them at once. Importing the document again (a
+    new edition, say) updates that file: drafts are rewritten in place by where
+    they came from in the document, new ones added, those the document no longer
+    has listed (and kept), and entries a curator has restated left as they are.
     """
     from rulebot.corpus import importing as importer
     from rulebot.corpus import load as corpus
-    from rulebot.corpus import scaffold
+    from rulebot.corpus import scaffold, updating
 
     if force and out is None:
         raise click.UsageError("--force goes with --out")
     if append and out is not None:
         raise click.UsageError("--append and --out are two places for the drafts: choose one")
+    if edition is not None and not append:
+        raise click.UsageError("--edition goes with --append")
     loaded, _ = corpus.check(settings.corpus_dirs())
     drafted = importer.import_document(document, loaded, game, source_id)
     summary = drafted.summary()
     if append:
+        if edition is not None:
+            the_source = loaded.game(game).source(source_id)
+            assert the_source is not None  # import_document has checked it
+            updating.check_edition(the_source, edition)
         path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
-        done = importer.append_drafts(path, drafted)
-        if done.added:
-            summary += f"; written to {path}"
-        elif done.present:
-            summary += f"; every one is in {path} already (same section and title): nothing written"
-        if done.added and done.present:
-            summary += f" ({done.present} left out: in it already, same section and title)"
+        done = updating.append_drafts(path, drafted, edition)
+        summary += f"\n{done.summary()}"
+        for gone in done.gone:
+            summary += f"\n  gone from the document (kept, to restate or delete): {gone.id} ({gone.title})"
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
