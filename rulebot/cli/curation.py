@@ -1,4 +1,4 @@
-"""The curators' commands: `check`, `import`, `new`, `new-game` and `changes`.
+"""The curators' commands: `check`, `import`, `new`, `new-game`, `changes` and `review`.
 
 They read the corpus itself (rulebot.corpus), not the index: a curator
 sees every problem, and what they add is written to their corpus folder.
@@ -14,6 +14,7 @@ import click
 from rulebot.cli import completion, status
 from rulebot.cli.shared import Settings, current_style, echo, kind_option, notify, warn
 from rulebot.corpus.kinds import KINDS
+from rulebot.errors import CurationError
 from rulebot.text import plural
 
 if TYPE_CHECKING:
@@ -262,3 +263,110 @@ def _date(value: str | None) -> str | None:
         return parse_date(value)
     except CurationError as exc:
         raise click.BadParameter(str(exc)) from None
+
+
+REVIEW_CHOICES = (
+    ("a", "accept as is"), ("e", "edit"), ("m", "merge with the next"), ("s", "split"), ("k", "skip"), ("q", "quit"),
+)
+"""The choices of `rulebot review`, by the letter typed."""
+
+
+@click.command()
+@click.argument("game", metavar="GAME", shell_complete=completion.game_slugs)
+@click.option("--start-over", is_flag=True, help="Offer again the drafts skipped in earlier walks.")
+@click.pass_obj
+def review(settings: Settings, game: str, start_over: bool) -> None:
+    """Walk through a game's drafts one at a time, in document order.
+
+    Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes),
+    [e]dit it in $EDITOR (checked as `rulebot check` does on save; an edit that
+    does not pass is kept and opened again), [m]erge it with the next entry,
+    [s]plit it at a `>>> split TITLE` line put in the editor, s[k]ip it, or
+    [q]uit. Every choice is written at once; the walk keeps its place (the
+    drafts skipped) for the next time. Choices are read from standard input,
+    one a line, when it is no terminal.
+    """
+    from rulebot.corpus import draft_review, scaffold
+
+    walk = draft_review.load_walk(settings.corpus_dirs(), game)
+    for path, _source in walk.files:
+        scaffold.writable_entries_file(path, game)
+    if start_over:
+        walk.start_over()
+    counts: dict[str, int] = {}
+    letters = "/".join(letter for letter, _ in REVIEW_CHOICES)
+    menu = ", ".join(f"{letter} {what}" for letter, what in REVIEW_CHOICES)
+    while drafts := walk.drafts():
+        draft = drafts[0]
+        echo(f"\n{draft.path}:{draft.line}: {draft.id} ({len(drafts)} left)\n")
+        echo(draft.block.rstrip("\n"))
+        if walk.has_edit(draft):
+            notify(f"an edit of {draft.id} is in progress: e opens it again")
+        choice = _review_choice(f"\n[{letters}] ({menu}): ", {c for c, _ in REVIEW_CHOICES})
+        if choice == "q":
+            break
+        if choice == "a":
+            walk.accept(draft)
+            counts["accepted"] = counts.get("accepted", 0) + 1
+        elif choice == "k":
+            walk.skip(draft)
+            counts["skipped"] = counts.get("skipped", 0) + 1
+        elif choice == "m":
+            try:
+                merged = walk.merge_next(draft)
+            except CurationError as exc:
+                notify(f"not merged: {exc}")
+                continue
+            notify(f"{merged} merged into {draft.id}")
+            counts["merged"] = counts.get("merged", 0) + 1
+        elif choice in ("e", "s"):
+            ended = _review_edit(walk, draft, split=choice == "s")
+            if ended == "quit":
+                break
+            if ended == "saved":
+                what = "edited" if choice == "e" else "split"
+                counts[what] = counts.get(what, 0) + 1
+    left, skipped = len(walk.drafts()), walk.skipped()
+    done = ", ".join(f"{n} {what}" for what, n in counts.items()) or "nothing changed"
+    more = f"; {skipped} skipped (--start-over offers them again)" if skipped else ""
+    notify(f"{done}; {plural(left, 'draft')} left to review in {game}{more}")
+
+
+def _review_edit(walk, draft, split: bool) -> str:  # type: ignore[no-untyped-def]
+    """Edit (or split) a draft until its edit passes: "saved", "discarded", or "quit" (the edit kept for later)."""
+    path = walk.edit_file(draft, split=split)
+    while True:
+        try:
+            click.edit(filename=str(path))
+        except click.ClickException as exc:
+            raise click.ClickException(f"{exc.format_message()}; your edit is kept in {path}") from None
+        problems = walk.save_edit(draft)
+        if not problems:
+            notify(f"{draft.id} saved")
+            return "saved"
+        for problem in problems:
+            notify(f"{draft.id}: {problem}")
+        again = _review_choice("[e/d/q] (e edit again, d discard the edit, q quit and keep it for later): ", {"e", "d", "q"})
+        if again == "d":
+            walk.discard_edit(draft)
+            return "discarded"
+        if again == "q":
+            notify(f"your edit of {draft.id} is kept in {path}")
+            return "quit"
+
+
+def _review_choice(prompt: str, choices: set[str]) -> str:
+    """A letter among `choices`, read from standard input (a terminal or not); end of input is q."""
+    import sys
+
+    while True:
+        click.echo(prompt, nl=False)
+        # sys.stdin itself, read a line at a time: a wrapper made for each prompt would keep what it read ahead.
+        line = sys.stdin.readline()
+        if not line:
+            click.echo()
+            return "q"
+        choice = line.strip().lower()[:1]
+        if choice in choices:
+            return choice
+        click.echo(f"type one of {', '.join(sorted(choices))}")
