@@ -328,7 +328,7 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
                 counts[what] = counts.get(what, 0) + 1
     left, skipped = len(walk.drafts()), walk.skipped()
     done = ", ".join(f"{n} {what}" for what, n in counts.items()) or "nothing changed"
-    more = f"; {skipped} skipped (--start-over offers them again)" if skipped else ""
+    more = f", {skipped} skipped (--start-over offers them again)" if skipped else ""
     notify(f"{done}; {plural(left, 'draft')} left to review in {game}{more}")
 
 
