@@ -242,3 +242,32 @@ class TestRealProcess:
         assert "skyrail-derailment (1 left)" in again.stdout and "skyrail-coupling" not in again.stdout
         assert "an edit of skyrail-derailment is in progress" in again.stderr
         assert "misses a turn" in loaded(game)["skyrail-derailment"].text
+
+
+class TestImportAfterReview:
+    def test_merged_and_split_drafts_survive_an_import_again(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Drafts merged or split in a walk are the curator's: importing the document again leaves them byte for
+        byte and adds nothing back."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "split", "t = t.replace('- It loses', '>>> split Derailed cargo\\n\\n- It loses')"))
+        walked = review(run_cli, game, "m\nk\ns\nq\n")
+        assert walked.exit_code == 0 and "1 merged, 1 skipped, 1 split" in walked.stderr, walked.output
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
+                         "--append")
+        assert result.exit_code == 0, result.output
+        assert "0 updated, 0 added, 0 unchanged, 0 gone, 3 kept as restated; nothing written" in result.stderr, result.stderr
+        assert path.read_bytes() == before
+        assert list(loaded(game)) == ["skyrail-setup", "skyrail-derailment", "skyrail-derailed-cargo"]
+
+
+class TestEditChecks:
+    def test_an_edit_taking_another_id_is_refused(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit that gives the draft the id of another entry of the file does not pass: nothing written."""
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "clash", "t = t.replace('## skyrail-setup', '## skyrail-coupling')"))
+        result = review(run_cli, game, "e\nd\nq\n")
+        assert result.exit_code == 0
+        assert "skyrail-setup: id 'skyrail-coupling' is taken by another entry of the file" in result.stderr
+        assert path.read_bytes() == before

@@ -185,12 +185,16 @@ class DraftWalk:
         merged = dict(headers)
         aliases = [*split_list(merged.get("aliases", "")), _header(second, "title"), *split_list(_header(second, "aliases"))]
         merged["aliases"] = f"{LIST_SEPARATOR} ".join(dict.fromkeys(a for a in aliases if a and a != merged.get("title")))
+        anchors = split_list(merged.get("anchor", "")) + split_list(_header(second, "anchor"))
+        if anchors:
+            # Both places in the document: a new import of it leaves the merged entry to the curator (rulebot.corpus.updating).
+            merged["anchor"] = f"{LIST_SEPARATOR} ".join(dict.fromkeys(anchors))
         for key in ("see_also", "asked"):
             values = split_list(merged.get(key, "")) + split_list(_header(second, key))
             values = [v for v in dict.fromkeys(values) if v not in (first.id, second.id)]
             if values:
                 merged[key] = f"{LIST_SEPARATOR} ".join(values)
-        order = [k for k, _ in headers] + [k for k in ("aliases", "see_also", "asked") if k in merged and k not in dict(headers)]
+        order = [k for k, _ in headers] + [k for k in ("anchor", "aliases", "see_also", "asked") if k in merged and k not in dict(headers)]
         text_of = "\n".join(first.body).strip() + "\n\n" + "\n".join(second.body).strip()
         block = format_entry(first.id, [*[(k, merged[k]) for k in order if k != "draft" and merged[k]], ("draft", "true")], text_of)
         ending = _ending(lines)
@@ -248,7 +252,8 @@ class DraftWalk:
         new_id = unique_id(self.game.id_prefix, title, taken | {raw.id})
         headers = [(key, value) for key, (value, _) in raw.headers.items()]
         first = format_entry(raw.id, headers, "\n".join(lines[:at]))
-        second_headers = [(k, title if k == "title" else v) for k, v in headers if k not in ("anchor", "aliases", "asked")]
+        # The second part keeps the anchor: a new import of the document leaves both parts to the curator.
+        second_headers = [(k, title if k == "title" else v) for k, v in headers if k not in ("aliases", "asked")]
         second = format_entry(new_id, second_headers, "\n".join(lines[at + 1 :]))
         return first + "\n" + second
 
@@ -277,16 +282,20 @@ class DraftWalk:
 
     def _problems(self, path: Path, before: str, after: str) -> list[Problem]:
         """The problems `rulebot check` would find in the corpus with the file changed from `before` to `after`
-        that it does not find now (told apart by file and message)."""
+        that it does not find with `before` (told apart by file and message)."""
         source = next(s for p, s in self.files if p == path)
         old = parse_file(path, before, self.game, source, str(path), house_only=False)
         new = parse_file(path, after, self.game, source, str(path), house_only=False)
-        entries = {i: e for i, e in self.corpus.entries.items() if i not in {e.id for e in old.entries}}
-        clashes = [Problem(str(path), e.line, f"id {e.id!r} is taken by another entry ({entries[e.id].path})") for e in new.entries if e.id in entries]
-        entries.update({e.id: e for e in new.entries})
-        checked = check_corpus(replace(self.corpus, entries=entries), set(old.rejected) | set(new.rejected))
-        seen = {(p.path, p.message) for p in old.problems} | {(p.path, p.message) for p in check_corpus(self.corpus, set(old.rejected)).problems}
-        return [p for p in [*new.problems, *clashes, *checked.problems] if (p.path, p.message) not in seen]
+        # The other files' entries as loaded; this file's as it is now (the walk has changed it since).
+        here = path.resolve()
+        others = {i: e for i, e in self.corpus.entries.items() if Path(e.path).resolve() != here}
+        clashes = [Problem(str(path), e.line, f"id {e.id!r} is taken by another entry ({others[e.id].path})") for e in new.entries if e.id in others]
+        ids = [e.id for e in new.entries]
+        clashes += [Problem(str(path), e.line, f"id {e.id!r} is taken by another entry of the file") for e in new.entries if ids.count(e.id) > 1]
+        was = check_corpus(replace(self.corpus, entries={**others, **{e.id: e for e in old.entries}}), set(old.rejected))
+        now = check_corpus(replace(self.corpus, entries={**others, **{e.id: e for e in new.entries}}), set(new.rejected))
+        seen = {(p.path, p.message) for p in [*old.problems, *was.problems]}
+        return [p for p in [*new.problems, *clashes, *now.problems] if (p.path, p.message) not in seen]
 
     def _replace(self, path: Path, before: str, after: str) -> None:
         """Write `after` as the file, unless it was changed meanwhile (then CurationError, nothing written)."""

@@ -12,7 +12,9 @@ have: a question renumbered, a heading moved), then:
 - an entry still marked `draft: true` is rewritten in place with the new
   draft (its id, and the header keys the importer does not write, kept);
 - an entry no longer marked draft has been restated by a curator: it is
-  left byte for byte, and links to its draft go to it;
+  left byte for byte, and links to its draft go to it; so is an entry a
+  curator has merged from several drafts or split (`rulebot review`), which
+  holds several anchors or shares one;
 - a draft paired with nothing is added at the end of the file;
 - a draft entry of the file paired with no draft is gone from the document:
   it is kept as it is and listed, for the curator to decide.
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from rulebot import atomic
 from rulebot.corpus.drafts import DraftEntry, Imported
-from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, split_entries
+from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, split_entries, split_list
 from rulebot.corpus.model import Source
 from rulebot.errors import CurationError
 from rulebot.text import fold
@@ -93,8 +95,9 @@ def check_edition(source: Source, date: str) -> str:
 
 
 def anchor(section: str, title: str) -> str:
-    """A draft's anchor: its section, and its title when the section does not end with it already."""
-    section, title = _one_line(section), _one_line(title)
+    """A draft's anchor: its section, and its title when the section does not end with it already (without `;`,
+    which separates the anchors of an entry merged from several drafts)."""
+    section, title = _one_line(section).replace(LIST_SEPARATOR, ","), _one_line(title).replace(LIST_SEPARATOR, ",")
     last = section.rsplit(" > ", 1)[-1]
     return section if not title or fold(last) == fold(title) else f"{section} > {title}"
 
@@ -115,7 +118,7 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
         raws = list(split_entries(path, text))
         pairs = _pair(drafted.entries, raws)
         taken = {raw.id for raw in raws}
-        renamed = {draft.id: raw.id for draft, raw in pairs.items()}
+        renamed = {draft.id: found[0].id for draft, found in pairs.items()}
         used = taken | {d.id for d in drafted.entries if d not in pairs}
         for draft in drafted.entries:
             if draft not in pairs and draft.id in taken:
@@ -129,12 +132,15 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
         ending = next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
         replaced: dict[int, tuple[int, str]] = {}
         for raw, end in zip(raws, [*[r.line - 1 for r in raws[1:]], len(lines)]):
-            draft = next((d for d, r in pairs.items() if r is raw), None)
-            if draft is None:
+            mine = [d for d, found in pairs.items() if any(r is raw for r in found)]
+            if not mine:
                 if _is_draft(raw):
                     done.gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
                 continue
-            if not _is_draft(raw):
+            draft = mine[0]
+            # Merged or split by a curator (several drafts in one entry, one draft in several): the curator's now.
+            reshaped = len(mine) > 1 or len(pairs[draft]) > 1 or len(split_list(_header(raw, "anchor"))) > 1
+            if not _is_draft(raw) or reshaped:
                 done.restated.append(raw.id)
                 continue
             as_before = next(split_entries(path, _block(draft, renamed, raw, revised=None)))
@@ -177,11 +183,21 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
     return done
 
 
-def _pair(drafts: list[DraftEntry], raws: list[RawEntry]) -> dict[DraftEntry, RawEntry]:
-    """Each draft's entry in the file, where it has one: by anchor, then by section and title, then by a title
-    unique on both sides among those left."""
-    pairs: dict[DraftEntry, RawEntry] = {}
-    free = list(raws)
+def _pair(drafts: list[DraftEntry], raws: list[RawEntry]) -> dict[DraftEntry, list[RawEntry]]:
+    """Each draft's entries in the file, where it has some: by anchor (every entry naming it: the parts of a
+    draft split by `rulebot review`), then one by section and title, then one by a title unique on both sides
+    among those left."""
+    pairs: dict[DraftEntry, list[RawEntry]] = {}
+    by_anchor: dict[str, list[RawEntry]] = {}
+    for raw in raws:
+        for name in split_list(_header(raw, "anchor")):
+            by_anchor.setdefault(fold(name), []).append(raw)
+    for draft in drafts:
+        found = by_anchor.get(fold(anchor(draft.section, draft.title)))
+        if found:
+            pairs[draft] = found
+    claimed = {id(raw) for found in pairs.values() for raw in found}
+    free = [raw for raw in raws if id(raw) not in claimed]
 
     def match(key_of_draft, key_of_raw) -> None:  # type: ignore[no-untyped-def]
         waiting: dict[object, list[RawEntry]] = {}
@@ -195,10 +211,10 @@ def _pair(drafts: list[DraftEntry], raws: list[RawEntry]) -> dict[DraftEntry, Ra
             found = waiting.get(key_of_draft(draft))
             if found:
                 raw = found.pop(0)
-                pairs[draft] = raw
+                pairs[draft] = [raw]
                 free.remove(raw)
 
-    match(lambda d: fold(anchor(d.section, d.title)), lambda r: fold(_header(r, "anchor")))
+    # Entries written before drafts had anchors.
     match(lambda d: (_one_line(d.section), _one_line(d.title)), lambda r: (_header(r, "section"), _header(r, "title")) if not _header(r, "anchor") else None)
     # What is left: a title that one draft and one entry alone have (a question renumbered, a heading moved).
     left = [d for d in drafts if d not in pairs]
