@@ -21,6 +21,8 @@ Each conductor takes **4 tickets** and a locomotive of their colour.
 
 A conductor may couple two carriages of the same colour at a depot.
 
+Hitching - See Coupling.
+
 ## Derailment
 
 A locomotive that crosses a broken rail derails and skips the next turn.
@@ -102,7 +104,8 @@ def restate(path: Path, entry_id: str, new_block: str) -> None:
 
 class TestReimport:
     def test_the_same_document_again_adds_nothing(self, run_cli, game: Path):
-        """A second import of the same document writes nothing, says so, and check stays clean."""
+        """A second import of the same document writes nothing, says so, and check stays clean: the drafts come out
+        as the first time (an alias from a redirect included, though the entry there has it already)."""
         first = run_import(run_cli, game)
         assert first.exit_code == 0, first.output
         assert "0 updated, 5 added, 0 unchanged, 0 gone, 0 kept as restated" in first.stderr
@@ -112,6 +115,7 @@ class TestReimport:
         assert "0 updated, 0 added, 5 unchanged, 0 gone, 0 kept as restated; nothing written" in again.stderr
         assert (game / "games/skyrail/rules.md").read_bytes() == before
         assert len(entries(game)) == 5
+        assert [a.text for a in entries(game)["skyrail-coupling"].aliases] == ["Hitching"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
     def test_drafts_record_their_anchor(self, run_cli, game: Path):

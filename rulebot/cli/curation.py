@@ -139,14 +139,17 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
     if edition is not None and not append:
         raise click.UsageError("--edition goes with --append")
     loaded, _ = corpus.check(settings.corpus_dirs())
-    drafted = importer.import_document(document, loaded, game, source_id)
-    summary = drafted.summary()
-    if append:
+    if not append:
+        drafted = importer.import_document(document, loaded, game, source_id)
+    else:
+        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
+        drafted = importer.import_document(document, updating.without_file(loaded, path), game, source_id)
         if edition is not None:
             the_source = loaded.game(game).source(source_id)
             assert the_source is not None  # import_document has checked it
             updating.check_edition(the_source, edition)
-        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
+    summary = drafted.summary()
+    if append:
         done = updating.append_drafts(path, drafted, edition)
         summary += f"\n{done.summary()}"
         for gone in done.gone:

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulebot import atomic
 from rulebot.corpus.drafts import DraftEntry, Imported
 from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, split_entries, split_list
-from rulebot.corpus.model import Source
+from rulebot.corpus.model import Corpus, Source
 from rulebot.errors import CurationError
 from rulebot.text import fold
 
@@ -80,6 +80,14 @@ class DraftsWritten:
         )
         where = f"written to {self.path}" if self.written else f"nothing written to {self.path}"
         return f"{counts}; {where}"
+
+
+def without_file(corpus: Corpus, path: Path) -> Corpus:
+    """The corpus without the entries of one file: what drafting a document again for that file reads, so that
+    its drafts come out as they did the first time (their names not taken, their links not sent elsewhere
+    by the entries of the earlier import)."""
+    here = path.resolve()
+    return replace(corpus, entries={i: e for i, e in corpus.entries.items() if Path(e.path).resolve() != here})
 
 
 def check_edition(source: Source, date: str) -> str:
@@ -131,8 +139,12 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
         lines = _lines_with_ends(text)
         ending = next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
         replaced: dict[int, tuple[int, str]] = {}
+        drafts_of: dict[int, list[DraftEntry]] = {}
+        for draft, found in pairs.items():
+            for raw in found:
+                drafts_of.setdefault(id(raw), []).append(draft)
         for raw, end in zip(raws, [*[r.line - 1 for r in raws[1:]], len(lines)]):
-            mine = [d for d, found in pairs.items() if any(r is raw for r in found)]
+            mine = drafts_of.get(id(raw), [])
             if not mine:
                 if _is_draft(raw):
                     done.gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
