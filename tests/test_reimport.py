@@ -205,3 +205,16 @@ class TestReimport:
         result = rulebot_process(*args)
         assert result.returncode == 0, result.stderr
         assert "4 updated, 1 added, 0 unchanged, 1 gone, 0 kept as restated" in result.stderr
+
+    def test_a_restated_entry_whose_place_is_gone_is_named(self, run_cli, game: Path):
+        """A restated entry whose anchor the new document no longer has is left as it is, and named."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("anchor: Derailment\ndraft: true\n", "anchor: Derailment\n"), encoding="utf-8")
+        before = path.read_bytes()
+        (game / "rules.md").write_text(RULES.replace("## Derailment", "## Other").replace("derails and skips", "stops and skips"),
+                                       encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "0 updated, 1 added, 4 unchanged, 0 gone, 0 kept as restated" in result.stderr
+        assert "restated, its place gone from the document (left as it is): skyrail-derailment (Derailment)" in result.stderr
+        assert path.read_bytes().startswith(before)

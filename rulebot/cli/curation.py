@@ -154,6 +154,8 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
         summary += f"\n{done.summary()}"
         for gone in done.gone:
             summary += f"\n  gone from the document (kept, to restate or delete): {gone.id} ({gone.title})"
+        for gone in done.restated_gone:
+            summary += f"\n  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})"
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:

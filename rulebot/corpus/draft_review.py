@@ -14,13 +14,16 @@ order. For each draft the curator may
   does not pass is kept, its problems written at its top, for the editor to
   be opened on it again, now or at the next walk;
 - merge it with the entry after it: one draft, the texts one after the
-  other, the second's title an alias, links to the second going to the first;
+  other, the second's title an alias, links to the second going to the first,
+  and both anchors kept;
 - split it where the curator puts a `>>> split` line in the editor (at a
   blank line, or before a bullet): two drafts, the second titled by the
-  words the curator puts after the marker (else the first's title and `(2)`);
+  words the curator puts after the marker (else the first's title and `(2)`),
+  both with the anchor;
 - skip it, for a later walk; or quit.
 
-Every change is written whole under the file's lock (rulebot.atomic), at
+An entry merged or split so is the curator's: importing the document again
+leaves it as it is (rulebot.corpus.updating). Every change is written whole under the file's lock (rulebot.atomic), at
 once: a walk killed half-way has kept everything done before. The walk's
 place (the drafts skipped) and an edit in progress are kept in the user
 data folder, one state file per game and entries file.

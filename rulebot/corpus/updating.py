@@ -67,6 +67,9 @@ class DraftsWritten:
     """Ids of the entries of the document a curator has restated (no longer drafts): left as they are."""
     gone: list[Gone] = field(default_factory=list)
     """Draft entries of the file the document no longer has: kept, for the curator to decide."""
+    restated_gone: list[Gone] = field(default_factory=list)
+    """Restated entries drafted from the document, whose place in it (their anchor) it no longer has: left as
+    they are, but the rule they restate may have gone."""
 
     @property
     def written(self) -> bool:
@@ -148,6 +151,8 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
             if not mine:
                 if _is_draft(raw):
                     done.gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
+                elif _header(raw, "anchor"):
+                    done.restated_gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
                 continue
             draft = mine[0]
             # Merged or split by a curator (several drafts in one entry, one draft in several): the curator's now.
