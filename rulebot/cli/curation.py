@@ -281,15 +281,16 @@ REVIEW_CHOICES = (
 @click.option("--start-over", is_flag=True, help="Offer again the drafts skipped in earlier walks.")
 @click.pass_obj
 def review(settings: Settings, game: str, start_over: bool) -> None:
-    """Walk through a game's drafts one at a time, in document order.
+    """Walk through a game's drafts one at a time, in document order (the only order: rulebot keeps no record
+    of what players ask most).
 
     Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes),
     [e]dit it in $EDITOR (checked as `rulebot check` does on save; an edit that
     does not pass is kept and opened again), [m]erge it with the next entry,
     [s]plit it at a `>>> split TITLE` line put in the editor, s[k]ip it, or
     [q]uit. Every choice is written at once; the walk keeps its place (the
-    drafts skipped) for the next time. Choices are read from standard input,
-    one a line, when it is no terminal.
+    drafts skipped) for the next time. Choices are read a line at a time from
+    standard input, so that a script can give them.
     """
     from rulebot.corpus import draft_review, scaffold
 
