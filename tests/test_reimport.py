@@ -123,7 +123,7 @@ class TestReimport:
         run_import(run_cli, game)
         text = (game / "games/skyrail/rules.md").read_text(encoding="utf-8")
         assert "section: Setup\nanchor: Setup\n" in text
-        assert "anchor: FAQ, question 1 > Can a locomotive couple in a tunnel?\n" in text
+        assert "section: FAQ, question 1\nanchor: FAQ > Can a locomotive couple in a tunnel?\n" in text
 
     def test_a_restated_entry_survives_byte_for_byte(self, run_cli, game: Path):
         """An entry no longer marked draft is never rewritten, even retitled and with its document's text changed."""
@@ -218,3 +218,19 @@ class TestReimport:
         assert "0 updated, 1 added, 4 unchanged, 0 gone, 0 kept as restated" in result.stderr
         assert "restated, its place gone from the document (left as it is): skyrail-derailment (Derailment)" in result.stderr
         assert path.read_bytes().startswith(before)
+
+    def test_a_restated_question_retitled_and_renumbered_is_not_drafted_again(self, run_cli, game: Path):
+        """A question's anchor is the question, not its number: restated under a new title, then moved down by a
+        question added above it, it is still the curator's entry, and no draft of it is added."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        restate(path, "skyrail-can-a-locomotive-couple-in-a-tunnel",
+                "## skyrail-can-a-locomotive-couple-in-a-tunnel\ntitle: Coupling in tunnels\nkind: faq\nsection: FAQ, question 1\n"
+                "anchor: FAQ > Can a locomotive couple in a tunnel?\n\nTunnels leave no room to couple.\n\n")
+        (game / "rules.md").write_text(RULES.replace("## FAQ\n", "## FAQ\n\nQ: Who goes first?\nA: The oldest conductor.\n"),
+                                       encoding="utf-8")
+        result = run_import(run_cli, game)
+        # The other question only moved (question 2 now 3): updated, its section only.
+        assert "1 updated, 1 added, 3 unchanged, 0 gone, 1 kept as restated" in result.stderr, result.stderr
+        titles = [e.title for e in entries(game).values()]
+        assert "Can a locomotive couple in a tunnel?" not in titles and "Who goes first?" in titles

@@ -105,10 +105,19 @@ def check_edition(source: Source, date: str) -> str:
     )
 
 
+QUESTION_NUMBER_RE = re.compile(r"(?:^|,\s*)question \d+$")
+"""How the importer numbers a question in its section (`FAQ, question 3`): a place that moves when a question
+is added above it, left out of the anchor, which the question itself (the title) makes precise."""
+
+
 def anchor(section: str, title: str) -> str:
     """A draft's anchor: its section, and its title when the section does not end with it already (without `;`,
-    which separates the anchors of an entry merged from several drafts)."""
+    which separates the anchors of an entry merged from several drafts, nor a question's number)."""
     section, title = _one_line(section).replace(LIST_SEPARATOR, ","), _one_line(title).replace(LIST_SEPARATOR, ",")
+    if title:
+        section = QUESTION_NUMBER_RE.sub("", section)
+    if not section:
+        return title
     last = section.rsplit(" > ", 1)[-1]
     return section if not title or fold(last) == fold(title) else f"{section} > {title}"
 
