@@ -234,3 +234,15 @@ class TestReimport:
         assert "1 updated, 1 added, 3 unchanged, 0 gone, 1 kept as restated" in result.stderr, result.stderr
         titles = [e.title for e in entries(game).values()]
         assert "Can a locomotive couple in a tunnel?" not in titles and "Who goes first?" in titles
+
+    def test_drafts_written_before_anchors_are_paired_by_section_and_title(self, run_cli, game: Path):
+        """Drafts of an earlier rulebot (no `anchor:`) are paired by section and title: the same document again
+        leaves them byte for byte."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        path.write_text("\n".join(line for line in path.read_text(encoding="utf-8").split("\n") if not line.startswith("anchor: ")),
+                        encoding="utf-8")
+        before = path.read_bytes()
+        result = run_import(run_cli, game)
+        assert "0 updated, 0 added, 5 unchanged, 0 gone, 0 kept as restated; nothing written" in result.stderr, result.stderr
+        assert path.read_bytes() == before
