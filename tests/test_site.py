@@ -209,7 +209,7 @@ class TestPages:
         report = site.build(shipped, tmp_path / "site")
         assert report.entries == len(shipped.entries)
         assert report.games == len(shipped.games)
-        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups) + 2  # Molthar's in French too
+        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups) + 3  # Molthar's in French too (entries, A–Z, setup)
         assert report.out_dir == (tmp_path / "site").resolve()
 
     def test_every_game_has_a_page_and_an_index(self, shipped: Corpus, shipped_site: Path):
@@ -827,9 +827,9 @@ def _ids_on(site_dir: Path, page: str, corpus: Corpus) -> list[str]:
 
 class TestLargeGame:
     def test_small_games_keep_one_page(self, shipped: Corpus, shipped_site: Path):
-        """Every shipped game is one page with all its entries, one A–Z and its setup page (and, for Molthar, the first two in French too)."""
+        """Every shipped game is one page with all its entries, one A–Z and its setup page (and, for Molthar, all three in French too)."""
         for slug in shipped.games:
-            french = ["a-z.fr.html", "index.fr.html"] if slug == "portals-of-molthar" else []
+            french = ["a-z.fr.html", "index.fr.html", "setup.fr.html"] if slug == "portals-of-molthar" else []
             assert sorted(p.name for p in (shipped_site / slug).iterdir()) == sorted(["a-z.html", "index.html", "setup.html", *french])
             assert sorted(_ids_on(shipped_site, f"{slug}/index.html", shipped)) == sorted(e.id for e in shipped.entries_of(slug))
 
@@ -865,7 +865,7 @@ class TestLargeGame:
         """The 300 rooms, too heavy for a page, are cut where floor 8 begins; each part says which part it is and which floors it holds."""
         first = (large_site / LARGE_GAME / "rulebook--rooms.html").read_text(encoding="utf-8")
         second = (large_site / LARGE_GAME / "rulebook--rooms-2.html").read_text(encoding="utf-8")
-        assert '<section class="section" id="s--rulebook--2"' in first and 'id="s--rulebook--2--2"' in second
+        assert '<div class="section" id="s--rulebook--2"' in first and 'id="s--rulebook--2--2"' in second
         assert '<span class="part">(part 1 of 2)</span>' in first and "Floor 1 – Floor 7" in first
         assert "Floor 8 – Floor 12" in second
         assert 'id="tower-room-174"' in first and 'id="tower-room-175"' in second

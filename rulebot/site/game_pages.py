@@ -12,7 +12,7 @@ from dataclasses import replace
 import jinja2
 from markupsafe import Markup
 
-from rulebot.corpus.model import Entry, Game, Source
+from rulebot.corpus.model import TEXT_LANGUAGE, Entry, Game, Source
 from rulebot.site.arrangement import Site
 from rulebot.site.links import LinkContext, NameTable, to_html
 from rulebot.site.pages import Page
@@ -218,7 +218,8 @@ def _entry_view(site: Site, entry: Entry, page: str, names: NameTable) -> EntryV
         expansion_slug=entry.expansion,
         revised=entry.revised,
         html=Markup(to_html(entry.text, context)),  # safe: raw HTML disabled, links checked
-        aliases=entry.aliases,
+        # A page gives the names players use in its language; those of a language the game has no pages in too.
+        aliases=tuple(a for a in entry.aliases if a.lang == site.lang or a.lang not in (TEXT_LANGUAGE, *site.languages.get(entry.game, ()))),
         see_also=site.links(entry.see_also, page, entry.game),
         referenced_by=site.links(site.referenced_by.get(entry.id, []), page, entry.game),
         modifies=site.links(entry.modifies, page, entry.game),
