@@ -204,12 +204,16 @@
 
   // What a result shows of its text: the sentence that says most of the question's words (the first of them
   // when none does), whole, with the next while it is short; a long sentence around its first such word.
-  var SNIPPET = 220;
+  var SNIPPET = 180;
   function snippetOf(text, said) {
     var S = window.RULEBOT_SEARCH;
+    // The stems of a text's words that the question says, stop words (English or French) left out.
     var says = function (part) {
       var found = new Set();
-      S.terms("english", part).forEach(function (term) { if (said.has(term)) found.add(term); });
+      (part.match(/[\p{L}\p{N}]+/gu) || []).forEach(function (word) {
+        var term = S.terms("english", word)[0];
+        if (term && said.has(term) && S.terms("french", word).length) found.add(term);
+      });
       return found.size;
     };
     var sentences = text.split(/(?<=[.!?;:])\s+/), at = 0, best = 0, offsets = [], offset = 0;
@@ -345,6 +349,7 @@
         var meta = element("span", "result-meta", entry.game.name + " \u00b7 " + say(lang, KINDS[entry.kind] || entry.kind));
         if (lang !== "en" && !translated) meta.appendChild(document.createTextNode(" \u00b7 " + say(lang, "in English")));
         var alias = engine().aliasShown(entry, answer.said);
+        if (alias && alias.text.toLowerCase() === link.textContent.toLowerCase()) alias = null;  // the title shown
         if (alias) {
           meta.appendChild(document.createTextNode(" \u00b7 " + say(lang, "also called") + " "));
           var also = element("span", "result-alias", alias.text);
@@ -443,6 +448,7 @@
         links()[0].focus();
       } else if (event.key === "Escape") {
         if (form.classList.contains("is-open")) {
+          event.preventDefault();  // a search box's own Escape would empty it
           setOpen(false);
         } else {
           input.value = "";
