@@ -516,10 +516,10 @@ def test_game_page_offers_every_game(page, base):  # type: ignore[no-untyped-def
     """On a game's page, a link asks the question of every game, on the home page."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "molthar combien d'actions par tour")
-    page.get_by_role("link", name="Search every game").click()
+    page.get_by_role("link", name="Chercher dans tous les jeux").click()  # a French question: French words
     page.wait_for_url("**/index.html?q=*")
     results = _search(page, "molthar combien d'actions par tour")
-    assert results.first.get_attribute("href").endswith("portals-of-molthar/index.html#molthar-three-actions")
+    assert results.first.get_attribute("href").endswith("portals-of-molthar/index.fr.html#molthar-three-actions")  # in French
 
 
 def _steps_shown(page) -> list[str]:  # type: ignore[no-untyped-def]
