@@ -153,6 +153,7 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             language=toml.string(item, "language", table="sources", index=i) or "en",
             trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
+            headings=_headings(toml, item, i),
         )
         if source.trust not in TRUST_LEVELS:
             toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
@@ -160,6 +161,15 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             toml.error("expansion", f"unknown expansion {source.expansion!r}", "sources", i)
         sources.append(source)
     return sources
+
+
+def _headings(toml: TomlFile, item: dict, index: int) -> tuple[tuple[str, str], ...]:
+    """A source's `headings`: its section headings in the entries' language, by heading as the document has it."""
+    value = item.get("headings", {})
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in value.items()):
+        toml.error("headings", "headings must be a table of non-empty strings (heading as the document has it = heading in English)", "sources", index)
+        return ()
+    return tuple((k.strip(), v.strip()) for k, v in value.items())
 
 
 def groups(lists: list[list[str]]) -> Groups:

@@ -46,6 +46,13 @@ class Source:
     """One of rulebot.corpus.kinds.TRUST_LEVELS."""
     expansion: str | None = None
     """Default expansion of the entries restating this source."""
+    headings: tuple[tuple[str, str], ...] = ()
+    """For a document in another language than the entries' texts: its section headings in that language, as
+    (the heading as the document has it, the heading in the entries' language), for the pages in that language."""
+
+    def heading(self, title: str) -> str | None:
+        """A section heading of the document in the entries' language, None when the corpus does not give it."""
+        return dict(self.headings).get(title)
 
 
 @dataclass(frozen=True)
