@@ -6,6 +6,7 @@ sees every problem, and what they add is written to their corpus folder.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -195,7 +196,9 @@ def new_game(
         loaded, settings.own_dir(), slug, name=name, source=source_id, title=title,
         id_prefix=id_prefix, edition=edition, date=date, language=language,
     )
-    click.echo(f"{slug} started in {folder}; next: rulebot import DOCUMENT --game {slug} --source {source_id} --append", err=True)
+    # The next command must find the game: a folder given with --corpus is read only when named again.
+    corpus = f" --corpus {shlex.quote(str(folder.parent))}" if settings.extra else ""
+    click.echo(f"{slug} started in {folder}; next: rulebot{corpus} import DOCUMENT --game {slug} --source {source_id} --append", err=True)
 
 
 @click.command()
