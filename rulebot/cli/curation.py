@@ -47,14 +47,11 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     not found in its document) and, as warnings, ambiguous ones. --json prints
     every problem and warning in one object (same exit status).
     """
-    from collections import Counter
-
     from rulebot.corpus import review as corpus_review
 
-    dirs = list(corpus_dirs) or ctx.obj.corpus_dirs()
-    review = corpus_review.review(dirs, strict=strict, sources=sources_dir)
-    loaded, problems = review.corpus, review.problems
-    counts = Counter(e.game for e in loaded.entries.values())
+    owned, dirs = _checked_dirs(ctx.obj, corpus_dirs)
+    review = corpus_review.review(dirs, strict=strict, sources=sources_dir, owned=owned)
+    problems, counts = review.problems, review.counts
     if as_json:
         from rulebot.cli import output
 
@@ -73,9 +70,32 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
         found = click.ClickException(f"{plural(len(problems), 'problem')} found")
         found.exit_code = status.NEGATIVE
         raise found
-    per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in loaded.games)
-    entries, games = plural(len(loaded.entries), "entry", "entries"), plural(len(loaded.games), "game")
+    per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in review.games)
+    entries, games = plural(sum(counts.values()), "entry", "entries"), plural(len(review.games), "game")
     click.echo(f"OK: {entries} in {games} ({per_game})")
+
+
+def _checked_dirs(settings: Settings, named: tuple[Path, ...]) -> tuple[list[Path], list[Path]]:
+    """The folders `check` reports on, and every folder it loads (those, after the folders they need).
+
+    Named folders are the curator's; without any, the corpora rulebot uses,
+    except the shipped one, which is reported on only when it is all there is.
+    The shipped corpus (and the curator's others) are loaded under a named
+    folder whose house rules extend one of their games.
+    """
+    import os
+
+    from rulebot.corpus.review import context
+    from rulebot.places import shipped_corpus_dir
+
+    if named:
+        others = settings.corpus_dirs() if settings.shipped or settings.extra else []
+        owned = list(named)
+        return owned, [*context(owned, others), *owned]
+    dirs = settings.corpus_dirs()
+    shipped = os.path.realpath(shipped_corpus_dir())
+    owned = [d for d in dirs if os.path.realpath(d) != shipped] or dirs
+    return owned, dirs
 
 
 def _check_json(review: Review, counts: Counter[str]) -> dict:
@@ -86,8 +106,8 @@ def _check_json(review: Review, counts: Counter[str]) -> dict:
         "ok": not review.problems,
         "problems": [{"file": str(p.path), "line": p.line, "message": p.message, "severity": severity} for p, severity in found],
         "summary": {
-            "entries": len(review.corpus.entries),
-            "games": {slug: counts.get(slug, 0) for slug in review.corpus.games},
+            "entries": sum(counts.values()),
+            "games": {slug: counts.get(slug, 0) for slug in review.games},
             "errors": len(review.problems),
             "warnings": len(found) - len(review.problems),
             "notes": review.notes,

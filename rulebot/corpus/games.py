@@ -153,6 +153,7 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             language=toml.string(item, "language", table="sources", index=i) or "en",
             trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
+            document=toml.string(item, "document", table="sources", index=i),
         )
         if source.trust not in TRUST_LEVELS:
             toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)

@@ -46,6 +46,8 @@ class Source:
     """One of rulebot.corpus.kinds.TRUST_LEVELS."""
     expansion: str | None = None
     """Default expansion of the entries restating this source."""
+    document: str = ""
+    """The file name of the curator's copy of the document (`check --sources`), when not `<id>.md` or `.txt`."""
 
 
 @dataclass(frozen=True)
