@@ -118,7 +118,7 @@ class TestMarkdown:
         """A heading with text of its own is an entry; the document title is no section."""
         entries = by_title(draft(FAQ_MD))
         assert entries["Dock"].section == "Glossary > Dock"
-        assert entries["Dock"].kind == "fine-point"
+        assert entries["Dock"].kind == "term"
         assert entries["Toy Game Reference"].text == "Read this after the rulebook."
 
     def test_lead_in_in_the_middle_of_a_paragraph(self):
@@ -222,7 +222,7 @@ class TestPlainText:
     def test_glossary_terms(self):
         """A short line with its definition below is a glossary entry."""
         dock = by_title(draft(RULES_TXT, markdown=False))["Dock"]
-        assert (dock.kind, dock.section, dock.text) == ("fine-point", "Glossary > Dock", "A place where ferries wait. See rule 101.1.")
+        assert (dock.kind, dock.section, dock.text) == ("term", "Glossary > Dock", "A place where ferries wait. See rule 101.1.")
 
     def test_counts(self):
         """The result counts the drafts and the references resolved."""
