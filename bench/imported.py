@@ -2,6 +2,7 @@
 
     python bench/imported.py                                  # X-Wing and Marvel Champions: drafts' shape
     python bench/imported.py --questions FILE.jsonl           # ... and hit@1 / hit@3 of FILE (aggregate only)
+    python bench/imported.py --more                           # Star Wars: Unlimited and MTG instead
     python bench/imported.py --mtg                            # the MTG comprehensive rules: time, size, site
 
 Each game is started in a temporary corpus folder with `rulebot new-game`
@@ -38,6 +39,10 @@ SCORE = SHARED / "eval" / "score.py"
 GAMES = {
     "x-wing": ("Star Wars: X-Wing", "star-wars-x-wing-2e-rules-reference-v1.4.6.md"),
     "marvel-champions": ("Marvel Champions", "marvel-champions-rules-reference.md"),
+}
+MORE_GAMES = {
+    "star-wars-unlimited": ("Star Wars: Unlimited", "star-wars-unlimited-comprehensive-rules.md"),
+    "mtg": ("Magic: The Gathering", "mtg-comprehensive-rules-20260417.txt"),
 }
 MTG = ("magic", "Magic: The Gathering", "mtg-comprehensive-rules-20260417.txt")
 
@@ -98,6 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--questions", type=Path, help="a question file to score (overall figures only)")
     parser.add_argument("--mtg", action="store_true", help="the MTG comprehensive rules: time, size, site")
+    parser.add_argument("--more", action="store_true", help="Star Wars: Unlimited and MTG instead of X-Wing and Marvel Champions")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -119,7 +125,7 @@ def main() -> None:
             print(f"site: exit {built.returncode} {built.stderr.strip()[-200:]}; {len(pages)} pages, largest "
                   + (f"{pages[0][0] // 1024} KB ({pages[0][1].name})" if pages else "-"))
             return
-        for slug, (name, file) in GAMES.items():
+        for slug, (name, file) in (MORE_GAMES if args.more else GAMES).items():
             print(f"{slug}: {curator_import(folder, slug, name, DATA / file, env)}")
             print(f"  {shape(folder / slug / 'rules.md')}")
         if args.questions:

@@ -150,6 +150,10 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
         written = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
         # After entries already there, the notes that open the drafts would end the last entry's text.
         scaffold.append_text(written, drafted.to_markdown() if not scaffold.has_entries(written) else drafted.entries_markdown())
+        vocabulary = drafted.vocabulary
+        keys = scaffold.write_vocabulary(loaded.game(game), vocabulary.synonyms, vocabulary.terms, document.name)
+        if keys:
+            click.echo(f"Proposed vocabulary ({' and '.join(keys)}) written to {loaded.game(game).path}: review it", err=True)
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:

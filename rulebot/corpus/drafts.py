@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rulebot.corpus import glossary, shaping
 from rulebot.corpus.documents import DASHES, NUMBER, escape_text, expand_range, nice_title, number_key, parent_number, plain, strip_number
 from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, unique_id
-from rulebot.corpus import shaping
 from rulebot.corpus.model import Corpus, Game
 from rulebot.text import fold, plural
 
@@ -41,6 +41,7 @@ KIND_WORDS = (
     (("glossary", "glossaire", "index/glossary"), "term"),
     (("example", "examples", "exemple", "exemples"), "fine-point"),
 )
+KIND_PATTERNS = tuple((re.compile("|".join(rf"\b{re.escape(w)}\b" for w in words)), kind) for words, kind in KIND_WORDS)
 """A FAQ heading makes only its questions and lead-ins `faq` (its other text is rules); a glossary heading makes its items
 `term`s (the definitions), not what lies deeper under them."""
 
@@ -99,6 +100,8 @@ class Imported:
     """Redirects whose target was not found: (document line, redirect as written)."""
     seconds: float = 0.0
     """Time the drafting took."""
+    vocabulary: glossary.Vocabulary = field(default_factory=glossary.Vocabulary)
+    """Synonym groups and terms the document defines, proposed for the game's game.toml."""
 
     def to_markdown(self) -> str:
         """The drafts as an entries file, after a preamble of notes for the curator."""
@@ -116,6 +119,13 @@ class Imported:
             lines.append("")
             lines.extend(f"- {line}: {_one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
+        if self.vocabulary:
+            lines.append("Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it there):")
+            lines.append("")
+            lines.extend(f"- synonyms: {', '.join(group)}" for group in self.vocabulary.synonyms)
+            if self.vocabulary.terms:
+                lines.append(f"- terms: {', '.join(self.vocabulary.terms)}")
+            lines.append("")
         return "\n".join(lines) + "\n" + self.entries_markdown()
 
     def entries_markdown(self) -> str:
@@ -128,7 +138,9 @@ class Imported:
         return (
             f"Drafted {plural(len(self.entries), 'entry', 'entries')} from {self.document}: "
             f"{plural(self.resolved, 'reference')} resolved, {unresolved} unresolved, "
-            f"{plural(self.aliases, 'alias', 'aliases')} from redirects ({self.seconds:.2f} s)"
+            f"{plural(self.aliases, 'alias', 'aliases')} from redirects, "
+            f"{plural(len(self.vocabulary.synonyms), 'synonym group')} and {plural(len(self.vocabulary.terms), 'term')} proposed "
+            f"({self.seconds:.2f} s)"
         )
 
 
@@ -322,8 +334,8 @@ class Drafting:
         """
         for depth, heading in enumerate(reversed(self.headings)):
             folded = fold(heading.title)
-            for words, kind in KIND_WORDS:
-                if not any(re.search(rf"\b{re.escape(w)}\b", folded) for w in words):
+            for pattern, kind in KIND_PATTERNS:
+                if not pattern.search(folded):
                     continue
                 if kind == "faq":
                     if item:
@@ -375,7 +387,7 @@ class Drafting:
             draft.refs.append(Ref("number", match.group("number"), f"rule {match.group('number')}", line))
         for match in SEE_NUMBER_RE.finditer(text):
             draft.refs.append(Ref("number", number_key(match.group("number")), f"see {match.group('number')}", line))
-        for match in SEE_SENTENCE_RE.finditer(text):
+        for match in SEE_SENTENCE_RE.finditer(text) if "See " in text else ():
             name = match.group("name").strip()
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above|appendix)\b|^\d", name, re.IGNORECASE):
                 for part in _split_names(name):
@@ -456,6 +468,14 @@ class Drafting:
                     see_also=tuple(links),
                 )
             )
+
+        others = []
+        if self.corpus is not None:
+            for slug, game in self.corpus.games.items():
+                if slug != self.game.slug:
+                    others.extend(f"{e.title}\n{e.text}" for e in self.corpus.entries_of(slug))
+                    others.extend(game.terms)
+        result.vocabulary = glossary.propose(((e.title, e.kind, e.text) for e in result.entries), others)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:
         """The draft (or existing entry id) a reference names, or None."""

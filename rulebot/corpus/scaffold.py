@@ -249,3 +249,39 @@ def write_new(path: Path, text: str, force: bool = False, parents: bool = False)
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+EMPTY_LIST_RE = r"^(?P<key>{key})\s*=\s*\[\s*\]"
+
+
+def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], document: str) -> list[str]:
+    """Write proposed synonym groups and terms into the game's own game.toml, each list only where it is
+    still empty (`synonyms = []`, as new-game writes it): what the curator wrote is never changed. The
+    keys written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
+    shipped corpus's)."""
+    import re
+
+    path = Path(game.path)
+    try:
+        outside_package(path, "the game file")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, PackageWriteError):
+        return []
+    head, marker, vocabulary = text.partition("\n[vocabulary]\n")
+    if not marker:
+        return []
+    written = []
+    note = f"# proposed by `rulebot import` from {document}: keep what players say, remove the rest"
+    for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
+        pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
+        if not values or not pattern.search(vocabulary):
+            continue
+        listed = "\n".join(f"  {value}," for value in values)
+        vocabulary = pattern.sub(lambda _m, k=key, v=listed: f"{note}\n{k} = [\n{v}\n]", vocabulary, count=1)
+        written.append(key)
+    if written:
+        try:
+            path.write_text(head + marker + vocabulary, encoding="utf-8")
+        except OSError as exc:
+            raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return written

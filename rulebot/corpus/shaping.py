@@ -108,9 +108,10 @@ def _parts(draft: Draft) -> list[Draft]:
     parts = []
     for chunk in rest:
         kind = "rule" if draft.kind == "term" else draft.kind
+        joiner = " — " if draft.title.endswith("?") else ": "
         part = replace(
             draft,
-            title=f"{draft.title}: {_label(chunk[0][0] if not chunk[0][0].rstrip().endswith(':') or len(chunk) == 1 else chunk[0][0])}",
+            title=f"{draft.title}{joiner}{_label(chunk[0][0])}",
             kind=kind,
             section=f"{draft.section or draft.title}, {_where(chunk)}",
             line=chunk[0][3],
