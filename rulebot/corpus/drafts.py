@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulebot.corpus import glossary, shaping
+from rulebot.corpus import glossary
 from rulebot.corpus.documents import DASHES, NUMBER, escape_text, expand_range, nice_title, number_key, parent_number, plain, strip_number
 from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, unique_id
 from rulebot.corpus.model import Corpus, Game
@@ -405,8 +405,7 @@ class Drafting:
 
     def finish(self, result: Imported) -> None:
         """Give each draft with text an id, resolve the references and redirects, and add the DraftEntry list to `result`."""
-        drafts = shaping.split_long([d for d in self.drafts if d.body or d.see_lines])
-        shaping.distinct_titles(drafts)
+        drafts = [d for d in self.drafts if d.body or d.see_lines]
         kept = set(map(id, drafts))
         taken = set(self.corpus.entries) if self.corpus else set()
         for draft in drafts:
@@ -430,7 +429,7 @@ class Drafting:
                 result.redirects_unresolved.append((line, f"{written} (the existing entry {target}: add the alias there)"))
                 continue
             claimed.add(key)
-            target = shaping.defining(target, alias, drafts)
+            target = defining(target, alias, drafts)
             target.aliases.append(alias)
             result.aliases += 1
         parts: dict[int, list[str]] = {}
@@ -560,3 +559,21 @@ def _safe_text(text: str) -> str:
             line = "\\" + line
         out.append(line)
     return "\n".join(out)
+
+
+def defining(target: Draft, alias: str, drafts: list[Draft]) -> Draft:
+    """The draft that defines `alias` among `target` and what lies under it (its parts, its sub-headings'
+    entries): `target` when it does or none does."""
+    family = [target] + [
+        d for d in drafts if d is not target and (d.parent is target or (target.section and d.section.startswith(target.section + " > ")))
+    ]
+    name = re.escape(re.sub(r"\s*\([^)]*\)", "", alias).strip())
+    if not name:
+        return target
+    defines = re.compile(
+        rf"(?im)^\s*(?:[-*+]\s+)?(?:\*\*|__)?{name}(?:\*\*|__)?\s*(?:\([^)]*\)\s*)?(?::|\s[—–-]\s)|(?:\*\*|__){name}(?:\*\*|__)"
+    )
+    for draft in family:
+        if any(defines.search(piece) for piece in draft.body):
+            return draft
+    return target

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebot.corpus import shaping
 from rulebot.corpus.documents import (
     DASHES,
     MARKDOWN_SUFFIXES,
@@ -104,6 +105,7 @@ def draft_entries(
     blocks = list(markdown_blocks(text) if markdown else text_blocks(text))
     drafting = Drafting(game, markdown, corpus, document_acronyms(text))
     walk(drafting, blocks)
+    drafting.drafts = shaping.shape(drafting.drafts)
     result = Imported(document=document, game=game.slug, source=source.id)
     drafting.finish(result)
     return result

@@ -11,11 +11,9 @@ before they get their ids:
   ways with the entry;
 - titles that repeat in a game are told apart by the section they are in
   (`Setup (Huge Ships)`); a glossary's definition keeps the plain title;
-- a name that redirects to an entry (`Koiogran Turn` - see Bearing) goes to
-  the part or sub-entry that defines it, where there is one.
-
-The drafts are rulebot.corpus.drafts.Draft objects; this module only reads
-and copies them (dataclasses.replace), so that it needs nothing above it.
+- (in rulebot.corpus.drafts, when redirects are resolved) a name that
+  redirects to an entry (`Koiogran Turn` - see Bearing) goes to the part or
+  sub-entry that defines it, where there is one.
 """
 
 from __future__ import annotations
@@ -23,12 +21,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from rulebot.corpus.drafts import Draft
 from rulebot.text import fold
-
-if TYPE_CHECKING:
-    from rulebot.corpus.drafts import Draft
 
 MAX_ENTRY_WORDS = 250
 """A draft of more words is cut into parts; shorter ones stay whole."""
@@ -46,6 +41,13 @@ def words(text: str) -> int:
 
 
 # -- parts of long drafts --------------------------------------------------------
+
+
+def shape(drafts: list[Draft]) -> list[Draft]:
+    """The drafts with text, long ones cut into parts, titles told apart."""
+    shaped = split_long([d for d in drafts if d.body or d.see_lines])
+    distinct_titles(shaped)
+    return shaped
 
 
 def split_long(drafts: list[Draft]) -> list[Draft]:
@@ -182,24 +184,3 @@ def _qualifier(draft: Draft) -> str:
         if component and fold(component) != own:
             return component
     return ""
-
-
-# -- where an alias belongs --------------------------------------------------------
-
-
-def defining(target: Draft, alias: str, drafts: list[Draft]) -> Draft:
-    """The draft that defines `alias` among `target` and what lies under it (its parts, its sub-headings'
-    entries): `target` when it does or none does."""
-    family = [target] + [
-        d for d in drafts if d is not target and (d.parent is target or (target.section and d.section.startswith(target.section + " > ")))
-    ]
-    name = re.escape(re.sub(r"\s*\([^)]*\)", "", alias).strip())
-    if not name:
-        return target
-    defines = re.compile(
-        rf"(?im)^\s*(?:[-*+]\s+)?(?:\*\*|__)?{name}(?:\*\*|__)?\s*(?:\([^)]*\)\s*)?(?::|\s[—–-]\s)|(?:\*\*|__){name}(?:\*\*|__)"
-    )
-    for draft in family:
-        if any(defines.search(piece) for piece in draft.body):
-            return draft
-    return target
