@@ -474,7 +474,7 @@ class Drafting:
                 if slug != self.game.slug:
                     others.extend(f"{e.title}\n{e.text}" for e in self.corpus.entries_of(slug))
                     others.extend(game.terms)
-        result.vocabulary = glossary.propose(((e.title, e.kind, e.text) for e in result.entries), others)
+        result.vocabulary = glossary.propose(((e.title, e.kind, e.text, e.aliases) for e in result.entries), others)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:
         """The draft (or existing entry id) a reference names, or None."""

@@ -55,8 +55,8 @@ class Vocabulary:
         return bool(self.synonyms or self.terms)
 
 
-def propose(entries: Iterable[tuple[str, str, str]], others: Iterable[str] = ()) -> Vocabulary:
-    """The vocabulary of a game's drafts, given as (title, kind, text); `others`: the other games' texts and terms."""
+def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: Iterable[str] = ()) -> Vocabulary:
+    """The vocabulary of a game's drafts, given as (title, kind, text, aliases); `others`: the other games' texts and terms."""
     entries = list(entries)
     found = Vocabulary()
     seen: set[str] = set()
@@ -68,8 +68,11 @@ def propose(entries: Iterable[tuple[str, str, str]], others: Iterable[str] = ())
         seen.update(members)
         found.synonyms.append(members)
 
-    for title, _kind, text in entries:
+    for title, _kind, text, aliases in entries:
         bare = _bare(title)
+        for alias in aliases:  # `ATK` - see Attack: an alias that abbreviates the title
+            if re.fullmatch(r"[A-Z]{2,6}", alias) and _abbreviates(alias, bare):
+                group(bare, alias)
         plain = MARKUP_RE.sub(lambda m: m.group(1) or "", text)
         # `ATK` whose text only points at `Attack (Player Action)`: the abbreviation of attack.
         see = SEE_RE.match(plain)
@@ -94,7 +97,7 @@ def propose(entries: Iterable[tuple[str, str, str]], others: Iterable[str] = ())
         words = re.findall(r"\w+", fold(text))
         for size in range(1, MAX_TERM_WORDS + 1):
             used.update(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
-    for title, kind, _text in entries:
+    for title, kind, _text, _aliases in entries:
         term = _clean(_bare(title))
         if kind != "term" or not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms:
             continue
