@@ -120,10 +120,14 @@ def main() -> None:
             print(shape(folder / slug / "rules.md"))
             print(f"new-game + import + first answer: {seconds:.1f} s (exit {asked.returncode}); first answer: {asked.stdout.splitlines()[:1]}")
             site = root / "site"
-            built = rulebot("--no-shipped", "--corpus", str(folder), "site", str(site), env=env)
-            pages = sorted(((p.stat().st_size, p) for p in site.rglob("*.html")), reverse=True) if not built.returncode else []
-            print(f"site: exit {built.returncode} {built.stderr.strip()[-200:]}; {len(pages)} pages, largest "
-                  + (f"{pages[0][0] // 1024} KB ({pages[0][1].name})" if pages else "-"))
+            built = rulebot("--no-shipped", "--corpus", str(folder), "site", "build", str(site), env=env)
+            pages = sorted(((p.stat().st_size, p) for p in site.rglob("*") if p.is_file()), reverse=True) if not built.returncode else []
+            html = [(size, p) for size, p in pages if p.suffix == ".html"]
+            print(f"site: exit {built.returncode}; {len(html)} pages, largest "
+                  + (f"{html[0][0] // 1024} KB ({html[0][1].relative_to(site)})" if html else "-")
+                  + (f"; largest file {pages[0][0] // 1024} KB ({pages[0][1].relative_to(site)})" if pages else ""))
+            over = [p for size, p in html if size > 300 * 1024]
+            print(f"pages over 300 KB: {len(over)}" + (f" ({', '.join(str(p.relative_to(site)) for p in over[:5])})" if over else ""))
             return
         for slug, (name, file) in (MORE_GAMES if args.more else GAMES).items():
             print(f"{slug}: {curator_import(folder, slug, name, DATA / file, env)}")

@@ -502,3 +502,33 @@ class TestVocabularyWritten:
         before = (games / "skyrail" / "game.toml").read_text(encoding="utf-8")
         again = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--out", str(tmp_path / "d.md"))
         assert again.exit_code == 0 and (games / "skyrail" / "game.toml").read_text(encoding="utf-8") == before
+
+
+def _linked_rules_document(rules: int = 420, terms: int = 40) -> str:
+    """A plain-text comprehensive rules document whose every rule names ten glossary terms: the site links each."""
+    names = [f"Zephyr Token {chr(65 + n // 26)}{chr(65 + n % 26)}" for n in range(terms)]
+    lines = ["Skyrail Comprehensive Rules", "", "1. Game Concepts", "", "100. General", ""]
+    for n in range(1, rules + 1):
+        named = ", ".join(names[(n + k) % terms] for k in range(10))
+        lines += [f"100.{n}. A train on track {n} checks {named} before it leaves the depot, in the order the timetable lists them.", ""]
+    lines += ["Glossary", ""]
+    for name in names:
+        lines += [name, f"A piece the conductor places on a carriage; called {name.lower()} in these rules.", ""]
+    return "\n".join(lines)
+
+
+class TestImportedSite:
+    def test_no_page_over_the_page_size(self, run_cli, tmp_path: Path):
+        """The site of an imported, heavily cross-linked game has no page heavier than PAGE_BYTES: the links
+        the site adds to texts (names of other entries) are weighed when pages are made."""
+        from rulebot.site import pages as site_pages
+
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.txt": _linked_rules_document()}) / "skyrail.txt"
+        assert run_cli("--no-shipped", "--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "-t", "Rules").exit_code == 0
+        assert run_cli("--no-shipped", "--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append").exit_code == 0
+        built = run_cli("--no-shipped", "--corpus", str(games), "site", "build", str(tmp_path / "site"))
+        assert built.exit_code == 0, built.output
+        pages = list((tmp_path / "site" / "skyrail").glob("*.html"))
+        assert len(pages) > 2
+        assert max(p.stat().st_size for p in pages) <= site_pages.PAGE_BYTES
