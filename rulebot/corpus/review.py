@@ -52,7 +52,8 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
     the others are context. With `strict`, warnings and drafts are moved to the problems.
     """
     dirs = list(dirs)
-    roots = [os.path.realpath(d) for d in (dirs if owned is None else owned)]
+    reported = dirs if owned is None else list(owned)
+    roots = [os.path.abspath(d) for d in reported] + [os.path.realpath(d) for d in reported]
     loaded, problems = check(dirs)
     result = Review(loaded, problems, warnings=synonym_collisions(loaded), drafts=drafts(loaded))
     if sources is not None:
@@ -87,7 +88,7 @@ def context(owned: Iterable[Path], others: Iterable[Path]) -> list[Path]:
         for game_file in sorted(root.glob("*/game.toml")):
             try:
                 data = tomllib.loads(game_file.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
                 continue  # the check itself reports it
             if isinstance(data.get("extends"), str):
                 extended.add(data["extends"])
@@ -112,6 +113,10 @@ def context(owned: Iterable[Path], others: Iterable[Path]) -> list[Path]:
 
 
 def _inside(path: str | Path, roots: list[str]) -> bool:
-    """A file or folder in one of the folders `roots` (real paths), or one of them."""
-    real = os.path.realpath(path)
-    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+    """A file or folder in one of the folders `roots` (as named, and real paths), or one of them; as named
+    or as its links lead (a link in the folder to a file elsewhere is the folder's)."""
+    return any(
+        place == root or place.startswith(root.rstrip(os.sep) + os.sep)
+        for place in (os.path.abspath(path), os.path.realpath(path))
+        for root in roots
+    )
