@@ -443,6 +443,14 @@ class TestShapedForAnswers:
         assert max(len(e.text.split()) for e in result.entries) <= 250
         assert sum(e.text.count("- Rule ") for e in [stress, *parts]) == 7
 
+    def test_one_long_paragraph_is_cut_between_sentences(self):
+        """A single paragraph too long for an answer is cut between its sentences, each part one paragraph."""
+        paragraph = " ".join(f"Signal {n} turns green when the train before it has left block {n}." for n in range(1, 31))
+        result = draft(f"# Ref\n\n## Signals\n\n{paragraph}\n")
+        assert len(result.entries) > 1
+        assert all(len(e.text.split()) <= 250 and "\n\n" not in e.text for e in result.entries)
+        assert result.entries[1].title.startswith("Signals: Signal ") and result.entries[1].section == "Signals, paragraph 1"
+
     def test_short_sections_stay_whole(self):
         """A short section is one entry."""
         assert [e.title for e in draft(SHAPED_MD).entries if e.title.startswith("Attack")] == ["Attack"]

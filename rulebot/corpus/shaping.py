@@ -70,7 +70,9 @@ def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
         rows = piece.split("\n")
         if not ITEM_RE.match(rows[0]):
             paragraphs += 1
-            units.append((piece, "paragraph", paragraphs, line))
+            # A paragraph too long for one answer is cut between its sentences.
+            sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z(“\"])", piece) if words(piece) > MAX_ENTRY_WORDS else [piece]
+            units.extend((sentence, "paragraph", paragraphs, line) for sentence in sentences)
             continue
         current: list[str] = []
         start = 0
@@ -105,8 +107,7 @@ def _parts(draft: Draft) -> list[Draft]:
     if len(chunks) < 2:
         return []
     first, rest = chunks[0], chunks[1:]
-    draft.body = [u[0] for u in first]
-    draft.lines = [u[3] for u in first]
+    draft.body, draft.lines = _pieces(first)
     parts = []
     for chunk in rest:
         kind = "rule" if draft.kind == "term" else draft.kind
@@ -119,8 +120,8 @@ def _parts(draft: Draft) -> list[Draft]:
             line=chunk[0][3],
             number=None,
             level=0,
-            body=[u[0] for u in chunk],
-            lines=[u[3] for u in chunk],
+            body=_pieces(chunk)[0],
+            lines=_pieces(chunk)[1],
             refs=[],
             see_lines=[],
             notes=[],
@@ -131,10 +132,25 @@ def _parts(draft: Draft) -> list[Draft]:
     return parts
 
 
+def _pieces(chunk: list[tuple[str, str, int, int]]) -> tuple[list[str], list[int]]:
+    """A chunk's text pieces and their lines: the sentences of one paragraph joined again."""
+    pieces: list[str] = []
+    lines: list[int] = []
+    previous: tuple[str, int] | None = None
+    for text, what, number, line in chunk:
+        if what == "paragraph" and previous == (what, number):
+            pieces[-1] += " " + text
+        else:
+            pieces.append(text)
+            lines.append(line)
+        previous = (what, number)
+    return pieces, lines
+
+
 def _where(chunk: list[tuple[str, str, int, int]]) -> str:
     """`bullet 3`, `bullets 3-5`, `paragraph 2` ...: where in its section a part is (by its first kind of unit)."""
     what = chunk[0][1]
-    numbers = [u[2] for u in chunk if u[1] == what]
+    numbers = list(dict.fromkeys(u[2] for u in chunk if u[1] == what))
     if len(numbers) == 1:
         return f"{'bullet' if what == 'item' else 'paragraph'} {numbers[0]}"
     return f"{'bullets' if what == 'item' else 'paragraphs'} {numbers[0]}-{numbers[-1]}"
