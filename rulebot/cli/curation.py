@@ -89,7 +89,9 @@ def _checked_dirs(settings: Settings, named: tuple[Path, ...]) -> tuple[list[Pat
     from rulebot.places import shipped_corpus_dir
 
     if named:
-        others = settings.corpus_dirs() if settings.shipped or settings.extra else []
+        from rulebot.corpus.files import chosen_dirs
+
+        others = chosen_dirs(settings.extra, shipped=settings.shipped)  # may be none: --no-shipped alone
         owned = list(named)
         return owned, [*context(owned, others), *owned]
     dirs = settings.corpus_dirs()
