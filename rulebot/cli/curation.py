@@ -40,16 +40,23 @@ if TYPE_CHECKING:
 def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sources_dir: Path | None, as_json: bool) -> None:
     """Validate a corpus and report every problem as FILE:LINE: message.
 
-    Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one,
-    your own corpus folder and any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
+    Reports on your folders: the CORPUS_DIRs, else the corpora rulebot uses
+    (your own corpus folder and any --corpus; the shipped one only when there
+    is nothing else, as it is not yours to edit). The shipped corpus is still
+    read, for house rules that extend its games. Exits 1 when there is a
+    problem, 0 with a summary when none.
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
     not found in its document) and, as warnings, ambiguous ones. --json prints
     every problem and warning in one object (same exit status).
     """
     from rulebot.corpus import review as corpus_review
+    from rulebot.corpus.files import chosen_dirs
 
-    owned, dirs = _checked_dirs(ctx.obj, corpus_dirs)
+    in_use = chosen_dirs(ctx.obj.extra, shipped=ctx.obj.shipped)
+    if not corpus_dirs and not in_use:
+        raise click.UsageError("no corpus: --no-shipped needs at least one --corpus DIR")
+    owned, dirs = corpus_review.scope(list(corpus_dirs), in_use)
     review = corpus_review.review(dirs, strict=strict, sources=sources_dir, owned=owned)
     problems, counts = review.problems, review.counts
     if as_json:
@@ -73,31 +80,6 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in review.games)
     entries, games = plural(sum(counts.values()), "entry", "entries"), plural(len(review.games), "game")
     click.echo(f"OK: {entries} in {games} ({per_game})")
-
-
-def _checked_dirs(settings: Settings, named: tuple[Path, ...]) -> tuple[list[Path], list[Path]]:
-    """The folders `check` reports on, and every folder it loads (those, after the folders they need).
-
-    Named folders are the curator's; without any, the corpora rulebot uses,
-    except the shipped one, which is reported on only when it is all there is.
-    The shipped corpus (and the curator's others) are loaded under a named
-    folder whose house rules extend one of their games.
-    """
-    import os
-
-    from rulebot.corpus.review import context
-    from rulebot.places import shipped_corpus_dir
-
-    if named:
-        from rulebot.corpus.files import chosen_dirs
-
-        others = chosen_dirs(settings.extra, shipped=settings.shipped)  # may be none: --no-shipped alone
-        owned = list(named)
-        return owned, [*context(owned, others), *owned]
-    dirs = settings.corpus_dirs()
-    shipped = os.path.realpath(shipped_corpus_dir())
-    owned = [d for d in dirs if os.path.realpath(d) != shipped] or dirs
-    return owned, dirs
 
 
 def _check_json(review: Review, counts: Counter[str]) -> dict:

@@ -23,6 +23,7 @@ from rulebot.corpus.load import check
 from rulebot.corpus.model import Corpus
 from rulebot.corpus.vocabulary import synonym_collisions
 from rulebot.errors import Problem
+from rulebot.places import shipped_corpus_dir
 
 
 @dataclass
@@ -77,6 +78,21 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
 def drafts(corpus: Corpus) -> list[Problem]:
     """One 'entry X is a draft' notice per draft entry, at its heading."""
     return [Problem(e.path, e.line, f"entry {e.id!r} is a draft") for e in corpus.entries.values() if e.draft]
+
+
+def scope(named: list[Path], in_use: list[Path]) -> tuple[list[Path], list[Path]]:
+    """The folders `check` reports on, and every folder it loads (those, after the folders they need).
+
+    Named folders are the curator's; without any, the corpora in use (`in_use`),
+    except the shipped one, which is reported on only when it is all there is.
+    Under named folders, the others in use are loaded when house rules of theirs
+    extend one of their games (see context).
+    """
+    if named:
+        return named, [*context(named, in_use), *named]
+    shipped = os.path.realpath(shipped_corpus_dir())
+    owned = [d for d in in_use if os.path.realpath(d) != shipped] or in_use
+    return owned, in_use
 
 
 def context(owned: Iterable[Path], others: Iterable[Path]) -> list[Path]:
