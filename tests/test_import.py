@@ -505,6 +505,7 @@ class TestVocabularyWritten:
         assert result.exit_code == 0, result.output
         assert "written to" in result.stderr and "game.toml" in result.stderr
         game = corpus.load([games]).game("skyrail")
+        assert game.source("rules").document == "skyrail.md"  # check --sources finds the copy by that name
         assert ("attack", "atk") in game.synonyms
         assert {"stress", "tough"} <= set(game.terms)
         before = (games / "skyrail" / "game.toml").read_text(encoding="utf-8")

@@ -138,6 +138,8 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
         keys = scaffold.write_vocabulary(loaded.game(game), vocabulary.synonyms, vocabulary.terms, document.name)
         if keys:
             click.echo(f"Proposed vocabulary ({' and '.join(keys)}) written to {loaded.game(game).path}: review it", err=True)
+        # `check --sources DIR` then finds the curator's copy of the document by its name.
+        scaffold.name_document(loaded.game(game), source_id, document.name)
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:

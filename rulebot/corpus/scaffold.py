@@ -285,3 +285,29 @@ def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], do
         except OSError as exc:
             raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
     return written
+
+
+def name_document(game: Game, source: str, document: str) -> bool:
+    """Write `document = "<file name>"` on the source's [[sources]] table of the game's own game.toml, when
+    it names none: `check --sources DIR` then finds the copy by that name. Whether it was written."""
+    import re
+
+    path = Path(game.path)
+    try:
+        outside_package(path, "the game file")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, PackageWriteError):
+        return False
+    tables = re.split(r"(?m)^(?=\[)", text)
+    for index, table in enumerate(tables):
+        if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
+            continue
+        if re.search(r"(?m)^document\s*=", table):
+            return False
+        tables[index] = re.sub(r"(?m)^(id\s*=.*\n)", lambda m: m.group(1) + f"document = {_value(document)}\n", table, count=1)
+        try:
+            path.write_text("".join(tables), encoding="utf-8")
+        except OSError as exc:
+            raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return True
+    return False
