@@ -96,7 +96,7 @@ class Ruling:
     """The game's slug."""
     game_name: str
     kind: str
-    """rule, setup, faq, errata, fine-point, variant or house-rule."""
+    """rule, setup, faq, errata, fine-point, term, variant or house-rule."""
     title: str
     text: str
     """The ruling, in Markdown."""

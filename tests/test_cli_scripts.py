@@ -466,7 +466,7 @@ class TestSuggestions:
         """list --kind names the kinds, and the one meant."""
         result = run_cli(*TOY, "list", "--kind", "fqa")
         assert result.exit_code == 2
-        assert "no kind 'fqa'; did you mean: faq; known kinds: rule, setup, faq, errata, fine-point, variant, house-rule" in result.stderr
+        assert "no kind 'fqa'; did you mean: faq; known kinds: rule, setup, faq, errata, fine-point, term, variant, house-rule" in result.stderr
 
     def test_unknown_expansion(self, run_cli):
         """list --expansion names the expansions and base, and the one meant."""

@@ -520,3 +520,90 @@ def test_house_rule_is_flagged_in_human_output(run_cli, tmp_path: Path):
     result = run_cli(*TOY, "--corpus", str(house), "ask", "double gull")
     assert "HOUSE RULE, not an official ruling" in result.output
     assert "[house source]" in result.output
+
+
+class TestCheckReportsWhatTheCuratorOwns:
+    """`check` reports on the curator's folders only; the shipped corpus is context (extends, links)."""
+
+    def test_house_rules_over_a_shipped_game(self, run_cli, tmp_path: Path):
+        """`check DIR` on house rules extending a shipped game finds that game, and reports on DIR alone."""
+        house = write_corpus(tmp_path / "house", {
+            "dune-house/game.toml": 'extends = "dune-imperium"\n\n[[sources]]\nid = "our-table"\ntitle = "Our table"\n',
+            "dune-house/our-table.md": "## dune-our-spice\ntitle: Our spice\nkind: house-rule\nsection: Table\n\nWe start with one more spice.\n",
+        })
+        result = run_cli("check", str(house))
+        assert result.exit_code == 0, result.output
+        # as a linter: no finding on standard output, the summary on standard error
+        assert result.stdout == ""
+        assert result.stderr == "OK: 1 entry in 1 game (dune-imperium 1)\n"
+
+    def test_shipped_warnings_are_not_the_curators(self, run_cli, tmp_path: Path):
+        """A new game whose titles meet a shipped game's synonyms: no warning about the shipped game.toml,
+        one line for the drafts, and the summary counts the curator's games only."""
+        games = write_corpus(tmp_path / "games", {
+            "skyrail/game.toml": 'slug = "skyrail"\nname = "Skyrail"\nid_prefix = "sky"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "skyrail/rules.md": "## sky-units\ntitle: Units\nkind: rule\nsection: Units\ndraft: true\n\nTrains and carriages.\n",
+        })
+        result = run_cli("--corpus", str(games), "check")
+        assert result.exit_code == 0, result.output
+        assert "corpus/dune-imperium/game.toml" not in result.output
+        assert result.stderr.count("1 draft entry") == 1
+        assert result.stderr.endswith("OK: 1 entry in 1 game (skyrail 1)\n")
+
+    def test_the_shipped_corpus_alone_is_checked(self, run_cli):
+        """With no folder of the curator's, check reports on the shipped corpus (its four games)."""
+        result = run_cli("check")
+        assert result.exit_code == 0, result.output
+        assert "in 4 games" in result.stderr
+
+
+class TestSourcesByName:
+    def test_document_named_in_game_toml(self, run_cli, tmp_path: Path, minimal_copy: Path):
+        """A source's `document` names its copy, whatever the file's name."""
+        toml = minimal_copy / "lantern-harbor" / "game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace('id = "rulebook"\n', 'id = "rulebook"\ndocument = "LH rules v2 (2019).md"\n'), encoding="utf-8")
+        folder = write_corpus(tmp_path / "sources", {"LH rules v2 (2019).md": RULEBOOK_COPY})
+        result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "check", "--sources", str(folder))
+        assert "citations: 3 verified, 1 dangling" in result.stderr
+
+    def test_the_shipped_corpus_against_its_documents(self, run_cli, tmp_path: Path):
+        """Every source of the shipped corpus names its document, and each citation is found in a copy
+        of it: here documents written from the corpus's own sections, one heading per cited part."""
+        from rulebot.places import shipped_corpus_dir
+
+        loaded = corpus.load([shipped_corpus_dir()])
+        folder = tmp_path / "sources"
+        folder.mkdir()
+        for game in loaded.games.values():
+            for source in game.sources:
+                assert source.document, f"{game.slug}/{source.id} names no document"
+                lines = []
+                for entry in loaded.entries.values():
+                    if (entry.game, entry.source) == (game.slug, source.id):
+                        for component in entry.section.split(">"):
+                            lines.extend(f"## {part.strip()}\n\nText.\n" for part in component.split(";"))
+                (folder / source.document).write_text("\n".join(lines), encoding="utf-8")
+        result = run_cli("check", "--sources", str(folder))
+        assert result.exit_code == 0, result.output
+        assert "not checked (no document" not in result.stderr
+        assert "0 dangling" in result.stderr
+
+
+class TestGarbledAndUnnamedPlaces:
+    def test_garbled_heading(self):
+        """A heading garbled by a PDF's extraction is the section it nearly spells."""
+        text = "Intro text.\n\nTHE END OF THE GRNE\nThe game ends when the deck runs out.\n"
+        assert [p.line for p in citations.Document(text).locate("The end of the game")] == [3]
+
+    def test_introduction(self):
+        """`Introduction` is the opening text, before the first section (past a table of contents)."""
+        text = "# Title\n\n## Table of Contents\n\nWelcome to the game, which is fun.\n\n## Setup\n\nText.\n"
+        assert [p.line for p in citations.Document(text).locate("Introduction")] == [5]
+
+    def test_unheaded_is_not_checked(self, tmp_path: Path, minimal_copy: Path):
+        """A section saying its place has no heading is counted apart, not dangling."""
+        path = minimal_copy / "lantern-harbor" / "rulebook.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("section: Cards > Lantern Keeper", "section: Cards (closing list, unheaded), bullet 2"), encoding="utf-8")
+        folder = write_corpus(tmp_path / "sources", {"rulebook.md": RULEBOOK_COPY})
+        found = citations.verify(corpus.load([minimal_copy]), folder)
+        assert (len(found.dangling), found.unheaded) == (0, 1)

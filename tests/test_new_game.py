@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,17 @@ class TestNewGame:
         assert result.exit_code == 0, result.output
         game = corpus.check([tmp_path / "games"])[0].game("skyrail")
         assert (game.id_prefix, game.language, game.sources[0].id, game.sources[0].date) == ("sky", "fr", "rules", "2024-05-01")
+
+    def test_the_hint_works_as_written(self, run_cli, tmp_path: Path):
+        """With --corpus, the hint names that folder: the command it shows, followed literally, imports."""
+        games, document = tmp_path / "my games", write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"
+        result = run_cli("--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "-t", "Rules")
+        assert result.exit_code == 0, result.output
+        hint = result.stderr.split("; next: ", 1)[1].strip()
+        assert hint == f"rulebot --corpus '{games}' import DOCUMENT --game skyrail --source rules --append"
+        followed = run_cli(*shlex.split(hint.replace("DOCUMENT", str(document)))[1:])
+        assert followed.exit_code == 0, followed.output
+        assert "Drafted 3 entries" in followed.stderr
 
     def test_a_game_already_there_is_refused(self, run_cli):
         """A slug the corpus has already is refused."""

@@ -6,6 +6,7 @@ sees every problem, and what they add is written to their corpus folder.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,23 +42,26 @@ if TYPE_CHECKING:
 def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sources_dir: Path | None, as_json: bool) -> None:
     """Validate a corpus and report every problem as FILE:LINE: message.
 
-    Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one,
-    your own corpus folder and any --corpus). As a linter, prints each
-    problem (and warning) on standard output, the summary on standard
-    error; exits 1 when there is a problem, 0 when none.
+    Reports on your folders: the CORPUS_DIRs, else the corpora rulebot uses
+    (your own corpus folder and any --corpus; the shipped one only when there
+    is nothing else, as it is not yours to edit). The shipped corpus is still
+    read, for house rules that extend its games. As a linter, prints each
+    problem (and warning) on standard output, the summary on standard error;
+    exits 1 when there is a problem, 0 when none.
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
     not found in its document) and, as warnings, ambiguous ones. --json prints
     every problem and warning in one object (same exit status).
     """
-    from collections import Counter
-
     from rulebot.corpus import review as corpus_review
+    from rulebot.corpus.files import chosen_dirs
 
-    dirs = list(corpus_dirs) or ctx.obj.corpus_dirs()
-    review = corpus_review.review(dirs, strict=strict, sources=sources_dir)
-    loaded, problems = review.corpus, review.problems
-    counts = Counter(e.game for e in loaded.entries.values())
+    in_use = chosen_dirs(ctx.obj.extra, shipped=ctx.obj.shipped)
+    if not corpus_dirs and not in_use:
+        raise click.UsageError("no corpus: --no-shipped needs at least one --corpus DIR")
+    owned, dirs = corpus_review.scope(list(corpus_dirs), in_use)
+    review = corpus_review.review(dirs, strict=strict, sources=sources_dir, owned=owned)
+    problems, counts = review.problems, review.counts
     if as_json:
         from rulebot.cli import output
 
@@ -77,8 +81,8 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
         found = click.ClickException(f"{plural(len(problems), 'problem')} found")
         found.exit_code = status.NEGATIVE
         raise found
-    per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in loaded.games)
-    entries, games = plural(len(loaded.entries), "entry", "entries"), plural(len(loaded.games), "game")
+    per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in review.games)
+    entries, games = plural(sum(counts.values()), "entry", "entries"), plural(len(review.games), "game")
     click.echo(f"OK: {entries} in {games} ({per_game})", err=True)
 
 
@@ -90,8 +94,8 @@ def _check_json(review: Review, counts: Counter[str]) -> dict:
         "ok": not review.problems,
         "problems": [{"file": str(p.path), "line": p.line, "message": p.message, "severity": severity} for p, severity in found],
         "summary": {
-            "entries": len(review.corpus.entries),
-            "games": {slug: counts.get(slug, 0) for slug in review.corpus.games},
+            "entries": sum(counts.values()),
+            "games": {slug: counts.get(slug, 0) for slug in review.games},
             "errors": len(review.problems),
             "warnings": len(found) - len(review.problems),
             "notes": review.notes,
@@ -156,6 +160,12 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
             summary += f"\n  gone from the document (kept, to restate or delete): {gone.id} ({gone.title})"
         for gone in done.restated_gone:
             summary += f"\n  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})"
+        vocabulary = drafted.vocabulary
+        keys = scaffold.write_vocabulary(loaded.game(game), vocabulary.synonyms, vocabulary.terms, document.name)
+        if keys:
+            summary += f"\nProposed vocabulary ({' and '.join(keys)}) written to {loaded.game(game).path}: review it"
+        # `check --sources DIR` then finds the curator's copy of the document by its name.
+        scaffold.name_document(loaded.game(game), source_id, document.name)
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
@@ -223,7 +233,9 @@ def new_game(
         loaded, settings.own_dir(), slug, name=name, source=source_id, title=title,
         id_prefix=id_prefix, edition=edition, date=date, language=language,
     )
-    click.echo(f"{slug} started in {folder}; next: rulebot import DOCUMENT --game {slug} --source {source_id} --append", err=True)
+    # The next command must find the game: a folder given with --corpus is read only when named again.
+    corpus = f" --corpus {shlex.quote(str(folder.parent))}" if settings.extra else ""
+    click.echo(f"{slug} started in {folder}; next: rulebot{corpus} import DOCUMENT --game {slug} --source {source_id} --append", err=True)
 
 
 @click.command()

@@ -204,6 +204,7 @@ KIND_LABELS = {
     "faq": N_("faq"),
     "errata": N_("errata"),
     "fine-point": N_("fine-point"),
+    "term": N_("term"),
     "variant": N_("variant"),
     "house-rule": N_("house-rule"),
 }

@@ -183,6 +183,7 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
             headings=_headings(toml, item, i),
+            document=toml.string(item, "document", table="sources", index=i),
         )
         source = replace(source, editions=read_editions(toml, item, source, i))
         if source.id and not ID_RE.match(source.id):

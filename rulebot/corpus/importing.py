@@ -31,15 +31,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebot.corpus import shaping
 from rulebot.corpus.documents import (
     DASHES,
     MARKDOWN_SUFFIXES,
     NUMBERED_RE,
     SECTION_NUMBER_RE,
     Block,
+    document_acronyms,
     github_anchor,
     markdown_blocks,
-    nice_title,
     number_key,
     read_document,
     split_lead_ins,
@@ -66,6 +67,8 @@ DASH_LEAD_RE = re.compile(
 )
 PAGE_LEAD_RE = re.compile(r"^(?:page|p\.|step|section)\s*\d", re.IGNORECASE)
 MAX_LEAD_WORDS = 8
+MAX_INLINE_LEAD_WORDS = 40
+"""A lead-in of this many words or fewer inside a heading's entry (level 3 or deeper) stays in that entry."""
 
 
 def import_document(path: Path, corpus: Corpus, game: str, source: str) -> Imported:
@@ -100,8 +103,9 @@ def draft_entries(
 ) -> Imported:
     """Draft entries from a document's text (Markdown, or plain text with `markdown=False`)."""
     blocks = list(markdown_blocks(text) if markdown else text_blocks(text))
-    drafting = Drafting(game, markdown, corpus)
+    drafting = Drafting(game, markdown, corpus, document_acronyms(text))
     walk(drafting, blocks)
+    drafting.drafts = shaping.shape(drafting.drafts)
     result = Imported(document=document, game=game.slug, source=source.id)
     drafting.finish(result)
     return result
@@ -201,7 +205,7 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
         number = number_key(numbered.group("number"))
         rest = (numbered.group("rest") or "").strip().rstrip(".")
         if rest:
-            drafting.number_names[number] = nice_title(rest)
+            drafting.number_names[number] = drafting.title(rest)
     found = Heading(block.level, text, github_anchor(block.text), number)
     drafting.all_headings.append(found)
     if heading.is_title:
@@ -212,8 +216,8 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
             drafting.headings.pop()
         drafting.headings.append(found)
     # `1.3.1. Precedence` as `1.3.1 Precedence`, like numbered rules; `1. Game Concepts` as it is.
-    title = drafting.numbered_title(number, numbered.group("rest")) if numbered and number and "." in number else nice_title(text)
-    drafting.pending = Draft(title, drafting.kind(), drafting.section(), block.line, number=number)
+    title = drafting.numbered_title(number, numbered.group("rest")) if numbered and number and "." in number else drafting.title(text)
+    drafting.pending = Draft(title, drafting.kind(), drafting.section(), block.line, number=number, level=block.level)
     if heading.marked:
         drafting.pending.notes.append("the document marks this entry as new or revised")
     return True
@@ -321,10 +325,10 @@ def numbered_rule(drafting: Drafting, paragraph: Paragraph) -> bool:
     rest = (match.group("rest") or "").strip()
     if title_like(rest) and "\n" not in rest:
         # `702.19. Trample`: names the rules below it; text right under it would be its own.
-        drafting.number_names[number] = nice_title(rest)
+        drafting.number_names[number] = drafting.title(rest)
         drafting.current = None
         section = drafting.section(match.group("number").rstrip("."))
-        drafting.pending = Draft(f"{number} {nice_title(rest)}", drafting.kind(), section, line, number=number)
+        drafting.pending = Draft(f"{number} {drafting.title(rest)}", drafting.kind(), section, line, number=number)
         return True
     title = drafting.numbered_title(number, None)
     drafting.start(Draft(title, drafting.kind(), drafting.section(match.group("number").rstrip(".")), line, number=number), marked=False)
@@ -340,11 +344,16 @@ def lead_in(drafting: Drafting, paragraph: Paragraph) -> bool:
         lead = dash
     if not lead or not _is_lead_name(lead.group("name")):
         return False
+    current = drafting.current
+    if current is not None and current.open and current.level >= 3 and current.body and len(lead.group("rest").split()) <= MAX_INLINE_LEAD_WORDS:
+        # `**Tough** — a status card that ...` inside the entry of a heading (Status Cards) that has
+        # begun its text: a short item of that entry, not an entry taking its See also line.
+        return False
     name = " ".join(drafting.plain(lead.group("name")).split()).strip().rstrip(":")
     title = name
     if PAGE_LEAD_RE.match(name) and drafting.headings:
-        title = f"{nice_title(drafting.headings[-1].title)}, {name}"
-    draft = Draft(nice_title(title), drafting.kind("fine-point"), drafting.section(name), paragraph.line)
+        title = f"{drafting.title(drafting.headings[-1].title)}, {name}"
+    draft = Draft(drafting.title(title), drafting.kind("fine-point", item=True), drafting.section(name), paragraph.line)
     drafting.start(draft, marked=bool(lead.group("mark")))
     drafting.add_text(lead.group("rest"), paragraph.line)
     return True
@@ -355,7 +364,7 @@ def glossary_term(drafting: Drafting, paragraph: Paragraph) -> bool:
     lines = paragraph.lines
     if drafting.markdown or len(lines) < 2 or not title_like(lines[0]) or NUMBERED_RE.match(lines[0]):
         return False
-    drafting.start(Draft(nice_title(lines[0]), drafting.kind("fine-point"), drafting.section(lines[0]), paragraph.line), marked=False)
+    drafting.start(Draft(drafting.title(lines[0]), drafting.kind("term", item=True), drafting.section(lines[0]), paragraph.line), marked=False)
     drafting.add_text("\n".join(lines[1:]), paragraph.line + 1)
     return True
 

@@ -71,6 +71,9 @@ class Source:
         """A section heading of the document in the entries' language, None when the corpus does not give it."""
         return dict(self.headings).get(title)
 
+    document: str = ""
+    """The file name of the curator's copy of the document (`check --sources`), when not `<id>.md` or `.txt`."""
+
 
 @dataclass(frozen=True)
 class Alias:

@@ -241,3 +241,63 @@ def write_new(path: Path, text: str, force: bool = False, parents: bool = False)
         except OSError as exc:
             raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
     atomic.write_file(path, text, replace=force)
+
+
+EMPTY_LIST_RE = r"^(?P<key>{key})\s*=\s*\[\s*\]"
+
+
+def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], document: str) -> list[str]:
+    """Write proposed synonym groups and terms into the game's own game.toml, each list only where it is
+    still empty (`synonyms = []`, as new-game writes it): what the curator wrote is never changed. The
+    keys written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
+    shipped corpus's)."""
+    import re
+
+    path = Path(game.path)
+    try:
+        outside_package(path, "the game file")
+    except PackageWriteError:
+        return []
+    written: list[str] = []
+    note = f"# proposed by `rulebot import` from {document}: keep what players say, remove the rest"
+
+    def propose(text: str | None) -> str | None:
+        head, marker, vocabulary = (text or "").partition("\n[vocabulary]\n")
+        if not marker:
+            return None
+        for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
+            pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
+            if not values or not pattern.search(vocabulary):
+                continue
+            listed = "\n".join(f"  {value}," for value in values)
+            vocabulary = pattern.sub(lambda _m, k=key, v=listed: f"{note}\n{k} = [\n{v}\n]", vocabulary, count=1)
+            written.append(key)
+        return head + marker + vocabulary if written else None
+
+    atomic.update_file(path, propose)
+    return written
+
+
+def name_document(game: Game, source: str, document: str) -> bool:
+    """Write `document = "<file name>"` on the source's [[sources]] table of the game's own game.toml, when
+    it names none: `check --sources DIR` then finds the copy by that name. Whether it was written."""
+    import re
+
+    path = Path(game.path)
+    try:
+        outside_package(path, "the game file")
+    except PackageWriteError:
+        return False
+
+    def named(text: str | None) -> str | None:
+        tables = re.split(r"(?m)^(?=\[)", text or "")
+        for index, table in enumerate(tables):
+            if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
+                continue
+            if re.search(r"(?m)^document\s*=", table):
+                return None
+            tables[index] = re.sub(r"(?m)^(id\s*=.*\n)", lambda m: m.group(1) + f"document = {_value(document)}\n", table, count=1)
+            return "".join(tables)
+        return None
+
+    return atomic.update_file(path, named) is not None

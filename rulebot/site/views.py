@@ -22,6 +22,7 @@ KIND_LABELS = {
     "faq": N_("FAQ"),
     "errata": N_("Errata"),
     "fine-point": N_("Fine point"),
+    "term": N_("Term"),
     "variant": N_("Variant"),
     "house-rule": N_("House rule"),
 }

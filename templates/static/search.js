@@ -67,7 +67,7 @@
 
   var KINDS = {  // rulebot/site/views.py's KIND_LABELS
     "rule": "Rule", "setup": "Setup", "faq": "FAQ", "errata": "Errata",
-    "fine-point": "Fine point", "variant": "Variant", "house-rule": "House rule"
+    "fine-point": "Fine point", "term": "Term", "variant": "Variant", "house-rule": "House rule"
   };
   var HOUSE_FLAG = "House rule \u2014 not an official ruling";
 
