@@ -169,7 +169,7 @@ def test_every_kind_has_a_french_label():
         french = [output.kind_label(kind) for kind in KINDS]
     finally:
         messages.use("en")
-    assert french == ["règle", "mise en place", "FAQ", "errata", "précision", "variante", "règle maison"]
+    assert french == ["règle", "mise en place", "FAQ", "errata", "précision", "terme", "variante", "règle maison"]
     assert [output.kind_label(kind) for kind in KINDS] == list(KINDS)
 
 
