@@ -48,7 +48,7 @@ from rulebot.corpus.documents import (
     title_like,
 )
 from rulebot.corpus.drafts import ANCHOR_RE, Draft, Drafting, Heading, Imported
-from rulebot.corpus.format import split_entries
+from rulebot.corpus.format import joined, split_entries
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
 
@@ -143,7 +143,7 @@ def append_drafts(path: Path, drafted: Imported) -> DraftsWritten:
         if not kept:
             return None
         drafts = replace(drafted, entries=kept)
-        return atomic.joined(existing, drafts.entries_markdown() if raws else drafts.to_markdown())
+        return joined(existing, drafts.entries_markdown() if raws else drafts.to_markdown())
 
     atomic.update_file(path, change)
     return DraftsWritten(path, added, len(drafted.entries) - added)
