@@ -94,8 +94,8 @@ GROUP_OPTIONS = (
         choices=COLOR_MODES,
     ),
 )
-"""The options of `rulebot` itself: before the command's name, and after it (every command has them too,
-after its own: rulebot.cli.shared.with_group_options)."""
+"""The options of `rulebot` itself: before the command's name, and after it for the commands they are for
+(`ask` has every one, after its own: rulebot.cli.shared.with_group_options)."""
 
 WITH = Option(
     ("-w", "--with"),
