@@ -354,6 +354,18 @@ class TestColor:
         shown = run_cli(*args, "--help").stdout
         assert not any(option in shown for option in ("--corpus", "--no-shipped", "--color")), shown
 
+    def test_every_command_is_placed(self):
+        """Each command either reads a corpus (and may colour) and takes the group's options after its name, or is
+        one of the few that do neither: a new command is placed on purpose."""
+        from rulebot.cli import main, upkeep
+
+        def leaves(command: click.Command) -> list[click.Command]:
+            return [c for sub in command.commands.values() for c in leaves(sub)] if isinstance(command, click.Group) else [command]
+
+        commands = [c for command in main.COMMANDS for c in leaves(command)]
+        without = [main.version, main.help_, upkeep.config_get, upkeep.config_unset, upkeep.config_path, upkeep.site_serve]
+        assert sorted(c.name or "" for c in commands) == sorted(c.name or "" for c in (*main.COLOURED, *main.READ_A_CORPUS, *without))
+
     def test_group_help_says_where_its_options_go(self, run_cli):
         """The group's help says its options may follow a command's name."""
         assert "may also follow the\n  name of a command that reads a corpus" in run_cli("--help").stdout

@@ -101,7 +101,8 @@ COMMANDS = (
 COLOURED = (answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play, curation.changes)
 """The commands that colour what they print: they take the group's options after their name, `--color` too."""
 READ_A_CORPUS = (
-    curation.check, curation.import_, curation.new, curation.new_game, upkeep.index, upkeep.config_set, upkeep.site_build,
+    curation.check, curation.import_, curation.new, curation.new_game, curation.review,
+    upkeep.index, upkeep.config_set, upkeep.site_build,
 )
 """The other commands that read a corpus: they take `--corpus` and `--no-shipped` after their name."""
 for _command in COLOURED + READ_A_CORPUS:
