@@ -283,13 +283,13 @@ def test_the_setup_page_and_the_checklist_use_one_rule():
     """The site's setup page shows each set of expansions at the counts `rulebot setup` allows for it."""
     from rulebot.corpus import load
     from rulebot.places import shipped_corpus_dir
-    from rulebot.site.setup_page import _combination
+    from rulebot.site.setup_page import Words, _combination
 
     corpus = load.load([shipped_corpus_dir()])
     for slug, setup in corpus.setups.items():
         names = {e.slug: e.name for e in corpus.games[slug].expansions}
         for combination in setup.combinations():
-            view = _combination(corpus, setup, combination, names, "x/setup.html", lambda entry_id, page: None)
+            view = _combination(corpus, setup, combination, names, "x/setup.html", lambda entry_id, page: None, Words("en"))
             assert view.players == setup.players_with(combination)
             assert [count for count in range(1, 10) if setup.allows(count, combination)] == list(view.players)
 

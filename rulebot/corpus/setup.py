@@ -359,16 +359,16 @@ def _step_of(data: dict) -> SetupStep:
     )
 
 
-def count_range(counts: Collection[int]) -> str:
-    """Player counts in words: "2 to 5", "2 or 4", "1, 2 or 4", "3"."""
+def count_range(counts: Collection[int], *, to: str = "to", or_: str = "or") -> str:
+    """Player counts in words: "2 to 5", "2 or 4", "1, 2 or 4", "3" (`to`, `or_`: those words in another language)."""
     ordered = sorted(counts)
     if not ordered:
         return "no count"
     if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
-        return f"{ordered[0]} to {ordered[-1]}"
+        return f"{ordered[0]} {to} {ordered[-1]}"
     if len(ordered) == 1:
         return str(ordered[0])
-    return ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
+    return ", ".join(map(str, ordered[:-1])) + f" {or_} {ordered[-1]}"
 
 
 def played_by(game: str, expansions: Collection[str], counts: Collection[int]) -> str:
@@ -376,9 +376,10 @@ def played_by(game: str, expansions: Collection[str], counts: Collection[int]) -
     return f"{with_expansions(game, expansions)} is played by {count_range(counts)} players"
 
 
-def with_expansions(game: str, expansions: Collection[str]) -> str:
-    """"Res Arcana", "Dune: Imperium with Immortality and Rise of Ix", from the names."""
+def with_expansions(game: str, expansions: Collection[str], *, with_: str = "with", and_: str = "and") -> str:
+    """"Res Arcana", "Dune: Imperium with Immortality and Rise of Ix", from the names (`with_`, `and_`: those words
+    in another language)."""
     names = sorted(expansions)
     if not names:
         return game
-    return f"{game} with " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0])
+    return f"{game} {with_} " + (", ".join(names[:-1]) + f" {and_} " + names[-1] if len(names) > 1 else names[0])
