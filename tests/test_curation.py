@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, write_corpus
+from conftest import MINIMAL, rulebot_process, write_corpus
 
 from rulebot.corpus import changes, citations, scaffold
 from rulebot.corpus import load as corpus
@@ -502,6 +502,33 @@ class TestNew:
         check = run_cli(*args, "check")
         assert check.exit_code == 1
         assert "entry 'lh-do-gulls-swim' has no section" in check.stdout and "entry 'lh-do-gulls-swim' has no text" in check.stdout
+
+    @pytest.mark.parametrize("title", [(), ("-t", "Can gulls swim")], ids=["numbered", "titled"])
+    def test_append_twice(self, run_cli, minimal_copy: Path, title: tuple[str, ...]):
+        """A second `new --append` in a row gets the next free id: the first entry, not yet filled in
+        (so not a valid entry), still has its id."""
+        args = ("--no-shipped", "--corpus", str(minimal_copy), "new", "-g", "lantern-harbor", "-k", "faq", *title, "--append")
+        first, second = run_cli(*args), run_cli(*args)
+        assert (first.exit_code, second.exit_code) == (0, 0), second.output
+        ids = ["lh-faq-1", "lh-faq-2"] if not title else ["lh-can-gulls-swim", "lh-can-gulls-swim-2"]
+        assert first.stderr.startswith(f"{ids[0]} appended to ") and second.stderr.startswith(f"{ids[1]} appended to ")
+        rules = (minimal_copy / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8")
+        assert [line for line in rules.splitlines() if line.startswith(f"## {ids[0][:6]}")] == [f"## {i}" for i in ids]
+
+    def test_append_twice_as_processes(self, minimal_copy: Path):
+        """The same, as real commands: every one after the first takes the next number."""
+        args = ("--no-shipped", "--corpus", str(minimal_copy), "new", "-g", "lantern-harbor", "-k", "faq", "--append")
+        results = [rulebot_process(*args) for _ in range(3)]
+        assert [r.returncode for r in results] == [0, 0, 0], results[-1].stderr
+        assert [r.stderr.split()[0] for r in results] == ["lh-faq-1", "lh-faq-2", "lh-faq-3"]
+
+    def test_new_sees_unfinished_entries(self, minimal_copy: Path):
+        """A printed block's id is free among the headings of the game's files, unfinished entries included."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8") + "\n## lh-errata-1\ntitle:\nkind: errata\n", encoding="utf-8")
+        loaded, _ = corpus.check([minimal_copy])
+        assert "lh-errata-1" not in loaded.entries
+        assert scaffold.scaffold(loaded, "lantern-harbor", "errata").id == "lh-errata-2"
 
     def test_unknown_kind_is_usage_error(self, run_cli):
         """An unknown kind is a usage error (exit 2)."""

@@ -329,20 +329,60 @@ class TestRun:
         assert ids_shown("\n".join(again)) == ["lh-ferry-gull"]
 
     def test_history_line_is_whole_or_not_kept(self, searcher: Searcher, data_dir: Path, monkeypatch: pytest.MonkeyPatch):
-        """A line the disk cannot take (full when flushed) leaves the history as it was, nothing beside it, and the session goes on."""
+        """A line the disk cannot take (full) leaves the history as it was, nothing beside it, and the session goes on."""
+        import stat
+
         history = play.history_path()
         self.keys(searcher, "ferry gull\r\x04", history)
         before = history.read_bytes()
+        real_write = os.write
 
-        def full(descriptor: int) -> None:
-            raise OSError(28, "No space left on device")
+        def full(descriptor: int, data: bytes) -> int:
+            if stat.S_ISREG(os.fstat(descriptor).st_mode):  # a file; the keys typed go through a pipe
+                raise OSError(28, "No space left on device")
+            return real_write(descriptor, data)
 
         with monkeypatch.context() as disk:
-            disk.setattr(os, "fsync", full)
+            disk.setattr(os, "write", full)
             printed = self.keys(searcher, ":show lh-setup\r\x04", history)
         assert ids_shown("\n".join(printed)) == ["lh-setup"]
         assert history.read_bytes() == before
         assert [p.name for p in history.parent.iterdir() if p.name.startswith(".")] == []
+
+    def test_a_line_is_appended_not_the_file_rewritten(self, tmp_path: Path):
+        """Each question is added at the end of the same file (its inode kept), not the whole file written anew."""
+        from rulebot.cli.history import QuietFileHistory
+
+        path = tmp_path / "play-history"
+        QuietFileHistory(str(path)).store_string("ferry gull")
+        inode = path.stat().st_ino
+        QuietFileHistory(str(path)).store_string("tide\nturns")
+        assert path.stat().st_ino == inode
+        assert list(QuietFileHistory(str(path)).load_history_strings()) == ["tide\nturns", "ferry gull"]
+
+    def test_a_byte_that_is_not_utf8_never_stops_the_history(self, tmp_path: Path):
+        """A history with a byte that is not UTF-8 still takes new questions, and its old ones still come back."""
+        from rulebot.cli.history import QuietFileHistory
+
+        path = tmp_path / "play-history"
+        path.write_bytes(b"\n# 2024-01-01\n+caf\xe9 gull\n")
+        QuietFileHistory(str(path)).store_string("ferry gull")
+        assert list(QuietFileHistory(str(path)).load_history_strings()) == ["ferry gull", "caf\ufffd gull"]
+
+    def test_the_history_is_cut_to_its_last_lines(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Past MAX_LINES lines, the history keeps its last KEEP_LINES lines or fewer, whole entries, the newest."""
+        from rulebot.cli import history
+
+        monkeypatch.setattr(history, "MAX_LINES", 30)
+        monkeypatch.setattr(history, "KEEP_LINES", 10)
+        path = tmp_path / "play-history"
+        for n in range(40):
+            history.QuietFileHistory(str(path)).store_string(f"question {n}\nits second line")
+            assert path.read_bytes().count(b"\n") <= 30
+        kept = list(history.QuietFileHistory(str(path)).load_history_strings())
+        assert kept[0] == "question 39\nits second line" and 2 <= len(kept) <= 10
+        assert all(k.endswith("\nits second line") for k in kept)
+        assert [p.name for p in tmp_path.iterdir()] == ["play-history"]
 
     def test_ctrl_c_cancels_the_line(self, searcher: Searcher, data_dir: Path):
         """Ctrl-C drops the line being typed and prompts again."""

@@ -13,7 +13,7 @@ import sys
 import click
 
 from rulebot.cli import asking, completion
-from rulebot.cli.shared import Settings, click_options, current_style, echo, kind_option, notify, with_option
+from rulebot.cli.shared import Settings, bad_value, click_options, current_style, echo, kind_option, notify, with_option
 from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
@@ -125,13 +125,17 @@ def _expansion_counts(searcher, game: dict) -> list[dict]:
 @kind_option(f"Only this kind ({', '.join(KINDS)}).")
 @click.option("-e", "--expansion", metavar="SLUG", help="Only this expansion ('base' for the base game).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
-@click.pass_obj
-def list_(settings: Settings, game: str | None, kind: str | None, expansion: str | None, as_json: bool) -> None:
+@click.pass_context
+def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str | None, as_json: bool) -> None:
     """List entries: id, title and kind, in corpus order."""
     from rulebot.cli import output
+    from rulebot.errors import UnknownExpansionError
 
-    with settings.searcher() as searcher:
-        found = searcher.entries(game=game, kind=kind, expansion=expansion)
+    with ctx.find_object(Settings).searcher() as searcher:
+        try:
+            found = searcher.entries(game=game, kind=kind, expansion=expansion)
+        except UnknownExpansionError as exc:  # known once the index is open; told as --kind's bad value is
+            raise bad_value(ctx, "expansion", exc) from None
     if as_json:
         click.echo(output.to_json({"results": [output.public(e) for e in found]}))
         return

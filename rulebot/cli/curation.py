@@ -196,8 +196,8 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
     loaded, _ = corpus.check(settings.corpus_dirs())
     block = scaffold.scaffold(loaded, game, kind, source_id, title, own_dir=settings.own_dir() if append else None)
     if append:
-        path = scaffold.append(block)
-        click.echo(f"{block.id} appended to {path}", err=True)
+        written = scaffold.append(block)
+        click.echo(f"{written.id} appended to {written.path}", err=True)
     else:
         click.echo(block.block, nl=False)
 

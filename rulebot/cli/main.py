@@ -51,7 +51,9 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
       rulebot index --rebuild     rebuild the search index
 
     The index is built on first use in the user cache directory and rebuilt
-    whenever the corpus changes.
+    whenever the corpus changes. --corpus and --no-shipped may also follow the
+    name of a command that reads a corpus, and --color that of one that
+    colours its output (rulebot list --color always).
 
     \b
     Exit status: 0 success (ask: a clear answer; ask --json: always, once printed),
@@ -96,8 +98,16 @@ COMMANDS = (
     upkeep.config_group, upkeep.index, upkeep.site, help_, version,
 )
 """Every command of `rulebot` (`--help` lists them by name)."""
+COLOURED = (answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play, curation.changes)
+"""The commands that colour what they print: they take the group's options after their name, `--color` too."""
+READ_A_CORPUS = (
+    curation.check, curation.import_, curation.new, curation.new_game, curation.review,
+    upkeep.index, upkeep.config_set, upkeep.site_build,
+)
+"""The other commands that read a corpus: they take `--corpus` and `--no-shipped` after their name."""
+for _command in COLOURED + READ_A_CORPUS:
+    with_group_options(_command, color=_command in COLOURED)
 for _command in COMMANDS:
-    with_group_options(_command)
     cli.add_command(_command)
 
 

@@ -61,6 +61,25 @@ def display_width(text: str) -> int:
     return sum(_char_width(c) for c in plain)
 
 
+TAB_SIZE = 8
+"""Where a terminal's tab stops are: every 8 columns."""
+
+
+def expand_tabs(text: str, start: int = 0) -> str:
+    """`text` with each tab turned into the spaces to the next tab stop, the columns counted as they are shown
+    (display_width) from column `start`. A tab takes a width that depends on where it falls, which wrapping
+    cannot know once the line is cut: so it is printed as the spaces it would show."""
+    if "\t" not in text:
+        return text
+    first, *rest = text.split("\t")
+    out, column = [first], start + display_width(first)
+    for part in rest:
+        spaces = TAB_SIZE - column % TAB_SIZE
+        out += [" " * spaces, part]
+        column += spaces + display_width(part)
+    return "".join(out)
+
+
 def _char_width(char: str) -> int:
     if unicodedata.category(char) in ("Cc", "Cf", "Mn", "Me"):
         return 0  # controls (the markers STRONG_ON, STRONG_OFF, PRE among them), zero-width characters, combining marks
@@ -93,7 +112,7 @@ def wrap(text: str, width: int, first: str = "", hang: str = "") -> list[str]:
     a word wider than a whole line is cut where the lines end."""
     lines: list[str] = []
     current, size, empty = first, display_width(first), True
-    for unit in _units(text):
+    for unit in _units(expand_tabs(text, size)):
         if not unit and empty:
             continue  # a space of a run falling at a line break
         need = display_width(unit)
@@ -151,7 +170,7 @@ def fit(lines: Iterable[str], width: int) -> list[str]:
     """Wrap lines wider than `width` columns (escape sequences take no room, wide characters two), with a
     hanging indent."""
     out: list[str] = []
-    for line in lines:
+    for line in map(expand_tabs, lines):
         if display_width(line) <= width:
             out.append(line)
             continue
@@ -248,8 +267,9 @@ def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
     limit = width() - len(indent)
     for line in terminal.splitlines():
         if line.startswith(PRE):
-            lines.append(indent + line[1:])
+            lines.append(indent + expand_tabs(line[1:]))
             continue
+        line = expand_tabs(line)
         if not line.strip():
             lines.append("")
             continue

@@ -12,7 +12,7 @@ no other command ever loads it. :func:`run_plain` reads lines from a pipe.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -404,32 +404,9 @@ def make_completer(session: PlaySession):  # -> prompt_toolkit.completion.Comple
 def run(session: PlaySession, history: Path, echo: Callable[[str], None] = print) -> None:
     """Run the session in a terminal: prompt, line editing, history in `history`, Tab completion."""
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+    from prompt_toolkit.history import History, InMemoryHistory
 
-    class QuietFileHistory(FileHistory):
-        """A history file that cannot be read or written (read-only, disk full) only stops keeping lines.
-
-        A line is added as every write of a user's file is (rulebot.atomic): the
-        whole file written anew beside it, under its lock, so that two sessions
-        or a killed one never leave half a line.
-        """
-
-        def load_history_strings(self) -> Iterator[str]:
-            try:
-                yield from super().load_history_strings()
-            except OSError:
-                return
-
-        def store_string(self, string: str) -> None:
-            import datetime
-
-            from rulebot import atomic
-
-            added = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
-            try:
-                atomic.update_file(history, lambda existing: (existing or "") + added)
-            except (OSError, RulebotError):
-                pass
+    from rulebot.cli.history import QuietFileHistory
 
     kept: History
     try:

@@ -214,6 +214,13 @@ def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -
     return "\n".join(lines)
 
 
+def joined(existing: str | None, text: str) -> str:
+    """Entries `text` added at the end of an entries file's `existing` content (None: no file), a blank line between."""
+    if not existing:
+        return text
+    return existing + ("" if existing.endswith("\n\n") else "\n" if existing.endswith("\n") else "\n\n") + text
+
+
 def file_lines(path: str) -> list[str] | None:
     """The lines of an entries file, or None when it cannot be read."""
     try:

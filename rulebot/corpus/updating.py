@@ -31,7 +31,7 @@ from pathlib import Path
 
 from rulebot import atomic
 from rulebot.corpus.drafts import DraftEntry, Imported
-from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, split_entries, split_list
+from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, joined, split_entries, split_list
 from rulebot.corpus.model import Corpus, Source
 from rulebot.errors import CurationError
 from rulebot.text import fold
@@ -198,11 +198,11 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
         if added:
             blocks = "\n".join(_block(d, renamed, None, revised=edition) for d in added)
             if raws:
-                result = atomic.joined(result, blocks.replace("\n", ending))
+                result = joined(result, blocks.replace("\n", ending))
             else:
                 # A file without entries gets the import's notes first (after entries, they would end the last one's text).
                 notes = drafted.to_markdown()[: -len(drafted.entries_markdown())] if drafted.entries else ""
-                result = atomic.joined(result, (notes + blocks).replace("\n", ending))
+                result = joined(result, (notes + blocks).replace("\n", ending))
         return result
 
     atomic.update_file(path, change)
