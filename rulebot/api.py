@@ -13,8 +13,9 @@ The same core as the `rulebot` command: the same index (built on first use
 in the user cache folder), the same answers, the same JSON shapes
 (`Ruling.to_json()` is an entry of `rulebot ask --json`). Errors are
 rulebot.errors.RulebotError and its subclasses, with one-line messages:
-an argument of the wrong type or out of range is a UsageError, as the
-command's usage errors are, never a TypeError from deep inside.
+an argument of the wrong type or out of range is a UsageError (a
+ValueError too), as the command's usage errors are, never a TypeError from
+deep inside.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rulebot import answering
-from rulebot.config import LANGUAGES
+from rulebot.config import LANGUAGES, LIMITS
 from rulebot.corpus.files import chosen_dirs
 from rulebot.errors import UsageError
 from rulebot.index.cache import open_index
@@ -96,7 +97,7 @@ class Ruling:
     """The game's slug."""
     game_name: str
     kind: str
-    """rule, setup, faq, errata, fine-point, variant or house-rule."""
+    """rule, setup, faq, errata, fine-point, term, variant or house-rule."""
     title: str
     text: str
     """The ruling, in Markdown."""
@@ -267,19 +268,21 @@ class Library:
         question: str,
         *,
         game: str | None = None,
-        with_: Iterable[str] = (),
+        with_: Iterable[str] | None = (),
         limit: int = 3,
         official_only: bool = False,
         lang: str | None = None,
     ) -> Answer:
-        """Answer a question as `rulebot ask` does (`with_`: expansions in play, as `--with`; `limit`: how many
-        matches at most, 1 or more; `lang`: the language to answer in, as `--lang`)."""
+        """Answer a question as `rulebot ask` does. `game`: the game, None to find it from the question;
+        `with_`: the expansions in play, as `--with` (for their game, instead of those configured with
+        `rulebot config`; None or empty: the configured ones); `limit`: how many matches at most, 1 to 50 (as `--limit`); `lang`: the
+        language to answer in, as `--lang` (None: the configured one, else the question's)."""
         _expect("question", question, str, "a string")
         _expect("game", game, (str, type(None)), "a game's slug or None")
-        with_ = _sequence("with_", with_, str, "expansion slugs")
+        with_ = [] if with_ is None else _sequence("with_", with_, str, "expansion slugs")
         _expect("limit", limit, int, "a whole number")
-        if limit < 1:
-            raise UsageError(f"limit must be 1 or more, not {limit}")
+        if not LIMITS[0] <= limit <= LIMITS[1]:
+            raise UsageError(f"limit must be {LIMITS[0]} to {LIMITS[1]}, not {limit}")
         _expect("official_only", official_only, bool, "True or False")
         if lang is not None and lang not in LANGUAGES:
             raise UsageError(f"lang must be one of {', '.join(LANGUAGES)} (or None: the question's), not {_shown(lang)}")

@@ -186,13 +186,6 @@ def read_regular(path: Path) -> bytes | None:
         os.close(descriptor)
 
 
-def joined(existing: str | None, text: str) -> str:
-    """`text` added at the end of a text file's `existing` content (None: no file), a blank line between."""
-    if not existing:
-        return text
-    return existing + ("" if existing.endswith("\n\n") else "\n" if existing.endswith("\n") else "\n\n") + text
-
-
 def replace_file(path: Path, data: bytes | str) -> None:
     """Write `data` beside `path`, flush it, rename it over `path`, flush the folder. Hold the file's lock.
 
@@ -357,7 +350,7 @@ def _exchange(one: Path, other: Path) -> bool:
     except (OSError, AttributeError):  # a C library without it (before glibc 2.28, musl)
         return False
     at_cwd, rename_exchange = -100, 2
-    return renameat2(at_cwd, os.fsencode(one), at_cwd, os.fsencode(other), rename_exchange) == 0
+    return bool(renameat2(at_cwd, os.fsencode(one), at_cwd, os.fsencode(other), rename_exchange) == 0)
 
 
 def _empty(folder: Path) -> None:

@@ -25,6 +25,8 @@ LANG = "lang"
 """The setting of the language to answer in (not a game's)."""
 LANGUAGES = ("en", "fr")
 """The languages rulebot answers in."""
+LIMITS = (1, 50)
+"""How many matches an answer shows at least and at most: `ask --limit`, `Library.ask(limit=)`."""
 
 
 class ConfigError(RulebotError):

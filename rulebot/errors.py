@@ -73,8 +73,12 @@ class UnknownKindError(RulebotError):
     """Raised when a kind is none of the kinds of entries (rulebot.corpus.kinds.KINDS)."""
 
 
-class UsageError(RulebotError):
-    """Raised for an argument rulebot cannot take: of the wrong type, out of its range, a corpus folder that is not there."""
+class UsageError(RulebotError, ValueError):
+    """Raised for an argument rulebot cannot take: of the wrong type, out of its range, a corpus folder that is not there.
+
+    A ValueError too, so that a script's `except ValueError` catches a bad argument as it would Python's own;
+    the errors about what the corpus has (an unknown game, kind, expansion) are RulebotErrors only.
+    """
 
 
 class UnknownEntryError(RulebotError):

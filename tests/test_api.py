@@ -93,10 +93,22 @@ class TestArguments:
         with pytest.raises(UsageError, match="it is a file"):
             Library([str(tmp_path / "a-file")], shipped=False, warn=told.append)
 
-    @pytest.mark.parametrize("limit", [0, -1])
-    def test_limit_below_1(self, library: Library, limit: int):
-        with pytest.raises(UsageError, match=f"limit must be 1 or more, not {limit}"):
+    @pytest.mark.parametrize("limit", [0, -1, 51, 10**6])
+    def test_limit_out_of_range(self, library: Library, limit: int):
+        """`limit` is 1 to 50, as `ask --limit` is."""
+        with pytest.raises(UsageError, match=f"limit must be 1 to 50, not {limit}"):
             library.ask("ferry gull", limit=limit)
+        assert library.ask("ferry gull", limit=50).matches
+
+    def test_none_is_the_default_for_with_as_for_game_and_lang(self, library: Library):
+        """`with_=None`, as `game=None` and `lang=None`, means what leaving it out means."""
+        assert library.ask("tie", game=None, with_=None, lang=None) == library.ask("tie")
+
+    def test_a_usage_error_is_a_value_error(self, library: Library):
+        """A bad argument is caught by `except ValueError`, as Python's own are; an unknown name in the corpus is not one."""
+        with pytest.raises(ValueError, match="limit must be"):
+            library.ask("tie", limit=0)
+        assert not issubclass(UnknownKindError, ValueError) and not issubclass(UnknownGameError, ValueError)
 
     def test_limit_is_kept(self, library: Library):
         assert len(library.ask("tie", limit=1).matches) == 1

@@ -44,11 +44,9 @@ def document(folder: Path, entries: int = 40) -> Path:
 
 
 @pytest.fixture
-def corpus(tmp_path: Path) -> Path:
-    """A copy of the minimal corpus, the one a curator changes."""
-    folder = tmp_path / "corpus"
-    shutil.copytree(MINIMAL, folder)
-    return folder
+def corpus(minimal_copy: Path) -> Path:
+    """The copy of the minimal corpus a curator changes (conftest's minimal_copy, under the name these tests give it)."""
+    return minimal_copy
 
 
 @pytest.fixture
@@ -198,6 +196,20 @@ def _open_by(pid: int, path: Path) -> bool:
         return False
 
 
+def both_waiting(target: Path, args: list[str], tmp_path: Path) -> list[tuple[int, str]]:
+    """Start two `rulebot ARGS` that write `target` while its lock is held, let them go once both wait
+    for it (or have ended), so that each decides what to write only when its turn comes; their exit
+    statuses and standard errors."""
+    with atomic.locked(target):
+        lock = atomic.lock_path(target)
+        command = [sys.executable, "-m", "rulebot", *args]
+        processes = [subprocess.Popen(command, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        while not all(_open_by(p.pid, lock) or p.poll() is not None for p in processes):
+            os.sched_yield()
+    errors = [p.communicate(timeout=120)[1] for p in processes]
+    return [(p.returncode, err) for p, err in zip(processes, errors, strict=True)]
+
+
 def _env(tmp_path: Path) -> dict[str, str]:
     return dict(
         os.environ,
@@ -216,33 +228,23 @@ class TestTwoAtOnce:
         first's drafts there and writes nothing; every entry is there once."""
         rules = corpus / "lantern-harbor" / "rulebook.md"
         source = document(tmp_path)
-        args = [sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(corpus), "import", str(source), "-g", "lantern-harbor", "-s", "rulebook", "--append"]
-        with atomic.locked(rules):
-            lock = atomic.lock_path(rules)
-            processes = [subprocess.Popen(args, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-            while not all(_open_by(p.pid, lock) or p.poll() is not None for p in processes):
-                os.sched_yield()
-        results = [p.communicate(timeout=120) for p in processes]
-        assert [p.returncode for p in processes] == [0, 0], results
+        results = both_waiting(rules, ["--no-shipped", "--corpus", str(corpus), "import", str(source), "-g", "lantern-harbor", "-s", "rulebook", "--append"], tmp_path)
+        assert [code for code, _ in results] == [0, 0], results
         assert sorted("nothing written" in err for _, err in results) == [False, True]
         headings = [line for line in rules.read_text(encoding="utf-8").splitlines() if line.startswith("## ")]
         assert len(headings) == len(set(headings))
         assert sum(h.startswith("## lh-rule-") for h in headings) == 40
         assert sorted(p.name for p in rules.parent.iterdir() if p.name.startswith(".")) == []
 
-    def test_two_new_entries_with_one_id(self, run_cli, corpus: Path, tmp_path: Path):
-        """Two `new --append` of one title at once: the one that comes second is refused, never a repeated id."""
+    def test_two_new_entries_with_one_id(self, corpus: Path, tmp_path: Path):
+        """Two `new --append` of one title at once, both choosing the same id: the one that comes second
+        takes the next free id under the lock, never a repeated id."""
         rules = corpus / "lantern-harbor" / "rulebook.md"
-        args = [sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(corpus), "new", "-g", "lantern-harbor", "-k", "faq", "-t", "Do gulls swim?", "--append"]
-        with atomic.locked(rules):
-            lock = atomic.lock_path(rules)
-            processes = [subprocess.Popen(args, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
-            while not all(_open_by(p.pid, lock) or p.poll() is not None for p in processes):
-                os.sched_yield()
-        results = [p.communicate(timeout=120) for p in processes]
-        assert sorted(p.returncode for p in processes) == [0, 2], results
-        assert any("has an entry lh-do-gulls-swim already (written meanwhile)" in err for _, err in results)
-        assert rules.read_text(encoding="utf-8").count("## lh-do-gulls-swim\n") == 1
+        results = both_waiting(rules, ["--no-shipped", "--corpus", str(corpus), "new", "-g", "lantern-harbor", "-k", "faq", "-t", "Do gulls swim?", "--append"], tmp_path)
+        assert [code for code, _ in results] == [0, 0], results
+        assert sorted(err.split()[0] for _, err in results) == ["lh-do-gulls-swim", "lh-do-gulls-swim-2"]
+        text = rules.read_text(encoding="utf-8")
+        assert text.count("## lh-do-gulls-swim\n") == 1 and text.count("## lh-do-gulls-swim-2\n") == 1
 
 
 class TestTurns:

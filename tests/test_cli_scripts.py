@@ -71,6 +71,7 @@ class TestExitStatus:
             (("new", "-g", "lantern-harbor", "-k", "faq", "-s", "nope"), "Error: no source 'nope'"),
             (("config", "set", "lantern-harbor.colour", "blue"), "Error: unknown setting"),
             (("list", "--kind", "law"), "Invalid value for '-k' / '--kind'"),
+            (("list", "--expansion", "atlantis"), "Invalid value for '-e' / '--expansion': no expansion 'atlantis'"),
             (("ask", "--frobnicate", "x"), "No such option"),
             (("show",), "Missing argument"),
         ],
@@ -79,6 +80,13 @@ class TestExitStatus:
         """Every error rulebot reports, and every usage error, exits 2 with a one-line message."""
         result = run_cli(*TOY, *args)
         assert result.exit_code == 2 and message in result.stderr, result.output
+
+    def test_bad_kind_and_expansion_are_told_alike(self, run_cli):
+        """An unknown --kind and an unknown --expansion of `list` are both bad values of their option, with the usage."""
+        for option, value in (("-k", "FAQ"), ("-e", "nosuch")):
+            result = run_cli(*TOY, "list", option, value)
+            assert result.exit_code == 2 and result.stderr.startswith("Usage: cli list [OPTIONS]\n"), result.stderr
+            assert f"Error: Invalid value for '{option}' / '--" in result.stderr
 
     def test_a_file_that_cannot_be_written_is_2(self, run_cli, tmp_path: Path):
         """import --out into a folder that does not exist exits 2."""
@@ -312,22 +320,55 @@ class TestColor:
         assert ESCAPE not in run_cli("--color", "never", *TOY, *args).stdout
         assert ESCAPE not in run_cli(*TOY, *args).stdout
 
-    @pytest.mark.parametrize(
-        "args",
-        [("ask", *CLEAR), ("show", "lh-setup"), ("list",), ("games",), ("changes", "lantern-harbor"), ("config", "get", "lang")],
-    )
+    @pytest.mark.parametrize("args", [("ask", *CLEAR), ("show", "lh-setup"), ("list",), ("games",), ("changes", "lantern-harbor")])
     def test_global_options_after_the_command(self, run_cli, args: tuple[str, ...]):
         """`--color`, `--corpus` and `--no-shipped` are taken after the command's name too (`rulebot list --color always`),
         with what they say before it."""
-        where = len(args) - 1 if args[0] == "config" else 1
-        after = run_cli(*args[:where], "--color", "always", *TOY, *args[where:])
+        after = run_cli(args[0], "--color", "always", *TOY, *args[1:])
         before = run_cli("--color", "always", *TOY, *args)
         assert (after.exit_code, after.stdout) == (before.exit_code, before.stdout)
-        if args[0] != "config":
-            assert ESCAPE in after.stdout
-            assert ESCAPE not in run_cli("--color", "always", *TOY, *args[:where], "--color", "never", *args[where:]).stdout
-            split = run_cli("--no-shipped", *args[:where], "--corpus", str(MINIMAL), *args[where:])
-            assert split.stdout == run_cli(*TOY, *args).stdout
+        assert ESCAPE in after.stdout
+        assert ESCAPE not in run_cli("--color", "always", *TOY, args[0], "--color", "never", *args[1:]).stdout
+        split = run_cli("--no-shipped", args[0], "--corpus", str(MINIMAL), *args[1:])
+        assert split.stdout == run_cli(*TOY, *args).stdout
+
+    @pytest.mark.parametrize("args", [("check",), ("index",), ("config", "set", "lantern-harbor.with", "deep-tides")])
+    def test_corpus_options_after_a_command_that_reads_one(self, run_cli, args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A command that reads a corpus and prints no colour takes `--corpus` and `--no-shipped` after its name, not `--color`."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))  # `config set` writes this test's own
+        where = len(args) - 2 if args[0] == "config" else 1
+        after = run_cli(*args[:where], *TOY, *args[where:])
+        assert (after.exit_code, after.stdout) == (0, run_cli(*TOY, *args).stdout), after.output
+        refused = run_cli(*args[:where], "--color", "never", *args[where:])
+        assert refused.exit_code == 2 and "No such option '--color'" in refused.stderr
+
+    @pytest.mark.parametrize(
+        "args", [("version",), ("help",), ("config", "get", "lang"), ("config", "path"), ("config", "unset", "lang"), ("site", "serve")]
+    )
+    def test_commands_without_a_corpus_refuse_its_options(self, run_cli, args: tuple[str, ...]):
+        """A command that reads no corpus and prints no colour has none of the group's options: given after its name,
+        they would be ignored. Its help does not list them."""
+        for option in (("--corpus", str(MINIMAL)), ("--no-shipped",), ("--color", "never")):
+            result = run_cli(*args, *option)
+            assert result.exit_code == 2 and f"No such option '{option[0]}'" in result.stderr, result.output
+        shown = run_cli(*args, "--help").stdout
+        assert not any(option in shown for option in ("--corpus", "--no-shipped", "--color")), shown
+
+    def test_every_command_is_placed(self):
+        """Each command either reads a corpus (and may colour) and takes the group's options after its name, or is
+        one of the few that do neither: a new command is placed on purpose."""
+        from rulebot.cli import main, upkeep
+
+        def leaves(command: click.Command) -> list[click.Command]:
+            return [c for sub in command.commands.values() for c in leaves(sub)] if isinstance(command, click.Group) else [command]
+
+        commands = [c for command in main.COMMANDS for c in leaves(command)]
+        without = [main.version, main.help_, upkeep.config_get, upkeep.config_unset, upkeep.config_path, upkeep.site_serve]
+        assert sorted(c.name or "" for c in commands) == sorted(c.name or "" for c in (*main.COLOURED, *main.READ_A_CORPUS, *without))
+
+    def test_group_help_says_where_its_options_go(self, run_cli):
+        """The group's help says its options may follow a command's name."""
+        assert "may also follow the\n  name of a command that reads a corpus" in run_cli("--help").stdout
 
     @pytest.mark.parametrize("args", [("ask", "--color", "always", *CLEAR), ("list", "--color", "always"), ("ask", *CLEAR, "--color", "always")])
     def test_real_process_after_the_command(self, args: tuple[str, ...]):
@@ -466,7 +507,7 @@ class TestSuggestions:
         """list --kind names the kinds, and the one meant."""
         result = run_cli(*TOY, "list", "--kind", "fqa")
         assert result.exit_code == 2
-        assert "no kind 'fqa'; did you mean: faq; known kinds: rule, setup, faq, errata, fine-point, variant, house-rule" in result.stderr
+        assert "no kind 'fqa'; did you mean: faq; known kinds: rule, setup, faq, errata, fine-point, term, variant, house-rule" in result.stderr
 
     def test_unknown_expansion(self, run_cli):
         """list --expansion names the expansions and base, and the one meant."""
@@ -661,6 +702,17 @@ class TestHelp:
         """Bare `rulebot` prints the help on standard output and exits 0, as `rulebot --help` does."""
         bare, asked = run_cli(), run_cli("--help")
         assert (bare.exit_code, bare.stderr) == (0, "") and bare.stdout == asked.stdout and "Commands:" in bare.stdout
+
+    @pytest.mark.parametrize("options", [("--color", "never"), ("--no-shipped",), ("--no-shipped", "--corpus", str(MINIMAL))])
+    def test_options_without_a_command_print_the_help(self, run_cli, options: tuple[str, ...]):
+        """The group's options and no command: the help, as bare `rulebot` prints it, never "Missing command"."""
+        result = run_cli(*options)
+        assert (result.exit_code, result.stderr, result.stdout) == (0, "", run_cli("--help").stdout)
+
+    def test_real_options_without_a_command(self):
+        """The same as a process (through the quick path's entry point)."""
+        process = rulebot_process("--color", "never")
+        assert (process.returncode, process.stderr) == (0, "") and process.stdout.startswith("Usage: rulebot [OPTIONS] COMMAND")
 
     def test_bare_group_prints_its_help(self, run_cli):
         """So does a command that has commands of its own: `rulebot config`."""

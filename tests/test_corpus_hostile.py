@@ -163,7 +163,7 @@ class TestEncodings:
     def test_utf8_bom_is_accepted(self, tmp_path: Path):
         """A UTF-8 byte order mark at the start of a file is dropped; line numbers stay right."""
         root = toy(tmp_path, rules="\ufeff" + ENTRY + "\n" + BAD_ENTRY, game="\ufeff" + GAME_TOML)
-        assert problems_of(root) == ["rules.md:10: unknown kind 'law' (one of: rule, setup, faq, errata, fine-point, variant, house-rule)"]
+        assert problems_of(root) == ["rules.md:10: unknown kind 'law' (one of: rule, setup, faq, errata, fine-point, term, variant, house-rule)"]
 
     def test_bom_inside_a_file(self, tmp_path: Path):
         """A byte order mark further down (two files joined) would hide a heading: it is reported at its line."""
@@ -202,7 +202,7 @@ class TestLineEndings:
         rules = (ENTRY + "\n" + BAD_ENTRY).replace("\n", newline)
         game = GAME_TOML.replace("\n", "\r\n")  # TOML allows LF and CRLF only
         root = toy(tmp_path, rules=rules, game=game)
-        assert problems_of(root) == ["rules.md:10: unknown kind 'law' (one of: rule, setup, faq, errata, fine-point, variant, house-rule)"]
+        assert problems_of(root) == ["rules.md:10: unknown kind 'law' (one of: rule, setup, faq, errata, fine-point, term, variant, house-rule)"]
         loaded, _ = corpus.check([root])
         assert loaded.entry("toy-one").title == "One" and "\r" not in loaded.entry("toy-one").text
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, write_corpus
+from conftest import MINIMAL, rulebot_process, write_corpus
 
 from rulebot.corpus import changes, citations, scaffold
 from rulebot.corpus import load as corpus
@@ -291,6 +291,46 @@ class TestChanges:
         assert text.startswith("Dune: Imperium: 18 entries new or revised since 2021-02-15\n")
         assert "Beguiling Pheromones [fine-point, revised since 2021-02-14]" in text
 
+    def test_an_unmarked_entry_is_dated_by_the_oldest_edition_and_says_so(self, run_cli):
+        """`rulebot changes dune-imperium`: an entry the FAQ does not mark is dated by the FAQ's oldest edition
+        (2021-02-14), labelled so, not as the source's date (the FAQ's own date is 2022-12-14)."""
+        text = run_cli("changes", "dune-imperium").output
+        unmarked = [line for line in text.splitlines() if line.startswith("2021-02-14")]
+        assert unmarked and all(line.endswith(", oldest edition]") for line in unmarked), unmarked[:2]
+        assert "source date" not in text
+        every = json.loads(run_cli("changes", "dune-imperium", "--json").output)["results"]
+        assert {r["because"] for r in every if r["changed"] == "2021-02-14"} == {"oldest-edition"}
+        # A source that lists no editions: its own date, "source date" as before.
+        assert "2024-03-01  lh-setup  Setup [setup, source date]" in run_cli(*TOY, "changes", "lantern-harbor").output
+
+    @pytest.mark.parametrize(
+        "editions, revised, warned",
+        [
+            ('editions = [{ date = 2023-05-01, edition = "first" }]', "2023-05-01", "2023-05-01"),  # the oldest edition
+            ('editions = [{ date = 2023-05-01, edition = "first" }]', "2024-03-01", None),  # the edition after it
+            ("", "2023-01-01", "2024-03-01"),  # before the document, which lists no editions
+            ("", "2024-03-01", None),  # the document itself
+        ],
+    )
+    def test_check_warns_of_an_old_style_revised(self, tmp_path: Path, run_cli, editions, revised, warned):
+        """`revised` names the edition that marks an entry changed: one that is the source's oldest edition (when
+        it lists earlier ones), or before it, is most likely an old "revised since DATE" mark: `check` warns (exit 0)."""
+        toml = (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8")
+        rules = (MINIMAL / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8")
+        dated = toml.replace("date = 2024-03-01\n", f"date = 2024-03-01\n{editions}\n", 1)
+        marked = rules.replace("section: Setup\n", f"section: Setup\nrevised: {revised}\n", 1)
+        folder = write_corpus(tmp_path / "c", {"lantern-harbor/game.toml": dated, "lantern-harbor/rulebook.md": marked})
+        result = run_cli("--no-shipped", "check", str(folder))
+        assert result.exit_code == 0, result.output
+        line = next(n for n, text in enumerate(marked.splitlines(), 1) if text.startswith("revised:"))
+        if warned is None:
+            assert "warning: revised" not in result.output
+        else:
+            assert (
+                f"rulebook.md:{line}: warning: revised {revised} is no later than the oldest edition of source 'rulebook'"
+                f" ({warned}): `revised` is the date of the edition that marks the entry changed" in result.output
+            ), result.output
+
     def test_ask_tags_the_edition_that_revised_it(self, run_cli):
         """`ask` tags an entry with the edition that marks it revised, as `changes` dates it."""
         result = run_cli("ask", "--game", "dune-imperium", "beguiling pheromones")
@@ -463,6 +503,33 @@ class TestNew:
         assert check.exit_code == 1
         assert "entry 'lh-do-gulls-swim' has no section" in check.stdout and "entry 'lh-do-gulls-swim' has no text" in check.stdout
 
+    @pytest.mark.parametrize("title", [(), ("-t", "Can gulls swim")], ids=["numbered", "titled"])
+    def test_append_twice(self, run_cli, minimal_copy: Path, title: tuple[str, ...]):
+        """A second `new --append` in a row gets the next free id: the first entry, not yet filled in
+        (so not a valid entry), still has its id."""
+        args = ("--no-shipped", "--corpus", str(minimal_copy), "new", "-g", "lantern-harbor", "-k", "faq", *title, "--append")
+        first, second = run_cli(*args), run_cli(*args)
+        assert (first.exit_code, second.exit_code) == (0, 0), second.output
+        ids = ["lh-faq-1", "lh-faq-2"] if not title else ["lh-can-gulls-swim", "lh-can-gulls-swim-2"]
+        assert first.stderr.startswith(f"{ids[0]} appended to ") and second.stderr.startswith(f"{ids[1]} appended to ")
+        rules = (minimal_copy / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8")
+        assert [line for line in rules.splitlines() if line.startswith(f"## {ids[0][:6]}")] == [f"## {i}" for i in ids]
+
+    def test_append_twice_as_processes(self, minimal_copy: Path):
+        """The same, as real commands: every one after the first takes the next number."""
+        args = ("--no-shipped", "--corpus", str(minimal_copy), "new", "-g", "lantern-harbor", "-k", "faq", "--append")
+        results = [rulebot_process(*args) for _ in range(3)]
+        assert [r.returncode for r in results] == [0, 0, 0], results[-1].stderr
+        assert [r.stderr.split()[0] for r in results] == ["lh-faq-1", "lh-faq-2", "lh-faq-3"]
+
+    def test_new_sees_unfinished_entries(self, minimal_copy: Path):
+        """A printed block's id is free among the headings of the game's files, unfinished entries included."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8") + "\n## lh-errata-1\ntitle:\nkind: errata\n", encoding="utf-8")
+        loaded, _ = corpus.check([minimal_copy])
+        assert "lh-errata-1" not in loaded.entries
+        assert scaffold.scaffold(loaded, "lantern-harbor", "errata").id == "lh-errata-2"
+
     def test_unknown_kind_is_usage_error(self, run_cli):
         """An unknown kind is a usage error (exit 2)."""
         assert run_cli(*TOY, "new", "-g", "lantern-harbor", "-k", "law").exit_code == 2
@@ -480,3 +547,90 @@ def test_house_rule_is_flagged_in_human_output(run_cli, tmp_path: Path):
     result = run_cli(*TOY, "--corpus", str(house), "ask", "double gull")
     assert "HOUSE RULE, not an official ruling" in result.output
     assert "[house source]" in result.output
+
+
+class TestCheckReportsWhatTheCuratorOwns:
+    """`check` reports on the curator's folders only; the shipped corpus is context (extends, links)."""
+
+    def test_house_rules_over_a_shipped_game(self, run_cli, tmp_path: Path):
+        """`check DIR` on house rules extending a shipped game finds that game, and reports on DIR alone."""
+        house = write_corpus(tmp_path / "house", {
+            "dune-house/game.toml": 'extends = "dune-imperium"\n\n[[sources]]\nid = "our-table"\ntitle = "Our table"\n',
+            "dune-house/our-table.md": "## dune-our-spice\ntitle: Our spice\nkind: house-rule\nsection: Table\n\nWe start with one more spice.\n",
+        })
+        result = run_cli("check", str(house))
+        assert result.exit_code == 0, result.output
+        # as a linter: no finding on standard output, the summary on standard error
+        assert result.stdout == ""
+        assert result.stderr == "OK: 1 entry in 1 game (dune-imperium 1)\n"
+
+    def test_shipped_warnings_are_not_the_curators(self, run_cli, tmp_path: Path):
+        """A new game whose titles meet a shipped game's synonyms: no warning about the shipped game.toml,
+        one line for the drafts, and the summary counts the curator's games only."""
+        games = write_corpus(tmp_path / "games", {
+            "skyrail/game.toml": 'slug = "skyrail"\nname = "Skyrail"\nid_prefix = "sky"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "skyrail/rules.md": "## sky-units\ntitle: Units\nkind: rule\nsection: Units\ndraft: true\n\nTrains and carriages.\n",
+        })
+        result = run_cli("--corpus", str(games), "check")
+        assert result.exit_code == 0, result.output
+        assert "corpus/dune-imperium/game.toml" not in result.output
+        assert result.stderr.count("1 draft entry") == 1
+        assert result.stderr.endswith("OK: 1 entry in 1 game (skyrail 1)\n")
+
+    def test_the_shipped_corpus_alone_is_checked(self, run_cli):
+        """With no folder of the curator's, check reports on the shipped corpus (its four games)."""
+        result = run_cli("check")
+        assert result.exit_code == 0, result.output
+        assert "in 4 games" in result.stderr
+
+
+class TestSourcesByName:
+    def test_document_named_in_game_toml(self, run_cli, tmp_path: Path, minimal_copy: Path):
+        """A source's `document` names its copy, whatever the file's name."""
+        toml = minimal_copy / "lantern-harbor" / "game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace('id = "rulebook"\n', 'id = "rulebook"\ndocument = "LH rules v2 (2019).md"\n'), encoding="utf-8")
+        folder = write_corpus(tmp_path / "sources", {"LH rules v2 (2019).md": RULEBOOK_COPY})
+        result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "check", "--sources", str(folder))
+        assert "citations: 3 verified, 1 dangling" in result.stderr
+
+    def test_the_shipped_corpus_against_its_documents(self, run_cli, tmp_path: Path):
+        """Every source of the shipped corpus names its document, and each citation is found in a copy
+        of it: here documents written from the corpus's own sections, one heading per cited part."""
+        from rulebot.places import shipped_corpus_dir
+
+        loaded = corpus.load([shipped_corpus_dir()])
+        folder = tmp_path / "sources"
+        folder.mkdir()
+        for game in loaded.games.values():
+            for source in game.sources:
+                assert source.document, f"{game.slug}/{source.id} names no document"
+                lines = []
+                for entry in loaded.entries.values():
+                    if (entry.game, entry.source) == (game.slug, source.id):
+                        for component in entry.section.split(">"):
+                            lines.extend(f"## {part.strip()}\n\nText.\n" for part in component.split(";"))
+                (folder / source.document).write_text("\n".join(lines), encoding="utf-8")
+        result = run_cli("check", "--sources", str(folder))
+        assert result.exit_code == 0, result.output
+        assert "not checked (no document" not in result.stderr
+        assert "0 dangling" in result.stderr
+
+
+class TestGarbledAndUnnamedPlaces:
+    def test_garbled_heading(self):
+        """A heading garbled by a PDF's extraction is the section it nearly spells."""
+        text = "Intro text.\n\nTHE END OF THE GRNE\nThe game ends when the deck runs out.\n"
+        assert [p.line for p in citations.Document(text).locate("The end of the game")] == [3]
+
+    def test_introduction(self):
+        """`Introduction` is the opening text, before the first section (past a table of contents)."""
+        text = "# Title\n\n## Table of Contents\n\nWelcome to the game, which is fun.\n\n## Setup\n\nText.\n"
+        assert [p.line for p in citations.Document(text).locate("Introduction")] == [5]
+
+    def test_unheaded_is_not_checked(self, tmp_path: Path, minimal_copy: Path):
+        """A section saying its place has no heading is counted apart, not dangling."""
+        path = minimal_copy / "lantern-harbor" / "rulebook.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("section: Cards > Lantern Keeper", "section: Cards (closing list, unheaded), bullet 2"), encoding="utf-8")
+        folder = write_corpus(tmp_path / "sources", {"rulebook.md": RULEBOOK_COPY})
+        found = citations.verify(corpus.load([minimal_copy]), folder)
+        assert (len(found.dangling), found.unheaded) == (0, 1)

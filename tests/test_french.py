@@ -169,7 +169,7 @@ def test_every_kind_has_a_french_label():
         french = [output.kind_label(kind) for kind in KINDS]
     finally:
         messages.use("en")
-    assert french == ["règle", "mise en place", "FAQ", "errata", "précision", "variante", "règle maison"]
+    assert french == ["règle", "mise en place", "FAQ", "errata", "précision", "terme", "variante", "règle maison"]
     assert [output.kind_label(kind) for kind in KINDS] == list(KINDS)
 
 
@@ -224,6 +224,32 @@ def test_the_compiled_catalog_is_the_catalog(tmp_path: Path):
     with (LOCALE / "fr" / "LC_MESSAGES" / "rulebot.mo").open("rb") as shipped, (tmp_path / "fresh.mo").open("rb") as fresh:
         compiled, expected = (gettext.GNUTranslations(f)._catalog for f in (shipped, fresh))  # type: ignore[attr-defined]
     assert {k: v for k, v in compiled.items() if k} == {k: v for k, v in expected.items() if k}
+
+
+def test_the_documented_babel_commands_work(tmp_path: Path):
+    """The commands rulebot.cli.messages gives for updating the catalogs run, and the catalog keeps its header
+    (its plural forms) and its translations."""
+    pytest.importorskip("babel", reason="Babel updates the catalogs")
+    import shlex
+    import shutil
+
+    from babel.messages.pofile import read_po
+
+    for name in ("rulebot", "templates"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    shutil.copy(ROOT / "babel.cfg", tmp_path)
+    commands = [line.split() for line in (messages.__doc__ or "").splitlines() if line.strip().startswith("pybabel ")]
+    assert [c[1] for c in commands] == ["extract", "update", "compile"]
+    for command in commands:
+        done = subprocess.run(
+            [sys.executable, "-c", "from babel.messages.frontend import main; main()", *command[1:]],
+            cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode == 0, shlex.join(command) + "\n" + done.stderr
+    with (tmp_path / "rulebot" / "locale" / "fr" / "LC_MESSAGES" / "rulebot.po").open("rb") as file:
+        catalog = read_po(file)
+    assert catalog.plural_forms == "nplurals=2; plural=(n > 1);"
+    assert catalog["Source: "] is not None and catalog["Source: "].string == "Source : "
 
 
 def test_messages_in_english_until_french_is_chosen():

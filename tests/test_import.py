@@ -118,7 +118,7 @@ class TestMarkdown:
         """A heading with text of its own is an entry; the document title is no section."""
         entries = by_title(draft(FAQ_MD))
         assert entries["Dock"].section == "Glossary > Dock"
-        assert entries["Dock"].kind == "fine-point"
+        assert entries["Dock"].kind == "term"
         assert entries["Toy Game Reference"].text == "Read this after the rulebook."
 
     def test_lead_in_in_the_middle_of_a_paragraph(self):
@@ -222,7 +222,7 @@ class TestPlainText:
     def test_glossary_terms(self):
         """A short line with its definition below is a glossary entry."""
         dock = by_title(draft(RULES_TXT, markdown=False))["Dock"]
-        assert (dock.kind, dock.section, dock.text) == ("fine-point", "Glossary > Dock", "A place where ferries wait. See rule 101.1.")
+        assert (dock.kind, dock.section, dock.text) == ("term", "Glossary > Dock", "A place where ferries wait. See rule 101.1.")
 
     def test_counts(self):
         """The result counts the drafts and the references resolved."""
@@ -323,3 +323,221 @@ class TestCommand:
         result = run_cli(*self.ARGS, str(path), "-g", "lantern-harbor", "-s", "rulebook")
         assert result.exit_code == 2
         assert "bad.txt:3: not valid UTF-8" in result.output
+
+
+def _stress_bullets() -> str:
+    """Seven bullets of about forty words each: a section too long to be one answer."""
+    return "\n".join(
+        f"- Rule {n}: a stressed train in situation {n} keeps its stress token until the end phase, "
+        f"and the conductor checks the timetable, the signal box and the depot log before moving it again, "
+        f"which takes one more turn than usual for case {n}."
+        for n in range(1, 8)
+    )
+
+
+SHAPED_MD = f"""\
+# Skyrail Reference
+
+A reference. Attack values are written ATK on cards, and ATK is printed in red.
+
+## Glossary
+
+### Bearing
+
+Each move has a bearing, shown by an arrow on the dial.
+
+#### Advanced Moves
+
+- Loop Turn: The loop turn moves a train forward and turns it around.
+- Slide: The slide moves a train sideways.
+
+### Loop Turn
+
+See Bearing.
+
+### Stress
+
+A train with a stress token is stressed.
+
+{_stress_bullets()}
+
+### ATK
+
+See Attack.
+
+### Attack
+
+A train attacks an adjacent train. See Bearing. A freight depot is also called a cargo station. See Nowhere Yet.
+
+### Status Cards
+
+Status cards sit on a train.
+
+**Tough** — A tough card stops the next damage.
+
+See also Attack.
+
+### Tough
+
+A tough train ignores its first damage each round.
+
+### ATK RULES
+
+Extra attack rules.
+
+## Huge Trains
+
+### Setup
+
+Huge trains start in the yard.
+
+## Setup
+
+Every conductor takes four tickets.
+
+## FAQ
+
+### Movement
+
+Movement happens in speed order.
+
+Q: Can a train move twice?
+
+A: No, once per round.
+"""
+
+
+class TestShapedForAnswers:
+    """Drafts shaped for answers: one rule per entry, a title of its own, aliases where the definition is."""
+
+    def test_alias_goes_to_the_entry_that_defines_it(self):
+        """A redirect's name lands on the sub-entry whose text defines it, not on the emptied parent."""
+        entries = by_title(draft(SHAPED_MD))
+        assert "Loop Turn" in entries["Advanced Moves"].aliases
+        assert "Loop Turn" not in entries["Bearing"].aliases
+
+    def test_repeated_titles_are_told_apart(self):
+        """A title used twice is qualified by the section it is in."""
+        titles = [e.title for e in draft(SHAPED_MD).entries]
+        assert len(titles) == len(set(titles))
+        assert {"Setup", "Setup (Huge Trains)"} <= set(titles)
+
+    def test_lead_in_inside_an_entry_stays_there(self):
+        """A short bold lead-in inside a glossary entry is its text: the entry keeps its See also and the id
+        of the glossary's own entry of that name is not taken."""
+        entries = by_title(draft(SHAPED_MD))
+        status = entries["Status Cards"]
+        assert "A tough card stops the next damage." in status.text
+        assert status.see_also == ("toy-attack",)
+        assert entries["Tough"].id == "toy-tough"
+
+    def test_long_entry_is_cut_into_parts(self):
+        """A section too long for an answer is cut at its bullets: the entry keeps its first part, the other
+        parts are entries titled and cited by it, linked both ways; none is over the size."""
+        result = draft(SHAPED_MD)
+        stress = by_title(result)["Stress"]
+        parts = [e for e in result.entries if e.title.startswith("Stress: ")]
+        assert parts and all(e.section.startswith("Glossary > Stress, bullet") for e in parts)
+        assert all(e.see_also[0] == stress.id for e in parts)
+        assert set(stress.see_also) >= {e.id for e in parts}
+        assert max(len(e.text.split()) for e in result.entries) <= 250
+        assert sum(e.text.count("- Rule ") for e in [stress, *parts]) == 7
+
+    def test_one_long_paragraph_is_cut_between_sentences(self):
+        """A single paragraph too long for an answer is cut between its sentences, each part one paragraph."""
+        paragraph = " ".join(f"Signal {n} turns green when the train before it has left block {n}." for n in range(1, 31))
+        result = draft(f"# Ref\n\n## Signals\n\n{paragraph}\n")
+        assert len(result.entries) > 1
+        assert all(len(e.text.split()) <= 250 and "\n\n" not in e.text for e in result.entries)
+        assert result.entries[1].title.startswith("Signals: Signal ") and result.entries[1].section == "Signals, paragraph 1"
+
+    def test_short_sections_stay_whole(self):
+        """A short section is one entry."""
+        assert [e.title for e in draft(SHAPED_MD).entries if e.title.startswith("Attack")] == ["Attack"]
+
+    def test_capitals_and_acronyms(self):
+        """A heading in capitals becomes title case, keeping the words the document writes in capitals."""
+        entries = by_title(draft(SHAPED_MD))
+        assert "ATK Rules" in entries
+        assert "ATK" in entries["Attack"].aliases  # `### ATK` / `See Attack.`: a redirect
+
+    def test_kinds_from_the_structure(self):
+        """Glossary items are terms, what lies under them rules; under a FAQ heading only questions are faq."""
+        entries = by_title(draft(SHAPED_MD))
+        assert (entries["Bearing"].kind, entries["Advanced Moves"].kind) == ("term", "rule")
+        assert entries["Movement"].kind == "rule"
+        assert entries["Can a train move twice?"].kind == "faq"
+
+    def test_see_sentences_inside_a_paragraph(self):
+        """`See X.` in the middle of a paragraph links X, or is counted as unresolved."""
+        result = draft(SHAPED_MD)
+        attack = by_title(result)["Attack"]
+        assert by_title(result)["Bearing"].id in attack.see_also
+        assert "See Nowhere Yet." in [text for _, text in result.unresolved]
+        assert "0 unresolved" not in result.summary()
+
+    def test_vocabulary_is_proposed(self):
+        """The document's abbreviations and other names are proposed as synonyms, its glossary words as terms."""
+        vocabulary = draft(SHAPED_MD).vocabulary
+        assert ["attack", "atk"] in vocabulary.synonyms
+        assert ["freight depot", "cargo station"] in vocabulary.synonyms
+        assert {"bearing", "stress", "tough"} <= set(vocabulary.terms)
+        assert "- synonyms: attack, atk" in draft(SHAPED_MD).to_markdown()  # for a curator who prints the drafts
+
+    def test_terms_of_other_games_are_not_proposed(self):
+        """A glossary word another game of the corpus uses points at no game: it is not proposed."""
+        existing = corpus.load([MINIMAL])
+        other = next(iter(existing.entries.values()))
+        word = other.title.split()[0]
+        text = f"# Ref\n\n## Glossary\n\n### {word}\n\nA word of ours too.\n\n### Zeppelin\n\nA flying thing.\n"
+        terms = importer.draft_entries(text, game=GAME, source=SOURCE, corpus=existing).vocabulary.terms
+        assert "zeppelin" in terms and word.lower() not in terms
+
+
+class TestVocabularyWritten:
+    def test_append_writes_the_games_own_vocabulary(self, run_cli, tmp_path: Path):
+        """import --append writes the proposals into the new game's game.toml, which still checks; a second
+        import leaves what is there."""
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.md": SHAPED_MD}) / "skyrail.md"
+        assert run_cli("--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "-t", "Rules", "--id-prefix", "toy").exit_code == 0
+        result = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
+        assert result.exit_code == 0, result.output
+        assert "written to" in result.stderr and "game.toml" in result.stderr
+        game = corpus.load([games]).game("skyrail")
+        assert game.source("rules").document == "skyrail.md"  # check --sources finds the copy by that name
+        assert ("attack", "atk") in game.synonyms
+        assert {"stress", "tough"} <= set(game.terms)
+        before = (games / "skyrail" / "game.toml").read_text(encoding="utf-8")
+        again = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--out", str(tmp_path / "d.md"))
+        assert again.exit_code == 0 and (games / "skyrail" / "game.toml").read_text(encoding="utf-8") == before
+
+
+def _linked_rules_document(rules: int = 420, terms: int = 40) -> str:
+    """A plain-text comprehensive rules document whose every rule names ten glossary terms: the site links each."""
+    names = [f"Zephyr Token {chr(65 + n // 26)}{chr(65 + n % 26)}" for n in range(terms)]
+    lines = ["Skyrail Comprehensive Rules", "", "1. Game Concepts", "", "100. General", ""]
+    for n in range(1, rules + 1):
+        named = ", ".join(names[(n + k) % terms] for k in range(10))
+        lines += [f"100.{n}. A train on track {n} checks {named} before it leaves the depot, in the order the timetable lists them.", ""]
+    lines += ["Glossary", ""]
+    for name in names:
+        lines += [name, f"A piece the conductor places on a carriage; called {name.lower()} in these rules.", ""]
+    return "\n".join(lines)
+
+
+class TestImportedSite:
+    def test_no_page_over_the_page_size(self, run_cli, tmp_path: Path):
+        """The site of an imported, heavily cross-linked game has no page heavier than PAGE_BYTES: the links
+        the site adds to texts (names of other entries) are weighed when pages are made."""
+        from rulebot.site import pages as site_pages
+
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.txt": _linked_rules_document()}) / "skyrail.txt"
+        assert run_cli("--no-shipped", "--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "-t", "Rules").exit_code == 0
+        assert run_cli("--no-shipped", "--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append").exit_code == 0
+        built = run_cli("--no-shipped", "--corpus", str(games), "site", "build", str(tmp_path / "site"))
+        assert built.exit_code == 0, built.output
+        pages = list((tmp_path / "site" / "skyrail").glob("*.html"))
+        assert len(pages) > 2
+        assert max(p.stat().st_size for p in pages) <= site_pages.PAGE_BYTES

@@ -53,13 +53,13 @@ def ids_shown(text: str) -> list[str]:
 
 
 class TestAsking:
-    def test_first_answer_in_full_then_short_other_matches(self, session: PlaySession):
-        """A question prints the best entry in full, then one line per other match."""
+    def test_answer_in_full_then_short_other_matches(self, session: PlaySession):
+        """A question prints the entries that make up the answer in full (as `ask` does), then one line per other match."""
         text = session.handle("winning the game")
-        assert ids_shown(text) == ["lh-winning"]
+        assert ids_shown(text) == ["lh-winning", "lh-tides-winning"]
         assert "Source: Lantern Harbor rulebook (first edition), End of the game" in text
-        assert "Other matches (:show ID):" in text
-        assert re.search(r"^  Winning with Deep Tides \(lh-tides-winning\) – faq, Lantern Harbor$", text, re.MULTILINE)
+        assert "Other matches:" in text
+        assert re.search(r"^  Lantern Keeper \(lh-lantern-keeper\) – fine-point, Lantern Harbor$", text, re.MULTILINE)
 
     def test_see_also_is_numbered(self, session: PlaySession):
         """The See also of the entry shown is numbered for :see N."""
@@ -137,7 +137,7 @@ class TestWith:
     def test_expansion_in_play_orders_answers(self, session: PlaySession):
         """With an expansion in play, the entry that changes a rule comes first."""
         session.handle(":with deep-tides")
-        assert ids_shown(session.handle("winning the game")) == ["lh-tides-winning"]
+        assert ids_shown(session.handle("winning the game"))[0] == "lh-tides-winning"
 
     def test_base_only(self, session: PlaySession):
         """:with base, with a game set, leaves every expansion out."""
@@ -329,20 +329,60 @@ class TestRun:
         assert ids_shown("\n".join(again)) == ["lh-ferry-gull"]
 
     def test_history_line_is_whole_or_not_kept(self, searcher: Searcher, data_dir: Path, monkeypatch: pytest.MonkeyPatch):
-        """A line the disk cannot take (full when flushed) leaves the history as it was, nothing beside it, and the session goes on."""
+        """A line the disk cannot take (full) leaves the history as it was, nothing beside it, and the session goes on."""
+        import stat
+
         history = play.history_path()
         self.keys(searcher, "ferry gull\r\x04", history)
         before = history.read_bytes()
+        real_write = os.write
 
-        def full(descriptor: int) -> None:
-            raise OSError(28, "No space left on device")
+        def full(descriptor: int, data: bytes) -> int:
+            if stat.S_ISREG(os.fstat(descriptor).st_mode):  # a file; the keys typed go through a pipe
+                raise OSError(28, "No space left on device")
+            return real_write(descriptor, data)
 
         with monkeypatch.context() as disk:
-            disk.setattr(os, "fsync", full)
+            disk.setattr(os, "write", full)
             printed = self.keys(searcher, ":show lh-setup\r\x04", history)
         assert ids_shown("\n".join(printed)) == ["lh-setup"]
         assert history.read_bytes() == before
         assert [p.name for p in history.parent.iterdir() if p.name.startswith(".")] == []
+
+    def test_a_line_is_appended_not_the_file_rewritten(self, tmp_path: Path):
+        """Each question is added at the end of the same file (its inode kept), not the whole file written anew."""
+        from rulebot.cli.history import QuietFileHistory
+
+        path = tmp_path / "play-history"
+        QuietFileHistory(str(path)).store_string("ferry gull")
+        inode = path.stat().st_ino
+        QuietFileHistory(str(path)).store_string("tide\nturns")
+        assert path.stat().st_ino == inode
+        assert list(QuietFileHistory(str(path)).load_history_strings()) == ["tide\nturns", "ferry gull"]
+
+    def test_a_byte_that_is_not_utf8_never_stops_the_history(self, tmp_path: Path):
+        """A history with a byte that is not UTF-8 still takes new questions, and its old ones still come back."""
+        from rulebot.cli.history import QuietFileHistory
+
+        path = tmp_path / "play-history"
+        path.write_bytes(b"\n# 2024-01-01\n+caf\xe9 gull\n")
+        QuietFileHistory(str(path)).store_string("ferry gull")
+        assert list(QuietFileHistory(str(path)).load_history_strings()) == ["ferry gull", "caf\ufffd gull"]
+
+    def test_the_history_is_cut_to_its_last_lines(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Past MAX_LINES lines, the history keeps its last KEEP_LINES lines or fewer, whole entries, the newest."""
+        from rulebot.cli import history
+
+        monkeypatch.setattr(history, "MAX_LINES", 30)
+        monkeypatch.setattr(history, "KEEP_LINES", 10)
+        path = tmp_path / "play-history"
+        for n in range(40):
+            history.QuietFileHistory(str(path)).store_string(f"question {n}\nits second line")
+            assert path.read_bytes().count(b"\n") <= 30
+        kept = list(history.QuietFileHistory(str(path)).load_history_strings())
+        assert kept[0] == "question 39\nits second line" and 2 <= len(kept) <= 10
+        assert all(k.endswith("\nits second line") for k in kept)
+        assert [p.name for p in tmp_path.iterdir()] == ["play-history"]
 
     def test_ctrl_c_cancels_the_line(self, searcher: Searcher, data_dir: Path):
         """Ctrl-C drops the line being typed and prompts again."""
@@ -377,6 +417,35 @@ class TestCommand:
         run_cli(*TOY, "config", "set", "lantern-harbor.with", "deep-tides")
         result = run_cli(*TOY, "play", input=":with\n")
         assert result.output == "Expansions: lantern-harbor with deep-tides.\n"
+
+    @pytest.mark.parametrize(
+        "options, question",
+        [
+            (("--game", "res-arcana"), "who wins a tie"),
+            ((), "who wins a tie"),
+            (("--game", "res-arcana"), "combien de monuments à 4 joueurs"),
+            ((), "combien d'actions par tour"),
+            (("--game", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players"),
+            (("--with", "perlae-imperii"), "chaumurky"),
+            (("--game", "dune-imperium", "--with", "rise-of-ix"), "can i trash assassination mission"),
+            ((), "how many places of power with 9 players"),
+            (("--game", "catalyst"), "is there a solo mode"),
+        ],
+    )
+    def test_play_prints_the_answer_ask_prints(self, run_cli, options, question):
+        """`printf 'who wins a tie\n' | rulebot play --game res-arcana`: the whole answer is the one `ask` prints
+        (English, French, several games, expansions), but for the numbers of the first entry's See also."""
+        asked = run_cli("ask", *options, question).output
+        asked = "\n".join(line for line in asked.splitlines() if not line.startswith("Building")).strip()
+        played = run_cli("play", *options, input=question + "\n").output
+        played = "\n".join(line for line in played.splitlines() if not line.startswith("Building")).strip()
+        assert re.sub(r"\[\d+\] ", "", played.replace("\n", " ")).split() == asked.replace("\n", " ").split()
+
+    @pytest.mark.parametrize("leave", ["q", "quit", "exit", " QUIT ", ":quit", ":q"])
+    def test_leave_words(self, run_cli, leave):
+        """`q`, `quit` and `exit` alone on a line leave as `:quit` does: the lines after are not read."""
+        result = run_cli(*TOY, "play", input=f"{leave}\nferry gull\n")
+        assert result.exit_code == 0 and result.output == ""
 
     def test_play_answers_as_ask_does(self, run_cli):
         """With the same game and expansions, `play` opens a question for a player count with the lines `ask`

@@ -209,7 +209,7 @@ class TestPages:
         report = site.build(shipped, tmp_path / "site")
         assert report.entries == len(shipped.entries)
         assert report.games == len(shipped.games)
-        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups) + 2  # Molthar's in French too
+        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups) + 3  # Molthar's in French too (entries, A–Z, setup)
         assert report.out_dir == (tmp_path / "site").resolve()
 
     def test_every_game_has_a_page_and_an_index(self, shipped: Corpus, shipped_site: Path):
@@ -819,9 +819,9 @@ def _ids_on(site_dir: Path, page: str, corpus: Corpus) -> list[str]:
 
 class TestLargeGame:
     def test_small_games_keep_one_page(self, shipped: Corpus, shipped_site: Path):
-        """Every shipped game is one page with all its entries, one A–Z and its setup page (and, for Molthar, the first two in French too)."""
+        """Every shipped game is one page with all its entries, one A–Z and its setup page (and, for Molthar, all three in French too)."""
         for slug in shipped.games:
-            french = ["a-z.fr.html", "index.fr.html"] if slug == "portals-of-molthar" else []
+            french = ["a-z.fr.html", "index.fr.html", "setup.fr.html"] if slug == "portals-of-molthar" else []
             assert sorted(p.name for p in (shipped_site / slug).iterdir()) == sorted(["a-z.html", "index.html", "setup.html", *french])
             assert sorted(_ids_on(shipped_site, f"{slug}/index.html", shipped)) == sorted(e.id for e in shipped.entries_of(slug))
 
@@ -857,7 +857,7 @@ class TestLargeGame:
         """The 300 rooms, too heavy for a page, are cut where floor 8 begins; each part says which part it is and which floors it holds."""
         first = (large_site / LARGE_GAME / "rulebook--rooms.html").read_text(encoding="utf-8")
         second = (large_site / LARGE_GAME / "rulebook--rooms-2.html").read_text(encoding="utf-8")
-        assert '<section class="section" id="s--rulebook--2"' in first and 'id="s--rulebook--2--2"' in second
+        assert '<div class="section" id="s--rulebook--2"' in first and 'id="s--rulebook--2--2"' in second
         assert '<span class="part">(part 1 of 2)</span>' in first and "Floor 1 – Floor 7" in first
         assert "Floor 8 – Floor 12" in second
         assert 'id="tower-room-174"' in first and 'id="tower-room-175"' in second
@@ -1201,3 +1201,102 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     assert "<dt>See also</dt>" in english and "Voir aussi" not in english
     az = (out / "toy" / "a-z.fr.html").read_text(encoding="utf-8")
     assert 'href="index.fr.html#toy-a">Cloche</a>' in az and 'href="index.fr.html#toy-b" lang="en">Horn</a>' in az
+
+
+# -- the French pages and the search in French ------------------------------------------------
+
+
+def _text(html_text: str) -> str:
+    """A page's words, without its tags (and without what only a script or the head holds)."""
+    body = html_text.split("<body>", 1)[1]
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+class TestFrench:
+    def test_french_pages_have_french_labels(self, shipped_site: Path):
+        """Molthar's French pages say nothing in English of their own: navigation, badges, source facts."""
+        for name in ("index.fr.html", "a-z.fr.html", "setup.fr.html"):
+            text = _text((shipped_site / "portals-of-molthar" / name).read_text(encoding="utf-8"))
+            for english in ("Base game", "Setup", "Trust:", " entries ", "language fr", "Entries", "Search the rules", "Players"):
+                assert english not in text, (name, english)
+        french = (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")
+        assert ">Jeu de base<" in french and ">Mise en place</a>" in french and "Fiabilité :" in french and "langue" in french
+        assert '<span lang="en">Amigo 2015, French edition</span>' in french  # the corpus's own words, marked
+
+    def test_language_switch_is_in_the_header(self, shipped_site: Path):
+        for name in ("index.html", "index.fr.html", "a-z.html", "setup.html", "setup.fr.html"):
+            page = (shipped_site / "portals-of-molthar" / name).read_text(encoding="utf-8")
+            header = page.split('<header class="site-header">', 1)[1].split("</header>", 1)[0]
+            assert '<nav class="language-switch"' in header and header.count('aria-current="page"><span class="switch-code">') == 1, name
+
+    def test_aliases_in_the_page_language(self, shipped_site: Path, minimal_site: Path):
+        """A French page lists an entry's French names, an English page its English ones; a game without French pages
+        keeps its French names on its English page."""
+
+        def aliases(page: Path) -> str:
+            return _element(page.read_text(encoding="utf-8"), "molthar-hand-limit", "article").split('class="aliases"', 1)[1]
+
+        french, english = aliases(shipped_site / "portals-of-molthar" / "index.fr.html"), aliases(shipped_site / "portals-of-molthar" / "index.html")
+        assert "limite de main" in french and "maximum hand size" not in french
+        assert "maximum hand size" in english and "limite de main" not in english
+        assert '<span class="alias" lang="fr">Gardien du Phare</span>' in (minimal_site / "lantern-harbor" / "index.html").read_text(encoding="utf-8")
+
+    def test_english_headings_on_english_pages(self, shipped_site: Path):
+        """The English page heads the sections of a French document in English (its game.toml's `headings`); the
+        French page as the document does; citations keep the document's own section."""
+        english = (shipped_site / "portals-of-molthar" / "index.html").read_text(encoding="utf-8")
+        french = (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")
+        assert 'class="section-title">Premise and goal of the game</h3>' in english and "section-title\" lang=\"fr\"" not in english
+        assert 'class="section-title">Principe et but du jeu</h3>' in french
+        assert '<span class="section">Principe et but du jeu</span>' in english
+
+    def test_headings_must_be_a_table_of_strings(self, tmp_path: Path):
+        from conftest import TOY_GAME_TOML
+
+        from rulebot.corpus import load as corpus_load
+
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\nheadings = "Part 1"'), "toy/rules.md": ""})
+        _, problems = corpus_load.check([root])
+        assert any("headings must be a table" in p.message for p in problems)
+
+    def test_french_setup_page(self, shipped_site: Path):
+        """setup.fr.html: French words, the setup data's English texts marked lang="en", links to the French pages;
+        the French entries page links to it, the English one to setup.html."""
+        setup = (shipped_site / "portals-of-molthar" / "setup.fr.html").read_text(encoding="utf-8")
+        assert '<html lang="fr"' in setup and "<h1>Die Portale von Molthar : mise en place</h1>" in setup
+        assert '<p class="setup-text" lang="en">Shuffle the pearl cards' in setup
+        assert 'href="index.fr.html#molthar-setup-display">Mise en place des cartes Perle et Personnage visibles</a>' in setup
+        assert 'href="../portals-of-molthar/setup.fr.html"' in (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")
+        assert 'href="../portals-of-molthar/setup.html"' in (shipped_site / "portals-of-molthar" / "index.html").read_text(encoding="utf-8")
+
+    def test_search_data_in_french(self, shipped: Corpus, shipped_site: Path):
+        """_search/fr.js: the search box's words in French and each Molthar entry's French title, in the order of its
+        names; <game>.texts.fr.js: their French texts; no game without French has either."""
+        from rulebot.site import search_languages
+
+        french = _data(shipped_site / search_languages.language_file("fr"))
+        assert french["labels"]["Rule"] == "Règle" and french["labels"]["{count} results"] == "{count} résultats"
+        assert set(french["titles"]) == {"portals-of-molthar"}
+        rows = _names(shipped_site)["portals-of-molthar"]["entries"]
+        assert french["titles"]["portals-of-molthar"] == [shipped.entries[row[0]].translation("fr").title for row in rows]
+        texts = _data(shipped_site / search_languages.translated_texts_file("portals-of-molthar", 0, "fr"))["texts"]
+        assert texts[rows.index(next(r for r in rows if r[0] == "molthar-hand-limit"))].startswith("Pendant votre tour")
+        assert sorted(p.name for p in (shipped_site / "_search").glob("*.fr.js")) == ["portals-of-molthar.texts.fr.js"]
+
+    def test_search_box_words_are_all_in_the_catalog(self):
+        """Every word search.js shows through `say` is one of SEARCH_LABELS (or a kind), so that French has it."""
+        from rulebot.site import search_languages
+
+        script = (site_templates.templates_dir() / "static" / "search.js").read_text(encoding="utf-8")
+        said = set(re.findall(r'say\(lang, "((?:[^"\\]|\\.)*)"', script))
+        said = {json.loads(f'"{text}"') for text in said}
+        kinds = set(site_views.KIND_LABELS.values())
+        assert said and said <= set(search_languages.SEARCH_LABELS) | kinds | {"House rule \u2014 not an official ruling"}
+        assert set(re.findall(r'"[a-z-]+": "([^"]+)"', script.split("var KINDS", 1)[1].split("};", 1)[0])) == kinds
+
+
+def test_site_build_writes_the_french_search_and_setup(run_cli, tmp_path: Path):
+    """`rulebot site build` writes the French search files and setup page beside the others."""
+    result = run_cli("site", "build", str(tmp_path / "site"))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "site" / "_search" / "fr.js").exists() and (tmp_path / "site" / "portals-of-molthar" / "setup.fr.html").exists()

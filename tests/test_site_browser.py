@@ -516,10 +516,10 @@ def test_game_page_offers_every_game(page, base):  # type: ignore[no-untyped-def
     """On a game's page, a link asks the question of every game, on the home page."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "molthar combien d'actions par tour")
-    page.get_by_role("link", name="Search every game").click()
+    page.get_by_role("link", name="Chercher dans tous les jeux").click()  # a French question: French words
     page.wait_for_url("**/index.html?q=*")
     results = _search(page, "molthar combien d'actions par tour")
-    assert results.first.get_attribute("href").endswith("portals-of-molthar/index.html#molthar-three-actions")
+    assert results.first.get_attribute("href").endswith("portals-of-molthar/index.fr.html#molthar-three-actions")  # in French
 
 
 def _steps_shown(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -530,7 +530,7 @@ def _steps_shown(page) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def _choose(page, players: int, *expansions: str) -> list[str]:  # type: ignore[no-untyped-def]
-    page.select_option("#setup--players", str(players))
+    page.check(f"#setup--choice input[name=players][value='{players}']")
     for box in page.locator("#setup--choice input[name=with]").all():
         box.set_checked(box.get_attribute("value") in expansions)
     return _steps_shown(page)
@@ -587,7 +587,7 @@ def test_molthar_in_french(page, base):  # type: ignore[no-untyped-def]
     assert page.locator("html").get_attribute("lang") == "fr"
     assert page.locator("#molthar-hand-limit .entry-title").inner_text() == "Limite de cartes en main"
     assert page.locator("#molthar-hand-limit").get_attribute("lang") is None  # the page's language
-    assert page.locator(".language-switch a[aria-current=page]").inner_text() == "Français"
+    assert "Français" in page.locator(".site-header .language-switch a[aria-current=page]").inner_text()
     page.locator(".game-nav a", has_text="A–Z").click()
     page.wait_for_url("**/portals-of-molthar/a-z.fr.html")
     page.locator(".index-items a", has_text="Limite de cartes en main").first.click()
@@ -599,3 +599,190 @@ def test_molthar_in_french(page, base):  # type: ignore[no-untyped-def]
     page.locator(".language-switch a", has_text="English").click()
     page.wait_for_url("**/portals-of-molthar/index.html")
     assert page.locator("#molthar-hand-limit .entry-title").inner_text() == "Hand limit"
+
+
+# -- at the table: a phone, French, the history, the setup choice ------------------------
+
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def phone(browser, base: dict[str, str]):  # type: ignore[no-untyped-def]
+    """A fresh page the size of a phone's screen."""
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    yield tab
+    context.close()
+
+
+def _french_questions() -> list[str]:
+    """The French questions of the question sets (the held-out half too) about Molthar, the game with French pages."""
+    import json
+
+    rows = []
+    for name in ("questions.jsonl", "questions-players-dev.jsonl", "questions-players-test.jsonl"):
+        for line in (Path(__file__).parent / name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row.get("lang") == "fr" and "portals-of-molthar" in (row.get("game"), row.get("expect_game")):
+                rows.append(row["q"])
+    return rows
+
+
+def test_french_questions_get_french_titles_on_the_french_page(browser, sites):  # type: ignore[no-untyped-def]
+    """On Molthar's French page, each French question of the question sets gets as its first result the entry's
+    French title, the one `rulebot ask` gives first in its French answer, and French words around it."""
+    from rulebot import api
+
+    questions = _french_questions()
+    assert len(questions) >= 40
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.goto((sites["shipped"] / "portals-of-molthar/index.fr.html").as_uri())
+    differ = []
+    with api.Library() as library:
+        for question in questions:
+            expected = library.ask(question, game="portals-of-molthar", lang="fr").matches
+            tab.fill("#search--q", question)
+            tab.wait_for_function(
+                "q => { const l = document.getElementById('search--results'); return l.dataset.query === q && l.dataset.complete === 'true'; }",
+                arg=" ".join(question.split()),
+            )
+            first = tab.locator("#search--results li:not(.search-more) a").first
+            shown = first.inner_text() if tab.locator("#search--results li:not(.search-more) a").count() else None
+            if shown != (expected[0].ruling.title if expected else None):
+                differ.append((question, shown, expected[0].ruling.title if expected else None))
+        assert tab.get_attribute("#search--results", "data-lang") == "fr"
+        assert tab.inner_text("#search--status").endswith("résultats") or "clairement" in tab.inner_text("#search--status")
+        assert "Règle" in tab.inner_text("#search--results") or "Précision" in tab.inner_text("#search--results")
+        assert "Rule" not in tab.inner_text("#search--results") and "also called" not in tab.inner_text("#search--results")
+    context.close()
+    assert differ == []
+
+
+def test_french_question_on_an_english_page_is_answered_in_french(page, base):  # type: ignore[no-untyped-def]
+    """A French question on the home page gets French titles, snippet and words, and opens the French page."""
+    page.goto(base["shipped"] + "index.html")
+    results = _search(page, "combien de cartes en main molthar")
+    assert results.first.inner_text() == "Limite de cartes en main"
+    assert results.first.get_attribute("href").endswith("portals-of-molthar/index.fr.html#molthar-hand-limit")
+    first = page.locator("#search--results li").first
+    assert first.get_attribute("lang") == "fr" and "Règle" in first.locator(".result-meta").inner_text()
+    first.locator(".result-snippet").wait_for()
+    assert "cartes Perle en main" in first.locator(".result-snippet").inner_text()
+    assert page.inner_text("#search--status") in ("10 résultats",) or "clairement" in page.inner_text("#search--status")
+    results = _search(page, "hand limit molthar")  # an English question: English words
+    assert results.first.inner_text() == "Hand limit" and page.get_attribute("#search--results", "data-lang") == "en"
+
+
+def test_back_after_opening_a_result_shows_the_results_again(phone, base):  # type: ignore[no-untyped-def]
+    """The query is in the address as it is typed; Back from a result, on this page or another, shows the question
+    and its results again; a page opened with ?q= shows them too."""
+    phone.goto(base["shipped"] + "index.html")
+    _search(phone, "tiebreak")
+    phone.wait_for_url("**/index.html?q=tiebreak")
+    titles = phone.locator("#search--results li a").all_inner_texts()
+    phone.locator("#search--results li").first.click()
+    phone.wait_for_url("**/portals-of-molthar/index.html#molthar-tie-break")
+    phone.go_back()
+    phone.wait_for_url("**/index.html?q=tiebreak")
+    phone.locator("#search--results li a").first.wait_for()
+    assert phone.input_value("#search--q") == "tiebreak" and phone.locator("#search--results li a").all_inner_texts() == titles
+    # A result on the page itself: a history entry of its own, and Back to the results.
+    phone.goto(base["shipped"] + "res-arcana/index.html")
+    results = _search(phone, "raven familiar")
+    shown = phone.locator("#search--results li a").all_inner_texts()
+    results.first.click()
+    phone.wait_for_url("**/res-arcana/index.html#arcana-raven-familiar")
+    assert _target(phone) == "arcana-raven-familiar" and not phone.locator("#search--results").is_visible()
+    phone.go_back()
+    phone.wait_for_url("**/res-arcana/index.html?q=raven%20familiar")
+    phone.locator("#search--results li a").first.wait_for()
+    assert phone.locator("#search--results li a").all_inner_texts() == shown
+
+
+def test_search_box_is_reachable_from_far_down_a_page(phone, base):  # type: ignore[no-untyped-def]
+    """Far down a long page, a button at the foot of the screen brings back the search box, focused."""
+    phone.goto(base["shipped"] + "portals-of-molthar/index.html")
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    button = phone.locator(".to-search")
+    button.wait_for()
+    box = button.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44 and box["y"] + box["height"] <= PHONE["height"]
+    button.click()
+    assert phone.evaluate("document.activeElement.id") == "search--q"
+    assert 0 <= phone.locator("#search--q").bounding_box()["y"] < PHONE["height"]
+    phone.wait_for_function("() => document.querySelector('.to-search').hidden")
+
+
+def test_whole_result_rows_open_their_entry(phone, base):  # type: ignore[no-untyped-def]
+    """Each result row is a target of 44 px or more, and a tap on its snippet opens its entry."""
+    phone.goto(base["shipped"] + "dune-imperium/index.html")
+    _search(phone, "chaumurky")
+    rows = phone.locator("#search--results li")
+    rows.first.locator(".result-snippet").wait_for()
+    assert all(row.bounding_box()["height"] >= 44 for row in rows.all())
+    snippet = rows.first.locator(".result-snippet").bounding_box()
+    phone.touchscreen.tap(snippet["x"] + snippet["width"] / 2, snippet["y"] + snippet["height"] / 2)  # the row's link lies over it
+    phone.wait_for_url("**/dune-imperium/index.html#dune-chaumurky")
+
+
+def test_results_close_on_a_click_elsewhere_and_on_escape(page, base):  # type: ignore[no-untyped-def]
+    """On a desktop, the results laid over the page close on a click elsewhere or Escape, and come back with the box."""
+    page.goto(base["shipped"] + "res-arcana/index.html")
+    _search(page, "raven familiar")
+    page.mouse.click(1000, 700)
+    assert not page.locator("#search--results").is_visible()
+    page.focus("#search--q")
+    assert page.locator("#search--results").is_visible()
+    page.keyboard.press("Escape")
+    assert not page.locator("#search--results").is_visible() and page.input_value("#search--q") == "raven familiar"
+    page.keyboard.press("Escape")
+    assert page.input_value("#search--q") == ""
+
+
+def test_snippet_shows_the_sentence_that_matches(page, base):  # type: ignore[no-untyped-def]
+    """A result's snippet is the part of its text that says the question's words, those words marked."""
+    page.goto(base["shipped"] + "portals-of-molthar/index.html")
+    _search(page, "how many diamonds for a tie")
+    item = page.locator("#search--results li").filter(has=page.locator('a[href$="#molthar-tie-break"]'))
+    item.locator(".result-snippet").wait_for()
+    snippet = item.locator(".result-snippet")
+    assert "most Diamonds wins" in snippet.inner_text()
+    assert "diamonds" in [word.lower() for word in snippet.locator("mark").all_inner_texts()]
+
+
+def test_setup_first_step_on_the_first_screen_and_choice_kept(phone, base):  # type: ignore[no-untyped-def]
+    """On a phone, once a count is chosen the checklist starts on the first screen; the controls are 44 px or more;
+    a step of per-count values reads as one step; the choice is in the address and survives a reload."""
+    phone.goto(base["shipped"] + "res-arcana/setup.html")
+    shown = phone.locator(".setup-combination")
+    assert shown.count() >= 2 and phone.locator(".setup-combination:visible").count() == shown.count()  # nothing chosen yet: every checklist
+    for control in phone.locator("#setup--choice .chip span").all():
+        box = control.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    steps = _choose(phone, 3, "perlae-imperii")
+    phone.wait_for_url("**/res-arcana/setup.html?players=3&with=perlae-imperii")
+    first = phone.locator(".setup-combination:visible li.setup-step:visible").first.bounding_box()
+    assert first["y"] + 40 <= PHONE["height"]
+    assert phone.locator(".setup-combination:visible table:visible").count() == 0  # the count's values, not tables
+    phone.reload()
+    assert phone.locator("#setup--choice input[name=players]:checked").get_attribute("value") == "3"
+    assert phone.locator("#setup--choice input[value=perlae-imperii]").is_checked()
+    assert _steps_shown(phone) == steps
+    phone.goto(base["shipped"] + "catalyst/setup.html?players=4")
+    assert any("numbered 1 to 4" in text for text in _steps_shown(phone))
+
+
+def test_french_setup_page(page, base):  # type: ignore[no-untyped-def]
+    """Molthar's French setup page: French words, the steps' English texts marked so, and the French entries."""
+    page.goto(base["shipped"] + "portals-of-molthar/index.fr.html")
+    page.locator(".game-nav a", has_text="Mise en place").click()
+    page.wait_for_url("**/portals-of-molthar/setup.fr.html")
+    steps = _choose(page, 3)
+    assert len(steps) == 6
+    assert page.inner_text("#setup--status") == "Die Portale von Molthar : mise en place à 3 joueurs, 6 étapes."
+    assert page.locator(".setup-step:visible .setup-text").first.get_attribute("lang") == "en"
+    link = page.locator(".setup-step:visible .citation a").first
+    assert link.inner_text() == "Mise en place des cartes Perle et Personnage visibles"
+    assert link.get_attribute("href").startswith("index.fr.html#")

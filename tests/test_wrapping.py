@@ -127,6 +127,27 @@ class TestProperties:
         assert all(output.display_width(line) <= width for line in lines), lines
 
 
+class TestTabs:
+    def test_wrap_expands_tabs(self):
+        """A tab is printed as the spaces to the next tab stop (counted from the line's start), and wrapped as them."""
+        assert output.wrap("a\tb", 40) == ["a       b"]
+        assert output.wrap("a\tb", 40, first="  ") == ["  a     b"]
+        lines = output.wrap("\t".join(["gull"] * 20), 30, hang="  ")
+        assert all("\t" not in line and output.display_width(line) <= 30 for line in lines), lines
+
+    def test_fit_expands_tabs(self):
+        """A line whose tabs make it wider than the width is wrapped, not printed as it is."""
+        lines = output.fit(["Rounds\t\t\t\tTurns\t\t\t\tPhases"], 40)
+        assert all("\t" not in line and output.display_width(line) <= 40 for line in lines), lines
+
+    def test_show_prints_no_tab(self, tmp_path: Path):
+        """An entry's text with tabs (a table typed with tabs, say): no printed line wider than COLUMNS, no tab left."""
+        toy = entry_corpus(tmp_path / "c", "Round\t\tDocks\t\tGulls\t\tLanterns " * 4)
+        printed = CliRunner(env={"COLUMNS": "40"}).invoke(cli, [*toy, "show", "toy-long"]).stdout
+        assert "Docks" in printed and "\t" not in printed
+        assert all(output.display_width(line) <= 40 for line in printed.splitlines()), printed
+
+
 class TestCommands:
     @pytest.mark.parametrize("color", ["always", "never"])
     def test_show_at_100_columns(self, tmp_path: Path, color: str):

@@ -13,7 +13,7 @@ import sys
 import click
 
 from rulebot.cli import asking, completion
-from rulebot.cli.shared import Settings, click_options, current_style, echo, kind_option, notify, with_option
+from rulebot.cli.shared import Settings, bad_value, click_options, current_style, echo, kind_option, notify, with_option
 from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
@@ -125,13 +125,17 @@ def _expansion_counts(searcher, game: dict) -> list[dict]:
 @kind_option(f"Only this kind ({', '.join(KINDS)}).")
 @click.option("-e", "--expansion", metavar="SLUG", help="Only this expansion ('base' for the base game).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
-@click.pass_obj
-def list_(settings: Settings, game: str | None, kind: str | None, expansion: str | None, as_json: bool) -> None:
+@click.pass_context
+def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str | None, as_json: bool) -> None:
     """List entries: id, title and kind, in corpus order."""
     from rulebot.cli import output
+    from rulebot.errors import UnknownExpansionError
 
-    with settings.searcher() as searcher:
-        found = searcher.entries(game=game, kind=kind, expansion=expansion)
+    with ctx.find_object(Settings).searcher() as searcher:
+        try:
+            found = searcher.entries(game=game, kind=kind, expansion=expansion)
+        except UnknownExpansionError as exc:  # known once the index is open; told as --kind's bad value is
+            raise bad_value(ctx, "expansion", exc) from None
     if as_json:
         click.echo(output.to_json({"results": [output.public(e) for e in found]}))
         return
@@ -191,7 +195,7 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
       :with [EXP...|-]   show, add or clear the expansions in play
       :show ID           show one entry in full
       :see N             follow the Nth "See also" of the last entry
-      :help, :quit       (Ctrl-D leaves too; Ctrl-C cancels the line)
+      :help, :quit       (q, quit, exit or Ctrl-D leave too; Ctrl-C cancels the line)
 
     Tab completes card names, titles, entry ids and commands. The index is
     opened once, so every answer is instant; the lines typed are kept across
@@ -205,7 +209,11 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
         if game is not None:
             searcher.check_game(game)
         session = playing.PlaySession(
-            searcher, game=game, expansions=expansions_in_play(searcher, with_, game), with_=list(with_), style=current_style()
+            searcher,
+            game=game,
+            configured=expansions_in_play(searcher, (), game),
+            given=searcher.resolve_expansions(with_, game),
+            style=current_style(),
         )
         if sys.stdin.isatty() and sys.stdout.isatty():
             playing.run(session, playing.history_path(), echo=echo)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rulebot.cli.output import COLOR_MODES
-from rulebot.config import LANGUAGES
+from rulebot.config import LANGUAGES, LIMITS
 
 FLAG, VALUE, VALUES = "flag", "value", "values"
 """What an option takes: nothing (on when given), one value (the last one given counts), or one value each time (repeatable)."""
@@ -94,8 +94,8 @@ GROUP_OPTIONS = (
         choices=COLOR_MODES,
     ),
 )
-"""The options of `rulebot` itself: before the command's name, and after it (every command has them too,
-after its own: rulebot.cli.shared.with_group_options)."""
+"""The options of `rulebot` itself: before the command's name, and after it for the commands they are for
+(`ask` has every one, after its own: rulebot.cli.shared.with_group_options)."""
 
 WITH = Option(
     ("-w", "--with"),
@@ -109,7 +109,7 @@ WITH = Option(
 
 ASK_OPTIONS = (
     Option(("-g", "--game"), "game", "Only this game (see `rulebot games`).", metavar="SLUG", complete="game_slugs"),
-    Option(("-n", "--limit"), "limit", "How many entries to show.", default=3, show_default=True, between=(1, 50)),
+    Option(("-n", "--limit"), "limit", "How many entries to show.", default=3, show_default=True, between=LIMITS),
     WITH,
     Option(
         ("--json",),

@@ -78,13 +78,11 @@ class RulebotGroup(click.Group):
     """Ends every command alike (see _how_commands_end), from parsing its options (`--help`) to its last line;
     given no command, prints its help as `--help` does."""
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        # Bare `rulebot` (or `rulebot config`): its help, as pip prints it (stdout, 0), where click errs (stderr, 2);
-        # not while completing a line (resilient parsing), where no argument yet is the usual case.
-        if not args and not ctx.resilient_parsing:
-            click.echo(ctx.get_help(), color=ctx.color)
-            ctx.exit(status.OK)
-        return super().parse_args(ctx, args)
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        # Run without a command, so that invoke() can print the help where click would err "Missing command".
+        kwargs.setdefault("invoke_without_command", True)
+        kwargs.setdefault("subcommand_metavar", "COMMAND [ARGS]...")  # what it is for; without one, it only shows its help
+        super().__init__(*args, **kwargs)
 
     def make_context(self, *args, **kwargs) -> click.Context:  # type: ignore[no-untyped-def]
         with _how_commands_end():
@@ -92,7 +90,13 @@ class RulebotGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         with _how_commands_end():
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+        if ctx.invoked_subcommand is None:
+            # No command once the options are read (`rulebot`, `rulebot --color never`, `rulebot config`): the help,
+            # as pip prints it (stdout, 0), where click errs (stderr, 2). Completing a line never invokes: no help then.
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(status.OK)
+        return result
 
     def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         # Whoever calls it (the entry point, a test's runner), its output is cleaned (rulebot.cli.terminal).

@@ -47,10 +47,13 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
       rulebot new --game SLUG --kind faq                start a new entry
       rulebot new-game SLUG --name NAME --title DOC     start a new game
       rulebot changes SLUG --since 2024-01-01           what is new or revised
+      rulebot review SLUG         restate the drafts, one at a time
       rulebot index --rebuild     rebuild the search index
 
     The index is built on first use in the user cache directory and rebuilt
-    whenever the corpus changes.
+    whenever the corpus changes. --corpus and --no-shipped may also follow the
+    name of a command that reads a corpus, and --color that of one that
+    colours its output (rulebot list --color always).
 
     \b
     Exit status: 0 success (ask: a clear answer; ask --json: always, once printed),
@@ -91,12 +94,20 @@ def version() -> None:
 
 COMMANDS = (
     answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play,
-    curation.check, curation.import_, curation.new, curation.new_game, curation.changes,
+    curation.check, curation.import_, curation.new, curation.new_game, curation.changes, curation.review,
     upkeep.config_group, upkeep.index, upkeep.site, help_, version,
 )
 """Every command of `rulebot` (`--help` lists them by name)."""
+COLOURED = (answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play, curation.changes)
+"""The commands that colour what they print: they take the group's options after their name, `--color` too."""
+READ_A_CORPUS = (
+    curation.check, curation.import_, curation.new, curation.new_game, curation.review,
+    upkeep.index, upkeep.config_set, upkeep.site_build,
+)
+"""The other commands that read a corpus: they take `--corpus` and `--no-shipped` after their name."""
+for _command in COLOURED + READ_A_CORPUS:
+    with_group_options(_command, color=_command in COLOURED)
 for _command in COMMANDS:
-    with_group_options(_command)
     cli.add_command(_command)
 
 

@@ -3,11 +3,16 @@
 English is the language of the code. The catalogs are in rulebot/locale
 (`<lang>/LC_MESSAGES/rulebot.po`, compiled to `rulebot.mo`, both shipped),
 with the site's words too (rulebot.site.languages), extracted from the code
-and the templates (babel.cfg) and compiled with Babel:
+and the templates (babel.cfg) and compiled with Babel, from the project's folder:
 
     pybabel extract -F babel.cfg -o rulebot/locale/rulebot.pot --no-location --omit-header .
-    pybabel update -i rulebot/locale/rulebot.pot -d rulebot/locale -D rulebot --no-location --omit-header
+    pybabel update -i rulebot/locale/rulebot.pot -d rulebot/locale -D rulebot
     pybabel compile -d rulebot/locale -D rulebot
+
+`update` keeps each catalog's header (the plural forms are in it) and adds
+Babel's fields to it; `--no-location` and `--omit-header` are options of
+`extract` only (`update` refuses the first, and would drop the header with
+the second).
 
 A language's catalog is loaded when it is chosen (`use`): an answer in
 English loads neither gettext nor a catalog.

@@ -146,24 +146,34 @@ def click_option(option: Option, **changes: object) -> Callable:
     return click.option(*option.names, option.dest, **{**attributes, **changes})
 
 
-def with_group_options(command: click.Command) -> None:
-    """Give a command (and each of its own, for a group) the group's options (GROUP_OPTIONS), after its own:
-    `rulebot list --color always` as `rulebot --color always list`. What they say is added to the Settings
-    the group made (Settings.take); given nowhere, they leave it as it is."""
+def with_group_options(command: click.Command, *, color: bool) -> None:
+    """Give a command that reads a corpus the group's options (GROUP_OPTIONS) after its own: `rulebot list
+    --corpus DIR` as `rulebot --corpus DIR list`; `--color` only when `color`, for a command that colours
+    what it prints. A command that would ignore them (`version`, `config get`) does not take them: accepted
+    and ignored, they would mislead, and fill its help. What they say is added to the Settings the group
+    made (Settings.take); given nowhere, they leave it as it is."""
 
     def take(ctx: click.Context, param: click.Parameter, value: object) -> None:
         # ensure_object: completing a line, click parses without running the group, which makes the Settings
         ctx.ensure_object(Settings).take(**{param.name: value})  # type: ignore[arg-type, dict-item]
 
     for option in GROUP_OPTIONS:
-        click_option(option, default=None, show_default=False, expose_value=False, callback=take)(command)
-    for sub in getattr(command, "commands", {}).values():
-        with_group_options(sub)
+        if color or option.dest != "color":
+            click_option(option, default=None, show_default=False, expose_value=False, callback=take)(command)
 
 
 def with_option(help: str) -> Callable:
     """The `--with EXP` option of the commands that answer questions, with a help of their own."""
     return click_option(WITH, help=help)
+
+
+def bad_value(ctx: click.Context, param: click.Parameter | str, exc: Exception) -> click.BadParameter:
+    """A core error about an option's value (an unknown kind, expansion) told as click tells a bad value,
+    with the usage and the option named: `Invalid value for '-e' / '--expansion': …`. `param`: the option,
+    or its parameter name."""
+    if isinstance(param, str):
+        param = next(p for p in ctx.command.params if p.name == param)
+    return click.BadParameter(str(exc), ctx=ctx, param=param)
 
 
 def kind_option(help: str, **kwargs: object) -> Callable:
@@ -176,8 +186,8 @@ def kind_option(help: str, **kwargs: object) -> Callable:
         try:
             if value is not None:
                 check_kind(value)
-        except UnknownKindError as exc:  # told before the corpus is read, as click tells an option's bad value
-            raise click.BadParameter(str(exc)) from None
+        except UnknownKindError as exc:  # told before the corpus is read
+            raise bad_value(ctx, param, exc) from None
         return value
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

@@ -24,6 +24,7 @@ with the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +41,12 @@ NUMBERISH_RE = re.compile(r"\d+\.\d")
 TITLE_MAX = 80
 RUN = 3
 """This many short title lines in a row make a table of contents (or a list), which never competes with the text."""
+UNHEADED_RE = re.compile(r"\([^)]*\bunheaded\b[^)]*\)", re.IGNORECASE)
+"""A remark saying the cited part has no heading in the document (`Setup (opening list, unheaded), bullet 2`)."""
+GARBLED = 85
+"""A title line this similar (rapidfuzz ratio, same number of words) to a section name is that name garbled by a PDF extraction."""
+INTRODUCTION = "introduction"
+"""The name of a document's opening text, before its first section: found where that text starts."""
 
 
 @dataclass
@@ -56,6 +63,8 @@ class Verification:
     """The document found for each `game/source`."""
     missing: dict[str, int] = field(default_factory=dict)
     """`game/source` with no document in the folder, and how many entries cite it."""
+    unheaded: int = 0
+    """Entries citing a place the document leaves without a heading (`(…, unheaded)`): not checked."""
 
     def summary(self) -> str:
         """One line: verified, dangling, ambiguous, and sources without a document."""
@@ -63,6 +72,8 @@ class Verification:
         if self.missing:
             unchecked = sum(self.missing.values())
             line += f"; {unchecked} not checked (no document for {', '.join(sorted(self.missing))})"
+        if self.unheaded:
+            line += f"; {self.unheaded} citing a part without a heading (unheaded), not checked"
         return line
 
 
@@ -82,8 +93,8 @@ class Place:
     """Text follows the line: it starts a section, it is not one more line of a list."""
 
 
-def verify(corpus: Corpus, folder: Path) -> Verification:
-    """Check every entry's section against the documents in `folder`.
+def verify(corpus: Corpus, folder: Path, only: Callable[[Entry], bool] | None = None) -> Verification:
+    """Check every entry's section (of those `only` accepts) against the documents in `folder`.
 
     CurationError when the folder does not exist; a document that cannot be
     read is reported as a problem at its path.
@@ -94,9 +105,12 @@ def verify(corpus: Corpus, folder: Path) -> Verification:
     documents: dict[str, Document | None] = {}
     entry_files: dict[str, list[str] | None] = {}
     for entry in corpus.entries.values():
+        if only is not None and not only(entry):
+            continue
         key = f"{entry.game}/{entry.source}"
         if key not in documents:
-            path = find_document(folder, entry.game, entry.source)
+            source = corpus.games[entry.game].source(entry.source) if entry.game in corpus.games else None
+            path = find_document(folder, entry.game, entry.source, source.document if source else "")
             documents[key] = None
             if path is not None:
                 result.documents[key] = path
@@ -122,6 +136,9 @@ def check_entry(entry: Entry, document: Document, result: Verification, lines: l
         return
     context = components[:-1]
     parts = [p.strip() for p in components[-1].split(";") if p.strip()]
+    if any(UNHEADED_RE.search(part) for part in parts):
+        result.unheaded += 1  # the document gives that place no name to find
+        return
     ambiguous: list[Place] = []
     for part in parts:
         places = document.locate(part, context)
@@ -142,8 +159,12 @@ def check_entry(entry: Entry, document: Document, result: Verification, lines: l
     result.verified += 1
 
 
-def find_document(folder: Path, game: str, source: str) -> Path | None:
-    """The copy of a source document in `folder`: `<source>.md|.txt` (also under `<game>/`), else by name prefix."""
+def find_document(folder: Path, game: str, source: str, named: str = "") -> Path | None:
+    """The copy of a source document in `folder`: the file `named` (the source's `document` in game.toml),
+    else `<source>.md|.txt` (also under `<game>/`), else by name prefix."""
+    for where in (folder / game, folder):
+        if named and (where / named).is_file():
+            return where / named
     for where in (folder / game, folder):
         for suffix in DOCUMENT_SUFFIXES:
             path = where / f"{source}{suffix}"
@@ -267,6 +288,23 @@ class Document:
             for line in self.lines:
                 if line.title and pattern.search(line.text):
                     places.setdefault(line.number, Place(line.number, 3, line.heading, line.listed, line.leads))
+        if not places:
+            # A heading garbled by a PDF's text extraction (`THE END OF THE GRNE`): a title line, the same
+            # number of words, nearly the same letters.
+            from rapidfuzz import fuzz
+
+            words = len(anchor.split())
+            for line in self.lines:
+                text = line.text.rstrip(" :.")
+                if line.title and line.leads and len(text.split()) == words and fuzz.ratio(text, anchor) >= GARBLED:
+                    places.setdefault(line.number, Place(line.number, 4, line.heading, line.listed, line.leads))
+        if not places and anchor == INTRODUCTION:
+            # The text before the first section: below the document's title (a `#` heading) and any
+            # table of contents, which conversions leave as a heading over the opening text.
+            opening = next((line for line in self.lines if not line.title and not line.heading), None)
+            first_section = next((line for line in self.lines if line.heading and line.level > 1 and "contents" not in line.text), None)
+            if opening is not None and (first_section is None or opening.number < first_section.number):
+                places[opening.number] = Place(opening.number, 4, False, False, True)
         return list(places.values())
 
     def _best(self, places: list[Place], context: list[str]) -> list[Place]:
@@ -280,7 +318,7 @@ class Document:
         for prefer in (lambda p: p.heading, lambda p: not p.listed, lambda p: p.leads):
             if len(best) > 1 and any(prefer(p) for p in best):
                 best = [p for p in best if prefer(p)]
-        if best_tier == 3:
+        if best_tier >= 3:
             return best[:1]  # a loose match is no evidence of ambiguity
         return sorted(best, key=lambda p: p.line)
 

@@ -30,6 +30,7 @@ MAX_TITLE_WORDS = 10
 """A line of more words is no title."""
 ACRONYMS = {"FAQ", "FAQS", "VP", "VPS", "TOC", "AI", "ID", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "XII"}
 """Words kept in capitals when a heading in capitals is given title case."""
+ACRONYM_RE = re.compile(r"(?<![\w'’])[A-Z]{2,5}(?![\w'’])")
 SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with", "de", "du", "des", "la", "le", "les", "et"}
 """Words left in lower case inside such a title."""
 
@@ -72,14 +73,15 @@ def github_anchor(text: str) -> str:
     return "#" + re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
-def nice_title(text: str) -> str:
-    """A heading in capitals as a title in title case; anything else as it is, tidied."""
+def nice_title(text: str, acronyms: frozenset[str] = frozenset()) -> str:
+    """A heading in capitals as a title in title case, ACRONYMS and `acronyms` kept; anything else as it is, tidied."""
     text = " ".join(text.split()).strip().rstrip(":").strip()
     letters = [c for c in text if c.isalpha()]
     if letters and all(c.isupper() for c in letters) and len(letters) > 1:
         words = []
         for word in text.split(" "):
-            if word.strip("()[]:,").upper() in ACRONYMS or re.search(r"[A-Z]\.[A-Z]", word):
+            bare = word.strip("()[]:,.\"'“”")
+            if bare.upper() in ACRONYMS or bare in acronyms or re.search(r"[A-Z]\.[A-Z]", word):
                 words.append(word)  # FAQ, F.A.Q. stay as they are
                 continue
             lower = word.lower()
@@ -90,6 +92,18 @@ def nice_title(text: str) -> str:
             words.append(lower if index is None else lower[:index] + lower[index].upper() + lower[index + 1 :])
         text = " ".join(words)
     return text
+
+
+def document_acronyms(text: str) -> frozenset[str]:
+    """Words a document writes in capitals inside running text, at least twice (`ATK`, `SCH`): its
+    abbreviations, which a heading in capitals keeps when it becomes a title."""
+    counts: dict[str, int] = {}
+    for line in text.split("\n"):
+        if line.lstrip().startswith("#") or not re.search(r"[a-z]{3}", line):
+            continue  # a heading, or a line all in capitals: its capitals say nothing
+        for word in ACRONYM_RE.findall(line):
+            counts[word] = counts.get(word, 0) + 1
+    return frozenset(word for word, count in counts.items() if count >= 2)
 
 
 # -- blocks ------------------------------------------------------------------

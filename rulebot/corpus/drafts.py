@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rulebot.corpus import glossary
 from rulebot.corpus.documents import DASHES, NUMBER, escape_text, expand_range, nice_title, number_key, parent_number, plain, strip_number
 from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, unique_id
 from rulebot.corpus.model import Corpus, Game
@@ -26,6 +27,8 @@ RULE_REF_RE = re.compile(
 SECTION_REF_RE = re.compile(r"\brules?[ \t]+(?P<number>\d{3})\b(?!\.\d)", re.IGNORECASE)
 SEE_NUMBER_RE = re.compile(rf"\bsee\s+(?P<number>{NUMBER})", re.IGNORECASE)
 RANGE_RE = re.compile(rf"(?P<number>{NUMBER})\.?(?:\s*[{DASHES}-]\s*(?P<last>[a-z])\b)?")
+SEE_SENTENCE_RE = re.compile(r"(?:^|(?<=[.!?])\s+)See(?:\s+also)?\s+(?P<name>[A-Z“\"][^.;:()\n]{0,80}?)\s*\.(?=\s|$)")
+"""`See Attack.` as a sentence of a paragraph (a paragraph that is only that is a redirect or See also)."""
 PAREN_SEE_RE = re.compile(r"\(\s*see\s+(?P<name>[^()]{1,60}?)\s*\)", re.IGNORECASE)
 ANCHOR_RE = re.compile(r"\]\((?P<anchor>#[^)\s]+)\)")
 KIND_WORDS = (
@@ -35,8 +38,12 @@ KIND_WORDS = (
     (("variant", "variante"), "variant"),
     (("house rule",), "house-rule"),
     (("setup", "set-up", "set up", "preparation", "mise en place"), "setup"),
-    (("glossary", "glossaire"), "fine-point"),
+    (("glossary", "glossaire", "index/glossary"), "term"),
+    (("example", "examples", "exemple", "exemples"), "fine-point"),
 )
+KIND_PATTERNS = tuple((re.compile("|".join(rf"\b{re.escape(w)}\b" for w in words)), kind) for words, kind in KIND_WORDS)
+"""A FAQ heading makes only its questions and lead-ins `faq` (its other text is rules); a glossary heading makes its items
+`term`s (the definitions), not what lies deeper under them."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,8 @@ class Imported:
     """Redirects whose target was not found: (document line, redirect as written)."""
     seconds: float = 0.0
     """Time the drafting took."""
+    vocabulary: glossary.Vocabulary = field(default_factory=glossary.Vocabulary)
+    """Synonym groups and terms the document defines, proposed for the game's game.toml."""
 
     def to_markdown(self) -> str:
         """The drafts as an entries file, after a preamble of notes for the curator."""
@@ -110,6 +119,13 @@ class Imported:
             lines.append("")
             lines.extend(f"- {line}: {_one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
+        if self.vocabulary:
+            lines.append("Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it there):")
+            lines.append("")
+            lines.extend(f"- synonyms: {', '.join(group)}" for group in self.vocabulary.synonyms)
+            if self.vocabulary.terms:
+                lines.append(f"- terms: {', '.join(self.vocabulary.terms)}")
+            lines.append("")
         return "\n".join(lines) + "\n" + self.entries_markdown()
 
     def entries_markdown(self) -> str:
@@ -122,7 +138,9 @@ class Imported:
         return (
             f"Drafted {plural(len(self.entries), 'entry', 'entries')} from {self.document}: "
             f"{plural(self.resolved, 'reference')} resolved, {unresolved} unresolved, "
-            f"{plural(self.aliases, 'alias', 'aliases')} from redirects ({self.seconds:.2f} s)"
+            f"{plural(self.aliases, 'alias', 'aliases')} from redirects, "
+            f"{plural(len(self.vocabulary.synonyms), 'synonym group')} and {plural(len(self.vocabulary.terms), 'term')} proposed "
+            f"({self.seconds:.2f} s)"
         )
 
 
@@ -173,8 +191,14 @@ class Draft:
     line: int
     number: str | None = None
     """Its rule number, if it is a numbered rule."""
+    level: int = 0
+    """The level of the heading it is the entry of; 0 for a lead-in, question or rule."""
     body: list[str] = field(default_factory=list)
     """Its pieces of text, in document order."""
+    lines: list[int] = field(default_factory=list)
+    """The document line of each piece of `body`."""
+    parent: Draft | None = None
+    """The draft it is a part of (rulebot.corpus.shaping), linked both ways."""
     refs: list[Ref] = field(default_factory=list)
     see_lines: list[str] = field(default_factory=list)
     """The See also lines that are its only text, if any."""
@@ -191,10 +215,12 @@ class Draft:
 class Drafting:
     """What reading one document has gathered so far, and the ways to add to it."""
 
-    def __init__(self, game: Game, markdown: bool, corpus: Corpus | None):
+    def __init__(self, game: Game, markdown: bool, corpus: Corpus | None, acronyms: frozenset[str] = frozenset()):
         self.game = game
         self.markdown = markdown
         self.corpus = corpus
+        self.acronyms = acronyms
+        """Words the document writes in capitals in running text (ATK, SCH): kept so in titles."""
         self.drafts: list[Draft] = []
         """Every draft, in document order (those left without text are dropped by finish())."""
         self.headings: list[Heading] = []
@@ -256,12 +282,13 @@ class Drafting:
                 draft, self.pending = self.pending, None
             else:
                 title = self.title_heading.title if self.title_heading and not self.headings else "Introduction"
-                draft = Draft(nice_title(title), self.kind(), self.section() or title, line)
+                draft = Draft(self.title(title), self.kind(), self.section() or title, line)
             self.commit(draft)
         assert self.current is not None
         if not self.markdown:
             source = "\n".join(escape_text(text_line) for text_line in source.split("\n"))
         self.current.body.append(source.strip("\n"))
+        self.current.lines.append(line)
         self.scan(self.current, source, line)
 
     def see_also(self, names: str, source: str, line: int) -> None:
@@ -284,30 +311,46 @@ class Drafting:
         """The title of a numbered rule: its number and its own name, else the name of the rule or heading above."""
         shown = number.upper() if re.search(r"\.[a-z]$", number) else number
         if rest and rest.strip().rstrip("."):
-            return f"{shown} {nice_title(rest.strip().rstrip('.'))}"
+            return f"{shown} {self.title(rest.strip().rstrip('.'))}"
         parent = parent_number(number)
         while parent:
             if parent in self.number_names:
                 return f"{shown} {self.number_names[parent]}"
             parent = parent_number(parent)
         if self.headings:
-            return f"{shown} {nice_title(strip_number(self.headings[-1].title))}"
+            return f"{shown} {self.title(strip_number(self.headings[-1].title))}"
         return shown
 
-    def kind(self, default: str = "rule") -> str:
-        """The kind the innermost heading naming one gives (KIND_WORDS), else `default`."""
-        for heading in reversed(self.headings):
+    def title(self, text: str) -> str:
+        """A heading or name as a title: one in capitals in title case, the document's acronyms kept."""
+        return nice_title(text, self.acronyms)
+
+    def kind(self, default: str = "rule", item: bool = False) -> str:
+        """The kind the innermost heading naming one gives (KIND_WORDS), else `default`.
+
+        `item`: the draft is a paragraph's (a lead-in, a glossary line), not the
+        innermost heading's: an item right under a glossary heading is a term,
+        as is a heading right under it.
+        """
+        for depth, heading in enumerate(reversed(self.headings)):
             folded = fold(heading.title)
-            for words, kind in KIND_WORDS:
-                if any(re.search(rf"\b{re.escape(w)}\b", folded) for w in words):
-                    return kind
+            for pattern, kind in KIND_PATTERNS:
+                if not pattern.search(folded):
+                    continue
+                if kind == "faq":
+                    if item:
+                        return kind  # `**Card** — ruling` under a FAQ heading: one of its answers
+                    break  # the heading's own text is rules; questions say they are FAQ (importing.question)
+                if kind == "term":
+                    return "term" if depth == (0 if item else 1) else ("rule" if default == "term" else default)
+                return kind
         return default
 
     def section(self, last: str | None = None) -> str:
         """The headings above, joined by ` > `, and `last` after them."""
-        parts = [_clean_section(h.title) for h in self.headings]
+        parts = [_clean_section(h.title, self.acronyms) for h in self.headings]
         if last:
-            parts.append(_clean_section(last))
+            parts.append(_clean_section(last, self.acronyms))
         return " > ".join(p for p in parts if p)
 
     def plain(self, source: str) -> str:
@@ -344,6 +387,11 @@ class Drafting:
             draft.refs.append(Ref("number", match.group("number"), f"rule {match.group('number')}", line))
         for match in SEE_NUMBER_RE.finditer(text):
             draft.refs.append(Ref("number", number_key(match.group("number")), f"see {match.group('number')}", line))
+        for match in SEE_SENTENCE_RE.finditer(text) if "See " in text else ():
+            name = match.group("name").strip()
+            if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above|appendix)\b|^\d", name, re.IGNORECASE):
+                for part in _split_names(name):
+                    draft.refs.append(Ref("name", part, f"See {name}.", line))
         for match in PAREN_SEE_RE.finditer(text):
             name = re.sub(r"^also\s+", "", match.group("name").strip(), flags=re.IGNORECASE)
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above)\b|^\d", name, re.IGNORECASE):
@@ -381,10 +429,16 @@ class Drafting:
                 result.redirects_unresolved.append((line, f"{written} (the existing entry {target}: add the alias there)"))
                 continue
             claimed.add(key)
+            target = defining(target, alias, drafts)
             target.aliases.append(alias)
             result.aliases += 1
+        parts: dict[int, list[str]] = {}
         for draft in drafts:
-            links: list[str] = []
+            if draft.parent is not None:
+                parts.setdefault(id(draft.parent), []).append(draft.id)
+        for draft in drafts:
+            # A part links to the entry it is part of, and an entry to its parts, first.
+            links: list[str] = [draft.parent.id] if draft.parent is not None else list(parts.get(id(draft), []))
             for ref in draft.refs:
                 found = self.resolve(ref, names, anchors, kept)
                 if found is None:
@@ -413,6 +467,14 @@ class Drafting:
                     see_also=tuple(links),
                 )
             )
+
+        others = []
+        if self.corpus is not None:
+            for slug, game in self.corpus.games.items():
+                if slug != self.game.slug:
+                    others.extend(f"{e.title}\n{e.text}" for e in self.corpus.entries_of(slug))
+                    others.extend(game.terms)
+        result.vocabulary = glossary.propose(((e.title, e.kind, e.text, e.aliases) for e in result.entries), others)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:
         """The draft (or existing entry id) a reference names, or None."""
@@ -475,9 +537,9 @@ def _name_key(name: str) -> str:
     return re.sub(r"[\s.,;:!?]+$", "", key).strip()
 
 
-def _clean_section(text: str) -> str:
+def _clean_section(text: str, acronyms: frozenset[str] = frozenset()) -> str:
     """A heading as a component of a section: title case, no `>` (the separator), no closing `:` or `.`."""
-    return nice_title(text.replace(">", "›")).rstrip(":.").strip()
+    return nice_title(text.replace(">", "›"), acronyms).rstrip(":.").strip()
 
 
 def _one_line(text: str) -> str:
@@ -497,3 +559,21 @@ def _safe_text(text: str) -> str:
             line = "\\" + line
         out.append(line)
     return "\n".join(out)
+
+
+def defining(target: Draft, alias: str, drafts: list[Draft]) -> Draft:
+    """The draft that defines `alias` among `target` and what lies under it (its parts, its sub-headings'
+    entries): `target` when it does or none does."""
+    family = [target] + [
+        d for d in drafts if d is not target and (d.parent is target or (target.section and d.section.startswith(target.section + " > ")))
+    ]
+    name = re.escape(re.sub(r"\s*\([^)]*\)", "", alias).strip())
+    if not name:
+        return target
+    defines = re.compile(
+        rf"(?im)^\s*(?:[-*+]\s+)?(?:\*\*|__)?{name}(?:\*\*|__)?\s*(?:\([^)]*\)\s*)?(?::|\s[—–-]\s)|(?:\*\*|__){name}(?:\*\*|__)"
+    )
+    for draft in family:
+        if any(defines.search(piece) for piece in draft.body):
+            return draft
+    return target

@@ -31,7 +31,7 @@ LANGUAGE_KEY_RE = re.compile(r"^(aliases|asked)-([a-z]{2})$")
 FENCES = ("```", "~~~")
 """What opens and closes a code fence, in which a `## ` line is no heading."""
 
-ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "asked", "see_also", "modifies", "revised", "draft"}
+ENTRY_KEYS = {"title", "kind", "section", "anchor", "expansion", "aliases", "asked", "see_also", "modifies", "revised", "draft"}
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}
@@ -237,6 +237,13 @@ def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -
     if text.strip():
         lines.extend([text.strip(), ""])
     return "\n".join(lines)
+
+
+def joined(existing: str | None, text: str) -> str:
+    """Entries `text` added at the end of an entries file's `existing` content (None: no file), a blank line between."""
+    if not existing:
+        return text
+    return existing + ("" if existing.endswith("\n\n") else "\n" if existing.endswith("\n") else "\n\n") + text
 
 
 def file_lines(path: str) -> list[str] | None:

@@ -190,6 +190,8 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             language=toml.string(item, "language", table="sources", index=i) or "en",
             trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
+            headings=_headings(toml, item, i),
+            document=toml.string(item, "document", table="sources", index=i),
         )
         source = replace(source, editions=read_editions(toml, item, source, i))
         if source.id and not ID_RE.match(source.id):
@@ -232,6 +234,13 @@ def read_editions(toml: TomlFile, item: dict, source: Source, index: int) -> tup
     if any(later <= earlier for earlier, later in itertools.pairwise(dates)):
         toml.error("editions", f"the editions of source {source.id!r} must be oldest first, each before the next and before its date", "sources", index)
     return tuple(editions)
+def _headings(toml: TomlFile, item: dict, index: int) -> tuple[tuple[str, str], ...]:
+    """A source's `headings`: its section headings in the entries' language, by heading as the document has it."""
+    value = item.get("headings", {})
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in value.items()):
+        toml.error("headings", "headings must be a table of non-empty strings (heading as the document has it = heading in English)", "sources", index)
+        return ()
+    return tuple((k.strip(), v.strip()) for k, v in value.items())
 
 
 def groups(lists: list[list[str]]) -> Groups:

@@ -28,19 +28,19 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from rulebot import atomic
+from rulebot.corpus import shaping
 from rulebot.corpus.documents import (
     DASHES,
     MARKDOWN_SUFFIXES,
     NUMBERED_RE,
     SECTION_NUMBER_RE,
     Block,
+    document_acronyms,
     github_anchor,
     markdown_blocks,
-    nice_title,
     number_key,
     read_document,
     split_lead_ins,
@@ -48,7 +48,6 @@ from rulebot.corpus.documents import (
     title_like,
 )
 from rulebot.corpus.drafts import ANCHOR_RE, Draft, Drafting, Heading, Imported
-from rulebot.corpus.format import split_entries
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
 
@@ -68,6 +67,8 @@ DASH_LEAD_RE = re.compile(
 )
 PAGE_LEAD_RE = re.compile(r"^(?:page|p\.|step|section)\s*\d", re.IGNORECASE)
 MAX_LEAD_WORDS = 8
+MAX_INLINE_LEAD_WORDS = 40
+"""A lead-in of this many words or fewer inside a heading's entry (level 3 or deeper) stays in that entry."""
 
 
 def import_document(path: Path, corpus: Corpus, game: str, source: str) -> Imported:
@@ -91,69 +92,6 @@ def import_document(path: Path, corpus: Corpus, game: str, source: str) -> Impor
     return result
 
 
-@dataclass(frozen=True)
-class DraftsWritten:
-    """What append_drafts did to an entries file."""
-
-    path: Path
-    """The entries file."""
-    added: int
-    """Drafts written to it."""
-    present: int
-    """Drafts left out: the file has an entry of the same section and title already (an earlier import)."""
-
-
-def append_drafts(path: Path, drafted: Imported) -> DraftsWritten:
-    """Add the drafts at the end of a source's entries file (created if missing), whole or not at all.
-
-    The file is read, and written, under its lock (rulebot.atomic): a draft
-    whose section and title an entry of the file has already is left out,
-    and links to it go to that entry, so that importing a document again, or
-    twice at once, never repeats an entry; a draft whose id was taken
-    meanwhile gets a fresh one. The notes that open the drafts go only to a
-    file without entries (after entries, they would end the last one's text).
-    WriteError when the file cannot be read or written; it is then as it was.
-    """
-    added = 0
-
-    def change(existing: str | None) -> str | None:
-        nonlocal added
-        raws = list(split_entries(path, existing or ""))
-        present: dict[tuple[str, str], list[str]] = {}
-        for raw in raws:
-            present.setdefault(_place(raw.headers.get("section", ("", 0))[0], raw.headers.get("title", ("", 0))[0]), []).append(raw.id)
-        taken = {raw.id for raw in raws}
-        kept, renamed = [], {}
-        for entry in drafted.entries:
-            there = present.get(_place(entry.section, entry.title))
-            if there:
-                renamed[entry.id] = there.pop(0)
-            else:
-                kept.append(entry)
-        used = taken | {e.id for e in kept}
-        for entry in kept:
-            if entry.id in taken:
-                number = 2
-                while f"{entry.id}-{number}" in used:
-                    number += 1
-                renamed[entry.id] = f"{entry.id}-{number}"
-                used.add(renamed[entry.id])
-        kept = [replace(e, id=renamed.get(e.id, e.id), see_also=tuple(renamed.get(i, i) for i in e.see_also)) for e in kept]
-        added = len(kept)
-        if not kept:
-            return None
-        drafts = replace(drafted, entries=kept)
-        return atomic.joined(existing, drafts.entries_markdown() if raws else drafts.to_markdown())
-
-    atomic.update_file(path, change)
-    return DraftsWritten(path, added, len(drafted.entries) - added)
-
-
-def _place(section: str, title: str) -> tuple[str, str]:
-    """Where an entry restates its document, as written in its header (whose values have their spaces collapsed)."""
-    return " ".join(section.split()), " ".join(title.split())
-
-
 def draft_entries(
     text: str,
     *,
@@ -165,8 +103,9 @@ def draft_entries(
 ) -> Imported:
     """Draft entries from a document's text (Markdown, or plain text with `markdown=False`)."""
     blocks = list(markdown_blocks(text) if markdown else text_blocks(text))
-    drafting = Drafting(game, markdown, corpus)
+    drafting = Drafting(game, markdown, corpus, document_acronyms(text))
     walk(drafting, blocks)
+    drafting.drafts = shaping.shape(drafting.drafts)
     result = Imported(document=document, game=game.slug, source=source.id)
     drafting.finish(result)
     return result
@@ -266,7 +205,7 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
         number = number_key(numbered.group("number"))
         rest = (numbered.group("rest") or "").strip().rstrip(".")
         if rest:
-            drafting.number_names[number] = nice_title(rest)
+            drafting.number_names[number] = drafting.title(rest)
     found = Heading(block.level, text, github_anchor(block.text), number)
     drafting.all_headings.append(found)
     if heading.is_title:
@@ -277,8 +216,8 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
             drafting.headings.pop()
         drafting.headings.append(found)
     # `1.3.1. Precedence` as `1.3.1 Precedence`, like numbered rules; `1. Game Concepts` as it is.
-    title = drafting.numbered_title(number, numbered.group("rest")) if numbered and number and "." in number else nice_title(text)
-    drafting.pending = Draft(title, drafting.kind(), drafting.section(), block.line, number=number)
+    title = drafting.numbered_title(number, numbered.group("rest")) if numbered and number and "." in number else drafting.title(text)
+    drafting.pending = Draft(title, drafting.kind(), drafting.section(), block.line, number=number, level=block.level)
     if heading.marked:
         drafting.pending.notes.append("the document marks this entry as new or revised")
     return True
@@ -386,10 +325,10 @@ def numbered_rule(drafting: Drafting, paragraph: Paragraph) -> bool:
     rest = (match.group("rest") or "").strip()
     if title_like(rest) and "\n" not in rest:
         # `702.19. Trample`: names the rules below it; text right under it would be its own.
-        drafting.number_names[number] = nice_title(rest)
+        drafting.number_names[number] = drafting.title(rest)
         drafting.current = None
         section = drafting.section(match.group("number").rstrip("."))
-        drafting.pending = Draft(f"{number} {nice_title(rest)}", drafting.kind(), section, line, number=number)
+        drafting.pending = Draft(f"{number} {drafting.title(rest)}", drafting.kind(), section, line, number=number)
         return True
     title = drafting.numbered_title(number, None)
     drafting.start(Draft(title, drafting.kind(), drafting.section(match.group("number").rstrip(".")), line, number=number), marked=False)
@@ -405,11 +344,16 @@ def lead_in(drafting: Drafting, paragraph: Paragraph) -> bool:
         lead = dash
     if not lead or not _is_lead_name(lead.group("name")):
         return False
+    current = drafting.current
+    if current is not None and current.open and current.level >= 3 and current.body and len(lead.group("rest").split()) <= MAX_INLINE_LEAD_WORDS:
+        # `**Tough** — a status card that ...` inside the entry of a heading (Status Cards) that has
+        # begun its text: a short item of that entry, not an entry taking its See also line.
+        return False
     name = " ".join(drafting.plain(lead.group("name")).split()).strip().rstrip(":")
     title = name
     if PAGE_LEAD_RE.match(name) and drafting.headings:
-        title = f"{nice_title(drafting.headings[-1].title)}, {name}"
-    draft = Draft(nice_title(title), drafting.kind("fine-point"), drafting.section(name), paragraph.line)
+        title = f"{drafting.title(drafting.headings[-1].title)}, {name}"
+    draft = Draft(drafting.title(title), drafting.kind("fine-point", item=True), drafting.section(name), paragraph.line)
     drafting.start(draft, marked=bool(lead.group("mark")))
     drafting.add_text(lead.group("rest"), paragraph.line)
     return True
@@ -420,7 +364,7 @@ def glossary_term(drafting: Drafting, paragraph: Paragraph) -> bool:
     lines = paragraph.lines
     if drafting.markdown or len(lines) < 2 or not title_like(lines[0]) or NUMBERED_RE.match(lines[0]):
         return False
-    drafting.start(Draft(nice_title(lines[0]), drafting.kind("fine-point"), drafting.section(lines[0]), paragraph.line), marked=False)
+    drafting.start(Draft(drafting.title(lines[0]), drafting.kind("term", item=True), drafting.section(lines[0]), paragraph.line), marked=False)
     drafting.add_text("\n".join(lines[1:]), paragraph.line + 1)
     return True
 

@@ -4,7 +4,7 @@ Kept apart from the data models so that the command line can offer them
 without loading the models.
 """
 
-KINDS = ("rule", "setup", "faq", "errata", "fine-point", "variant", "house-rule")
+KINDS = ("rule", "setup", "faq", "errata", "fine-point", "term", "variant", "house-rule")
 """Every kind an entry may have, in the order the site lists them."""
 
 TRUST_LEVELS = ("official", "designer", "community", "house")

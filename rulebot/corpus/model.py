@@ -63,6 +63,16 @@ class Source:
     def edition_dates(self) -> list[str]:
         """The dates of its editions, oldest first: the earlier ones, then its own (when it has one)."""
         return [e.date for e in self.editions] + ([self.date] if self.date else [])
+    headings: tuple[tuple[str, str], ...] = ()
+    """For a document in another language than the entries' texts: its section headings in that language, as
+    (the heading as the document has it, the heading in the entries' language), for the pages in that language."""
+
+    def heading(self, title: str) -> str | None:
+        """A section heading of the document in the entries' language, None when the corpus does not give it."""
+        return dict(self.headings).get(title)
+
+    document: str = ""
+    """The file name of the curator's copy of the document (`check --sources`), when not `<id>.md` or `.txt`."""
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulebot import atomic
-from rulebot.corpus.files import GAME_FILE, read_corpus_file
-from rulebot.corpus.format import DATE_RE, ID_RE, format_entry, slugify, split_entries, unique_id
+from rulebot.corpus.files import GAME_FILE, is_entries_file, read_corpus_file
+from rulebot.corpus.format import DATE_RE, ID_RE, format_entry, joined, slugify, split_entries, unique_id
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
 from rulebot.corpus.model import Corpus, Game
 from rulebot.errors import CurationError, PackageWriteError
@@ -39,6 +39,17 @@ class Scaffold:
     """The slug of its game."""
     game_toml: str | None = None
     """The game.toml of the house-rules folder to create beside `path` first; None when it exists."""
+    prefix: str = ""
+    """The id prefix of its game, kind and title: what a fresh id is made of (see renamed)."""
+    kind: str = ""
+    title: str = ""
+    taken: frozenset[str] = frozenset()
+    """The ids written in the corpus when it was made, unfinished entries included."""
+
+    def renamed(self, written: set[str]) -> Scaffold:
+        """The same entry with an id free among `taken` and `written` (the ids of its file as it is now)."""
+        entry_id = fresh_id(self.prefix, self.kind, self.title, self.taken | written)
+        return replace(self, id=entry_id, block=entry_block(entry_id, self.kind, self.title))
 
 
 def scaffold(
@@ -62,20 +73,51 @@ def scaffold(
     if the_source is None:
         known = ", ".join(s.id for s in the_game.sources)
         raise CurationError(f"no source {source!r} in {game} (declared: {known})")
-    taken = set(corpus.entries)
-    if title and title.strip():
-        entry_id = unique_id(the_game.id_prefix, title, taken)
-    else:
-        number = 1
-        while f"{the_game.id_prefix}-{slugify(kind)}-{number}" in taken:
-            number += 1
-        entry_id = f"{the_game.id_prefix}-{slugify(kind)}-{number}"
-    headers = [("title", (title or "").strip()), ("kind", kind), ("section", ""), ("aliases", ""), ("see_also", "")]
-    block = format_entry(entry_id, headers, "")
     path, game_toml = entries_file(corpus, game, the_source.id), None
     if kind == HOUSE_KIND and own_dir is not None:
         path, game_toml = house_rules_file(corpus, the_game, source, own_dir)
-    return Scaffold(entry_id, block, path, game, game_toml)
+    # An entry started by `new` and not yet written (no section, no text) is not loaded, yet its id is
+    # taken: the headings of the game's files count, not only the corpus's valid entries.
+    taken = frozenset(corpus.entries) | written_ids(corpus, game, path)
+    title = (title or "").strip()
+    entry_id = fresh_id(the_game.id_prefix, kind, title, taken)
+    block = entry_block(entry_id, kind, title)
+    return Scaffold(entry_id, block, path, game, game_toml, prefix=the_game.id_prefix, kind=kind, title=title, taken=taken)
+
+
+def fresh_id(prefix: str, kind: str, title: str, taken: set[str] | frozenset[str]) -> str:
+    """An id not in `taken`: the prefix and the title's slug, else (no title) the prefix, the kind and a number."""
+    if title:
+        return unique_id(prefix, title, set(taken))
+    number = 1
+    while f"{prefix}-{slugify(kind)}-{number}" in taken:
+        number += 1
+    return f"{prefix}-{slugify(kind)}-{number}"
+
+
+def entry_block(entry_id: str, kind: str, title: str) -> str:
+    """An entry's block with its id, title and kind, the rest left to fill."""
+    return format_entry(entry_id, [("title", title), ("kind", kind), ("section", ""), ("aliases", ""), ("see_also", "")], "")
+
+
+def written_ids(corpus: Corpus, game: str, path: Path) -> frozenset[str]:
+    """The id of every entry heading in the entries files beside `path` and beside the game's files,
+    whether or not the entry is valid; a file that cannot be read adds none."""
+    folders = {path.parent, Path(corpus.game(game).path).parent} | {Path(e.path).parent for e in corpus.entries_of(game)}
+    ids: set[str] = set()
+    for folder in sorted(folders):
+        try:
+            files = sorted(p for p in folder.iterdir() if is_entries_file(p))
+        except OSError:
+            continue
+        for file in files:
+            try:
+                data = read_corpus_file(file)[0]
+            except OSError:
+                continue
+            if data is not None:
+                ids.update(raw.id for raw in split_entries(file, data.decode("utf-8", errors="replace")))
+    return frozenset(ids)
 
 
 def house_rules_file(corpus: Corpus, game: Game, source: str | None, own_dir: Path) -> tuple[Path, str | None]:
@@ -144,23 +186,27 @@ def writable_entries_file(path: Path, game: str, instead: str = "") -> Path:
         ) from None
 
 
-def append(scaffold: Scaffold) -> Path:
+def append(scaffold: Scaffold) -> Scaffold:
     """Add the entry block at the end of its entries file (created if missing; a new house-rules folder is
-    made whole, its game.toml and the file at once); the file's path. CurationError for a file of the
-    corpus installed with rulebot, or when its id was taken meanwhile (by another `new` at the same time);
+    made whole, its game.toml and the file at once); the entry as written. Its id is chosen again, under
+    the file's lock, when the file has it by then (another `new` at the same time): the entry written
+    may have another id than `scaffold`'s. CurationError for a file of the corpus installed with rulebot;
     WriteError when it cannot be written, the file then as it was."""
     path = writable_entries_file(scaffold.path, scaffold.game)
     if scaffold.game_toml is not None:
         atomic.create_folder(path.parent, {GAME_FILE: scaffold.game_toml, path.name: scaffold.block})
-        return path
+        return scaffold
+    written = scaffold
 
     def add(existing: str | None) -> str:
-        if any(raw.id == scaffold.id for raw in split_entries(path, existing or "")):
-            raise CurationError(f"{path} has an entry {scaffold.id} already (written meanwhile); run the command again for a fresh id")
-        return atomic.joined(existing, scaffold.block)
+        nonlocal written
+        ids = {raw.id for raw in split_entries(path, existing or "")}
+        if scaffold.id in ids:
+            written = scaffold.renamed(ids)
+        return joined(existing, written.block)
 
     atomic.update_file(path, add)
-    return path
+    return written
 
 
 def new_game(
@@ -241,3 +287,63 @@ def write_new(path: Path, text: str, force: bool = False, parents: bool = False)
         except OSError as exc:
             raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
     atomic.write_file(path, text, replace=force)
+
+
+EMPTY_LIST_RE = r"^(?P<key>{key})\s*=\s*\[\s*\]"
+
+
+def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], document: str) -> list[str]:
+    """Write proposed synonym groups and terms into the game's own game.toml, each list only where it is
+    still empty (`synonyms = []`, as new-game writes it): what the curator wrote is never changed. The
+    keys written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
+    shipped corpus's)."""
+    import re
+
+    path = Path(game.path)
+    try:
+        outside_package(path, "the game file")
+    except PackageWriteError:
+        return []
+    written: list[str] = []
+    note = f"# proposed by `rulebot import` from {document}: keep what players say, remove the rest"
+
+    def propose(text: str | None) -> str | None:
+        head, marker, vocabulary = (text or "").partition("\n[vocabulary]\n")
+        if not marker:
+            return None
+        for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
+            pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
+            if not values or not pattern.search(vocabulary):
+                continue
+            listed = "\n".join(f"  {value}," for value in values)
+            vocabulary = pattern.sub(lambda _m, k=key, v=listed: f"{note}\n{k} = [\n{v}\n]", vocabulary, count=1)
+            written.append(key)
+        return head + marker + vocabulary if written else None
+
+    atomic.update_file(path, propose)
+    return written
+
+
+def name_document(game: Game, source: str, document: str) -> bool:
+    """Write `document = "<file name>"` on the source's [[sources]] table of the game's own game.toml, when
+    it names none: `check --sources DIR` then finds the copy by that name. Whether it was written."""
+    import re
+
+    path = Path(game.path)
+    try:
+        outside_package(path, "the game file")
+    except PackageWriteError:
+        return False
+
+    def named(text: str | None) -> str | None:
+        tables = re.split(r"(?m)^(?=\[)", text or "")
+        for index, table in enumerate(tables):
+            if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
+                continue
+            if re.search(r"(?m)^document\s*=", table):
+                return None
+            tables[index] = re.sub(r"(?m)^(id\s*=.*\n)", lambda m: m.group(1) + f"document = {_value(document)}\n", table, count=1)
+            return "".join(tables)
+        return None
+
+    return atomic.update_file(path, named) is not None

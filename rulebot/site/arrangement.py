@@ -16,6 +16,7 @@ from rulebot.corpus.changes import REVISED, changes
 from rulebot.corpus.model import Corpus, Entry, Game
 from rulebot.site import languages, setup_page
 from rulebot.site import pages as site_pages
+from rulebot.site.links import NameTable
 from rulebot.site.pages import az_page, layout_game
 from rulebot.site.paths import WHATS_NEW_ANCHOR, game_page, index_page, relative_path, source_anchor
 from rulebot.site.views import KIND_LABELS, EntryLink, IndexItem, IndexLetter, PageContext
@@ -36,7 +37,7 @@ class Site:
         self.referenced_by = corpus.referenced_by()
         self.modified_by = corpus.modified_by()
         self.titles = {entry.id: entry.title for entry in corpus.entries.values()}
-        self.layouts = {slug: layout_game(corpus.games[slug], corpus.entries_of(slug), game_page(slug)) for slug in self.games}
+        self.layouts = {slug: layout_game(corpus.games[slug], corpus.entries_of(slug), game_page(slug), self._added_links(slug)) for slug in self.games}
         """Each game's pages of entries (one, or pages of sections for a large game)."""
         self.page_of = {entry_id: path for layout in self.layouts.values() for entry_id, path in layout.page_of.items()}
         """Entry id -> the page it is on, from the root."""
@@ -49,6 +50,13 @@ class Site:
         Not those `rulebot changes` dates by their document alone: a
         document's date says when it was published, not that an entry of it
         is new, and a "What's new" has no date of the reader's to compare it with."""
+
+    def _added_links(self, slug: str) -> dict[str, int]:
+        """The links the pages add to each entry of a game: the entries its text names (each linked once:
+        rulebot.site.links), and the entries referring to it (Referenced by). They weigh on a page."""
+        entries = self.corpus.entries_of(slug)
+        names = NameTable.for_entries(entries)
+        return {e.id: len({names.target(m.group(0)) for m in names.finditer(e.text)}) + len(self.referenced_by.get(e.id, ())) for e in entries}
 
     def base(self, page: str, title: str, game: Game | None) -> PageContext:
         root = "../" * page.count("/")

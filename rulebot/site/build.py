@@ -22,6 +22,9 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
     _search/<game>.names.js  the game's entry names and pages, for the search
     _search/<game>.index.js  the game's entries as the search index has them
     _search/<game>.texts.js  the game's entry texts, for the search (a file per page: .texts-<n>.js)
+    _search/<lang>.js        the search's words and the entries' titles in another language
+    _search/<game>.texts.<lang>.js
+                             the game's entry texts in that language (rulebot/site/search_languages.py)
     .rulebot-site            marks the folder as made by rulebot
 
 The pages are rendered by game_pages, az_pages and setup_page from a
@@ -38,7 +41,7 @@ from pathlib import Path
 import jinja2
 
 from rulebot.corpus.model import Corpus
-from rulebot.site import languages, setup_page
+from rulebot.site import languages, search_languages, setup_page
 from rulebot.site import search_data as site_search
 from rulebot.site.arrangement import Site
 from rulebot.site.az_pages import index_pages
@@ -102,6 +105,7 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
         ("setup pages", lambda site, env: setup_page.pages(site.corpus, env, site.base, site.href)),
         ("pages in other languages", _translated_pages),
         ("search data", _search_files),
+        ("search data in other languages", lambda site, env: search_languages.files(site.corpus, site.games, site.page_of)),
         ("static files", _static_files),
     )
     for name, step in steps:
@@ -133,6 +137,7 @@ def _translated_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str
         other, other_env = Site(corpus, lang, translated), environment(lang)
         yield from game_pages(other, other_env)
         yield from index_pages(other, other_env)
+        yield from setup_page.pages(other.corpus, other_env, other.base, other.href, lang)
 
     return languages.translated_pages(site.corpus, render)
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 import jinja2
 from markupsafe import Markup
 
-from rulebot.corpus.model import Entry, Game, Source
+from rulebot.corpus.model import TEXT_LANGUAGE, Entry, Game, Source
 from rulebot.site.arrangement import Site
 from rulebot.site.links import LinkContext, NameTable, to_html
 from rulebot.site.pages import Page
@@ -89,7 +89,7 @@ def game_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]
             page = layout.pages[0]
             context = GameContext(
                 **site.base(page.path, game.name, game),
-                sources=[_source_view(source, _section_views(page, source, views)) for source in summary.sources],
+                sources=[_source_view(source, _section_views(page, source, views, site.lang)) for source in summary.sources],
                 entry_count=len(entries),
                 whats_new=whats_new,
                 whats_new_count=whats_new_count,
@@ -114,7 +114,7 @@ def game_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]
             after = layout.pages[number + 1] if number + 1 < len(layout.pages) else None
             context = GameSectionContext(
                 **site.base(page.path, f"{game.name}: {page.label}", game),
-                sources=[_source_view(source, _section_views(page, source, views))],
+                sources=[_source_view(source, _section_views(page, source, views, site.lang))],
                 label=page.label,
                 lang=source.source.language,
                 entry_count=page.entry_count,
@@ -137,12 +137,14 @@ def _source_view(summary: SourceView, sections: tuple[SectionView, ...], pages: 
     return replace(summary, anchor=f"s--{source_id}", href=f"#s--{source_id}", sections=sections, pages=pages)
 
 
-def _section_views(page: Page, source: SourceView, views: dict[str, EntryView]) -> tuple[SectionView, ...]:
-    """The sections of one source on a page, with their entries' views."""
+def _section_views(page: Page, source: SourceView, views: dict[str, EntryView], lang: str) -> tuple[SectionView, ...]:
+    """The sections of one source on a page in `lang`, with their entries' views; a heading in `lang` where the
+    corpus gives one (`Source.headings`, in the entries' language), else as the document has it."""
+    translated = {section.title: source.source.heading(section.title) for section in page.sections} if lang == TEXT_LANGUAGE else {}
     return tuple(
         SectionView(
-            title=section.title,
-            lang=source.source.language,
+            title=translated.get(section.title) or section.title,
+            lang=lang if translated.get(section.title) else source.source.language,
             anchor=section.anchor,
             entries=tuple(views[entry.id] for entry in section.entries),
             part_label=section.part_label,
@@ -219,7 +221,8 @@ def _entry_view(site: Site, entry: Entry, page: str, names: NameTable) -> EntryV
         expansion_slug=entry.expansion,
         revised=entry.revised,
         html=Markup(to_html(entry.text, context)),  # safe: raw HTML disabled, links checked
-        aliases=entry.aliases,
+        # A page gives the names players use in its language; those of a language the game has no pages in too.
+        aliases=tuple(a for a in entry.aliases if a.lang == site.lang or a.lang not in (TEXT_LANGUAGE, *site.languages.get(entry.game, ()))),
         see_also=site.links(entry.see_also, page, entry.game),
         referenced_by=site.links(site.referenced_by.get(entry.id, []), page, entry.game),
         modifies=site.links(entry.modifies, page, entry.game),

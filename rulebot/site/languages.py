@@ -10,6 +10,7 @@ without a text in the page's language keeps its own, marked with its
 
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -26,16 +27,17 @@ def N_(message: str) -> str:
     return message
 
 
-def install_catalog(env: object, lang: str) -> None:
-    """Give a Jinja environment (with the i18n extension) the words of `lang`: those of the catalogs of rulebot/locale,
-    as the command line has them (rulebot.cli.messages); English as written."""
-    import gettext
-
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The words of `lang`: those of the catalogs of rulebot/locale, as the command line has them
+    (rulebot.cli.messages); English as written."""
     if lang == TEXT_LANGUAGE:
-        env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
-    else:
-        catalog = gettext.translation("rulebot", localedir=package_dir() / "locale", languages=[lang], fallback=True)
-        env.install_gettext_translations(catalog, newstyle=True)  # type: ignore[attr-defined]
+        return gettext.NullTranslations()
+    return gettext.translation("rulebot", localedir=package_dir() / "locale", languages=[lang], fallback=True)
+
+
+def install_catalog(env: object, lang: str) -> None:
+    """Give a Jinja environment (with the i18n extension) the words of `lang` (`catalog`)."""
+    env.install_gettext_translations(catalog(lang), newstyle=True)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)

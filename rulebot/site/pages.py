@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rulebot.corpus.model import Entry, Game
@@ -174,9 +174,10 @@ class GameLayout:
         return self.pages[0].path != self.index
 
 
-def weight(entry: Entry) -> int:
-    """About how many bytes of HTML an entry makes on a page (its text, links and the rest)."""
-    links = len(entry.see_also) + len(entry.modifies) + len(entry.aliases)
+def weight(entry: Entry, more_links: int = 0) -> int:
+    """About how many bytes of HTML an entry makes on a page (its text, links and the rest); `more_links`:
+    the links the site adds to it besides its own (names of entries its text mentions, Referenced by)."""
+    links = len(entry.see_also) + len(entry.modifies) + len(entry.aliases) + more_links
     return ENTRY_BYTES + len(entry.text.encode("utf-8")) + LINK_BYTES * links
 
 
@@ -185,12 +186,14 @@ def _fits(count: int, size: int) -> bool:
     return count <= PAGE_ENTRIES and size <= PAGE_BYTES
 
 
-def _size(entries: Iterable[Entry]) -> int:
-    return sum(weight(entry) for entry in entries)
+def _size(entries: Iterable[Entry], links: Mapping[str, int]) -> int:
+    return sum(weight(entry, links.get(entry.id, 0)) for entry in entries)
 
 
-def layout_game(game: Game, entries: Sequence[Entry], index: str) -> GameLayout:
-    """The pages of a game's entries (in corpus order), its page being `index`."""
+def layout_game(game: Game, entries: Sequence[Entry], index: str, links: Mapping[str, int] | None = None) -> GameLayout:
+    """The pages of a game's entries (in corpus order), its page being `index`; `links`: the links the site
+    adds to each entry (by id), which weigh on its page too."""
+    links = links or {}
     by_source: dict[str, list[Entry]] = {}
     for entry in entries:
         by_source.setdefault(entry.source, []).append(entry)
@@ -202,27 +205,27 @@ def layout_game(game: Game, entries: Sequence[Entry], index: str) -> GameLayout:
         ]
         for source in order
     }
-    if _fits(len(entries), _size(entries)):
+    if _fits(len(entries), _size(entries, links)):
         pages = [Page(path=index, sections=tuple(s for source in order for s in sections[source]))]
     else:
         folder = index.rpartition("/")[0]
         taken = {index}
         pages = []
         for source in order:
-            for group in _pack(sections[source]):
+            for group in _pack(sections[source], links):
                 name = _unique(f"{folder}/{source}--{_slug(group[0].title)}", group[0].part, taken)
                 pages.append(Page(path=name, sections=tuple(group)))
     page_of = {entry.id: page.path for page in pages for section in page.sections for entry in section.entries}
     return GameLayout(index=index, pages=tuple(pages), page_of=page_of)
 
 
-def _pack(sections: Iterable[Section]) -> list[list[Section]]:
+def _pack(sections: Iterable[Section], links: Mapping[str, int]) -> list[list[Section]]:
     """Consecutive sections gathered into pages within the limits; a section beyond them, in parts of a page each."""
     pages: list[list[Section]] = []
     current: list[Section] = []
     count = size = 0  # of `current`
     for section in sections:
-        section_size = _size(section.entries)
+        section_size = _size(section.entries, links)
         if _fits(len(section.entries), section_size):
             if not current or not _fits(count + len(section.entries), size + section_size):
                 if current:
@@ -234,13 +237,13 @@ def _pack(sections: Iterable[Section]) -> list[list[Section]]:
         if current:
             pages.append(current)
             current, count, size = [], 0, 0
-        pages.extend([part] for part in _parts(section))
+        pages.extend([part] for part in _parts(section, links))
     if current:
         pages.append(current)
     return pages
 
 
-def _parts(section: Section) -> list[Section]:
+def _parts(section: Section, links: Mapping[str, int]) -> list[Section]:
     """A section too large for a page, cut into pages as full as the limits allow.
 
     A page ends where its next entry would not fit, or at the start of the
@@ -251,7 +254,7 @@ def _parts(section: Section) -> list[Section]:
     sizes: list[int] = []  # the weight of each entry of `current`
     boundary = 0  # where the last sub-heading of `current` begins
     for entry in section.entries:
-        entry_size = weight(entry)
+        entry_size = weight(entry, links.get(entry.id, 0))
         if current and sub_heading(entry.section) != sub_heading(current[-1].section):
             boundary = len(current)
         if current and not _fits(len(current) + 1, sum(sizes) + entry_size):

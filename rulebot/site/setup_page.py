@@ -5,19 +5,24 @@ changes the setup, each step with its text for every player count it is
 done at. Without JavaScript it reads as those full tables; with it (setup.js,
 no data to fetch, so it works from file:// too), a player-count and
 expansion choice shows the one checklist for the choice, numbered as
-`rulebot setup` numbers it.
+`rulebot setup` numbers it, and keeps the choice in the address.
+
+A game with French pages has a French setup page too (`setup.fr.html`): its
+words and the entries' titles in French (the catalogs of rulebot/locale), the
+steps' texts in English, marked so, as the setup data has no other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import jinja2
 
-from rulebot.corpus.model import Corpus, Game
-from rulebot.corpus.setup import UNKNOWN_VALUE, GameSetup, count_range, played_by, with_expansions
+from rulebot.corpus.model import TEXT_LANGUAGE, Corpus, Game
+from rulebot.corpus.setup import GameSetup, count_range, with_expansions
+from rulebot.site import languages
 
 TEMPLATE = "setup.html"
 
@@ -33,10 +38,8 @@ class StepText:
 
     players: tuple[int, ...]
     text: str
-
-    @property
-    def label(self) -> str:
-        return f"{count_range(self.players)} players"
+    label: str
+    """The counts in words: "2 to 4 players"."""
 
 
 @dataclass(frozen=True)
@@ -68,9 +71,31 @@ class CombinationView:
     """"Res Arcana with Perlae Imperii"."""
     players: tuple[int, ...]
     played_by: str
+    """"Res Arcana with Perlae Imperii is played by 2 to 5 players"."""
+    counts: str
+    """"2 to 5 players"."""
     steps: tuple[StepView, ...]
     uncovered: str = ""
-    """What no source covers of its expansions (an expansion `uncovered`): then it is shown at every count of the page."""
+    """What no source covers of its expansions (an expansion `uncovered`): its counts are then those of the covered
+    checklists (GameSetup.players_with)."""
+
+
+class Words:
+    """The page's words that the code makes, in its language (`languages.catalog`)."""
+
+    def __init__(self, lang: str):
+        self._ = languages.catalog(lang).gettext
+
+    def counts(self, counts: tuple[int, ...]) -> str:
+        """"2 to 4 players", "1 player"."""
+        words = count_range(counts, to=self._("to"), or_=self._("or"))
+        return self._("1 player") if words == "1" else self._("{counts} players").format(counts=words)
+
+    def with_expansions(self, game: str, expansions: list[str]) -> str:
+        return with_expansions(game, expansions, with_=self._("with"), and_=self._("and"))
+
+    def played_by(self, title: str, counts: tuple[int, ...]) -> str:
+        return self._("{game} is played by {counts}").format(game=title, counts=self.counts(counts))
 
 
 def pages(
@@ -78,20 +103,23 @@ def pages(
     env: jinja2.Environment,
     base: Callable[[str, str, Game], Mapping[str, Any]],
     href: Callable[[str, str], str | None],
+    lang: str = TEXT_LANGUAGE,
 ) -> Iterator[tuple[str, str]]:
-    """The setup page of each game with a setup.toml; `base` gives a page's common context (page, title, game),
-    `href` the link to an entry from a page."""
+    """The setup page of each game with a setup.toml, in `lang` (`env`'s); `base` gives a page's common context
+    (page, title, game), `href` the link to an entry from a page."""
+    words = Words(lang)
     for slug, setup in corpus.setups.items():
         game = corpus.games[slug]
         page = setup_page(slug)
         names = {e.slug: e.name for e in game.expansions}
-        combinations = [_combination(corpus, setup, combination, names, page, href) for combination in setup.combinations()]
+        combinations = [_combination(corpus, setup, combination, names, page, href, words) for combination in setup.combinations()]
         changing = {e.expansion for e in setup.expansions}
+        counts = sorted({count for combination in combinations for count in combination.players})
         context = {
-            **base(page, f"{game.name}: setup", game),
-            "languages": [],  # the setup data is in the entries' own language only: no page to switch to
+            **base(page, words._("{game}: setup").format(game=game.name), game),
             "combinations": combinations,
-            "counts": sorted({count for combination in combinations for count in combination.players}),
+            "counts": [(count, words.counts((count,))) for count in counts],
+            "text_lang": TEXT_LANGUAGE,
             "expansions": [(e.slug, e.name) for e in game.expansions if e.slug in changing],
             "unchanged": [e.name for e in game.expansions if e.slug not in changing],
             "complete": setup.complete,
@@ -101,33 +129,33 @@ def pages(
 
 
 def _combination(
-    corpus: Corpus, setup: GameSetup, expansions: tuple[str, ...], names: Mapping[str, str], page: str, href: Callable[[str, str], str | None]
+    corpus: Corpus,
+    setup: GameSetup,
+    expansions: tuple[str, ...],
+    names: Mapping[str, str],
+    page: str,
+    href: Callable[[str, str], str | None],
+    words: Words,
 ) -> CombinationView:
     supported = setup.players_with(expansions)
     uncovered = " ".join(setup.uncovered(expansions))
-    if uncovered:  # no limit to state: every count of the page's other checklists
-        supported = tuple(sorted({count for other in setup.combinations() for count in setup.players_with(other)}))
     game_name = corpus.games[setup.game].name
     named = [names.get(slug, slug) for slug in expansions]
-    opened = {step_id: (text, left) for changes in setup.changing(expansions) for step_id, text, left in changes.opens}
     steps = []
-    for step, expansion, _change in setup.assembled(expansions):
-        text, left = opened.get(step.id, ("", ""))
-        if text:  # an expansion no source covers: the step's text without the numbers it may change
-            step = replace(step, text=text, values={})
+    for step, expansion, _change, left in setup.steps_with(expansions):
         counts = tuple(count for count in supported if step.applies(count))
         if not counts:
             continue
         by_text: dict[str, list[int]] = {}
         for count in counts:
-            by_text.setdefault(step.text_for(count, unknown=UNKNOWN_VALUE), []).append(count)
+            by_text.setdefault(step.text_at(count), []).append(count)
         entry = corpus.entries[step.entry]
         source = corpus.games[entry.game].source(entry.source)
         steps.append(
             StepView(
                 id=step.id,
                 players=counts,
-                texts=tuple(StepText(tuple(at), text) for text, at in by_text.items()),
+                texts=tuple(StepText(tuple(at), text, words.counts(tuple(at))) for text, at in by_text.items()),
                 open="; ".join(part for part in (step.open, left) if part),
                 expansion=names.get(expansion, expansion) if expansion else "",
                 href=href(step.entry, page),
@@ -135,11 +163,13 @@ def _combination(
                 citation=f"{source.title if source else entry.source}, {entry.section}",
             )
         )
+    title = words.with_expansions(game_name, named)
     return CombinationView(
         key="+".join(sorted(expansions)),
-        title=with_expansions(game_name, named),
+        title=title,
         players=supported,
-        played_by=played_by(game_name, named, supported),
+        played_by=words.played_by(title, supported),
+        counts=words.counts(supported),
         uncovered=uncovered,
         steps=tuple(steps),
     )

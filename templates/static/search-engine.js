@@ -25,7 +25,7 @@
  *
  * Defines window.RULEBOT_ENGINE: update() (takes in the search data loaded
  * so far), ready() (whether what the page's search ranks with is in),
- * search(query) ({results: [{entry, other}], confident, said} or null),
+ * search(query) ({results: [{entry, other}], confident, said, language} or null),
  * snippet(entry, said), aliasShown(entry, said); and
  * window.RULEBOT_SEARCH: the browser's analysis, terms(analysis, text) and
  * words(text), for scripts and tests.
@@ -1070,7 +1070,7 @@
     if (!answer) return null;
     var results = answer.results.map(function (hit) { return { entry: hit.entry, other: false }; });
     if (here) results = results.concat(otherGames(answer));
-    return { results: results, confident: answer.confident, said: saidStems(answer) };
+    return { results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language };
   }
 
   // The alias a result is found by, when the question names it rather than the title.

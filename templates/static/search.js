@@ -36,22 +36,38 @@
  * made before it was split) loads the game's names to find the entry's page,
  * and goes there.
  *
- * SHOWING. Up to ten results, best first, each linking to its entry's
- * anchor on the page it is on, with its game, kind, the alias the question
- * names, house-rule and draft flags, and a snippet; on a game's page, then
- * other games' entries the question names (marked "Another game") and a
- * link that asks the question of every game. When no entry answers clearly
- * the status says so. The list's data-query, data-complete (all the data the
- * page searches was in) and data-confident attributes say what it shows, for
+ * SHOWING. Up to ten results, best first, each a row that opens its
+ * entry's anchor on the page it is on (the whole row is the link's target),
+ * with its game, kind, the alias the question names, house-rule and draft
+ * flags, and a snippet: the sentence of its text that says most of the
+ * question's words, those words marked; on a game's page, then other games'
+ * entries the question names (marked "Another game") and a link that asks
+ * the question of every game. When no entry answers clearly the status says
+ * so. The list's data-query, data-complete (all the data the page searches
+ * was in), data-confident and data-lang attributes say what it shows, for
  * scripts and tests. Enter opens the first result, arrow keys move through
- * them, Escape goes back to the box.
+ * them, Escape (or a click elsewhere) closes them.
+ *
+ * LANGUAGE. The answer is in the page's language when it is not the
+ * entries' own (`index.fr.html`), else in the question's, as `rulebot ask`
+ * answers (rulebot.answering.answer_language): in French, each result shows
+ * the entry's French title and snippet where it has them (marked lang="en"
+ * where not) and opens the game's French page, and the box's words are
+ * French; rulebot/site/search_languages.py writes those (_search/fr.js, and
+ * the texts of _search/<game>.texts.fr.js), loaded when an answer needs them.
+ *
+ * HISTORY. The query is in the address (?q=) as it is typed (replaceState),
+ * so that Back, after a result is opened (a page of its own, or on this page
+ * a new history entry: pushState), finds the question and shows its results
+ * again; a page opened with ?q= shows them. A button at the foot of the
+ * screen leads back to the search box from anywhere on a long page.
  */
 (function () {
   "use strict";
 
-  var KINDS = {
+  var KINDS = {  // rulebot/site/views.py's KIND_LABELS
     "rule": "Rule", "setup": "Setup", "faq": "FAQ", "errata": "Errata",
-    "fine-point": "Fine point", "variant": "Variant", "house-rule": "House rule"
+    "fine-point": "Fine point", "term": "Term", "variant": "Variant", "house-rule": "House rule"
   };
   var HOUSE_FLAG = "House rule \u2014 not an official ruling";
 
@@ -138,11 +154,44 @@
 
   // -- the page -----------------------------------------------------------------
 
-  // On a page in another language than the entries' own (rulebot/site/languages.py: `index.fr.html`), a result
-  // of the page's game opens that game's page in the same language.
-  function inPageLanguage(entry) {
-    var html = document.documentElement, lang = html.getAttribute("lang");
-    if (!/\.[a-z][a-z]\.html$/.test(window.location.pathname) || entry.game.slug !== html.getAttribute("data-game")) return entry.page;
+  var pageLang = document.documentElement.getAttribute("lang") || "en";
+
+  // The language of an answer: the page's when it is not the entries' own, else the question's.
+  function answerLanguage(answer) {
+    return pageLang !== "en" ? pageLang : (answer && answer.language) || "en";
+  }
+
+  function languageFile(lang) {
+    return "_search/" + lang + ".js";
+  }
+
+  // The search box's words in the answer's language (rulebot/site/search_languages.py's SEARCH_LABELS), with
+  // {name} filled in from `values`.
+  function say(lang, text, values) {
+    var words = lang !== "en" && DATA["lang:" + lang];
+    var said = (words && words.labels[text]) || text;
+    return said.replace(/\{(\w+)\}/g, function (all, name) { return values && name in values ? values[name] : all; });
+  }
+
+  // An entry's title in `lang`, or null when it has none there.
+  function titleIn(entry, lang) {
+    var words = lang !== "en" && DATA["lang:" + lang];
+    var titles = words && words.titles[entry.game.slug];
+    return (titles && titles[entry.n]) || null;
+  }
+
+  // An entry's text in `lang` (its file, and its text once that is in), for its snippet.
+  function translatedText(entry, lang) {
+    var game = entry.game, n = game.pages.indexOf(entry.page);
+    var file = entry.texts.replace(/\.js$/, "." + lang + ".js");
+    var texts = DATA["texts:" + game.slug + ":" + n + ":" + lang];
+    return { file: file, text: texts ? texts.texts[game.byPage[n].indexOf(entry)] : null };
+  }
+
+  // The page a result opens: in the answer's language when its game has pages in it.
+  function resultPage(entry, lang) {
+    var words = lang !== "en" && DATA["lang:" + lang];
+    if (!words || !words.titles[entry.game.slug]) return entry.page;
     return entry.page.replace(/\.html$/, "." + lang + ".html");
   }
 
@@ -151,6 +200,71 @@
     if (className) node.className = className;
     if (text) node.textContent = text;
     return node;
+  }
+
+  // What a result shows of its text: the sentence that says most of the question's words (the first of them
+  // when none does), whole, with the next while it is short; a long sentence around its first such word.
+  var SNIPPET = 180;
+  function snippetOf(text, said) {
+    var S = window.RULEBOT_SEARCH;
+    // The stems of a text's words that the question says, stop words (English or French) left out.
+    var says = function (part) {
+      var found = new Set();
+      (part.match(/[\p{L}\p{N}]+/gu) || []).forEach(function (word) {
+        var term = S.terms("english", word)[0];
+        if (term && said.has(term) && S.terms("french", word).length) found.add(term);
+      });
+      return found.size;
+    };
+    var sentences = text.split(/(?<=[.!?;:])\s+/), at = 0, best = 0, offsets = [], offset = 0;
+    sentences.forEach(function (sentence, i) {
+      offsets.push(text.indexOf(sentence, offset));
+      offset = offsets[i] + sentence.length;
+      var score = says(sentence);
+      if (score > best) { best = score; at = i; }
+    });
+    var start = offsets[at], end = start + sentences[at].length;
+    for (var next = at + 1; next < sentences.length && offsets[next] + sentences[next].length - start <= SNIPPET; next++) {
+      end = offsets[next] + sentences[next].length;
+    }
+    if (end - start > SNIPPET + 40) {  // one long sentence: from a little before its first word said
+      var words = /[\p{L}\p{N}]+/gu, match, first = start;
+      words.lastIndex = start;
+      while ((match = words.exec(text)) !== null && match.index < end) {
+        if (says(match[0])) { first = match.index; break; }
+      }
+      if (first - start > 60) start = text.lastIndexOf(" ", first - 40) + 1;
+      end = Math.min(end, start + SNIPPET);
+      if (end < text.length) end = Math.max(text.lastIndexOf(" ", end), start + 1);
+    }
+    return { text: text.slice(start, end), before: start > 0, after: end < text.length, says: says };
+  }
+
+  // A snippet as an element: its words said marked.
+  function snippetElement(text, said, lang) {
+    var piece = snippetOf(text, said), node = element("span", "result-snippet");
+    if (lang !== pageLang) node.lang = lang;
+    if (piece.before) node.appendChild(document.createTextNode("\u2026"));
+    var words = /[\p{L}\p{N}]+/gu, match, last = 0;
+    while ((match = words.exec(piece.text)) !== null) {
+      if (!piece.says(match[0])) continue;
+      node.appendChild(document.createTextNode(piece.text.slice(last, match.index)));
+      node.appendChild(element("mark", "", match[0]));
+      last = match.index + match[0].length;
+    }
+    node.appendChild(document.createTextNode(piece.text.slice(last)));
+    if (piece.after) node.appendChild(document.createTextNode("\u2026"));
+    return node;
+  }
+
+  function queryOf(location) {
+    return new URLSearchParams(location.search).get("q") || "";
+  }
+
+  // The address of this page with a query (none: without), and without an #anchor.
+  function addressWith(query) {
+    var address = window.location.pathname;
+    return query ? address + "?q=" + encodeURIComponent(query) : address;
   }
 
   function init() {
@@ -167,19 +281,33 @@
     // were in. A run that would show the same again leaves the list (and the
     // focus) alone; texts arriving only add their snippets.
     var shown = null;
-    var waitingSnippets = [];  // [item, entry, stems said] of the results shown without their snippet
+    var waitingSnippets = [];  // [item, entry, stems said, language] of the results shown without their snippet
 
     function addSnippets() {
       waitingSnippets = waitingSnippets.filter(function (pending) {
-        var text = engine().snippet(pending[1], pending[2]);
-        if (text) pending[0].appendChild(element("span", "result-snippet", text));
-        return !text;
+        var entry = pending[1], lang = pending[3], text = entry.text, textLang = "en";
+        if (lang !== "en" && titleIn(entry, lang)) {
+          var translated = translatedText(entry, lang);
+          if (translated.text === null) return true;  // its file is still on its way
+          text = translated.text;
+          textLang = lang;
+        }
+        if (!text) return true;  // its page's texts are still on their way
+        pending[0].appendChild(snippetElement(text, pending[2], textLang));
+        return false;
       });
+    }
+
+    function setOpen(open) {
+      form.classList.toggle("is-open", open);
     }
 
     function run() {
       var query = input.value.trim();
-      var state = query + "\n" + wanted().filter(function (file) { return files[file] === "loaded" || files[file] === "failed"; }).length;
+      var lang = pageLang !== "en" ? pageLang : null;
+      var extra = lang ? [languageFile(lang)] : [];
+      var state = query + "\n" + wanted().concat(extra).filter(function (file) { return files[file] === "loaded" || files[file] === "failed"; }).length;
+      state += "\n" + Object.keys(DATA).filter(function (key) { return key.indexOf("lang:") === 0; }).length;
       if (state === shown) return;
       shown = state;
       list.textContent = "";
@@ -187,55 +315,85 @@
       list.setAttribute("data-query", query);
       list.setAttribute("data-complete", "true");
       list.removeAttribute("data-confident");
-      if (!query) { status.textContent = ""; return; }
+      setOpen(!!query);
+      if (!query) { status.textContent = ""; list.removeAttribute("data-lang"); return; }
       start();
       var done = complete();
-      if (!done) list.setAttribute("data-complete", "false");
       var answer = engine() && engine().ready() ? engine().search(query) : null;
+      lang = answerLanguage(answer);
+      if (lang !== "en" && !DATA["lang:" + lang]) {
+        load(languageFile(lang));  // its words, then the answer again
+        if (files[languageFile(lang)] !== "failed") done = false;
+      }
+      if (!done) list.setAttribute("data-complete", "false");
+      list.setAttribute("data-lang", lang);
       var results = answer ? answer.results : [];
       if (answer) list.setAttribute("data-confident", answer.confident ? "true" : "false");
-      var count = results.length + (results.length === 1 ? " result" : " results");
+      var count = results.length === 1 ? say(lang, "1 result") : say(lang, "{count} results", { count: results.length });
       status.textContent = results.length
-        ? (answer.confident ? count : "No entry answers this clearly; the closest of " + count + ".")
-        : !done ? "Loading the search\u2026"
-        : failed() ? "The search could not load its data."
-        : "No entry matches \u201c" + query + "\u201d.";
+        ? (answer.confident ? count : say(lang, "No entry answers this clearly; the closest of {results}.", { results: count }))
+        : !done ? say(lang, "Loading the search\u2026")
+        : failed() ? say(lang, "The search could not load its data.")
+        : say(lang, "No entry matches \u201c{query}\u201d.", { query: query });
+      if (lang !== pageLang) status.lang = lang; else status.removeAttribute("lang");
       results.forEach(function (r) {
         var entry = r.entry;
         var item = element("li", r.other ? "result-other" : "");
-        var link = element("a", "", entry.title);
-        link.href = root + entry.game.slug + "/" + inPageLanguage(entry) + "#" + entry.id;
+        if (lang !== pageLang) item.lang = lang;
+        var translated = lang !== "en" ? titleIn(entry, lang) : null;
+        var link = element("a", "", translated || entry.title);
+        link.href = root + entry.game.slug + "/" + resultPage(entry, lang) + "#" + entry.id;
+        var titleLang = translated ? lang : "en";
+        if (titleLang !== lang) link.lang = titleLang;
         item.appendChild(link);
-        var meta = element("span", "result-meta", entry.game.name + " \u00b7 " + (KINDS[entry.kind] || entry.kind));
+        var meta = element("span", "result-meta", entry.game.name + " \u00b7 " + say(lang, KINDS[entry.kind] || entry.kind));
+        if (lang !== "en" && !translated) meta.appendChild(document.createTextNode(" \u00b7 " + say(lang, "in English")));
         var alias = engine().aliasShown(entry, answer.said);
+        if (alias && alias.text.toLowerCase() === link.textContent.toLowerCase()) alias = null;  // the title shown
         if (alias) {
-          meta.appendChild(document.createTextNode(" \u00b7 also called "));
+          meta.appendChild(document.createTextNode(" \u00b7 " + say(lang, "also called") + " "));
           var also = element("span", "result-alias", alias.text);
-          if (alias.lang && alias.lang !== "en") also.lang = alias.lang;
+          if (alias.lang && alias.lang !== lang) also.lang = alias.lang;
           meta.appendChild(also);
         }
         item.appendChild(meta);
         if (entry.house || entry.draft || r.other) {
           var flags = element("span", "result-flags");
-          if (r.other) flags.appendChild(element("span", "flag other-game", "Another game"));
-          if (entry.house) flags.appendChild(element("span", "flag house-flag", HOUSE_FLAG));
-          if (entry.draft) flags.appendChild(element("span", "badge draft", "Draft"));
+          if (r.other) flags.appendChild(element("span", "flag other-game", say(lang, "Another game")));
+          if (entry.house) flags.appendChild(element("span", "flag house-flag", say(lang, HOUSE_FLAG)));
+          if (entry.draft) flags.appendChild(element("span", "badge draft", say(lang, "Draft")));
           item.appendChild(flags);
         }
         if (!r.other) {  // a snippet from the texts of its page, loaded for the results shown
-          waitingSnippets.push([item, entry, answer.said]);
+          waitingSnippets.push([item, entry, answer.said, lang]);
           load(entry.texts);
+          if (translated) load(translatedText(entry, lang).file);
         }
         list.appendChild(item);
       });
       if (here && answer) {  // last: a link that asks every game, on the home page
         var more = element("li", "search-more");
-        var everywhere = element("a", "", "Search every game");
+        var everywhere = element("a", "", say(lang, "Search every game"));
         everywhere.href = root + "index.html?q=" + encodeURIComponent(query);
         more.appendChild(everywhere);
         list.appendChild(more);
       }
       addSnippets();
+    }
+
+    // The query in the address, replacing the current history entry (typing makes no entries of its own).
+    function remember() {
+      var query = input.value.trim();
+      if (query !== queryOf(window.location)) history.replaceState(history.state, "", addressWith(query));
+    }
+
+    // The query of the address shown again, with its results (a page opened with ?q=, or Back to one).
+    function restore() {
+      var query = queryOf(window.location);
+      if (query === input.value.trim() && (!query || form.classList.contains("is-open"))) return;
+      input.value = query;
+      shown = null;
+      run();
     }
 
     // Data arriving runs the search again (once for files arriving together).
@@ -247,28 +405,56 @@
         if (engine()) addSnippets();
       }, 20);
     };
-    input.addEventListener("focus", start);
+    input.addEventListener("focus", function () {
+      start();
+      if (input.value.trim() && !form.classList.contains("is-open")) setOpen(true);
+    });
     var timer = null;
     input.addEventListener("input", function () {
       clearTimeout(timer);
-      timer = setTimeout(run, 60);
+      timer = setTimeout(function () { run(); remember(); }, 60);
     });
+
+    // Opening a result: the query stays in this history entry, which Back comes back to. A result on this very
+    // page is a new entry (pushState) at its anchor, without the query.
+    function open(link) {
+      clearTimeout(timer);
+      remember();
+      var target = new URL(link.href, window.location.href);
+      if (target.pathname !== window.location.pathname || target.search || !target.hash) return false;
+      history.pushState(null, "", target.pathname);
+      window.location.replace(target.hash);  // a move to the anchor, as a link makes (:target, scrolling)
+      setOpen(false);
+      return true;
+    }
+
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       clearTimeout(timer);
       run();
       var first = list.querySelector("a");
-      if (first) window.location.href = first.href;
+      if (first && !open(first)) window.location.href = first.href;
     });
 
     function links() { return Array.prototype.slice.call(list.querySelectorAll("a")); }
+    function close() {
+      input.focus();
+      setOpen(false);
+    }
     input.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown" && links().length) {
         event.preventDefault();
+        setOpen(true);
         links()[0].focus();
       } else if (event.key === "Escape") {
-        input.value = "";
-        run();
+        if (form.classList.contains("is-open")) {
+          event.preventDefault();  // a search box's own Escape would empty it
+          setOpen(false);
+        } else {
+          input.value = "";
+          run();
+          remember();
+        }
       }
     });
     list.addEventListener("keydown", function (event) {
@@ -280,20 +466,37 @@
         event.preventDefault();
         (at === 0 ? input : all[at - 1]).focus();
       } else if (event.key === "Escape") {
-        input.focus();
+        close();
       }
     });
+    // A result's link covers its whole row (site.css), so a tap anywhere on the row opens it.
     list.addEventListener("click", function (event) {
-      if (event.target.closest && event.target.closest("a")) {
-        setTimeout(function () { list.textContent = ""; status.textContent = ""; shown = null; }, 0);
-      }
+      var link = event.target.closest && event.target.closest("a");
+      if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;  // a new tab or window: this page stays
+      event.preventDefault();
+      if (!open(link)) window.location.href = link.href;
     });
+    // Back to the search box from anywhere on a long page.
+    var toSearch = document.querySelector("[data-to-search]");
+    // A click elsewhere on the page closes the results (the query stays, and focusing the box opens them again).
+    document.addEventListener("click", function (event) {
+      if (!form.contains(event.target) && !(toSearch && toSearch.contains(event.target))) setOpen(false);
+    });
+    window.addEventListener("popstate", restore);
+    window.addEventListener("pageshow", function (event) { if (event.persisted) restore(); });
 
-    var initial = new URLSearchParams(window.location.search).get("q");
-    if (initial) {
-      input.value = initial;
-      run();
+    if (toSearch && window.IntersectionObserver) {
+      new IntersectionObserver(function (seen) {
+        toSearch.hidden = seen[0].isIntersecting;
+      }).observe(input);
+      toSearch.addEventListener("click", function (event) {
+        event.preventDefault();
+        window.scrollTo(0, 0);
+        input.focus({ preventScroll: true });
+      });
     }
+
+    if (queryOf(window.location)) restore();
   }
 
   if (document.readyState === "loading") {

@@ -1,0 +1,202 @@
+"""Shaping drafts for answers: one entry per rule a player asks about, each with a title of its own.
+
+The drafts of a document, once read (rulebot.corpus.drafts), are reshaped
+before they get their ids:
+
+- a draft too long to be one answer is cut at its list items, else its
+  paragraphs, into parts of a readable size: the first part stays the entry
+  (its title, aliases and links), each other part is an entry of its own,
+  titled by the entry's title and its own lead (`Stress: A stressed ship…`),
+  citing the entry's section with the bullet or paragraph, and linked both
+  ways with the entry;
+- titles that repeat in a game are told apart by the section they are in
+  (`Setup (Huge Ships)`); a glossary's definition keeps the plain title;
+- (in rulebot.corpus.drafts, when redirects are resolved) a name that
+  redirects to an entry (`Koiogran Turn` - see Bearing) goes to the part or
+  sub-entry that defines it, where there is one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import replace
+
+from rulebot.corpus.drafts import Draft
+from rulebot.text import fold
+
+MAX_ENTRY_WORDS = 250
+"""A draft of more words is cut into parts; shorter ones stay whole."""
+PART_WORDS = 150
+"""The size parts are filled to (a part is never cut inside a list item or paragraph)."""
+LABEL_WORDS = 7
+"""Words of a part's first sentence that make its title when it has no lead of its own."""
+ITEM_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
+LEAD_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?(?P<lead>[^:*_\n]{1,50}?)(?:\*\*|__)?\s*(?::|\s[—–]\s)")
+MARKUP_RE = re.compile(r"\*\*|__|\[([^\]]*)\]\([^)]*\)|[`*_]")
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+# -- parts of long drafts --------------------------------------------------------
+
+
+def shape(drafts: list[Draft]) -> list[Draft]:
+    """The drafts with text, long ones cut into parts, titles told apart."""
+    shaped = split_long([d for d in drafts if d.body or d.see_lines])
+    distinct_titles(shaped)
+    return shaped
+
+
+def split_long(drafts: list[Draft]) -> list[Draft]:
+    """The drafts with each one over MAX_ENTRY_WORDS followed by its parts (the draft keeps the first)."""
+    shaped: list[Draft] = []
+    for draft in drafts:
+        shaped.append(draft)
+        if sum(words(piece) for piece in draft.body) > MAX_ENTRY_WORDS:
+            shaped.extend(_parts(draft))
+    return shaped
+
+
+def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
+    """The draft's text as (text, "item" or "paragraph", its number among those, document line): lists cut at
+    their top-level items (an item keeps the lines indented under it)."""
+    units: list[tuple[str, str, int, int]] = []
+    items = paragraphs = 0
+    lines = draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(draft.body)
+    for piece, line in zip(draft.body, lines, strict=True):
+        rows = piece.split("\n")
+        if not ITEM_RE.match(rows[0]):
+            paragraphs += 1
+            # A paragraph too long for one answer is cut between its sentences.
+            sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z(“\"])", piece) if words(piece) > MAX_ENTRY_WORDS else [piece]
+            units.extend((sentence, "paragraph", paragraphs, line) for sentence in sentences)
+            continue
+        current: list[str] = []
+        start = 0
+        for offset, row in enumerate(rows):
+            if ITEM_RE.match(row) and current:
+                items += 1
+                units.append(("\n".join(current), "item", items, line + start))
+                current, start = [], offset
+            current.append(row)
+        if current:
+            items += 1
+            units.append(("\n".join(current), "item", items, line + start))
+    return units
+
+
+def _parts(draft: Draft) -> list[Draft]:
+    """Cut a long draft: its body becomes the first chunk, and the other chunks are returned as new drafts."""
+    chunks: list[list[tuple[str, str, int, int]]] = []
+    current: list[tuple[str, str, int, int]] = []
+    for unit in _units(draft):
+        size = sum(words(u[0]) for u in current)
+        # A paragraph introducing a list (`... are:`) stays with the items it introduces.
+        if current and size + words(unit[0]) > PART_WORDS and not current[-1][0].rstrip().endswith(":"):
+            chunks.append(current)
+            current = []
+        current.append(unit)
+    if current:
+        if chunks and sum(words(u[0]) for u in current) < PART_WORDS // 4:
+            chunks[-1].extend(current)  # a short tail joins the part before it
+        else:
+            chunks.append(current)
+    if len(chunks) < 2:
+        return []
+    first, rest = chunks[0], chunks[1:]
+    draft.body, draft.lines = _pieces(first)
+    parts = []
+    for chunk in rest:
+        kind = "rule" if draft.kind == "term" else draft.kind
+        joiner = " — " if draft.title.endswith("?") else ": "
+        part = replace(
+            draft,
+            title=f"{draft.title}{joiner}{_label(chunk[0][0])}",
+            kind=kind,
+            section=f"{draft.section or draft.title}, {_where(chunk)}",
+            line=chunk[0][3],
+            number=None,
+            level=0,
+            body=_pieces(chunk)[0],
+            lines=_pieces(chunk)[1],
+            refs=[],
+            see_lines=[],
+            notes=[],
+            aliases=[],
+            parent=draft,
+        )
+        parts.append(part)
+    return parts
+
+
+def _pieces(chunk: list[tuple[str, str, int, int]]) -> tuple[list[str], list[int]]:
+    """A chunk's text pieces and their lines: the sentences of one paragraph joined again."""
+    pieces: list[str] = []
+    lines: list[int] = []
+    previous: tuple[str, int] | None = None
+    for text, what, number, line in chunk:
+        if what == "paragraph" and previous == (what, number):
+            pieces[-1] += " " + text
+        else:
+            pieces.append(text)
+            lines.append(line)
+        previous = (what, number)
+    return pieces, lines
+
+
+def _where(chunk: list[tuple[str, str, int, int]]) -> str:
+    """`bullet 3`, `bullets 3-5`, `paragraph 2` ...: where in its section a part is (by its first kind of unit)."""
+    what = chunk[0][1]
+    numbers = list(dict.fromkeys(u[2] for u in chunk if u[1] == what))
+    if len(numbers) == 1:
+        return f"{'bullet' if what == 'item' else 'paragraph'} {numbers[0]}"
+    return f"{'bullets' if what == 'item' else 'paragraphs'} {numbers[0]}-{numbers[-1]}"
+
+
+def _label(text: str) -> str:
+    """A part's own name: the lead of its first item (`Flanking:`), else the start of its first sentence."""
+    first = text.strip().split("\n")[0]
+    lead = LEAD_RE.match(first)
+    if lead and 0 < words(lead.group("lead")) <= 6:
+        return MARKUP_RE.sub(lambda m: m.group(1) or "", lead.group("lead")).strip()
+    plain = " ".join(MARKUP_RE.sub(lambda m: m.group(1) or "", ITEM_RE.sub("", first)).split())
+    sentence = re.split(r"(?<=[.!?])\s", plain, maxsplit=1)[0].rstrip(".:;,")
+    kept = sentence.split()
+    return " ".join(kept[:LABEL_WORDS]) + ("…" if len(kept) > LABEL_WORDS else "")
+
+
+# -- titles ----------------------------------------------------------------------
+
+
+def distinct_titles(drafts: list[Draft]) -> None:
+    """Titles used by several drafts, qualified by the section each is in: `Setup (Huge Ships)`.
+
+    A glossary's definition (kind `term`), when it is the only one, keeps the plain title.
+    """
+    by_title: dict[str, list[Draft]] = defaultdict(list)
+    for draft in drafts:
+        by_title[fold(draft.title)].append(draft)
+    for same in by_title.values():
+        if len(same) < 2:
+            continue
+        terms = [d for d in same if d.kind == "term"]
+        keep = terms[0] if len(terms) == 1 else None
+        for draft in same:
+            if draft is keep:
+                continue
+            where = _qualifier(draft)
+            if where:
+                draft.title = f"{draft.title} ({where})"
+
+
+def _qualifier(draft: Draft) -> str:
+    """The innermost component of a draft's section that is not its own title."""
+    own = fold(draft.title)
+    for component in reversed([c.strip() for c in draft.section.split(" > ")]):
+        component = component.split(",")[0].strip()
+        if component and fold(component) != own:
+            return component
+    return ""
