@@ -239,8 +239,10 @@ class TestScale:
         reads: list[str] = []
         real = checks.file_lines
         monkeypatch.setattr(checks, "file_lines", lambda path: reads.append(path) or real(path))
-        problems = problems_of(root)
-        assert len(problems) == corpus.MAX_PROBLEMS_PER_FILE + 1  # and a line counting the others
+        _, found = corpus.check([root])
+        assert len(found) == count - 1  # every one found (check --json lists them all)
+        problems = [f"{Path(p.path).name}:{p.line}: {p.message}" for p in corpus.at_most_per_file(found)]
+        assert len(problems) == corpus.MAX_PROBLEMS_PER_FILE + 1  # as listed: and a line counting the others
         assert problems[-1].endswith(f"and {count - 1 - corpus.MAX_PROBLEMS_PER_FILE} more problems in this file (fix these first)")
         assert problems[0].startswith("rules.md:13: alias 'same name' is also claimed by 'toy-e0'")
         assert len(reads) == 1
