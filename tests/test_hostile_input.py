@@ -176,6 +176,19 @@ class TestTerminalText:
         ]
         assert "use a blank line or a line break instead" in problems[0].message
 
+    def test_check_warns_of_bidirectional_controls(self, tmp_path: Path):
+        """An override (U+202E) or an isolate (U+2066) can show a ruling in another order than it reads: a warning at
+        its line (a problem with --strict); the entry still loads."""
+        rules = "## toy-a\ntitle: A\nkind: rule\nsection: S\naliases: \u2066gain\u2069\n\nYou \u202egain\u202c 2 coins.\n"
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": rules})
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", str(root)])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.splitlines() == [
+            f"{root / 'toy' / 'rules.md'}:5: warning: a bidirectional control (U+2066) in 'toy-a': the text may show in another order than it reads",
+            f"{root / 'toy' / 'rules.md'}:7: warning: a bidirectional control (U+202E) in 'toy-a': the text may show in another order than it reads",
+        ]
+        assert CliRunner().invoke(cli, ["--no-shipped", "check", "--strict", str(root)]).exit_code == 1
+
     def test_check_reports_a_control_character_in_toml(self, tmp_path: Path):
         """A TOML string may hold an escape as \\u001b: reported at its line, the game left out."""
         game = TOY_GAME_TOML.replace('name = "Toy Game"', 'name = "Toy\\u001b]0;x\\u0007 Game"')
