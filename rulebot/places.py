@@ -5,7 +5,6 @@ A leaf: answering a question needs it before anything else is loaded."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 
@@ -41,10 +40,9 @@ def display_path(path: Path) -> str:
     if shown.isascii() and shown.isprintable():
         return shown
     # A control character shown as an escape too: printed, it would be acted on, or taken out (another name).
-    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", escaped_name(shown))
+    from rulebot.text import ANY_CONTROL  # only for such a name: answering never loads it otherwise
 
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+    return ANY_CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", escaped_name(shown))
 
 
 def escaped_name(name: str) -> str:
