@@ -374,6 +374,13 @@ class TestTerminalSink:
         written = (root / "toy" / "rules.md").read_text(encoding="utf-8")
         assert "Next page." in written and not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", written), repr(written)
 
+    def test_config_get_prints_a_value_cleaned(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli):
+        """A value of config.toml holding an escape sequence (TOML allows \\u001b) is printed without it."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        (tmp_path / "config.toml").write_text('[toy]\nwith = ["\\u001b]52;c;eA==\\u0007deep"]\n', encoding="utf-8")
+        result = run_cli("config", "get", "toy.with")
+        assert (result.exit_code, result.stdout) == (0, "deep\n"), result.output
+
     def test_any_write_to_the_standard_streams(self, capsys: pytest.CaptureFixture[str]):
         """Whatever prints, while rulebot runs (an unexpected error's message, a plain print): cleaned, colours kept."""
         from rulebot.cli.failures import exit_unexpected
