@@ -117,12 +117,13 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
     starts, unclosed = _starts(lines, marks, set())
     left_open: list[int] = []
     passes = MAX_FENCE_WORK // max(len(marks), 1)  # how many more times recovery may go over the marks
-    while unclosed is not None and len(left_open) <= MAX_UNCLOSED_FENCES:
-        if len(left_open) < MAX_UNCLOSED_FENCES and passes > 2:
-            opened, tried = _left_open(lines, marks, starts, set(left_open), unclosed, passes - 1)
-            passes -= tried + 1
-        else:  # no more searching: the fence open at the end is taken for text, once
-            opened = unclosed
+    while unclosed is not None:
+        if len(left_open) >= MAX_UNCLOSED_FENCES or passes <= 2:  # no more searching: the one open at the end, and done
+            left_open.append(unclosed)
+            starts, _ = _starts(lines, marks, set(left_open))
+            break
+        opened, tried = _left_open(lines, marks, starts, set(left_open), unclosed, passes - 1)
+        passes -= tried + 1
         left_open.append(opened)
         starts, unclosed = _starts(lines, marks, set(left_open))
     controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
