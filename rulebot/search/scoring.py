@@ -272,6 +272,14 @@ class BM25F:
             return ids_and_values()
         return self._recent_blocks.get((number, extent, last), ids_and_values)
 
+    def stored_length(self, docnum: int, field: str) -> int:
+        """The length of a document's field as the index keeps it (one byte: an approximation, as BM25F reads it)."""
+        for number in range(len(self.reader.segments) - 1, -1, -1):
+            offset = self.reader.segments[number].offset
+            if docnum >= offset:
+                return LENGTHS[self._field_lengths(number, field)[docnum - offset]]
+        raise IndexError(docnum)
+
     def _field_lengths(self, number: int, field: str) -> bytes:
         """A segment's encoded lengths of a field, one byte per document."""
         key = (number, field)
