@@ -1,0 +1,78 @@
+"""Games imported from public rules documents, as a curator would import them, for the benchmarks.
+
+Each game is started with `rulebot new-game` and its document drafted into it
+with `rulebot import DOCUMENT --append`, into a corpus folder of the run's own:
+no entry is curated by hand. The documents are ../shared/data's (see its
+README); the benchmarks read them, tests never do.
+
+Questions about these games are judged by phrases of the answering rule's text
+(`must`: every one of them; `any`: one at least of each group), not by entry ids, which an
+import makes: see `right`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = next((up / "shared" / "data" for up in ROOT.parents if (up / "shared" / "data").is_dir()), ROOT.parent / "shared" / "data")
+"""../shared/data: beside the checkout, or beside a folder above it (a worktree's)."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    slug: str
+    name: str
+    document: str
+    """The file name in ../shared/data."""
+
+
+FITTED = (
+    Imported("star-wars-unlimited", "Star Wars: Unlimited", "star-wars-unlimited-comprehensive-rules.md"),
+    Imported("mtg", "Magic: The Gathering", "mtg-comprehensive-rules-20260417.txt"),
+)
+"""The imported games the ranking is fitted on (their dev questions)."""
+REPORTED = (
+    Imported("x-wing", "Star Wars: X-Wing", "star-wars-x-wing-2e-rules-reference-v1.4.6.md"),
+    Imported("marvel-champions", "Marvel Champions", "marvel-champions-rules-reference.md"),
+)
+"""The imported games only reported on: never fitted nor tuned on."""
+
+
+def import_games(folder: Path, games: tuple[Imported, ...]) -> Path:
+    """A corpus folder holding the games, each started and imported by the command; returns it."""
+    corpus = folder / "corpus"
+    env = {**os.environ, "RULEBOT_DATA_DIR": str(folder / "data"), "RULEBOT_CACHE_DIR": str(folder / "cache")}
+    for game in games:
+        if (corpus / game.slug).exists():
+            continue
+        rulebot = [sys.executable, "-m", "rulebot", "--corpus", str(corpus)]
+        subprocess.run([*rulebot, "new-game", game.slug, "--name", game.name, "--source", "rules", "--title", f"{game.name} rules"],
+                       check=True, env=env, capture_output=True)
+        subprocess.run([*rulebot, "import", str(DATA / game.document), "--game", game.slug, "--source", "rules", "--append"],
+                       check=True, env=env, capture_output=True)
+    return corpus
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def phrase_judged(row: dict) -> bool:
+    """Whether a question row is judged by phrases of the answer's text rather than by entry ids."""
+    return "must" in row or "any" in row
+
+
+def right(row: dict, text: str) -> bool:
+    """Whether an entry's text answers a phrase-judged question: it has every `must` phrase and, of each group
+    of `any` phrases, one at least. No entry answers a question with no phrase (the sources do not answer it)."""
+    must, groups = row.get("must") or [], row.get("any") or []
+    if not must and not groups:
+        return False
+    flat = _flat(text)
+    return all(_flat(p) in flat for p in must) and all(any(_flat(p) in flat for p in group) for group in groups)
