@@ -65,9 +65,9 @@ SHIPPED = [ROOT / "tests" / "questions.jsonl", ROOT / "tests" / "questions-playe
 IMPORTED = [ROOT / "bench" / "questions" / "imported-dev.jsonl"]
 PAIR_DEPTH = 20
 """Wrong candidates paired with the right ones: those ranked among the first this many."""
-RIDGE = 0.005
+RIDGE = 0.05
 """How strongly the weights are held to PRIOR."""
-CONFIDENCE_RIDGE = 0.05
+CONFIDENCE_RIDGE = 0.001
 TARGET_SHIPPED, TARGET_IMPORTED = 0.95, 0.90
 PRIOR = {
     "words": 1.0, "coverage": 1.0, "name": 1.0, "exact": 0.0, "asked": 0.0, "trust": -0.05, "game_terms": 0.0953,

@@ -62,7 +62,7 @@ FEATURES = (
     "named_expansion", "other_expansion", "length", *(f"kind_{kind}" for kind in RANKED_KINDS),
 )
 """The features of a candidate, in the order of its vector."""
-CONFIDENCE = ("bias", "margin", "linked_margin", "coverage", "name", "exact", "asked", "unstated", "other_games", "words")
+CONFIDENCE = ("bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "unstated", "other_games", "draft", "words")
 """The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
 MAX_MARGIN = 3.0
 """A margin (the log of the first score over the next one's) counts up to this: beyond it, nothing comes close."""
@@ -157,8 +157,9 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
 
     margin: the log of the first entry's score over the best score of an entry unrelated to it (neither changing
     nor changed by it, nor linked to it), up to MAX_MARGIN; linked_margin: the same over the entries it links to;
-    its coverage, name, exact and asked features; unstated: a count was asked for and it states none;
-    other_games: other games answer close to it; words: the log of 1 + the question's stems (without filler)."""
+    its coverage, its words feature (strength), its name, exact and asked features; unstated: a count was asked
+    for and it states none; other_games: other games answer close to it; draft: it is an imported draft, not yet
+    restated by a curator; words: the log of 1 + the question's stems (without filler)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
@@ -177,11 +178,13 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         _margin(best.score, unrelated),
         _margin(best.score, linked_best),
         best.coverage,
+        vector[at("words")],
         vector[at("name")],
         vector[at("exact")],
         vector[at("asked")],
         1.0 if unstated else 0.0,
         1.0 if other_games else 0.0,
+        1.0 if best.data.get("draft") else 0.0,
         log(1 + len(context.said)),
     ]
 
