@@ -156,7 +156,9 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     """The CONFIDENCE features of an answer: its candidates best first (ranked[0] the first answer, as ordered).
 
     margin: the log of the first entry's score over the best score of an entry unrelated to it (neither changing
-    nor changed by it, nor linked to it), up to MAX_MARGIN; linked_margin: the same over the entries it links to;
+    nor changed by it, nor linked to it), up to MAX_MARGIN, times the share of the question's units it matches
+    (being ahead counts for little when the entry answers little of the question); linked_margin: the same over
+    the entries it links to;
     its coverage, its words feature (strength), its name, exact and asked features; unstated: a count was asked
     for and it states none; other_games: other games answer close to it; draft: it is an imported draft, not yet
     restated by a curator; words: the log of 1 + the question's stems (without filler)."""
@@ -175,8 +177,8 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     at = FEATURES.index
     return [
         1.0,
-        _margin(best.score, unrelated),
-        _margin(best.score, linked_best),
+        best.coverage * _margin(best.score, unrelated),
+        best.coverage * _margin(best.score, linked_best),
         best.coverage,
         vector[at("words")],
         vector[at("name")],
