@@ -58,3 +58,19 @@ def test_dune_redirects_become_aliases(shipped: Corpus):
 def test_revised_marks_are_kept(shipped: Corpus):
     """Entries the Dune FAQ marks as revised carry the date."""
     assert shipped.entry("dune-chaumurky").revised == "2021-02-14"
+
+
+def test_asked_phrases_share_no_run_of_words_with_a_question():
+    """The corpus's `asked` phrases are written from the sources, never from the question sets that measure the
+    answers: one sharing a run of words with a question would flatter every figure measured on that set."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sets = sorted(str(p) for p in (root / "tests").glob("questions*.jsonl"))
+    assert sets
+    checked = subprocess.run(
+        [sys.executable, str(root / "bench" / "asked_overlap.py"), "--check", *sets], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stdout
