@@ -65,7 +65,7 @@ SHIPPED = [ROOT / "tests" / "questions.jsonl", ROOT / "tests" / "questions-playe
 IMPORTED = [ROOT / "bench" / "questions" / "imported-dev.jsonl"]
 PAIR_DEPTH = 20
 """Wrong candidates paired with the right ones: those ranked among the first this many."""
-RIDGE = 0.05
+RIDGE = 0.2
 """How strongly the weights are held to PRIOR."""
 CONFIDENCE_RIDGE = 0.001
 TARGET_SHIPPED, TARGET_IMPORTED = 0.95, 0.90
