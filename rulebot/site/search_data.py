@@ -84,7 +84,7 @@ FLAG_DRAFT = "draft"
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 """The digits of `encode`: the first 32 end a number, the last 32 go before its last digit."""
 TRUST_LEVELS = ("official", "designer", "community", "house")
-"""The trust levels, by their number in the index data (constants.TRUST_WEIGHT weighs them)."""
+"""The trust levels, by their number in the index data (the trust feature of rulebot.search.features counts them)."""
 
 
 def names_file(slug: str) -> str:
