@@ -99,7 +99,7 @@ def rows_of(paths: list[Path], shipped: bool) -> list[tuple[dict, bool]]:
     return out
 
 
-def is_right(row: dict, hit) -> bool:  # noqa: ANN001
+def is_right(row: dict, hit) -> bool:
     if imported.phrase_judged(row):
         return imported.right(row, hit.data["text"])
     return hit.id in row.get("expect", ())

@@ -62,7 +62,10 @@ FEATURES = (
     "named_expansion", "other_expansion", "length", *(f"kind_{kind}" for kind in RANKED_KINDS),
 )
 """The features of a candidate, in the order of its vector."""
-CONFIDENCE = ("bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "unstated", "other_games", "draft", "words")
+CONFIDENCE = (
+    "bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "stated", "unstated", "other_games", "draft",
+    "unmatched",
+)
 """The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
 MAX_MARGIN = 3.0
 """A margin (the log of the first score over the next one's) counts up to this: beyond it, nothing comes close."""
@@ -85,7 +88,7 @@ MODEL = _load(WEIGHTS_FILE)
 class Context:
     """What a question brings to its candidates' features: the same for every candidate."""
 
-    __slots__ = ("content", "named", "in_play", "players", "quantity", "said", "terms")
+    __slots__ = ("content", "in_play", "named", "players", "quantity", "said", "terms")
 
     def __init__(
         self,
@@ -160,8 +163,9 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     (being ahead counts for little when the entry answers little of the question); linked_margin: the same over
     the entries it links to;
     its coverage, its words feature (strength), its name, exact and asked features; unstated: a count was asked
-    for and it states none; other_games: other games answer close to it; draft: it is an imported draft, not yet
-    restated by a curator; words: the log of 1 + the question's stems (without filler)."""
+    for and it states none, stated: its quantity feature (the share of what is counted it states a number for);
+    other_games: other games answer close to it; draft: it is an imported draft, not yet restated by a curator;
+    unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
@@ -184,10 +188,11 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         vector[at("name")],
         vector[at("exact")],
         vector[at("asked")],
+        vector[at("quantity")],
         1.0 if unstated else 0.0,
         1.0 if other_games else 0.0,
         1.0 if best.data.get("draft") else 0.0,
-        log(1 + len(context.said)),
+        (1 - best.coverage) * len(context.said),
     ]
 
 
@@ -204,4 +209,4 @@ def probability(vector: Sequence[float]) -> float:
 
 def confident(chance: float) -> bool:
     """Whether an answer this likely right is stood by: from the threshold chosen on development questions."""
-    return chance >= MODEL["threshold"]
+    return bool(chance >= MODEL["threshold"])

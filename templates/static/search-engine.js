@@ -943,8 +943,8 @@
     });
     var at = function (name) { return top.features[R.FEATURES.indexOf(name)]; };
     return [
-      1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"), at("asked"),
-      unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, Math.log(1 + context.said.size)
+      1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
+      at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size
     ];
   }
 
