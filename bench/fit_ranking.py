@@ -26,9 +26,13 @@ corpus, so they are not stored. Then:
    that game's, for each game;
 3. confidence: with the fitted ranking, a logistic regression of whether the
    first answer is right (a question the sources do not answer: never) on
-   its CONFIDENCE features; the threshold is the lowest probability at which
-   the confident answers of the shipped games are right at least
-   TARGET_SHIPPED of the time and those of the imported games TARGET_IMPORTED.
+   its CONFIDENCE features; an answer is stood by from a threshold of that
+   probability, when its first entry matches more than a floor of the
+   question's units: the pair that stands by the most answerable shipped
+   questions while the confident answers of the shipped games are right at
+   least TARGET_SHIPPED of the time, those of the imported games
+   TARGET_IMPORTED, and at most UNANSWERED_TARGET of the questions the
+   sources do not answer are answered confidently.
 
 Deterministic (L-BFGS from the prior; the seed only orders the questions).
 """
@@ -69,9 +73,13 @@ RIDGE = 0.2
 """How strongly the weights are held to PRIOR."""
 CONFIDENCE_RIDGE = 0.001
 TARGET_SHIPPED, TARGET_IMPORTED = 0.95, 0.90
+UNANSWERED_TARGET = 0.1
+"""At most this share of the questions the sources do not answer may be answered confidently."""
+FLOORS = (0.0, 0.25, 0.34, 0.5, 0.6, 0.67)
+"""The coverage floors tried: a first answer matching at most this share of the question's units is not stood by."""
 PRIOR = {
     "words": 1.0, "coverage": 1.0, "name": 1.0, "exact": 0.0, "asked": 0.0, "trust": -0.05, "game_terms": 0.0953,
-    "quantity": 0.693, "players": 0.693, "named_expansion": 0.182, "other_expansion": 0.0, "length": 0.0,
+    "quantity": 0.693, "players": 0.693, "named_expansion": 0.182, "other_expansion": 0.0, "length": 0.0, "absent": 0.0,
     **{f"kind_{kind}": 0.0 for kind in features.RANKED_KINDS},
 }
 """The hand-set form the model replaced, as weights: the words' score times the coverage and name factors,
@@ -208,8 +216,10 @@ def main(argv: list[str] | None = None) -> int:
             y = np.array([1.0 if j[2] else 0.0 for j in found])
             confidence = fit_confidence(x, y)
             features.MODEL["confidence"] = confidence
-            chances = [features.probability(j[4]) if j[4] else 0.0 for j in judged]
-            threshold = choose_threshold(judged, chances)
+            # (an answer of several games alike is never stood by, whatever its probability)
+            others = features.CONFIDENCE.index("other_games")
+            chances = [features.probability(j[4]) if j[4] and not j[4][others] else 0.0 for j in judged]
+            threshold, floor = choose_threshold(judged, chances)
     print("| game | n | hit@1 before | hit@3 before | hit@1 fitted | hit@3 fitted | hit@1 left out | hit@3 left out |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for game in games:
@@ -222,11 +232,13 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| confidence feature | weight |\n|---|---:|")
     for name in features.CONFIDENCE:
         print(f"| {name} | {confidence[name]:+.3f} |")
-    print(f"\nthreshold: {threshold}")
+    print(f"\nthreshold: {threshold}, coverage floor: {floor}")
+    at = features.CONFIDENCE.index("coverage")
+    stood = [c >= threshold and bool(j[4]) and j[4][at] > floor for j, c in zip(judged, chances)]
     for shipped in (True, False):
-        sure = [j[2] for j, c in zip(judged, chances) if j[1] == shipped and c >= threshold]
-        answerable = [c >= threshold for j, c in zip(judged, chances) if j[1] == shipped and j[0].get("answerable", True)]
-        unanswerable = [c >= threshold for j, c in zip(judged, chances) if j[1] == shipped and not j[0].get("answerable", True)]
+        sure = [j[2] for j, s in zip(judged, stood) if j[1] == shipped and s]
+        answerable = [s for j, s in zip(judged, stood) if j[1] == shipped and j[0].get("answerable", True)]
+        unanswerable = [s for j, s in zip(judged, stood) if j[1] == shipped and not j[0].get("answerable", True)]
         print(f"{'shipped' if shipped else 'imported'}: confident right {sum(sure)}/{len(sure)}, answerable confident "
               f"{sum(answerable)}/{len(answerable)}, unanswerable confident {sum(unanswerable)}/{len(unanswerable)}")
     if not args.dry_run:
@@ -234,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             "rank": rank,
             "confidence": confidence,
             "threshold": threshold,
+            "min_coverage": floor,
             "fitted": {
                 "by": "bench/fit_ranking.py", "date": date.today().isoformat(), "seed": SEED, "ridge": RIDGE,
                 "questions": len(rows), "games": games,
@@ -244,17 +257,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def choose_threshold(judged: list[tuple], chances: list[float]) -> float:
-    """The lowest probability (of those met, rounded to 3 places) at which confident answers reach the targets."""
-    for t in sorted({round(c, 3) for c in chances}):
-        ok = True
-        for shipped, target in ((True, TARGET_SHIPPED), (False, TARGET_IMPORTED)):
-            sure = [j[2] for j, c in zip(judged, chances) if j[1] == shipped and c >= t]
-            if sure and sum(sure) / len(sure) < target:
-                ok = False
-        if ok:
-            return t
-    return 1.0
+def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, float]:
+    """The threshold and coverage floor that stand by the most answerable shipped questions while the confident
+    answers are right at least TARGET_SHIPPED (shipped games) and TARGET_IMPORTED (imported ones) of the time and
+    at most UNANSWERED_TARGET of the questions the sources do not answer are answered confidently: for each floor
+    of FLOORS, the lowest probability (of those met, rounded to 3 places) that reaches the targets."""
+    at = features.CONFIDENCE.index("coverage")
+    best: tuple[int, float, float] | None = None
+    for floor in FLOORS:
+        for t in sorted({round(c, 3) for c in chances}):
+            sure = [c >= t and bool(j[4]) and j[4][at] > floor for j, c in zip(judged, chances)]
+            if _meets(judged, sure):
+                count = sum(1 for j, s in zip(judged, sure) if s and j[1] and j[0].get("answerable", True))
+                if best is None or count > best[0]:
+                    best = (count, t, floor)
+                break
+    return (best[1], best[2]) if best else (1.0, 0.0)
+
+
+def _meets(judged: list[tuple], sure: list[bool]) -> bool:
+    for shipped, target in ((True, TARGET_SHIPPED), (False, TARGET_IMPORTED)):
+        right = [j[2] for j, s in zip(judged, sure) if j[1] == shipped and s]
+        if right and sum(right) / len(right) < target:
+            return False
+    unanswered = [s for j, s in zip(judged, sure) if not j[0].get("answerable", True)]
+    return not unanswered or sum(unanswered) / len(unanswered) <= UNANSWERED_TARGET
 
 
 if __name__ == "__main__":

@@ -23,6 +23,9 @@ as one named feature vector (FEATURES, `describe`):
   other_expansion: 1 for an entry of an expansion that is neither named
   nor in play;
 - length: the log of the length of its text (the index's stored length);
+- absent: the share of the question's units that its search found in no
+  entry (of the games searched): the same for all of one search's
+  candidates, it tells how much of the question the sources never mention;
 - kind_*: 1 for an entry of that kind (a rule is none of them).
 
 An entry's score is exp(weights · features) (`score`): a product of
@@ -59,12 +62,12 @@ RANKED_KINDS = tuple(kind for kind in KINDS if kind != "rule")
 """The kinds that have a feature of their own: a rule is the kind the others are weighed against."""
 FEATURES = (
     "words", "coverage", "name", "exact", "asked", "trust", "game_terms", "quantity", "players",
-    "named_expansion", "other_expansion", "length", *(f"kind_{kind}" for kind in RANKED_KINDS),
+    "named_expansion", "other_expansion", "length", "absent", *(f"kind_{kind}" for kind in RANKED_KINDS),
 )
 """The features of a candidate, in the order of its vector."""
 CONFIDENCE = (
     "bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "stated", "unstated", "other_games", "draft",
-    "unmatched",
+    "unmatched", "absent",
 )
 """The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
 MAX_MARGIN = 3.0
@@ -82,7 +85,8 @@ def _load(path: Path) -> dict[str, Any]:
 
 MODEL = _load(WEIGHTS_FILE)
 """The fitted model: "rank" (a weight per feature), "confidence" (a weight per CONFIDENCE feature), "threshold"
-(the probability from which an answer is stood by) and how it was fitted ("fitted")."""
+(the probability from which an answer is stood by), "min_coverage" (the share of the question's units its first
+entry must match more than to be) and how it was fitted ("fitted")."""
 
 
 class Context:
@@ -112,9 +116,12 @@ class Context:
         """When it names no game: how many of each game's own terms it uses; else None."""
 
 
-def describe(hit: Hit, bm25: float, coverage: float, bonus: float, length: int, asked: Sequence[Sequence[str]], context: Context) -> list[float]:
+def describe(
+    hit: Hit, bm25: float, coverage: float, bonus: float, absent: float, length: int, asked: Sequence[Sequence[str]], context: Context
+) -> list[float]:
     """A candidate's feature vector (FEATURES), from its words' score, the share of units it matches, its
-    name's lift, its text's stored length and the stems of the questions it answers (`asked`)."""
+    name's lift, the share of units its search found nowhere, its text's stored length and the stems of the
+    questions it answers (`asked`)."""
     data = hit.data
     names = [*data["name_stems"], *asked]
     exact = 1.0 if context.said and any(set(name) == context.said for name in names) else 0.0
@@ -138,6 +145,7 @@ def describe(hit: Hit, bm25: float, coverage: float, bonus: float, length: int, 
         1.0 if expansion is not None and expansion in named else 0.0,
         1.0 if expansion is not None and expansion not in named and expansion not in context.in_play.get(hit.game, ()) else 0.0,
         log(1 + length),
+        absent,
         *(1.0 if kind == other else 0.0 for other in RANKED_KINDS),
     ]
 
@@ -165,7 +173,8 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     its coverage, its words feature (strength), its name, exact and asked features; unstated: a count was asked
     for and it states none, stated: its quantity feature (the share of what is counted it states a number for);
     other_games: other games answer close to it; draft: it is an imported draft, not yet restated by a curator;
-    unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage."""
+    unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage; absent: its
+    absent feature (the share of the question's units found in no entry)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
@@ -193,6 +202,7 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         1.0 if other_games else 0.0,
         1.0 if best.data.get("draft") else 0.0,
         (1 - best.coverage) * len(context.said),
+        vector[at("absent")],
     ]
 
 
@@ -207,6 +217,8 @@ def probability(vector: Sequence[float]) -> float:
     return 1 / (1 + exp(-total)) if total > -700 else 0.0
 
 
-def confident(chance: float) -> bool:
-    """Whether an answer this likely right is stood by: from the threshold chosen on development questions."""
-    return bool(chance >= MODEL["threshold"])
+def confident(chance: float, coverage: float) -> bool:
+    """Whether an answer this likely right, whose first entry matches this share of the question's units, is stood
+    by: from the threshold and the coverage floor chosen on development questions (bench/fit_ranking.py; an
+    answer of several games alike never is: see rulebot.search.ranking)."""
+    return bool(chance >= MODEL["threshold"] and coverage > MODEL["min_coverage"])

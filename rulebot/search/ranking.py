@@ -199,7 +199,9 @@ class Searcher:
         for slug, ones in found.items():
             for one in ones:
                 hit = one.hit
-                hit.features = features.describe(hit, one.bm25, one.coverage, one.bonus, self._length(one.docnum), self._asked(one.docnum), context)
+                hit.features = features.describe(
+                    hit, one.bm25, one.coverage, one.bonus, one.absent, self._length(one.docnum), self._asked(one.docnum), context
+                )
                 hit.score = features.score(hit.features)
             by_game[slug] = sorted((one.hit for one in ones), key=lambda h: (-h.score, h.id))
         candidates = sorted((h for hits in by_game.values() for h in hits), key=lambda h: (-h.score, h.id))
@@ -219,7 +221,8 @@ class Searcher:
             unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words)
             answer.evidence = features.evidence(ordered[:1] + candidates, context, bool(answer.other_games), unstated)
             answer.probability = features.probability(answer.evidence)
-            answer.confident = features.confident(answer.probability)
+            # Several games answer alike: each is answered, none is stood by (which game is meant is the question).
+            answer.confident = features.confident(answer.probability, ordered[0].coverage) and not answer.other_games
         if answer.players is not None and answer.results:
             from rulebot.search.for_players import setup_answer
 
@@ -268,6 +271,7 @@ class Searcher:
                 for docnum, value in self.scorer.clause_scores(clause, among).items():
                     pool[docnum] += value
         out = []
+        absent = found.units_absent(eligible) / len(units) if units else 0.0
         for docnum in _best(pool, CANDIDATES):
             coverage = found.units_matched(docnum) / len(units) if units else 0.0
             data = self.reader.payload(docnum)
@@ -277,7 +281,7 @@ class Searcher:
                 meanings[game] = [signals.meaning(unit, self.spellings) for unit in own]
             bonus = signals.name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[question.language])
             hit = Hit(id=data["id"], game=game, score=pool[docnum], coverage=1.0 if bonus == EXACT_NAME else coverage, data=data)
-            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus))
+            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent))
         return out
 
     def _length(self, docnum: int) -> int:
@@ -349,10 +353,12 @@ def _only(scores: dict[int, float], eligible: Container[int] | None) -> dict[int
 class _Found:
     """A candidate as its game's search found it: what its features are made of, before it is scored."""
 
-    __slots__ = ("bm25", "bonus", "coverage", "docnum", "hit")
+    __slots__ = ("absent", "bm25", "bonus", "coverage", "docnum", "hit")
 
-    def __init__(self, hit: Hit, docnum: int, bm25: float, coverage: float, bonus: float) -> None:
+    def __init__(self, hit: Hit, docnum: int, bm25: float, coverage: float, bonus: float, absent: float) -> None:
         self.hit, self.docnum, self.bm25, self.coverage, self.bonus = hit, docnum, bm25, coverage, bonus
+        self.absent = absent
+        """The share of the question's units its search found in no entry at all."""
 
 
 class _Excluding:

@@ -105,6 +105,16 @@ class Scores(NamedTuple):
         """How many of the question's units a document matches."""
         return sum(1 for fields in self.by_unit if any(docnum in scores for scores in fields))
 
+    def units_absent(self, eligible: Container[int] | None) -> int:
+        """How many of the question's units match no document (of the eligible ones, when given)."""
+        return sum(1 for fields in self.by_unit if not any(_holds_any(part, eligible) for part in fields))
+
+
+def _holds_any(part: Part, eligible: Container[int] | None) -> bool:
+    """Whether a unit's field matches a document (an eligible one, when given)."""
+    docnums = part.ids if isinstance(part, _Term) else part
+    return any(True for _ in docnums) if eligible is None else any(d in eligible for d in docnums)
+
 
 class BM25F:
     """Scores clauses over a built index (all its segments)."""

@@ -569,6 +569,9 @@
       totals: totals,
       unitsMatched: function (docnum) {
         return byUnit.filter(function (fields) { return fields.some(function (part) { return part.has(docnum); }); }).length;
+      },
+      unitsAbsent: function () {
+        return byUnit.filter(function (fields) { return fields.every(function (part) { return !part.size; }); }).length;
       }
     };
   };
@@ -790,6 +793,8 @@
         self.clauseScores(clause, among).forEach(function (value, docnum) { pool.set(docnum, pool.get(docnum) + value); });
       });
     }
+    // The share of the units found in no entry (of the games searched): what the sources never mention.
+    var absent = units.length ? found.unitsAbsent() / units.length : 0;
     return best(pool, R.CANDIDATES).map(function (docnum) {
       var coverage = units.length ? found.unitsMatched(docnum) / units.length : 0;
       var entry = ENTRIES.get(docnum), game = entry.game.slug;
@@ -800,7 +805,7 @@
       var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language]);
       return {
         id: entry.id, game: game, entry: entry, score: pool.get(docnum), coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game],
-        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus }
+        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absent }
       };
     });
   };
@@ -918,7 +923,8 @@
       context.players !== null && entry.players.indexOf(context.players) >= 0 ? 1 : 0,
       expansion !== null && named.has(expansion) ? 1 : 0,
       expansion !== null && !named.has(expansion) ? 1 : 0,
-      Math.log(1 + entry.length)
+      Math.log(1 + entry.length),
+      found.absent
     ];
     R.RANKED_KINDS.forEach(function (kind) { vector.push(entry.kind === kind ? 1 : 0); });
     return vector;
@@ -944,7 +950,8 @@
     var at = function (name) { return top.features[R.FEATURES.indexOf(name)]; };
     return [
       1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
-      at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size
+      at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
+      at("absent")
     ];
   }
 
@@ -1092,7 +1099,8 @@
     }
     return {
       results: ordered.slice(0, MAX_RESULTS),
-      confident: chance >= R.MODEL.threshold,
+      // Several games answering alike: none is stood by.
+      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length,
       probability: chance,
       searcher: searcher,
       words: list,
