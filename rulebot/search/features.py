@@ -106,7 +106,7 @@ class Context:
         """What a question asking how many counts (empty when it asks no count)."""
         self.quantity = intent.quantity
         self.players = intent.players
-        self.said = set(analysis.name_stems(" ".join(words)))
+        self.said = frozenset(analysis.name_stems(" ".join(words)))
         """The stems of its words, without question filler: what a name or a question the entry answers may equal."""
         self.named = named
         """The expansions it names, by game."""
@@ -117,15 +117,23 @@ class Context:
 
 
 def describe(
-    hit: Hit, bm25: float, coverage: float, bonus: float, absent: float, length: int, asked: Sequence[Sequence[str]], context: Context
+    hit: Hit,
+    bm25: float,
+    coverage: float,
+    bonus: float,
+    absent: float,
+    length: int,
+    names: Sequence[frozenset[str]],
+    asked: Sequence[frozenset[str]],
+    context: Context,
 ) -> list[float]:
     """A candidate's feature vector (FEATURES), from its words' score, the share of units it matches, its
-    name's lift, the share of units its search found nowhere, its text's stored length and the stems of the
-    questions it answers (`asked`)."""
+    name's lift, the share of units its search found nowhere, its text's stored length, and the stems of its
+    names and of the questions it answers (`asked`)."""
     data = hit.data
-    names = [*data["name_stems"], *asked]
-    exact = 1.0 if context.said and any(set(name) == context.said for name in names) else 0.0
-    near = max((_overlap(context.said, set(line)) for line in asked), default=0.0)
+    said = context.said
+    exact = 1.0 if said and (said in names or said in asked) else 0.0
+    near = max((_overlap(said, line) for line in asked), default=0.0)
     expansion = data["expansion"]
     quantity = 0.0
     if context.content:
@@ -150,7 +158,7 @@ def describe(
     ]
 
 
-def _overlap(one: set[str], other: set[str]) -> float:
+def _overlap(one: frozenset[str], other: frozenset[str]) -> float:
     """The stems two phrases share, over all the stems of both (0 to 1)."""
     if not one or not other:
         return 0.0

@@ -73,8 +73,8 @@ class Searcher:
         """Reads each question: its language, its game, the expansions it names, its words to search for."""
         self.clauses = Clauses(self.scorer, self.spellings)
         """What the units of questions may match, made once per unit."""
-        self._asked_stems: dict[int, list[list[str]]] = {}
-        """The stems of the questions each entry answers, by document, made when first a candidate."""
+        self._phrases: dict[int, tuple[list[frozenset[str]], list[frozenset[str]]]] = {}
+        """The stems of each entry's names and of the questions it answers, by document, made when first a candidate."""
 
     def close(self) -> None:
         """Release the index files (they are opened again if the index is searched again)."""
@@ -200,7 +200,7 @@ class Searcher:
             for one in ones:
                 hit = one.hit
                 hit.features = features.describe(
-                    hit, one.bm25, one.coverage, one.bonus, one.absent, self._length(one.docnum), self._asked(one.docnum), context
+                    hit, one.bm25, one.coverage, one.bonus, one.absent, self._length(one.docnum), *self._names_and_asked(one.docnum), context
                 )
                 hit.score = features.score(hit.features)
             by_game[slug] = sorted((one.hit for one in ones), key=lambda h: (-h.score, h.id))
@@ -288,11 +288,13 @@ class Searcher:
         """The length of an entry's text as the index keeps it (what BM25F normalises by)."""
         return self.scorer.stored_length(docnum, "body")
 
-    def _asked(self, docnum: int) -> list[list[str]]:
-        """The stems of the questions an entry answers (analysis.name_stems), made once per entry."""
-        made = self._asked_stems.get(docnum)
+    def _names_and_asked(self, docnum: int) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+        """The stems of an entry's names and of the questions it answers (analysis.name_stems), made once per entry."""
+        made = self._phrases.get(docnum)
         if made is None:
-            made = self._asked_stems[docnum] = [analysis.name_stems(a["text"]) for a in self.reader.payload(docnum)["asked"]]
+            data = self.reader.payload(docnum)
+            names = [frozenset(name) for name in data["name_stems"]]
+            made = self._phrases[docnum] = (names, [frozenset(analysis.name_stems(a["text"])) for a in data["asked"]])
         return made
 
     def _eligible(self, slug: str | None, expansions: set[str] | None, official_only: bool) -> Container[int] | None:
