@@ -7,7 +7,7 @@ path, rulebot.cli.quick), so that all answer alike. Nothing here imports click.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,20 +57,34 @@ def answer(
     game: str | None = None,
     limit: int = 3,
     with_: Iterable[str] = (),
+    in_play: Mapping[str, set[str]] | None = None,
     official_only: bool = False,
     lang: str | None = None,
 ) -> Answer:
-    """The answer to a question, with the expansions in play (configured, then given);
-    `official_only`: without house rules, in the results and in what they link to; each entry in the answer's
-    language (answer_language), where it has a text in it.
+    """The answer to a question, with the expansions in play (configured, then given); the one answer of every
+    front end (`ask`, `play`, the Python API). `in_play`: the expansions in play per game, when the front end
+    keeps them (`play`); else from the configuration and `with_`. `official_only`: without house rules, in
+    the results and in what they link to; each entry in the answer's language (answer_language), where it has
+    a text in it.
 
-    An expansion given (`--with`) without a game says which game is asked about: its own."""
-    in_play = expansions_in_play(searcher, with_, game)
-    if game is None:
+    An expansion given (`with_`) without a game says which game comes first: its own. When the game given
+    or come first has no clear answer and the question names an entry of another game (its title or an
+    alias) that answers clearly, that entry is the answer, and the answer says which game it was asked of
+    (Answer.instead_of): a card of another game never vanishes behind the game in play."""
+    if in_play is None:
+        in_play = expansions_in_play(searcher, with_, game)
+    first = game
+    if first is None:
         implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
         if len(implied) == 1:
-            game = next(iter(implied))
-    found = searcher.ask(question, game=game, limit=limit, expansions=in_play, official_only=official_only)
+            first = next(iter(implied))
+    found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only)
+    if first is not None and not found.confident:
+        wider = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only)
+        best = wider.results[0] if wider.results else None
+        if wider.confident and best is not None and best.game != first and names_entry(searcher, question, best.data):
+            wider.instead_of = {"slug": first, "name": searcher.games[first]["name"]}
+            found = wider
     if official_only:
         for hit in found.results + found.other_games:
             hit.data = without_house_rules(searcher, hit.data)
@@ -78,6 +92,18 @@ def answer(
     for hit in found.results + found.other_games:
         hit.data = in_language(hit.data, found.answer_language)
     return found
+
+
+def names_entry(searcher: Searcher, question: str, payload: dict) -> bool:
+    """Whether a question names an entry: every word of its title or of an alias, or a close spelling of it."""
+    from rulebot.language import analysis
+    from rulebot.search.constants import MIN_NAME_LETTERS
+
+    said = set()
+    for word in analysis.words(question):
+        said.add(analysis.stem(word))
+        said.update(analysis.stem(close) for spelling in searcher.spellings.of(word) for close in spelling)
+    return any(name and said.issuperset(name) and sum(map(len, name)) >= MIN_NAME_LETTERS for name in payload["name_stems"])
 
 
 def answer_language(question_language: str, chosen: str | None = None) -> str:
@@ -119,7 +145,8 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
     setup = GameSetup.from_json(data["setup"])
     names = {e["slug"]: e["name"] for e in data["expansions"]}
     supported = setup.players_with(expansions)
-    if players not in supported:
+    # An expansion the sources do not cover limits no count: its setup says what is not covered instead.
+    if players is None or not setup.allows(players, expansions):
         played = played_by(data["name"], [names[e] for e in expansions], supported)
         others = [
             f"with {names[e.expansion]}: {count_range(e.players)}"

@@ -12,18 +12,21 @@
 The same core as the `rulebot` command: the same index (built on first use
 in the user cache folder), the same answers, the same JSON shapes
 (`Ruling.to_json()` is an entry of `rulebot ask --json`). Errors are
-rulebot.errors.RulebotError and its subclasses, with one-line messages.
+rulebot.errors.RulebotError and its subclasses, with one-line messages:
+an argument of the wrong type or out of range is a UsageError, as the
+command's usage errors are, never a TypeError from deep inside.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rulebot import answering
+from rulebot.config import LANGUAGES
 from rulebot.corpus.files import chosen_dirs
-from rulebot.errors import RulebotError
+from rulebot.errors import UsageError
 from rulebot.index.cache import open_index
 from rulebot.search.answer import Answer as SearchAnswer
 from rulebot.search.ranking import Searcher
@@ -228,17 +231,35 @@ class GameInfo:
 class Library:
     """The corpora rulebot answers from: open it once, ask many questions, close it (or use `with`).
 
-    `corpora`: corpus folders to add on top of the shipped one (as `--corpus`);
-    `shipped=False` leaves the shipped corpus out. The index is built first
-    when missing or stale (`progress(done, total)` is told how far it is), and
-    a corpus with problems is answered from its valid entries, each problem
-    told once to `warn(message)`.
+    `corpora`: corpus folders to add on top of the shipped one (as `--corpus`),
+    each of which must be there (UsageError otherwise); `shipped=False` leaves
+    the shipped corpus out. The index is built first when missing or stale
+    (`progress(done, total)` is told how far it is), and a corpus with
+    problems is answered from its valid entries, each problem told once to
+    `warn(message)`.
     """
 
-    def __init__(self, corpora: Iterable[str | Path] = (), *, shipped: bool = True, progress=None, warn=None) -> None:
-        dirs = chosen_dirs([Path(c) for c in corpora], shipped=shipped)
+    def __init__(
+        self,
+        corpora: Iterable[str | Path] = (),
+        *,
+        shipped: bool = True,
+        progress: Callable[[int, int], None] | None = None,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        folders = [Path(c) for c in _sequence("corpora", corpora, (str, Path), "corpus folders (str or Path)")]
+        _expect("shipped", shipped, bool, "True or False")
+        for name, function in (("progress", progress), ("warn", warn)):
+            if function is not None and not callable(function):
+                raise UsageError(f"{name} must be a function, not {_shown(function)}")
+        # The command line warns of a folder that is not there and goes on ($RULEBOT_CORPUS may name one not made
+        # yet); a program that names a folder means to read it, and would otherwise get answers without it.
+        for folder in folders:
+            if not folder.is_dir():
+                raise UsageError(f"no corpus folder {str(folder)!r}: " + ("it is a file" if folder.exists() else "no such folder"))
+        dirs = chosen_dirs(folders, shipped=shipped)
         if not dirs:
-            raise RulebotError("no corpus: shipped=False needs at least one corpus folder")
+            raise UsageError("no corpus: shipped=False needs at least one corpus folder")
         self._searcher = Searcher(open_index(dirs, progress=progress, warn=warn))
 
     def ask(
@@ -251,20 +272,34 @@ class Library:
         official_only: bool = False,
         lang: str | None = None,
     ) -> Answer:
-        """Answer a question as `rulebot ask` does (`with_`: expansions in play, as `--with`; `lang`: the language
-        to answer in, as `--lang`)."""
+        """Answer a question as `rulebot ask` does (`with_`: expansions in play, as `--with`; `limit`: how many
+        matches at most, 1 or more; `lang`: the language to answer in, as `--lang`)."""
+        _expect("question", question, str, "a string")
+        _expect("game", game, (str, type(None)), "a game's slug or None")
+        with_ = _sequence("with_", with_, str, "expansion slugs")
+        _expect("limit", limit, int, "a whole number")
+        if limit < 1:
+            raise UsageError(f"limit must be 1 or more, not {limit}")
+        _expect("official_only", official_only, bool, "True or False")
+        if lang is not None and lang not in LANGUAGES:
+            raise UsageError(f"lang must be one of {', '.join(LANGUAGES)} (or None: the question's), not {_shown(lang)}")
         return Answer.from_search(
             answering.answer(self._searcher, question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
         )
 
     def ruling(self, entry_id: str) -> Ruling:
         """One ruling by its id (any case); UnknownEntryError, with close ids, if there is none."""
+        _expect("entry_id", entry_id, str, "an entry's id")
         return Ruling.from_payload(self._searcher.get(entry_id))
 
-    def rulings(self, *, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> Iterator[Ruling]:
-        """Every ruling, or those of a game, kind or expansion, in corpus order."""
-        for payload in self._searcher.entries(game=game, kind=kind, expansion=expansion):
-            yield Ruling.from_payload(payload)
+    def rulings(self, *, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[Ruling]:
+        """Every ruling, or those of a game, kind or expansion ('base' for the base game's), in corpus order.
+
+        A filter that names nothing is an error, as `rulebot list`'s is (UnknownGameError, UnknownKindError,
+        UnknownExpansionError, each naming the valid values and the one meant), never an empty list."""
+        for name, value in (("game", game), ("kind", kind), ("expansion", expansion)):
+            _expect(name, value, (str, type(None)), "a string or None")
+        return [Ruling.from_payload(payload) for payload in self._searcher.entries(game=game, kind=kind, expansion=expansion)]
 
     def games(self) -> list[GameInfo]:
         """The games of the library."""
@@ -281,3 +316,30 @@ class Library:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _shown(value: object) -> str:
+    """A value as an error names it: its type, and itself when short."""
+    text = repr(value)
+    return f"{type(value).__name__} {text}" if len(text) <= 40 else type(value).__name__
+
+
+def _expect(name: str, value: object, types: type | tuple[type, ...], what: str) -> None:
+    """UsageError unless `value` is of `types` (True and False are no numbers here)."""
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise UsageError(f"{name} must be {what}, not {_shown(value)}")
+
+
+def _sequence(name: str, values: object, types: type | tuple[type, ...], what: str) -> list:
+    """The items of a list (or any iterable but a string) of `types`; UsageError otherwise.
+
+    A string alone is refused, not read letter by letter: `with_="rise-of-ix"` would name no expansion."""
+    if isinstance(values, (str, bytes, Path)) or not isinstance(values, Iterable):
+        hint = f": write [{values!r}]" if isinstance(values, (str, Path)) else ""
+        raise UsageError(f"{name} must be a list of {what}, not {_shown(values)}{hint}")
+    items = list(values)
+    for item in items:
+        if not isinstance(item, types):
+            raise UsageError(f"{name} must be a list of {what}; {_shown(item)} is not one")
+    return items

@@ -11,8 +11,7 @@ overrides it), for example:
 
 from __future__ import annotations
 
-import json
-import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,26 +50,43 @@ def set_language(lang: str | None) -> Path:
     """Set the language to answer in (None: the question's again); returns the file written."""
     if lang is not None and lang not in LANGUAGES:
         raise ConfigError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
-    settings = _read()
-    settings.pop(LANG, None)
-    return _save(settings if lang is None else {LANG: lang, **settings})
+
+    def change(document: Any) -> None:
+        if lang is None:
+            document.pop(LANG, None)
+        else:
+            document[LANG] = lang  # before the tables, where a top-level key must be
+
+    return _change(change)
 
 
 def _read() -> dict[str, object]:
     """The settings: per game, and the language (LANG); empty when there is no config file."""
+    from rulebot.corpus.files import read_corpus_file
+
     path = config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        # A regular file of reasonable size only: a FIFO or a device named config.toml must not hang every command.
+        content, refused = read_corpus_file(path)
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if content is None:
+        raise ConfigError(f"cannot read {path}: {refused}")
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = content.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"cannot read {path}: not valid UTF-8 (byte {content[exc.start]:#04x} at line {line})") from None
     import tomllib  # only with a config file: most `ask`s run without one
 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"cannot read {path}: {exc}") from None
+    except RecursionError:  # tomllib recurses into nested arrays and inline tables
+        raise ConfigError(f"cannot read {path}: arrays or tables nested too deeply") from None
     settings: dict[str, object] = {}
     for game, table in data.items():
         if game == LANG and table in LANGUAGES:
@@ -103,31 +119,59 @@ def split_key(key: str) -> tuple[str, str]:
 def set_value(key: str, values: list[str]) -> Path:
     """Set GAME.SETTING to a list of values (empty: remove it); returns the file written."""
     game, setting = split_key(key)
-    settings: dict[str, Any] = _read()
-    if values:
-        settings.setdefault(game, {})[setting] = values
-    else:
-        settings.get(game, {}).pop(setting, None)
-        if not settings.get(game):
-            settings.pop(game, None)
-    return _save(settings)
+
+    def change(document: Any) -> None:
+        if values:
+            if game not in document:
+                import tomlkit
+
+                document[game] = tomlkit.table()
+            document[game][setting] = values
+        elif game in document:
+            document[game].pop(setting, None)
+            if not document[game]:
+                del document[game]
+
+    return _change(change)
 
 
-def _save(settings: dict[str, Any]) -> Path:
+NEW_FILE_HEADER = (
+    "# rulebot settings: the language to answer in (rulebot config set lang fr), the expansions in play per game"
+    " (rulebot config set GAME.with EXP...)\n"
+)
+
+
+def _change(change: Callable[[Any], None]) -> Path:
+    """Change the config file as `change` changes its TOML document, keeping every other line of it (the
+    user's comments, order and layout: tomlkit keeps them, where tomllib only reads); the file written.
+
+    The file is read, checked and written under its lock, whole or not at
+    all (rulebot.atomic): a failed write leaves it as it was. ConfigError for
+    a file that is not valid settings.
+    """
+    import tomlkit  # only to write the settings: `ask` reads them with tomllib
+    from tomlkit.exceptions import TOMLKitError
+
+    from rulebot import atomic
+    from rulebot.errors import WriteError
+
     path = config_path()
-    lines = ["# rulebot settings: the language to answer in (rulebot config set lang fr), the expansions in play per game"
-             " (rulebot config set GAME.with EXP...)"]
-    if LANG in settings:
-        lines.append(f"{LANG} = {json.dumps(settings[LANG])}")
-    for game in sorted(g for g in settings if g != LANG):
-        lines.append(f"\n[{json.dumps(game)}]")
-        for key, values in sorted(settings[game].items()):
-            lines.append(f"{key} = {json.dumps(values, ensure_ascii=False)}")
+
+    def rewrite(existing: str | None) -> str:
+        _read()  # refuses settings that are not valid (read again under the lock: what is changed is what was checked)
+        try:
+            document = tomlkit.parse(existing if existing is not None else NEW_FILE_HEADER)
+            change(document)
+        except (TOMLKitError, TypeError, ValueError, AttributeError) as exc:
+            raise ConfigError(f"cannot change {path}: {exc}") from None
+        return tomlkit.dumps(document)
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
     except OSError as exc:
         raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        atomic.update_file(path, rewrite)
+    except WriteError as exc:
+        raise ConfigError(str(exc)) from None
     return path

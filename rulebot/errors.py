@@ -63,6 +63,19 @@ class UnknownGameError(RulebotError):
         return cls(unknown("game", value, names, meant(value, names)))
 
 
+class UnknownExpansionError(RulebotError):
+    """Raised when a name is no expansion (of the game given), names expansions of several games
+    without a game to choose, or is `base` without a game."""
+
+
+class UnknownKindError(RulebotError):
+    """Raised when a kind is none of the kinds of entries (rulebot.corpus.kinds.KINDS)."""
+
+
+class UsageError(RulebotError):
+    """Raised for an argument rulebot cannot take: of the wrong type, out of its range, a corpus folder that is not there."""
+
+
 class UnknownEntryError(RulebotError):
     """Raised when an id names no entry of the corpus."""
 
@@ -85,6 +98,10 @@ class SiteError(RulebotError):
 
 class PackageWriteError(RulebotError):
     """Raised before any write inside the installed rulebot package (rulebot.corpus.files.outside_package)."""
+
+
+class WriteError(RulebotError):
+    """Raised by rulebot.atomic for a file or folder it cannot write (it is then as it was) or that another command is writing."""
 
 
 class CurationError(RulebotError):

@@ -31,11 +31,31 @@ def package_dir() -> Path:
 
 
 def display_path(path: Path) -> str:
-    """A path as short as it can be said from the working directory."""
+    """A path as short as it can be said from the working directory; bytes of a name that are not UTF-8 shown
+    as escapes (`\\xe9`), so that the path can be printed and written to UTF-8 files."""
     try:
-        return str(Path(path).relative_to(Path.cwd()))
+        shown = str(Path(path).relative_to(Path.cwd()))
     except (ValueError, OSError):  # elsewhere, or the working directory is gone
-        return str(path)
+        shown = str(path)
+    return shown if shown.isascii() else escaped_name(shown)
+
+
+def escaped_name(name: str) -> str:
+    """A file name as text: its bytes read as UTF-8 whatever the locale, those that are not UTF-8 (which
+    Python keeps as lone surrogates) as `\\xe9`."""
+    try:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    except UnicodeError:  # not a name made by the file system: nothing to restore
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def is_undecodable(name: str) -> bool:
+    """Whether a file name's bytes are not UTF-8."""
+    try:
+        os.fsencode(name).decode("utf-8")
+    except UnicodeError:
+        return True
+    return False
 
 
 def shipped_corpus_dir() -> Path:

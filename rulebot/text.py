@@ -63,3 +63,38 @@ def unknown(what: str, value: str, known: Iterable[str], meant: Iterable[str] = 
     listed = ", ".join(known) or "none"
     where = f" for {of}" if of else ""
     return f"no {what} {value!r}{where}" + (f"; did you mean: {maybe}" if maybe else "") + f"; known {what}s: {listed}"
+
+
+_TERMINAL_CONTROL = re.compile(
+    # A string sequence (OSC: the clipboard, the window title; DCS, SOS, PM, APC), by ESC or C1, to its BEL or ST.
+    r"(?:\x1b[]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"  # CSI: cursor moves, erasing, styles
+    r"|\x1b[ -/]*[0-~]?"  # any other escape (a reset, a character set), or ESC alone
+    r"|[\x00-\x08\x0a-\x1f\x7f-\x9f]"  # other C0 (a bell, a backspace, a carriage return), DEL, C1
+)
+"""What a terminal acts on rather than shows. \\n is taken out of the last class by printable()."""
+_STYLE = re.compile(r"\x1b\[[0-9;]*m")
+"""An SGR sequence: the colours and bold that the commands add themselves."""
+
+
+def printable(text: str, *, styles: bool = False) -> str:
+    """Text as a terminal may be given it: every control character but newline and tab, and every escape
+    sequence, removed; with `styles`, SGR sequences (colour, bold) are kept.
+
+    Corpus files are text anyone can write: an escape sequence in an entry
+    could set the clipboard (OSC 52), the window title, or rewrite what was
+    printed before it. Every line a command prints goes through this, on
+    standard output and standard error alike.
+    """
+    if text.isprintable():  # most text: no control character at all (nor \\n, which isprintable() refuses too)
+        return text
+
+    def keep(match: re.Match[str]) -> str:
+        found = match.group()
+        return found if found == "\n" or (styles and _STYLE.fullmatch(found)) else ""
+
+    return _TERMINAL_CONTROL.sub(keep, text)
+
+
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""A control character that has no place in corpus text (tab and the line breaks \\n, \\r apart)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -56,6 +57,22 @@ def run_cli():
         return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
 
     return invoke
+
+
+def fill_disk(monkeypatch: pytest.MonkeyPatch, room: int) -> None:
+    """From now on, the disk takes `room` more bytes written with os.write (as rulebot.atomic writes), then
+    fails as a full one does: the write that fills it lands in part, the next raises ENOSPC."""
+    real_write = os.write
+    left = [room]
+
+    def write(descriptor: int, data: bytes) -> int:
+        if left[0] <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = real_write(descriptor, bytes(data[: left[0]]))
+        left[0] -= written
+        return written
+
+    monkeypatch.setattr(os, "write", write)
 
 
 def rulebot_process(*args: str, env: dict | None = None, timeout: float = 60) -> subprocess.CompletedProcess:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import write_corpus
+from conftest import rulebot_process, write_corpus
 
 from rulebot import answering
 from rulebot.cli import output
@@ -222,3 +222,46 @@ class TestConfidence:
     def test_a_question_mostly_unmatched_is_unsure(self, two_games: Searcher):
         """An entry that matches little of the question is shown, but not stood by."""
         assert not two_games.ask("can the harbour master sail a submarine during a storm", game="harbor").confident
+
+
+def _flat(text: str) -> str:
+    """Output with its line wrapping undone."""
+    return " ".join(text.split())
+
+
+class TestAnotherGamesEntry:
+    """A question that names an entry of another game than the one asked of gets that entry, said to be of its game."""
+
+    def test_an_expansion_in_play_does_not_hide_another_games_card(self, run_cli):
+        """`ask --with perlae-imperii chaumurky`: Chaumurky is a Dune: Imperium tech tile, answered as one."""
+        result = run_cli("ask", "--with", "perlae-imperii", "chaumurky")
+        assert result.exit_code == 0
+        assert "Not in Res Arcana: Chaumurky is in Dune: Imperium.\n" in result.output
+        assert "Chaumurky [fine-point · Dune: Imperium" in _flat(result.output)
+
+    def test_an_expansion_in_play_puts_its_game_first(self, run_cli):
+        """What the expansion's game answers stays its answer."""
+        data = json.loads(run_cli("ask", "--with", "perlae-imperii", "--json", "how many points to win").output)
+        assert data["game"] == "res-arcana" and data["instead_of"] is None
+
+    def test_a_card_of_another_game_under_game(self):
+        """`ask --game res-arcana "dune assassination mission"`, as typed: the Dune card, said to be of Dune."""
+        result = rulebot_process("ask", "--game", "res-arcana", "dune assassination mission")
+        assert result.returncode == 0, result.stderr
+        first = result.stdout.splitlines()[0]
+        assert first == "Not in Res Arcana: Assassination Mission is in Dune: Imperium."
+        assert "Did you mean" not in result.stdout and "Assassination Mission [fine-point · Dune: Imperium]" in _flat(result.stdout)
+        data = json.loads(rulebot_process("ask", "--game", "res-arcana", "--json", "dune assassination mission").stdout)
+        assert data["instead_of"] == {"slug": "res-arcana", "name": "Res Arcana"} and data["game"] == "dune-imperium"
+        assert data["results"][0]["id"] == "dune-assassination-mission"
+
+    def test_a_question_naming_no_entry_stays_in_its_game(self, run_cli):
+        """A question that names no entry of another game is answered by the game asked of, sure or not."""
+        data = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "how many coins can i keep").output)
+        assert data["instead_of"] is None and {r["game"] for r in data["results"]} == {"res-arcana"}
+
+    def test_play_says_it_too(self, run_cli):
+        """`:game res-arcana` then the Dune card, in `play`: the same answer."""
+        result = run_cli("play", input=":game res-arcana\ndune assassination mission\n")
+        assert "Not in Res Arcana: Assassination Mission is in Dune: Imperium." in result.output
+        assert "Did you mean" not in result.output

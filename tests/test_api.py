@@ -10,7 +10,7 @@ from conftest import MINIMAL
 
 import rulebot
 from rulebot import Answer, Library, Ruling
-from rulebot.errors import RulebotError, UnknownEntryError, UnknownGameError
+from rulebot.errors import RulebotError, UnknownEntryError, UnknownExpansionError, UnknownGameError, UnknownKindError, UsageError
 
 
 @pytest.fixture
@@ -58,6 +58,72 @@ class TestLibrary:
             library.ask("setup", game="chess")
         with pytest.raises(RulebotError, match="no corpus"):
             Library(shipped=False)
+
+
+class TestArguments:
+    """What a program gives the library wrongly is a RulebotError naming the mistake, never a silent empty answer or a TypeError."""
+
+    def test_rulings_is_a_list(self, library: Library):
+        """rulings() is a list (len() works), in corpus order."""
+        found = library.rulings(kind="faq")
+        assert isinstance(found, list) and len(found) == 1 and [r.id for r in library.rulings()][:2] == ["lh-setup", "lh-winning"]
+
+    def test_an_unknown_kind_names_the_kinds(self, library: Library):
+        """kind="faqs" is an UnknownKindError naming the kind meant and the kinds, as `rulebot list --kind faqs` says."""
+        with pytest.raises(UnknownKindError, match=r"^no kind 'faqs'; did you mean: faq; known kinds: rule, setup, faq, "):
+            library.rulings(kind="faqs")
+
+    def test_an_unknown_expansion_is_an_expansion_error(self, library: Library):
+        """An unknown expansion is an UnknownExpansionError (a RulebotError, not an UnknownGameError), for ask and rulings."""
+        with pytest.raises(UnknownExpansionError, match="no expansion 'deep'; did you mean: deep-tides") as raised:
+            library.rulings(expansion="deep")
+        assert isinstance(raised.value, RulebotError) and not isinstance(raised.value, UnknownGameError)
+        with pytest.raises(UnknownExpansionError, match="no expansion 'atlantis'"):
+            library.ask("how do i win", with_=["atlantis"])
+        with pytest.raises(UnknownGameError):
+            library.rulings(game="chess")
+        assert len(library.rulings(expansion="base")) == 4
+
+    def test_a_missing_corpus_folder_is_an_error(self, tmp_path: Path):
+        """A corpus folder that is not there (or is a file) is a UsageError, warn= or not."""
+        with pytest.raises(UsageError, match=r"^no corpus folder '.*nowhere': no such folder$"):
+            Library([MINIMAL, tmp_path / "nowhere"], shipped=False)
+        told: list[str] = []
+        (tmp_path / "a-file").write_text("", encoding="utf-8")
+        with pytest.raises(UsageError, match="it is a file"):
+            Library([str(tmp_path / "a-file")], shipped=False, warn=told.append)
+
+    @pytest.mark.parametrize("limit", [0, -1])
+    def test_limit_below_1(self, library: Library, limit: int):
+        with pytest.raises(UsageError, match=f"limit must be 1 or more, not {limit}"):
+            library.ask("ferry gull", limit=limit)
+
+    def test_limit_is_kept(self, library: Library):
+        assert len(library.ask("tie", limit=1).matches) == 1
+
+    @pytest.mark.parametrize(
+        "call, message",
+        [
+            (lambda lib: lib.ask(5), "question must be a string, not int 5"),
+            (lambda lib: lib.ask("tie", limit="3"), "limit must be a whole number, not str '3'"),
+            (lambda lib: lib.ask("tie", limit=True), "limit must be a whole number, not bool True"),
+            (lambda lib: lib.ask("tie", game=3), "game must be a game's slug or None, not int 3"),
+            (lambda lib: lib.ask("tie", with_="deep-tides"), "with_ must be a list of expansion slugs, not str 'deep-tides': write ['deep-tides']"),
+            (lambda lib: lib.ask("tie", with_=[None]), "with_ must be a list of expansion slugs; NoneType None is not one"),
+            (lambda lib: lib.ask("tie", lang="de"), "lang must be one of en, fr"),
+            (lambda lib: lib.ask("tie", official_only="yes"), "official_only must be True or False"),
+            (lambda lib: lib.ruling(None), "entry_id must be an entry's id, not NoneType None"),
+            (lambda lib: lib.rulings(kind=1), "kind must be a string or None, not int 1"),
+            (lambda lib: Library(str(MINIMAL), shipped=False), "corpora must be a list of corpus folders"),
+            (lambda lib: Library([MINIMAL], shipped="no"), "shipped must be True or False"),
+            (lambda lib: Library([MINIMAL], shipped=False, warn="stderr"), "warn must be a function"),
+        ],
+    )
+    def test_bad_arguments_are_usage_errors(self, library: Library, call, message: str):
+        """Each argument of the wrong type is a UsageError saying which and what it takes."""
+        with pytest.raises(UsageError) as raised:
+            call(library)
+        assert str(raised.value).startswith(message)
 
 
 def test_the_package_exports_the_api():

@@ -87,7 +87,7 @@ class TestCommandsGoOn:
     def test_check_still_fails(self, run_cli, broken: Path):
         """check reports the problem and exits 1."""
         result = run_cli("--no-shipped", "--corpus", str(broken), "check")
-        assert result.exit_code == 1 and PROBLEM in result.stderr
+        assert result.exit_code == 1 and PROBLEM in result.stdout
 
     def test_nothing_is_rewritten(self, run_cli, broken: Path, tmp_path: Path):
         """No corpus file is changed by the commands that go on."""

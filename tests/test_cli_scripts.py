@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 from conftest import MINIMAL, rulebot_process
@@ -249,6 +250,55 @@ class TestCheckJson:
         assert strict.exit_code == 1 and [p["severity"] for p in json.loads(strict.stdout)["problems"]] == ["error"]
 
 
+class TestCheckOutput:
+    """`rulebot check` prints as a linter: findings on standard output, the summary on standard error."""
+
+    def test_findings_on_stdout(self, run_cli, minimal_copy: Path):
+        """Each problem is a FILE:LINE: message line of stdout (`check | grep`); the count is on stderr."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu"), encoding="utf-8")
+        result = run_cli("check", str(minimal_copy))
+        assert result.exit_code == 1
+        assert result.stdout.startswith(f"{rules}:5: unknown kind 'setpu'") and len(result.stdout.splitlines()) == 1
+        assert result.stderr == "Error: 1 problem found\n"
+
+    def test_summary_on_stderr(self, run_cli):
+        """A corpus without problems: nothing on stdout, the one-line summary on stderr."""
+        result = run_cli("check", str(MINIMAL))
+        assert (result.exit_code, result.stdout) == (0, "")
+        assert result.stderr == "OK: 6 entries in 1 game (lantern-harbor 6)\n"
+
+    def test_warnings_are_findings(self, run_cli, tmp_path: Path):
+        """A warning with a place (an ambiguous citation) is a finding too, marked as a warning; the citations note is a summary."""
+        from test_curation import RULEBOOK_COPY
+
+        sources = tmp_path / "sources"
+        sources.mkdir()
+        text = RULEBOOK_COPY + "\n**Lantern Keeper** — wins ties.\n\n## Cards\n\n**Lantern Keeper** — a promo.\n"
+        (sources / "rulebook.md").write_text(text, encoding="utf-8")
+        result = run_cli(*TOY, "check", "--sources", str(sources))
+        assert result.exit_code == 0, result.output
+        [finding] = result.stdout.splitlines()
+        assert re.match(r".+rulebook\.md:\d+: warning: ambiguous citation: ", finding)
+        assert result.stderr.startswith("citations: 3 verified") and result.stderr.endswith("OK: 6 entries in 1 game (lantern-harbor 6)\n")
+
+    def test_real_pipe(self, minimal_copy: Path):
+        """As a process, `rulebot check | grep` sees the problems, and --json stays one object on stdout."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu"), encoding="utf-8")
+        process = rulebot_process("check", str(minimal_copy))
+        assert process.returncode == 1 and [line for line in process.stdout.splitlines() if "setpu" in line]
+        as_json = rulebot_process("check", "--json", str(minimal_copy))
+        assert as_json.returncode == 1 and json.loads(as_json.stdout)["summary"]["errors"] == 1 and as_json.stderr == ""
+
+    @pytest.mark.parametrize("where", ["nowhere", "a-file.md"])
+    def test_a_folder_that_is_not_there_is_a_usage_error(self, run_cli, tmp_path: Path, where: str):
+        """check of a missing folder (or of a file) is a usage error, 2, as --sources of one is; not problems found (1)."""
+        (tmp_path / "a-file.md").write_text("# not a corpus\n", encoding="utf-8")
+        result = run_cli("check", str(tmp_path / where))
+        assert result.exit_code == 2 and "Invalid value for '[CORPUS_DIR]...'" in result.stderr and result.stdout == ""
+
+
 class TestColor:
     """`--color auto|always|never`, decided in one place (rulebot.cli.output.color)."""
 
@@ -261,6 +311,29 @@ class TestColor:
         assert ESCAPE in run_cli("--color", "always", *TOY, *args).stdout
         assert ESCAPE not in run_cli("--color", "never", *TOY, *args).stdout
         assert ESCAPE not in run_cli(*TOY, *args).stdout
+
+    @pytest.mark.parametrize(
+        "args",
+        [("ask", *CLEAR), ("show", "lh-setup"), ("list",), ("games",), ("changes", "lantern-harbor"), ("config", "get", "lang")],
+    )
+    def test_global_options_after_the_command(self, run_cli, args: tuple[str, ...]):
+        """`--color`, `--corpus` and `--no-shipped` are taken after the command's name too (`rulebot list --color always`),
+        with what they say before it."""
+        where = len(args) - 1 if args[0] == "config" else 1
+        after = run_cli(*args[:where], "--color", "always", *TOY, *args[where:])
+        before = run_cli("--color", "always", *TOY, *args)
+        assert (after.exit_code, after.stdout) == (before.exit_code, before.stdout)
+        if args[0] != "config":
+            assert ESCAPE in after.stdout
+            assert ESCAPE not in run_cli("--color", "always", *TOY, *args[:where], "--color", "never", *args[where:]).stdout
+            split = run_cli("--no-shipped", *args[:where], "--corpus", str(MINIMAL), *args[where:])
+            assert split.stdout == run_cli(*TOY, *args).stdout
+
+    @pytest.mark.parametrize("args", [("ask", "--color", "always", *CLEAR), ("list", "--color", "always"), ("ask", *CLEAR, "--color", "always")])
+    def test_real_process_after_the_command(self, args: tuple[str, ...]):
+        """As a process, the quick path (`ask`) and click take `--color` after the command alike."""
+        process = rulebot_process(*TOY, *args)
+        assert process.returncode == 0 and ESCAPE in process.stdout, process.stderr
 
     def test_always_beats_no_color(self, run_cli, monkeypatch: pytest.MonkeyPatch):
         """NO_COLOR turns off the automatic colour only."""
@@ -354,7 +427,7 @@ class TestClosedPipe:
             ("games",),
             ("changes", "lantern-harbor"),
             ("list", "--help"),
-            ("check",),
+            ("check", "--json"),
         ],
     )
     def test_ends_quietly(self, args: tuple[str, ...]):
@@ -501,7 +574,7 @@ class TestOutput:
 
     def test_plurals(self, run_cli, minimal_copy: Path):
         """Counts agree with their nouns."""
-        assert run_cli("check", str(MINIMAL)).stdout == "OK: 6 entries in 1 game (lantern-harbor 6)\n"
+        assert run_cli("check", str(MINIMAL)).stderr == "OK: 6 entries in 1 game (lantern-harbor 6)\n"
         assert run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-04-01").stdout.startswith("Lantern Harbor: 1 entry new or revised")
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"
         rules.write_text(rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu").replace("kind: rule", "kind: rul", 1), encoding="utf-8")
@@ -538,3 +611,112 @@ class TestOutput:
         result = CliRunner().invoke(cli, ["site", "serve"])
         assert result.exit_code == 0 and served == [Path("public")]
         assert result.stdout.startswith("Serving public at ")
+
+
+class TestEndings:
+    """Exit statuses that are a command's own: `config get` of a key not set, `site serve` stopped by Ctrl-C."""
+
+    @pytest.mark.parametrize("key", ["lang", "lantern-harbor.with"])
+    def test_config_get_of_a_key_not_set_is_1(self, run_cli, key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """As `git config KEY`: nothing printed, exit 1; once set, its value and 0."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))  # a config file of its own: others' asks read none
+        unset = run_cli(*TOY, "config", "get", key)
+        assert (unset.exit_code, unset.stdout, unset.stderr) == (1, "", "")
+        value = "fr" if key == "lang" else "deep-tides"
+        assert run_cli(*TOY, "config", "set", key, value).exit_code == 0
+        got = run_cli(*TOY, "config", "get", key)
+        assert (got.exit_code, got.stdout) == (0, value + "\n")
+        assert run_cli(*TOY, "config", "unset", key).exit_code == 0
+        assert run_cli(*TOY, "config", "get", key).exit_code == 1
+
+    def test_config_get_of_a_malformed_key_is_2(self, run_cli):
+        """A key that is no setting at all is an error (2), not a key not set."""
+        result = run_cli("config", "get", "lantern-harbor.colour")
+        assert result.exit_code == 2 and "unknown setting" in result.stderr
+
+    def test_site_serve_ends_on_ctrl_c_with_0(self, tmp_path: Path):
+        """A real `rulebot site serve` stopped by Ctrl-C (its normal end) says so and exits 0, as the README's table says."""
+        import signal
+
+        (tmp_path / "index.html").write_text("<!doctype html><title>site</title>\n", encoding="utf-8")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rulebot", "site", "serve", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            # as at a terminal: a suite started in the background (`&`) passes Ctrl-C on ignored
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        line = process.stdout.readline()  # serving from now on
+        assert line.startswith(f"Serving {tmp_path} at http://127.0.0.1:"), line
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        assert (process.returncode, err) == (0, "Stopped.\n")
+        readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+        row = next(line for line in readme.splitlines() if line.startswith("| 130 |"))
+        assert "`site serve`" in row and "exits 0" in row
+
+
+class TestHelp:
+    """Help where a user looks for it: bare `rulebot`, `rulebot help [COMMAND]`, `rulebot version`, and a hint for `ask` without a question."""
+
+    def test_bare_rulebot_prints_its_help(self, run_cli):
+        """Bare `rulebot` prints the help on standard output and exits 0, as `rulebot --help` does."""
+        bare, asked = run_cli(), run_cli("--help")
+        assert (bare.exit_code, bare.stderr) == (0, "") and bare.stdout == asked.stdout and "Commands:" in bare.stdout
+
+    def test_bare_group_prints_its_help(self, run_cli):
+        """So does a command that has commands of its own: `rulebot config`."""
+        result = run_cli("config")
+        assert (result.exit_code, result.stderr, result.stdout) == (0, "", run_cli("config", "--help").stdout)
+
+    def test_real_bare_rulebot(self):
+        """As a process (through the quick path's entry point): the help on stdout, 0."""
+        process = rulebot_process()
+        assert (process.returncode, process.stderr) == (0, "") and process.stdout.startswith("Usage: rulebot [OPTIONS] COMMAND")
+
+    @pytest.mark.parametrize("command", [(), ("list",), ("config",), ("config", "set"), ("site", "serve")])
+    def test_help_command(self, run_cli, command: tuple[str, ...]):
+        """`rulebot help [COMMAND]...` prints what `rulebot [COMMAND]... --help` prints."""
+        result = run_cli("help", *command)
+        assert (result.exit_code, result.stdout) == (0, run_cli(*command, "--help").stdout)
+
+    @pytest.mark.parametrize("command, message", [(("lsit",), "No such command 'lsit'"), (("list", "x"), "has no commands")])
+    def test_help_of_no_command_is_a_usage_error(self, run_cli, command: tuple[str, ...], message: str):
+        result = run_cli("help", *command)
+        assert result.exit_code == 2 and message in result.stderr
+
+    def test_version(self, run_cli):
+        """`rulebot version` prints what `rulebot --version` and `-V` print."""
+        from rulebot.version import __version__
+
+        printed = {run_cli(*args).stdout for args in (("version",), ("--version",), ("-V",))}
+        assert printed == {f"rulebot, version {__version__}\n"}
+
+    def test_ask_without_a_question_hints_at_stdin(self, run_cli):
+        """`echo QUESTION | rulebot ask`: a usage error that says `rulebot ask -` reads standard input."""
+        result = run_cli(*TOY, "ask", input="ferry gull\n")
+        assert result.exit_code == 2
+        assert result.stderr.splitlines()[-1] == (
+            "Error: Missing argument 'QUESTION...'. Standard input is not a terminal: `rulebot ask -` reads the question from it"
+        )
+
+    def test_real_pipe_without_dash(self):
+        """As a process: `echo QUESTION | rulebot ask` says how to ask it."""
+        process = subprocess.run(
+            [sys.executable, "-m", "rulebot", *TOY, "ask"], input="ferry gull\n", capture_output=True, text=True, timeout=60
+        )
+        assert process.returncode == 2 and "`rulebot ask -` reads the question from it" in process.stderr
+
+    def test_on_a_terminal_without_a_question(self, monkeypatch: pytest.MonkeyPatch):
+        """At a terminal, the error says to type the question, or to read it with `-`."""
+        from rulebot.cli.answers import ask
+
+        class Terminal:
+            def isatty(self) -> bool:
+                return True
+
+        monkeypatch.setattr(sys, "stdin", Terminal())
+
+        with pytest.raises(click.MissingParameter) as missing:
+            ask.make_context("ask", [])
+        assert missing.value.format_message() == (
+            "Missing argument 'QUESTION...'. Type the question after ask, or read it from standard input with `rulebot ask -`"
+        )

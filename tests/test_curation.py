@@ -11,6 +11,7 @@ from conftest import MINIMAL, write_corpus
 from rulebot.corpus import changes, citations, scaffold
 from rulebot.corpus import load as corpus
 from rulebot.index.payload import entry_payload
+from rulebot.places import shipped_corpus_dir
 
 TOY = ("--no-shipped", "--corpus", str(MINIMAL))
 
@@ -76,13 +77,13 @@ class TestDrafts:
         result = run_cli("--no-shipped", "check", str(drafted))
         assert result.exit_code == 0
         assert "Warning: 1 draft entry, whose text" in result.stderr
-        assert result.stdout.startswith("OK: 6 entries")
+        assert result.stderr.endswith("OK: 6 entries in 1 game (lantern-harbor 6)\n") and result.stdout == ""
 
     def test_strict_check_fails(self, run_cli, drafted: Path):
         """check --strict lists each draft at its file and line and fails."""
         result = run_cli("--no-shipped", "check", "--strict", str(drafted))
         assert result.exit_code == 1
-        assert f"{drafted / 'lantern-harbor' / 'rulebook.md'}:3: entry 'lh-setup' is a draft" in result.stderr
+        assert f"{drafted / 'lantern-harbor' / 'rulebook.md'}:3: entry 'lh-setup' is a draft" in result.stdout
         assert "Error: 1 problem found" in result.stderr
 
     def test_strict_passes_without_drafts(self, run_cli):
@@ -155,7 +156,7 @@ class TestHouseRules:
         house = house_corpus(tmp_path, entries=HOUSE_RULE.replace("lh-house-double-gull", "lh-setup"))
         result = run_cli(*TOY, "--corpus", str(house), "check")
         assert result.exit_code == 1
-        assert "duplicate id 'lh-setup'" in result.stderr
+        assert "duplicate id 'lh-setup'" in result.stdout
 
     def test_official_only_hides_house_rules(self, run_cli, tmp_path: Path):
         """ask --official-only leaves house rules out."""
@@ -272,6 +273,47 @@ class TestChanges:
         """An unknown game is a one-line error."""
         assert "Error: no game 'chess'" in run_cli(*TOY, "changes", "chess").output
 
+    def test_shipped_faq_marks_date_the_changes_by_their_edition(self, run_cli):
+        """The Dune FAQ of 2022-12-14 marks entries new or revised since its edition of 2021-02-14: `changes --since`
+        a date after that edition lists exactly the marked ones, changed after 2021-02-14, by 2022-12-14; the rest
+        date from 2021-02-14 or before."""
+        marked = [e.id for e in corpus.load([shipped_corpus_dir()]).entries_of("dune-imperium") if e.revised]
+        assert len(marked) == 18
+        for since in ("2021-02-15", "2022-01-01"):
+            data = json.loads(run_cli("changes", "dune-imperium", "--since", since, "--json").output)
+            assert [r["id"] for r in data["results"]] == marked
+            assert {(r["changed"], r["after"], r["because"]) for r in data["results"]} == {("2022-12-14", "2021-02-14", "revised")}
+        assert json.loads(run_cli("changes", "dune-imperium", "--since", "2023-01-01", "--json").output)["results"] == []
+        every = json.loads(run_cli("changes", "dune-imperium", "--json").output)["results"]
+        assert [r["id"] for r in every][: len(marked)] == marked  # the changed ones first
+        assert {r["changed"] for r in every[len(marked):]} == {"2021-02-14"}
+        text = run_cli("changes", "dune-imperium", "--since", "2021-02-15").output
+        assert text.startswith("Dune: Imperium: 18 entries new or revised since 2021-02-15\n")
+        assert "Beguiling Pheromones [fine-point, revised since 2021-02-14]" in text
+
+    def test_ask_tags_the_edition_that_revised_it(self, run_cli):
+        """`ask` tags an entry with the edition that marks it revised, as `changes` dates it."""
+        result = run_cli("ask", "--game", "dune-imperium", "beguiling pheromones")
+        assert "revised in the edition of 2022-12-14" in " ".join(result.output.split())
+
+    def test_editions_are_checked(self, tmp_path: Path, run_cli):
+        """`check` reports, at FILE:LINE, an entry's `revised` that is none of its source's editions, and editions
+        out of order."""
+        toml = (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8")
+        rules = (MINIMAL / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8")
+        assert 'id = "rulebook"' in toml and "date = 2024-03-01" in toml
+        dated = toml.replace("date = 2024-03-01\n", "date = 2024-03-01\neditions = [{ date = 2023-05-01, edition = \"first\" }]\n", 1)
+        folder = write_corpus(tmp_path / "c", {"lantern-harbor/game.toml": dated,
+                                               "lantern-harbor/rulebook.md": rules.replace("section: Setup\n", "section: Setup\nrevised: 2023-06-01\n", 1)})
+        result = run_cli("--no-shipped", "check", str(folder))
+        line = next(n for n, text in enumerate((folder / "lantern-harbor/rulebook.md").read_text().splitlines(), 1) if text.startswith("revised:"))
+        assert f"rulebook.md:{line}: revised 2023-06-01 is no edition of source 'rulebook' (its editions: 2023-05-01, 2024-03-01)" in result.output
+        assert result.exit_code == 1
+        late = toml.replace("date = 2024-03-01\n", "date = 2024-03-01\neditions = [{ date = 2024-05-01 }]\n", 1)
+        write_corpus(folder, {"lantern-harbor/game.toml": late, "lantern-harbor/rulebook.md": rules})
+        result = run_cli("--no-shipped", "check", str(folder))
+        assert "game.toml:" in result.output and "must be oldest first" in result.output
+
 
 RULEBOOK_COPY = """\
 # Lantern Harbor
@@ -371,7 +413,7 @@ class TestCitations:
         """check --sources reports dangling citations as problems and exits 1."""
         result = run_cli(*TOY, "check", "--sources", str(sources))
         assert result.exit_code == 1
-        assert "lantern-harbor/rulebook.md:31: dangling citation: 'lh-lantern-keeper'" in result.stderr
+        assert "lantern-harbor/rulebook.md:31: dangling citation: 'lh-lantern-keeper'" in result.stdout
         assert "citations: 3 verified, 1 dangling" in result.stderr
 
     def test_ambiguous_is_a_warning(self, run_cli, sources: Path):
@@ -380,11 +422,11 @@ class TestCitations:
         (sources / "rulebook.md").write_text(text.replace("## Cards\n", "## Cards\n\nSee below.\n"), encoding="utf-8")
         keeper_free = run_cli(*TOY, "check", "--sources", str(sources))
         assert keeper_free.exit_code == 0, keeper_free.output
-        assert "Warning: " not in keeper_free.stderr
+        assert "warning: " not in keeper_free.stdout
         (sources / "rulebook.md").write_text(text.replace("## Promo", "## Cards"), encoding="utf-8")
         result = run_cli(*TOY, "check", "--sources", str(sources))
         assert result.exit_code == 0
-        assert "ambiguous citation: 'lh-lantern-keeper' cites section 'Cards > Lantern Keeper', found in rulebook.md at lines" in result.stderr
+        assert ":31: warning: ambiguous citation: 'lh-lantern-keeper' cites section 'Cards > Lantern Keeper', found in rulebook.md at lines" in result.stdout
         assert run_cli(*TOY, "check", "--strict", "--sources", str(sources)).exit_code == 1
 
     def test_missing_folder_is_usage_error(self, run_cli, tmp_path: Path):
@@ -419,7 +461,7 @@ class TestNew:
         assert faq.read_text(encoding="utf-8").endswith("shells.\n\n## lh-do-gulls-swim\ntitle: Do gulls swim?\nkind: faq\nsection:\naliases:\nsee_also:\n")
         check = run_cli(*args, "check")
         assert check.exit_code == 1
-        assert "entry 'lh-do-gulls-swim' has no section" in check.stderr and "entry 'lh-do-gulls-swim' has no text" in check.stderr
+        assert "entry 'lh-do-gulls-swim' has no section" in check.stdout and "entry 'lh-do-gulls-swim' has no text" in check.stdout
 
     def test_unknown_kind_is_usage_error(self, run_cli):
         """An unknown kind is a usage error (exit 2)."""

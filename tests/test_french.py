@@ -85,7 +85,7 @@ def test_lang_chooses_the_language_of_the_answer(run_cli, toy):
 
 def test_an_entry_without_french_text_is_given_in_english_and_marked(run_cli, toy):
     result = run_cli(*toy, "ask", "--lang", "fr", "ring the bell harbour")
-    assert result.stdout.startswith("The bell  [rule · Toy Game]  texte en anglais\n")
+    assert result.stdout.startswith("The bell  [règle · Toy Game]  texte en anglais\n")
     assert "  Voir aussi : Limite de main (toy-hand)\n" in result.stdout  # a linked entry named in French
     found = ask_json(run_cli, *toy, "ask", "--json", "--lang", "fr", "ring the bell harbour")
     assert found["results"][0]["lang"] == "en"
@@ -144,7 +144,33 @@ def test_a_french_question_on_the_command_line(toy, tmp_path: Path):
         capture_output=True, text=True, env=env, timeout=120,
     )
     assert process.returncode in (0, 3), process.stderr
-    assert "Limite de main  [rule · Toy Game]" in process.stdout and "  Source : Toy rules, Part 1" in process.stdout
+    assert "Limite de main  [règle · Toy Game]" in process.stdout and "  Source : Toy rules, Part 1" in process.stdout
+
+
+def test_kind_labels_in_french(run_cli, toy):
+    """A French answer names each entry's kind in French, in its heading and among the other matches; an English one
+    keeps the kinds' own names."""
+    french = run_cli(*toy, "ask", "--lang", "fr", "--limit", "2", "bell zzqx blorf qqq").stdout
+    english = run_cli(*toy, "ask", "--lang", "en", "--limit", "2", "bell zzqx blorf qqq").stdout
+    assert "The bell  [règle · Toy Game]" in french and "[rule" not in french
+    assert "The bell  [rule · Toy Game]" in english
+    others = run_cli("ask", "--limit", "5", "combien de cartes en main à la fin du tour").stdout.split("Autres résultats :")[1]
+    assert "– précision, Die Portale von Molthar" in " ".join(others.split()) and "fine-point" not in others
+
+
+def test_every_kind_has_a_french_label():
+    """Each kind of the corpus format has its label in the catalog, in French a word of its own."""
+    from rulebot.cli import output
+    from rulebot.corpus.kinds import KINDS
+
+    assert set(output.KIND_LABELS) == set(KINDS)
+    messages.use("fr")
+    try:
+        french = [output.kind_label(kind) for kind in KINDS]
+    finally:
+        messages.use("en")
+    assert french == ["règle", "mise en place", "FAQ", "errata", "précision", "variante", "règle maison"]
+    assert [output.kind_label(kind) for kind in KINDS] == list(KINDS)
 
 
 def test_every_molthar_entry_is_answered_in_french(tmp_path: Path):

@@ -88,16 +88,31 @@ class TestTwoCommands:
         assert run_cli("check").exit_code == 0
 
     def test_a_second_import_adds_to_the_entries(self, run_cli, tmp_path: Path):
-        """Importing into a file with entries adds the drafts after them, under fresh ids, and the corpus stays valid."""
+        """Importing into a file with entries adds the new drafts after them, under fresh ids, links to the
+        ones there already going to those; the corpus stays valid."""
         document = write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"
         run_cli(*NEW_GAME)
-        for _ in range(2):
-            assert run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append").exit_code == 0
+        assert run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append").exit_code == 0
+        document.write_text(RULES + "\n## Tunnels\n\nA locomotive in a tunnel cannot couple.\n\nSee also Coupling.\n", encoding="utf-8")
+        result = run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append")
+        assert result.exit_code == 0, result.output
+        assert result.stderr.rstrip().endswith("(3 left out: in it already, same section and title)")
         loaded, problems = corpus.check([user_corpus_dir()])
         assert problems == []
-        assert [e.id for e in loaded.entries_of("skyrail")] == [
-            "skyrail-setup", "skyrail-coupling", "skyrail-derailment", "skyrail-setup-2", "skyrail-coupling-2", "skyrail-derailment-2",
-        ]
+        assert [e.id for e in loaded.entries_of("skyrail")] == ["skyrail-setup", "skyrail-coupling", "skyrail-derailment", "skyrail-tunnels"]
+        assert loaded.entries["skyrail-tunnels"].see_also == ("skyrail-coupling",)
+
+    def test_the_same_import_again_changes_nothing(self, run_cli, tmp_path: Path):
+        """Importing the same document again writes nothing: every draft is in the file already."""
+        document = write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"
+        run_cli(*NEW_GAME)
+        assert run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append").exit_code == 0
+        entries = user_corpus_dir() / "skyrail" / "rules.md"
+        before = entries.read_bytes()
+        result = run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append")
+        assert result.exit_code == 0, result.output
+        assert result.stderr.rstrip().endswith(f"every one is in {entries} already (same section and title): nothing written")
+        assert entries.read_bytes() == before
 
     def test_append_and_out_are_exclusive(self, run_cli, tmp_path: Path):
         """--append and --out together are a usage error."""

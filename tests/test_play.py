@@ -328,6 +328,22 @@ class TestRun:
         again = self.keys(searcher, "\x1b[A\r:quit\r", history)  # Up, Enter
         assert ids_shown("\n".join(again)) == ["lh-ferry-gull"]
 
+    def test_history_line_is_whole_or_not_kept(self, searcher: Searcher, data_dir: Path, monkeypatch: pytest.MonkeyPatch):
+        """A line the disk cannot take (full when flushed) leaves the history as it was, nothing beside it, and the session goes on."""
+        history = play.history_path()
+        self.keys(searcher, "ferry gull\r\x04", history)
+        before = history.read_bytes()
+
+        def full(descriptor: int) -> None:
+            raise OSError(28, "No space left on device")
+
+        with monkeypatch.context() as disk:
+            disk.setattr(os, "fsync", full)
+            printed = self.keys(searcher, ":show lh-setup\r\x04", history)
+        assert ids_shown("\n".join(printed)) == ["lh-setup"]
+        assert history.read_bytes() == before
+        assert [p.name for p in history.parent.iterdir() if p.name.startswith(".")] == []
+
     def test_ctrl_c_cancels_the_line(self, searcher: Searcher, data_dir: Path):
         """Ctrl-C drops the line being typed and prompts again."""
         printed = self.keys(searcher, "ferry\x03:show lh-setup\r\x04", play.history_path())
@@ -361,6 +377,18 @@ class TestCommand:
         run_cli(*TOY, "config", "set", "lantern-harbor.with", "deep-tides")
         result = run_cli(*TOY, "play", input=":with\n")
         assert result.output == "Expansions: lantern-harbor with deep-tides.\n"
+
+    def test_play_answers_as_ask_does(self, run_cli):
+        """With the same game and expansions, `play` opens a question for a player count with the lines `ask`
+        opens it with ("For 3 players: ..."): one answer, whatever the front end."""
+        question = "how many monuments with 3 players"
+        options = ("--game", "res-arcana", "--with", "perlae-imperii")
+        asked = [line for line in run_cli("ask", *options, question).output.splitlines() if not line.startswith("Building")]
+        lead = asked[: asked.index("")] if "" in asked else asked
+        assert lead and lead[0].startswith("For 3 players")
+        played = run_cli("play", *options, input=question + "\n").output.splitlines()
+        played = [line for line in played if not line.startswith("Building")]
+        assert played[: len(lead)] == lead
 
     def test_unknown_game_option(self, run_cli):
         """An unknown --game is exit 2 before any prompt."""
@@ -401,6 +429,16 @@ class TestShellCompletion:
     def test_game_completes_slugs(self, command: str):
         """`--game <Tab>` offers game slugs on ask, list and play."""
         assert complete([*TOY, command, "--game"], "") == [("lantern-harbor", "Lantern Harbor")]
+
+    @pytest.mark.parametrize("args, expected", [([], "ask"), (["config"], "get"), (["site"], "build")])
+    def test_commands_complete(self, args: list[str], expected: str):
+        """`rulebot <Tab>` and `rulebot config <Tab>` offer the commands (a group given no command prints its help
+        when run, never when completed)."""
+        assert expected in [value for value, _ in complete(args, "")]
+
+    def test_corpus_after_the_command(self):
+        """`rulebot show --no-shipped --corpus DIR <Tab>` completes from the corpus named after the command."""
+        assert complete(["show", *TOY], "lh-t") == complete([*TOY, "show"], "lh-t") != []
 
     @pytest.mark.parametrize("command", ["ask", "play"])
     def test_with_completes_expansions(self, command: str):

@@ -59,11 +59,13 @@ def shapes(option: Option, before: list[str], after: list[str]) -> list[tuple[li
 
 
 def command_lines() -> list[tuple[list[str], bool]]:
-    """Every option of the tables in every form: the group's before `ask`, `ask`'s before and after the question."""
+    """Every option of the tables in every form: the group's before `ask` and after it, `ask`'s before and after the question."""
     corpus_for = {"corpora": ["--no-shipped"], "no_shipped": ["--corpus", str(MINIMAL)]}
     lines = []
     for option in GROUP_OPTIONS:
-        lines += shapes(option, corpus_for.get(option.dest, TOY), ["ask", *QUESTION])
+        before = corpus_for.get(option.dest, TOY)
+        lines += shapes(option, before, ["ask", *QUESTION])
+        lines += shapes(option, [*before, "ask"], QUESTION) + shapes(option, [*before, "ask", *QUESTION], [])
     for option in ASK_OPTIONS:
         lines += shapes(option, [*TOY, "ask"], QUESTION) + shapes(option, [*TOY, "ask", *QUESTION], [])
     return lines
@@ -75,8 +77,9 @@ def test_every_option_has_samples():
 
 
 def test_click_declares_the_tables():
-    """`ask` and the group have the options of the tables and no other (but --help and --version), in the same order."""
-    for command, table in ((answers.ask, ASK_OPTIONS), (cli, GROUP_OPTIONS)):
+    """`ask` and the group have the options of the tables and no other (but --help and --version), in the same order:
+    `ask` its own, then the group's."""
+    for command, table in ((answers.ask, (*ASK_OPTIONS, *GROUP_OPTIONS)), (cli, GROUP_OPTIONS)):
         options = [p for p in command.params if isinstance(p, click.Option) and p.name not in ("help", "version")]
         assert [(tuple(o.opts), o.name, o.multiple, o.is_flag) for o in options] == [
             (o.names, o.dest, o.takes == "values", o.takes == FLAG) for o in table
@@ -100,6 +103,26 @@ def test_the_quick_path_answers_as_click(args: list[str], taken: bool, monkeypat
     by_click = CliRunner().invoke(cli, args, prog_name="rulebot")
     assert (out, err, ended.value.code or 0) == (by_click.stdout, by_click.stderr, by_click.exit_code)
     assert handed_over == ([] if taken else [True])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--color", "never", "ask", "--color", "always", *QUESTION],
+        ["--color", "always", "ask", *QUESTION, "--color", "never"],
+        ["ask", "--color", "always", *QUESTION, "--color", "never", "--color", "always"],
+    ],
+)
+def test_the_last_color_wins(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys):
+    """`--color` before `ask` and after it: the last one given decides, on both paths."""
+    from rulebot.cli import quick
+
+    monkeypatch.setattr(sys, "argv", ["rulebot", *TOY, *args])
+    with pytest.raises(SystemExit):
+        quick.main()
+    by_click = CliRunner().invoke(cli, [*TOY, *args])
+    assert capsys.readouterr().out == by_click.stdout
+    assert ("\x1b[" in by_click.stdout) is (args[::-1][args[::-1].index("--color") - 1] == "always")
 
 
 def test_a_corpus_folder_that_cannot_be_read_is_left_to_click(tmp_path: Path):

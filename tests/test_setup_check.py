@@ -163,3 +163,36 @@ def test_a_house_rules_folder_has_no_setup(tmp_path: Path, minimal_copy: Path):
     done = rulebot_process("--no-shipped", "--corpus", str(minimal_copy), "--corpus", str(tmp_path / "house"), "check")
     assert done.returncode == 1
     assert f"{house / 'setup.toml'}:" in done.stdout + done.stderr
+
+
+UNCOVERED = VALID.replace('expansion = "deep-tides"\nplayers = [2, 3, 4, 5]\n', '''expansion = "deep-tides"
+uncovered = "No source covers Deep Tides: its player counts are not given."
+[expansions.open.shells]
+text = "Each player takes their shells."
+open = "how many shells Deep Tides gives"
+''').replace('values.docks = { 2 = 4, 3 = 5, 4 = 6, 5 = 7 }', 'values.docks = { 2 = 4, 3 = 5, 4 = 6 }').replace(
+    '[[expansions.steps]]\naction = "remove"\nstep = "shells"\n', '')
+
+
+def test_an_uncovered_expansion_limits_no_count(minimal_copy: Path, run_cli):
+    """An expansion `uncovered` by the sources refuses no count: a value the sources do not give for it is open,
+    and a step it opens has its own text, without a number."""
+    assert check(minimal_copy, UNCOVERED) == (0, [])
+    corpus = ("--no-shipped", "--corpus", str(minimal_copy))
+    result = run_cli(*corpus, "setup", "lantern-harbor", "-p", "6", "--with", "deep-tides", "--json")
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert printed["complete"] is False and printed["note"] == "No source covers Deep Tides: its player counts are not given."
+    steps = {s["id"]: s for s in printed["steps"]}
+    assert steps["docks"]["open"] == "the sources give no number for 6 players here" and "6" not in steps["docks"]["text"]
+    assert steps["shells"]["text"] == "Each player takes their shells." and steps["shells"]["open"] == "how many shells Deep Tides gives"
+
+
+def test_an_uncovered_expansions_mistakes_are_reported(minimal_copy: Path):
+    """An `open` step that is not there, and player counts given for an expansion the sources do not cover."""
+    broken = UNCOVERED.replace("[expansions.open.shells]", "players = [2, 3]\n[expansions.open.sails]")
+    code, lines = check(minimal_copy, broken)
+    assert code == 1
+    at = broken.splitlines().index('uncovered = "No source covers Deep Tides: its player counts are not given."') + 1
+    assert any(line.startswith(f"setup.toml:{at + 1}: ") and "gives no player counts" in line for line in lines), lines
+    assert any("open.sails: no step 'sails'" in line for line in lines), lines

@@ -56,8 +56,11 @@ def test_dune_redirects_become_aliases(shipped: Corpus):
 
 
 def test_revised_marks_are_kept(shipped: Corpus):
-    """Entries the Dune FAQ marks as revised carry the date."""
-    assert shipped.entry("dune-chaumurky").revised == "2021-02-14"
+    """Entries the Dune FAQ marks as revised since its edition of 2021-02-14 carry the date of the edition that
+    marks them (2022-12-14), and the FAQ lists that earlier edition."""
+    assert shipped.entry("dune-chaumurky").revised == "2022-12-14"
+    source = shipped.games["dune-imperium"].source("dune-faq")
+    assert source is not None and source.edition_dates() == ["2021-02-14", "2022-12-14"]
 
 
 def test_asked_phrases_share_no_run_of_words_with_a_question():

@@ -11,13 +11,13 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import LARGE_GAME, MINIMAL, write_corpus, write_large_game
+from conftest import LARGE_GAME, MINIMAL, fill_disk, write_corpus, write_large_game
 
 from rulebot.corpus import changes
 from rulebot.corpus.format import ID_RE
 from rulebot.corpus.load import load
 from rulebot.corpus.model import Alias, Corpus, Entry
-from rulebot.errors import RulebotError, SiteError
+from rulebot.errors import RulebotError, SiteError, WriteError
 from rulebot.markdown import parser, to_terminal
 from rulebot.places import shipped_corpus_dir
 from rulebot.site import az_pages as site_az_pages
@@ -704,21 +704,13 @@ class TestOutputFolder:
         assert [p.name for p in tmp_path.iterdir()] == ["site"]
 
     def test_failed_write_keeps_previous_site(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-        """A build that fails while writing raises SiteError and keeps the previous site."""
+        """A build that fails while writing (a full disk) raises WriteError and keeps the previous site."""
         out = tmp_path / "site"
         site.build(minimal, out)
         before = _tree(out)
-        original = Path.write_bytes
-
-        def write_bytes(self: Path, data: bytes) -> int:
-            if self.name == "sources.html":
-                raise OSError(28, "No space left on device")
-            return original(self, data)
-
-        monkeypatch.setattr(Path, "write_bytes", write_bytes)
-        with pytest.raises(SiteError, match="No space left"):
+        with monkeypatch.context() as disk, pytest.raises(WriteError, match=f"cannot write {out}: No space left on device; it is as it was"):
+            fill_disk(disk, 20_000)
             site.build(minimal, out)
-        monkeypatch.undo()
         assert _tree(out) == before
         assert [p.name for p in tmp_path.iterdir()] == ["site"]
 
@@ -964,12 +956,15 @@ class TestLargeGame:
 
 class TestWhatsNew:
     def test_dune_page_lists_revised_entries(self, shipped: Corpus, shipped_site: Path):
-        """The shipped Dune page's What's new links every entry the FAQ marks revised since 2021-02-14, under that date."""
+        """The shipped Dune page's What's new links every entry the FAQ of 2022-12-14 marks revised since its
+        edition of 2021-02-14, under both dates (as `rulebot changes` dates them)."""
         text = (shipped_site / "dune-imperium/index.html").read_text(encoding="utf-8")
         news = _whats_new(text)
-        revised = [e.id for e in shipped.entries_of("dune-imperium") if e.revised == "2021-02-14"]
-        assert len(revised) >= 10
-        group = news[news.index('New or revised since <time datetime="2021-02-14">2021-02-14</time>'):]
+        revised = [e.id for e in shipped.entries_of("dune-imperium") if e.revised == "2022-12-14"]
+        assert len(revised) == 18
+        group = news[news.index(
+            'New or revised since <time datetime="2021-02-14">2021-02-14</time>, in the edition of <time datetime="2022-12-14">2022-12-14</time>'
+        ):]
         group = group[: group.index("</section>")]
         assert _hrefs(group) == ["#s--dune-faq"] + [f"#{entry_id}" for entry_id in revised]
         assert "As marked by" in group
@@ -989,7 +984,7 @@ class TestWhatsNew:
         assert found == [c.entry.id for c in changes.changes(curation, "quill-market") if c.because == changes.REVISED]
         assert found == ["quill-house-free-ink", "quill-ink-well-twice"]
         dates = re.findall(r'<h3 id="whats--new--\d+--title" class="change-title">([^<]*)<time datetime="([^"]*)">', news)
-        assert dates == [("New or revised since ", "2024-10-05"), ("New or revised since ", "2024-02-10")]
+        assert dates == [("New or revised in the edition of ", "2024-10-05"), ("New or revised in the edition of ", "2024-02-10")]
         assert "2 entries that their sources mark new or revised" in news
 
     def test_entries_dated_by_their_document_alone_are_not_listed(self, curation: Corpus, curation_site: Path, shipped_site: Path):
@@ -1160,7 +1155,10 @@ class TestSetupPages:
             assert f"set out {places} of them" in html and f"deal {monuments} of them" in html
         assert 'data-expansions="perlae-imperii" data-players="2 3 4 5"' in html
         assert 'data-expansions="" data-players="2 3 4"' in html
-        assert "No setup changes in the corpus for: Lux et Tenebrae." in html
+        # Lux et Tenebrae: no source covers it; its checklists say so, and give the supply's magic items no total
+        assert "No source in the corpus covers Lux et Tenebrae" in html and 'data-expansions="lux-et-tenebrae"' in html
+        assert "how many magic items Lux et Tenebrae adds, if any" in html
+        assert 'data-expansions="lux-et-tenebrae" data-players="2 3 4 5"' in html  # no limit the sources do not give
         catalyst = (shipped_site / "catalyst" / "setup.html").read_text(encoding="utf-8")
         assert "<strong>Not in the sources:</strong> The rulebook gives the amounts in a table that is missing" in catalyst
         dune = (shipped_site / "dune-imperium" / "setup.html").read_text(encoding="utf-8")

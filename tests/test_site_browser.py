@@ -571,7 +571,9 @@ def test_setup_page_without_javascript_shows_the_full_tables(browser, base):  # 
         for places, monuments in ((4, 7), (5, 10), (6, 12), (7, 14)):
             assert f"set out {places} of them" in text and f"deal {monuments} of them" in text
         assert "Lay out 5 places of power" in text
-        assert tab.locator(".setup-combination:visible").count() == 2
+        # base, Perlae Imperii, and each with Lux et Tenebrae, whose checklists say what no source covers
+        assert tab.locator(".setup-combination:visible").count() == 4
+        assert "No source in the corpus covers Lux et Tenebrae" in text
     finally:
         context.close()
 

@@ -39,6 +39,8 @@ NOT_FOR_ASK = (
     "rulebot.index.update",
     "rulebot.index.payload",
     "tomllib",
+    "tomlkit",  # only `config set` writes the settings; reading them is tomllib's
+    "rulebot.atomic",
     "gettext",  # the French catalog only for an answer in French
 )
 
@@ -95,6 +97,16 @@ def test_ask_with_options_loads_no_more(tmp_path: Path):
     answer, loaded = modules_loaded_by_ask(tmp_path, args=args)
     assert '"game": "dune-imperium"' in answer
     assert [m for m in sorted(loaded) if m.partition(".")[0] in NOT_FOR_ASK or m in NOT_FOR_ASK] == []
+
+
+def test_ask_with_settings_reads_them_without_tomlkit(tmp_path: Path):
+    """A config file written by `config set` (with tomlkit, keeping comments) is read by `ask` with tomllib only."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "config.toml").write_text('# mine\n\n[dune-imperium]\nwith = ["rise-of-ix"]  # we own it\n', encoding="utf-8")
+    answer, loaded = modules_loaded_by_ask(tmp_path, args=["ask", "--json", "chaumurky", "tie"])
+    assert '"rise-of-ix"' in answer
+    assert "tomllib" in loaded and "tomlkit" not in loaded and "rulebot.atomic" not in loaded
 
 
 def test_ask_of_a_corpus_with_problems_loads_no_more(tmp_path: Path):

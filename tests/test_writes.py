@@ -76,7 +76,7 @@ class TestNewAppend:
         assert sorted(tree(table)) == ["lantern-harbor/game.toml", "lantern-harbor/house.md"]
         assert tree(MINIMAL) == official
         check = run_cli("--no-shipped", "--corpus", str(MINIMAL), "--corpus", str(table), "check")
-        problems = check.stderr.splitlines()[:-1]
+        problems = check.stdout.splitlines()
         assert problems and all(line.startswith(f"{table / 'lantern-harbor' / 'house.md'}:") for line in problems)
 
     def test_house_rule_beside_a_game_of_the_same_folder(self, run_cli, minimal_copy: Path):

@@ -18,8 +18,22 @@ from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
 
+class QuestionArgument(click.Argument):
+    """The words of `ask`'s question: when there are none, the error says that `rulebot ask -` reads it from standard input."""
+
+    def process_value(self, ctx: click.Context, value: object) -> object:
+        try:
+            return super().process_value(ctx, value)
+        except click.MissingParameter as missing:
+            if sys.stdin is not None and not sys.stdin.isatty():  # `echo QUESTION | rulebot ask`, most likely
+                missing.message = "Standard input is not a terminal: `rulebot ask -` reads the question from it"
+            else:
+                missing.message = "Type the question after ask, or read it from standard input with `rulebot ask -`"
+            raise
+
+
 @click.command()
-@click.argument("question", nargs=-1, required=True)
+@click.argument("question", nargs=-1, required=True, cls=QuestionArgument)
 @click_options(asking.ASK_OPTIONS)
 @click.pass_context
 def ask(ctx: click.Context, question: tuple[str, ...], **options: object) -> None:
@@ -117,10 +131,6 @@ def list_(settings: Settings, game: str | None, kind: str | None, expansion: str
     from rulebot.cli import output
 
     with settings.searcher() as searcher:
-        if game is not None:
-            searcher.check_game(game)
-        if expansion is not None:
-            _check_expansion(searcher, expansion, game)
         found = searcher.entries(game=game, kind=kind, expansion=expansion)
     if as_json:
         click.echo(output.to_json({"results": [output.public(e) for e in found]}))
@@ -130,19 +140,6 @@ def list_(settings: Settings, game: str | None, kind: str | None, expansion: str
         echo(f"{entry['id']}  {entry['title']} {style('[' + entry['kind'] + ']', output.DIM)}")
     if not found:
         click.echo("No entries match.", err=True)
-
-
-def _check_expansion(searcher, expansion: str, game: str | None) -> None:
-    """A usage error unless `expansion` is `base` or an expansion (of the game, when given)."""
-    from rulebot.text import meant, unknown
-
-    names = {"base": ["base game"]}
-    for slug, data in searcher.games.items():
-        if game in (None, slug):
-            names.update((e["slug"], [e["name"]]) for e in data["expansions"])
-    if expansion not in names:
-        message = unknown("expansion", expansion, names, meant(expansion, names), of=game or "")
-        raise click.BadParameter(message, param_hint="'-e' / '--expansion'")
 
 
 @click.command()
@@ -207,7 +204,9 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     with settings.searcher() as searcher:
         if game is not None:
             searcher.check_game(game)
-        session = playing.PlaySession(searcher, game=game, expansions=expansions_in_play(searcher, with_, game), style=current_style())
+        session = playing.PlaySession(
+            searcher, game=game, expansions=expansions_in_play(searcher, with_, game), with_=list(with_), style=current_style()
+        )
         if sys.stdin.isatty() and sys.stdout.isatty():
             playing.run(session, playing.history_path(), echo=echo)
         else:

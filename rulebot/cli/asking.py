@@ -94,7 +94,8 @@ GROUP_OPTIONS = (
         choices=COLOR_MODES,
     ),
 )
-"""The options of `rulebot` itself, before the command's name."""
+"""The options of `rulebot` itself: before the command's name, and after it (every command has them too,
+after its own: rulebot.cli.shared.with_group_options)."""
 
 WITH = Option(
     ("-w", "--with"),
@@ -141,7 +142,10 @@ class AskLine(NamedTuple):
 
 def read_line(args: list[str]) -> AskLine | None:
     """A command line of `ask`, when each word is an option of the tables in a form click reads alike,
-    `ask`, or a word of the question (there is one at least); None to leave it to click."""
+    `ask`, or a word of the question (there is one at least); None to leave it to click.
+
+    The group's options may come after `ask` too, as click's `ask` has them: each adds to those
+    before it as click's do (Settings.take), `--corpus` folders in order, the last `--color`."""
     group, at = _unset(GROUP_OPTIONS), 0
     while at < len(args) and args[at] != "ask":
         at = _read_option(GROUP_OPTIONS, args, at, group)
@@ -150,7 +154,8 @@ def read_line(args: list[str]) -> AskLine | None:
     options, words, at = _unset(ASK_OPTIONS), [], at + 1
     while at < len(args):
         if args[at].startswith("-"):
-            at = _read_option(ASK_OPTIONS, args, at, options)
+            ours = any(args[at].partition("=")[0] in option.names for option in GROUP_OPTIONS)
+            at = _read_option(GROUP_OPTIONS, args, at, group) if ours else _read_option(ASK_OPTIONS, args, at, options)
             if at is None:
                 return None
         else:

@@ -29,14 +29,21 @@ def corpus_dirs(ctx: click.Context) -> list[Path]:
     """The corpus folders the command line being completed names, as `rulebot` itself would use them.
 
     During completion click parses without running the group's callback, so
-    this reads the group's `--corpus` / `--no-shipped` values and
+    this reads the group's `--corpus` / `--no-shipped` values, then those given
+    after the command's name (the Settings their parsing made), and
     $RULEBOT_CORPUS directly, in the order `rulebot.cli.shared.Settings` uses (which
     keys the index cache: the same order finds the same index).
     """
+    from rulebot.cli.shared import Settings
     from rulebot.corpus.files import chosen_dirs
 
     params = ctx.find_root().params
-    return chosen_dirs(params.get("corpora") or (), shipped=not params.get("no_shipped"))
+    settings = Settings()
+    settings.take(params.get("corpora") or (), bool(params.get("no_shipped")))
+    after = ctx.find_object(Settings)
+    if after is not None:
+        settings.take(after.extra, not after.shipped)
+    return chosen_dirs(settings.extra, shipped=settings.shipped)
 
 
 def _quietly(ctx: click.Context, use: Callable[[Searcher], list[T]]) -> list[T]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rulebot.cli import completion, status
-from rulebot.cli.shared import Settings, current_style, echo, kind_option, warn
+from rulebot.cli.shared import Settings, current_style, echo, kind_option, notify, warn
 from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.argument("corpus_dirs", nargs=-1, type=click.Path(path_type=Path), metavar="[CORPUS_DIR]...")
+# A folder that is not there is a usage error (2), as --sources's is, not a problem found in a corpus (1).
+@click.argument("corpus_dirs", nargs=-1, type=click.Path(path_type=Path, exists=True, file_okay=False), metavar="[CORPUS_DIR]...")
 @click.option("--strict", is_flag=True, help="Fail on warnings too: draft entries, ambiguous citations.")
 @click.option(
     "--sources",
@@ -40,7 +41,9 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     """Validate a corpus and report every problem as FILE:LINE: message.
 
     Without CORPUS_DIR, checks the corpora rulebot uses (the shipped one,
-    your own corpus folder and any --corpus). Exits 1 when there is a problem, 0 with a summary when none.
+    your own corpus folder and any --corpus). As a linter, prints each
+    problem (and warning) on standard output, the summary on standard
+    error; exits 1 when there is a problem, 0 when none.
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
     not found in its document) and, as warnings, ambiguous ones. --json prints
@@ -59,22 +62,23 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
 
         click.echo(output.to_json(_check_json(review, counts)))
         ctx.exit(status.NEGATIVE if problems else status.OK)
+    # As a linter: the findings on standard output (`rulebot check | grep`), what they add up to on standard error.
+    for problem in problems:
+        echo(str(problem))
     for warning in review.warnings:
-        warn(warning)
+        echo(f"{warning.path}:{warning.line}: warning: {warning.message}")
     if review.drafts:
         drafts = plural(len(review.drafts), "draft entry", "draft entries")
         warn(f"{drafts}, whose text is still the document's own (--strict lists them)")
     for note in review.notes:
-        click.echo(note, err=True)
+        notify(note)
     if problems:
-        for problem in problems:
-            click.echo(str(problem), err=True)
         found = click.ClickException(f"{plural(len(problems), 'problem')} found")
         found.exit_code = status.NEGATIVE
         raise found
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in loaded.games)
     entries, games = plural(len(loaded.entries), "entry", "entries"), plural(len(loaded.games), "game")
-    click.echo(f"OK: {entries} in {games} ({per_game})")
+    click.echo(f"OK: {entries} in {games} ({per_game})", err=True)
 
 
 def _check_json(review: Review, counts: Counter[str]) -> dict:
@@ -124,16 +128,22 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
         raise click.UsageError("--append and --out are two places for the drafts: choose one")
     loaded, _ = corpus.check(settings.corpus_dirs())
     drafted = importer.import_document(document, loaded, game, source_id)
-    written = out
+    summary = drafted.summary()
     if append:
-        written = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
-        # After entries already there, the notes that open the drafts would end the last entry's text.
-        scaffold.append_text(written, drafted.to_markdown() if not scaffold.has_entries(written) else drafted.entries_markdown())
+        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
+        done = importer.append_drafts(path, drafted)
+        if done.added:
+            summary += f"; written to {path}"
+        elif done.present:
+            summary += f"; every one is in {path} already (same section and title): nothing written"
+        if done.added and done.present:
+            summary += f" ({done.present} left out: in it already, same section and title)"
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
         scaffold.write_new(out, drafted.to_markdown(), force=force)
-    click.echo(drafted.summary() + (f"; written to {written}" if written else ""), err=True)
+        summary += f"; written to {out}"
+    click.echo(summary, err=True)
 
 
 @click.command()
@@ -201,13 +211,14 @@ def new_game(
 @click.command()
 @click.argument("game", metavar="GAME", shell_complete=completion.game_slugs)
 @click.option("--since", metavar="DATE", callback=lambda ctx, param, value: _date(value), help="Only entries dated DATE (YYYY-MM-DD) or later.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"game", "since", "results": [...]}, entries with "changed" and "because".')
+@click.option("--json", "as_json", is_flag=True, help='Print {"game", "since", "results": [...]}, entries with "changed", "after" and "because".')
 @click.pass_obj
 def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> None:
     """List a game's entries new or revised since a date, newest first.
 
-    An entry's date is its `revised` date, else its source's date. Without
-    --since, every dated entry is listed.
+    An entry's date is its `revised` date (the edition of its source that marks it
+    changed), else its source's date (its oldest edition's). Without --since,
+    every dated entry is listed.
     """
     from rulebot.cli import output
     from rulebot.corpus import changes as changes_core
@@ -217,14 +228,14 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     if as_json:
         from rulebot.index.payload import entry_payload
 
-        results = [output.public(entry_payload(loaded, c.entry), changed=c.date, because=c.because) for c in found]
+        results = [output.public(entry_payload(loaded, c.entry), changed=c.date, after=c.after, because=c.because) for c in found]
         click.echo(output.to_json({"game": game, "since": since, "results": results}))
         return
     style = current_style()
     name = loaded.games[game].name
     echo(f"{name}: {plural(len(found), 'entry', 'entries')} new or revised" + (f" since {since}" if since else ""))
     for change in found:
-        why = "revised" if change.because == changes_core.REVISED else "source date"
+        why = "source date" if change.because == changes_core.SOURCE else "revised" + (f" since {change.after}" if change.after else "")
         echo(f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}")
 
 

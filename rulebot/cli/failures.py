@@ -28,8 +28,9 @@ class Failure(click.ClickException):
 
     def show(self, file=None) -> None:  # type: ignore[no-untyped-def]
         from rulebot.cli.messages import _
+        from rulebot.text import printable
 
-        click.echo(_("Error: {message}").format(message=self.format_message()), file=file, err=True)
+        click.echo(printable(_("Error: {message}").format(message=self.format_message())), file=file, err=True)
 
 
 class Interrupted(click.ClickException):
@@ -49,8 +50,10 @@ def click_error(exc: RulebotError) -> click.ClickException:
     """The one-line click error a core error is reported as (exit 2, a refused question as a usage error),
     after a corpus's problems, one per line."""
     if isinstance(exc, CorpusError):
+        from rulebot.text import printable
+
         for problem in exc.problems:
-            click.echo(str(problem), err=True)
+            click.echo(printable(str(problem)), err=True)
         return Failure(f"{exc} (run `rulebot check` for the full list)")
     if isinstance(exc, QueryError):
         return click.UsageError(str(exc))
@@ -72,7 +75,16 @@ def _how_commands_end() -> Iterator[None]:
 
 
 class RulebotGroup(click.Group):
-    """Ends every command alike (see _how_commands_end), from parsing its options (`--help`) to its last line."""
+    """Ends every command alike (see _how_commands_end), from parsing its options (`--help`) to its last line;
+    given no command, prints its help as `--help` does."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Bare `rulebot` (or `rulebot config`): its help, as pip prints it (stdout, 0), where click errs (stderr, 2);
+        # not while completing a line (resilient parsing), where no argument yet is the usual case.
+        if not args and not ctx.resilient_parsing:
+            click.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(status.OK)
+        return super().parse_args(ctx, args)
 
     def make_context(self, *args, **kwargs) -> click.Context:  # type: ignore[no-untyped-def]
         with _how_commands_end():

@@ -17,7 +17,7 @@ import click
 from rulebot.cli import answers, curation, upkeep
 from rulebot.cli.asking import GROUP_OPTIONS
 from rulebot.cli.failures import RulebotGroup, exit_unexpected
-from rulebot.cli.shared import Settings, click_options
+from rulebot.cli.shared import Settings, click_options, with_group_options
 from rulebot.version import __version__
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -54,24 +54,49 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
 
     \b
     Exit status: 0 success (ask: a clear answer; ask --json: always, once printed),
-    1 nothing found (ask) or problems found (check), 2 an error, 3 no clear
-    answer (ask), 70 an internal error, 130 interrupted.
+    1 nothing found (ask), problems found (check) or a key not set (config get),
+    2 an error, 3 no clear answer (ask), 70 an internal error, 130 interrupted
+    (but Ctrl-C ends `site serve` with 0).
     """
     from rulebot.cli import messages
-    from rulebot.cli.output import color as decide_color
 
     messages.use("en")  # until a command chooses another language (`ask`)
 
-    ctx.obj = Settings(corpora, shipped=not no_shipped, color=decide_color(color))
+    ctx.obj = Settings()
+    ctx.obj.take(corpora, no_shipped, color)
+
+
+@click.command(name="help")
+@click.argument("command", nargs=-1, metavar="[COMMAND]...")
+@click.pass_context
+def help_(ctx: click.Context, command: tuple[str, ...]) -> None:
+    """Show the help of rulebot, or of COMMAND (`rulebot help list`, `rulebot help config set`)."""
+    assert ctx.parent is not None  # a command of the group
+    shown = ctx.parent
+    for name in command:
+        group = shown.command
+        if not isinstance(group, click.Group):
+            raise click.UsageError(f"{shown.command_path} has no commands: `rulebot help {' '.join(command[:-1])}` is its help")
+        _, found, _ = group.resolve_command(shown, [name])  # an unknown name: click's "No such command"
+        assert found is not None
+        shown = click.Context(found, info_name=found.name, parent=shown)
+    click.echo(shown.get_help(), color=shown.color)
+
+
+@click.command()
+def version() -> None:
+    """Print rulebot's version (as --version does)."""
+    click.echo(f"rulebot, version {__version__}")
 
 
 COMMANDS = (
     answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play,
     curation.check, curation.import_, curation.new, curation.new_game, curation.changes,
-    upkeep.config_group, upkeep.index, upkeep.site,
+    upkeep.config_group, upkeep.index, upkeep.site, help_, version,
 )
 """Every command of `rulebot` (`--help` lists them by name)."""
 for _command in COMMANDS:
+    with_group_options(_command)
     cli.add_command(_command)
 
 

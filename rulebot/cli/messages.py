@@ -47,6 +47,11 @@ def _(message: str) -> str:
     return message if _catalog is None else _catalog.gettext(message)
 
 
+def N_(message: str) -> str:
+    """A message for the catalogs (Babel extracts it), translated where it is shown, with `_`."""
+    return message
+
+
 def language_name(lang: str) -> str:
     """A language's name, in the chosen language."""
     return {"en": _("English"), "fr": _("French")}.get(lang, lang)

@@ -7,12 +7,12 @@ import os
 import re
 import shutil
 import sys
-import textwrap
+import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rulebot.cli import status
-from rulebot.cli.messages import _, language, language_name
+from rulebot.cli.messages import N_, _, language, language_name
 from rulebot.language import quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
@@ -24,7 +24,6 @@ INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "pl
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 CYAN, YELLOW = "\x1b[36m", "\x1b[33m"
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class Style:
@@ -48,27 +47,116 @@ def width() -> int:
     return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
 
 
+_ESCAPE_SEQUENCE = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+"""The styles rulebot itself adds (colours, bold): they take no room on a terminal. Corpus text has none
+by then (rulebot.text.printable removes every control sequence before anything is shown)."""
+
+
+def display_width(text: str) -> int:
+    """How many columns `text` takes on a terminal: escape sequences and the renderer's markers none,
+    a combining accent or a zero-width character none, a wide (East Asian) character two."""
+    plain = _ESCAPE_SEQUENCE.sub("", text)
+    if plain.isascii():  # most text: one column a printable character
+        return sum(1 for c in plain if " " <= c < "\x7f")
+    return sum(_char_width(c) for c in plain)
+
+
+def _char_width(char: str) -> int:
+    if unicodedata.category(char) in ("Cc", "Cf", "Mn", "Me"):
+        return 0  # controls (the markers STRONG_ON, STRONG_OFF, PRE among them), zero-width characters, combining marks
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+_GLUED_AFTER = ":;!?»"
+"""French punctuation with a space before it: that space never breaks ("Action : placer")."""
+
+
+def _units(text: str) -> list[str]:
+    """The words of a text, split at its spaces (an empty unit for each further space of a run), a French
+    punctuation mark kept with the word before it ("Action :") and « with the word after it."""
+    units: list[str] = []
+    for word in text.split(" "):
+        if units and units[-1] and word and (_visible(word)[:1] in _GLUED_AFTER or _visible(units[-1])[-1:] == "«"):
+            units[-1] += " " + word
+        else:
+            units.append(word)
+    return units
+
+
+def _visible(text: str) -> str:
+    return _ESCAPE_SEQUENCE.sub("", text).replace(STRONG_ON, "").replace(STRONG_OFF, "")
+
+
+def wrap(text: str, width: int, first: str = "", hang: str = "") -> list[str]:
+    """`text` in lines of at most `width` columns (display_width), the first line starting with `first`, the
+    others with `hang`: broken at spaces, never at the space before a French colon (semicolon, ?, !, »);
+    a word wider than a whole line is cut where the lines end."""
+    lines: list[str] = []
+    current, size, empty = first, display_width(first), True
+    for unit in _units(text):
+        if not unit and empty:
+            continue  # a space of a run falling at a line break
+        need = display_width(unit)
+        if not empty and size + 1 + need > width:
+            lines.append(current.rstrip(" "))
+            current, size, empty = hang, display_width(hang), True
+        if empty and size + need > width:  # wider than a whole line: cut where the lines end
+            pieces = _cut(unit, width - size, width - display_width(hang))
+            for piece in pieces[:-1]:
+                lines.append(current + piece)
+                current = hang
+            current += pieces[-1]
+            size, empty = display_width(current), False
+            continue
+        current += unit if empty else " " + unit
+        size += need if empty else 1 + need
+        empty = False
+    lines.append(current)
+    return lines
+
+
+def _cut(word: str, first_room: int, room: int) -> list[str]:
+    """A word in pieces, the first at most `first_room` columns wide, the others `room`; a character is
+    never parted from its accents, nor from the escape sequences and markers before it."""
+    glyphs: list[str] = []
+    before = ""
+    for part in _PARTS.findall(word):
+        if len(part) > 1 or part in (STRONG_ON, STRONG_OFF, PRE):
+            before += part  # goes with the character after it
+        elif glyphs and not before and _char_width(part) == 0:
+            glyphs[-1] += part  # a combining accent: with the character before it
+        else:
+            glyphs.append(before + part)
+            before = ""
+    if before:
+        glyphs.append(before)
+    pieces, piece, size, limit = [], "", 0, max(first_room, 1)
+    for glyph in glyphs:
+        wide = display_width(glyph)
+        if piece and size + wide > limit:
+            pieces.append(piece)
+            piece, size, limit = "", 0, max(room, 1)
+        piece += glyph
+        size += wide
+    return [*pieces, piece]
+
+
+_PARTS = re.compile(r"\033\[[;?0-9]*[a-zA-Z]|.", re.DOTALL)
+"""An escape sequence, or one character."""
+
+
+
+
 def fit(lines: Iterable[str], width: int) -> list[str]:
-    """Wrap lines wider than `width` columns (ANSI styles take no room), with a hanging indent."""
+    """Wrap lines wider than `width` columns (escape sequences take no room, wide characters two), with a
+    hanging indent."""
     out: list[str] = []
     for line in lines:
-        if len(_ANSI.sub("", line)) <= width:
+        if display_width(line) <= width:
             out.append(line)
             continue
         lead = len(line) - len(line.lstrip(" "))
-        hang = " " * min(lead + 2, width // 2)
-        current, size, empty = line[:lead], lead, True
-        for word in line[lead:].split(" "):
-            if not word and empty:
-                continue  # a double space falling at a line break
-            visible = len(_ANSI.sub("", word))
-            if not empty and size + 1 + visible > width:
-                out.append(current.rstrip(" "))
-                current, size, empty = hang, len(hang), True
-            current += word if empty else " " + word
-            size += visible if empty else 1 + visible
-            empty = False
-        out.append(current)
+        out.extend(wrap(line[lead:], width, first=line[:lead], hang=" " * min(lead + 2, width // 2)))
     return out
 
 
@@ -80,8 +168,12 @@ def public(payload: dict, **extra: object) -> dict:
 
 
 def to_json(data: object) -> str:
-    """Compact-enough, stable JSON, non-ASCII kept readable."""
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    """Compact-enough, stable JSON, non-ASCII kept readable; DEL and the C1 controls, which JSON lets
+    through as they are and a terminal acts on, written as \\u escapes (they can only be in strings)."""
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False, indent=2))
+
+
+_C1 = re.compile(r"[\x7f-\x9f]")
 
 
 def answer_json(answer: Answer) -> dict:
@@ -95,6 +187,7 @@ def answer_json(answer: Answer) -> dict:
         "answer_language": answer.answer_language,
         "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
         "players": answer.players,
+        "instead_of": answer.instead_of,
         "setup": answer.setup,
         "results": [
             public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < answer.parts)
@@ -106,11 +199,28 @@ def answer_json(answer: Answer) -> dict:
     }
 
 
+KIND_LABELS = {
+    "rule": N_("rule"),
+    "setup": N_("setup"),
+    "faq": N_("faq"),
+    "errata": N_("errata"),
+    "fine-point": N_("fine-point"),
+    "variant": N_("variant"),
+    "house-rule": N_("house-rule"),
+}
+"""The kinds (rulebot.corpus.kinds.KINDS) as an answer names them: in English their own names, as `--kind` takes them."""
+
+
+def kind_label(kind: str) -> str:
+    """A kind's label in the answer's language (a kind without one: its name)."""
+    return _(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
+
+
 def heading(entry: dict, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
-    revised = " · " + _("revised since {date}").format(date=entry["revised"]) if entry.get("revised") else ""
-    tags = f"[{entry['kind']} · {where}{revised}]"
+    revised = " · " + _("revised in the edition of {date}").format(date=entry["revised"]) if entry.get("revised") else ""
+    tags = f"[{kind_label(entry['kind'])} · {where}{revised}]"
     flags = []
     if entry.get("house_rule"):
         flags.append(style(_("HOUSE RULE, not an official ruling"), YELLOW, BOLD))
@@ -151,11 +261,10 @@ def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
                 hang = lead + " " * len(marker)
         if stripped[:1].isdigit() and ". " in stripped[:5]:
             hang = lead + " " * (stripped.index(". ") + 2)
-        plain = line.replace(STRONG_ON, "").replace(STRONG_OFF, "")
-        if len(plain) <= limit:
+        if display_width(line) <= limit:
             lines.append(indent + style.markup(line))
             continue
-        wrapped = textwrap.wrap(line, width=limit, subsequent_indent=hang, break_on_hyphens=False)
+        wrapped = wrap(stripped, limit, first=lead, hang=hang)
         lines.extend(indent + style.markup(_balance(w)) for w in wrapped)
     return lines
 
@@ -193,8 +302,12 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     return lines
 
 
-def for_players_label(players: int) -> str:
-    """"For 3 players: ", in the answer's language."""
+def for_players_label(players: int, expansion: str | None = None) -> str:
+    """"For 3 players: ", in the answer's language; with the expansion (or base game) whose number it is:
+    "For 3 players, Perlae Imperii: "."""
+    if expansion is not None:
+        label = _("For 1 player, {expansion}: ") if players == 1 else _("For {players} players, {expansion}: ")
+        return label.format(players=players, expansion=expansion)
     return _("For 1 player: ") if players == 1 else _("For {players} players: ").format(players=players)
 
 
@@ -203,12 +316,17 @@ def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
     or that the game is not played by that count; none without steps."""
     if not setup:
         return []
-    lead = style(for_players_label(setup["players"]), BOLD)
     if not setup["steps"]:
         from rulebot.corpus.setup import played_by
 
+        lead = style(for_players_label(setup["players"]), BOLD)
         return [lead + played_by(game_name, [e["name"] for e in setup["expansions"]], setup["supported"]) + "."]
-    return [lead + step["text"] + (f" ({step['open']})" if step["open"] else "") for step in setup["steps"]]
+    return [
+        style(for_players_label(setup["players"], step["expansion_name"] or _("base game") if setup.get("has_expansions") else None), BOLD)
+        + step["text"]
+        + (f" ({step['open']})" if step["open"] else "")
+        for step in setup["steps"]
+    ]
 
 
 def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -> list[str]:
@@ -233,11 +351,11 @@ def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -
     for step in checklist["steps"]:
         number = f"{step['number']:>{size}}. "
         hang = " " * len(number)
-        lines += ["", *textwrap.wrap(step["text"], columns, initial_indent=number, subsequent_indent=hang, break_on_hyphens=False)]
+        lines += ["", *wrap(step["text"], columns, first=number, hang=hang)]
         if step["open"]:
-            wrapped = textwrap.wrap("Not in the sources: " + step["open"], columns, initial_indent=hang, subsequent_indent=hang + "  ", break_on_hyphens=False)
-            lines += [wrapped[0].replace("Not in the sources: ", style("Not in the sources: ", YELLOW), 1), *wrapped[1:]]
-        lines += [style(line, DIM) for line in textwrap.wrap(step_citation(step), columns, initial_indent=hang, subsequent_indent=hang + "  ", break_on_hyphens=False)]
+            lead = style("Not in the sources: ", YELLOW)
+            lines += wrap(lead + step["open"], columns, first=hang, hang=hang + "  ")
+        lines += [style(line, DIM) for line in wrap(step_citation(step), columns, first=hang, hang=hang + "  ")]
     return lines
 
 
@@ -253,6 +371,27 @@ def step_citation(step: dict) -> str:
     return " · ".join(parts)
 
 
+def instead_of_line(answer: Answer) -> str:
+    """For an answer from another game than the one asked of (Answer.instead_of): what it is, and where from."""
+    best = answer.results[0].data
+    asked = answer.instead_of["name"] if answer.instead_of else ""
+    return _("Not in {asked}: {title} is in {game}.").format(asked=asked, title=best["title"], game=best["game_name"])
+
+
+def for_players_lines(answer: Answer, style: Style) -> list[str]:
+    """The lines that open an answer asked for a player count, "For 3 players: ...": the setup steps that answer
+    it, else the row of the best entry's table for that count; none for another question."""
+    if not answer.results or answer.players is None:
+        return []
+    lines = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
+    if not lines:
+        best = answer.results[0].data
+        row = quantities.line_for_players(best["text"], answer.players)
+        # the row of an expansion's table names it, as a setup step's line does
+        lines = [style(for_players_label(answer.players, best.get("expansion_name")), BOLD) + row] if row else []
+    return lines
+
+
 def answer_text(answer: Answer, style: Style) -> str:
     """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
     lines: list[str] = []
@@ -262,6 +401,8 @@ def answer_text(answer: Answer, style: Style) -> str:
         lines.append(style(_("Several games have a ruling for this (add --game to choose):"), YELLOW))
     elif not answer.confident:
         lines.append(style(_("No entry answers this clearly. The closest ones:"), YELLOW))
+    if answer.instead_of and answer.results:
+        lines.append(style(instead_of_line(answer), YELLOW))
     if answer.suggestions:
         lines.append(_("Did you mean: ") + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
     if not answer.results and answer.close_titles:
@@ -273,13 +414,9 @@ def answer_text(answer: Answer, style: Style) -> str:
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
-        if answer.results and answer.players is not None:
-            for_players = setup_lines(answer.setup, answer.results[0].data["game_name"], style)
-            if not for_players:
-                row = quantities.line_for_players(answer.results[0].data["text"], answer.players)
-                for_players = [style(for_players_label(answer.players), BOLD) + row] if row else []
-            if for_players:
-                lines += ["" if lines else None, *for_players]
+        for_players = for_players_lines(answer, style)
+        if for_players:
+            lines += ["" if lines else None, *for_players]
         for hit in answer.results[:shown]:
             lines += ["", *entry_block(hit.data, style, full=False)]
         rest = answer.results[shown:]
@@ -287,7 +424,7 @@ def answer_text(answer: Answer, style: Style) -> str:
         lines += ["", style(_("Other matches:"), DIM)]
         for hit in rest:
             house = style(" " + _("(house rule)"), YELLOW) if hit.data.get("house_rule") else ""
-            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}{house}")
+            lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {kind_label(hit.data['kind'])}, {hit.data['game_name']}{house}")
     return "\n".join(fit([line for line in lines if line is not None], width())).lstrip("\n")
 
 
@@ -308,13 +445,14 @@ def color(mode: str = "auto") -> bool:
 def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
     """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object.
 
-    Without colour, escape sequences that came with a corpus text are
-    removed, as click.echo removes them: the quick path prints without click.
+    Only as a terminal may be given it (rulebot.text.printable), since the
+    quick path prints without click: the answer quotes corpus text.
     """
     if as_json:
         return to_json(answer_json(answer))
-    text = answer_text(answer, Style(colored))
-    return text if colored else _ESCAPE_SEQUENCE.sub("", text)
+    from rulebot.text import printable
+
+    return printable(answer_text(answer, Style(colored)), styles=colored)
 
 
 def answer_status(answer: Answer, *, as_json: bool) -> int:
@@ -336,6 +474,3 @@ def silence_stdout() -> None:
     except (OSError, ValueError, AttributeError):  # no real stdout (a test runner's): nothing to flush at exit
         pass
 
-
-_ESCAPE_SEQUENCE = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
-"""What click.echo strips when colour is off."""

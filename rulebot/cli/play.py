@@ -97,6 +97,8 @@ class PlaySession:
     """The game questions are about; None to find it from each question."""
     expansions: dict[str, set[str]] = field(default_factory=dict)
     """The expansions in play per game (an empty set: the base game only)."""
+    with_: list[str] = field(default_factory=list)
+    """The expansions given (`--with`, `:with`) as typed: as `ask --with`, one of a single game puts it first."""
     style: Style = field(default_factory=lambda: Style(False))
     """Colours, or none."""
     limit: int = 3
@@ -200,7 +202,10 @@ class PlaySession:
     # -- questions ---------------------------------------------------------------
 
     def _ask(self, question: str) -> str:
-        answer = self.searcher.ask(question, game=self.game, limit=self.limit, expansions=self.expansions)
+        from rulebot.answering import answer as answer_to
+
+        # The one answer of `ask` too, from the same code: the game and expansions of the session as its options.
+        answer = answer_to(self.searcher, question, game=self.game, limit=self.limit, with_=self.with_, in_play=self.expansions)
         if answer.results:
             self._remember(answer.results[0].data)
         return self._fit(self._answer_lines(answer))
@@ -213,16 +218,19 @@ class PlaySession:
             lines.append(f"Nothing in the corpus matches {answer.query!r}.")
         elif not answer.confident:
             lines.append(style("No entry answers this clearly. The closest:", YELLOW))
+        if answer.instead_of and answer.results:
+            lines.append(style(output.instead_of_line(answer), YELLOW))
         if answer.suggestions:
             lines.append("Did you mean: " + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
         if not answer.results and answer.close_titles:
             lines.append("Close titles: " + output.refs(answer.close_titles, style))
+        lines.extend(output.for_players_lines(answer, style))
         if answer.results:
             lines.extend(self._entry_lines(answer.results[0].data, full=False))
         if answer.results[1:]:
             lines.append(style("Other matches (:show ID):", DIM))
             for hit in answer.results[1:]:
-                lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['kind']}, {hit.data['game_name']}")
+                lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {output.kind_label(hit.data['kind'])}, {hit.data['game_name']}")
         if answer.other_games:
             lines.append(style("Also close, in other games (:game SLUG to choose):", DIM))
             for hit in answer.other_games:
@@ -322,10 +330,11 @@ class PlaySession:
 
     def _set_with(self, args: list[str]) -> str:
         if args == ["-"]:
-            self.expansions = {}
+            self.expansions, self.with_ = {}, []
         elif args:
             for slug, chosen in self.searcher.resolve_expansions(args, self.game).items():
                 self.expansions.setdefault(slug, set()).update(chosen)
+            self.with_ += args
         return self._fit([_sentence(self._with_text())])
 
     def _setup(self, args: list[str]) -> str:
@@ -414,7 +423,12 @@ def run(session: PlaySession, history: Path, echo: Callable[[str], None] = print
     from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
     class QuietFileHistory(FileHistory):
-        """A history file that cannot be read or written (read-only, disk full) only stops keeping lines."""
+        """A history file that cannot be read or written (read-only, disk full) only stops keeping lines.
+
+        A line is added as every write of a user's file is (rulebot.atomic): the
+        whole file written anew beside it, under its lock, so that two sessions
+        or a killed one never leave half a line.
+        """
 
         def load_history_strings(self) -> Iterator[str]:
             try:
@@ -423,9 +437,14 @@ def run(session: PlaySession, history: Path, echo: Callable[[str], None] = print
                 return
 
         def store_string(self, string: str) -> None:
+            import datetime
+
+            from rulebot import atomic
+
+            added = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
             try:
-                super().store_string(string)
-            except OSError:
+                atomic.update_file(history, lambda existing: (existing or "") + added)
+            except (OSError, RulebotError):
                 pass
 
     kept: History

@@ -3,8 +3,8 @@
 `rulebot ask …` is what a player types at the table, and the answer should
 come at once; importing click and declaring the command tree was about a
 third of a cold answer. So a command line of `ask` that rulebot.cli.asking
-reads as click would (its options and the group's before it, from the
-tables click's commands are declared from) is answered here, by the same
+reads as click would (its options and the group's, before it or after, from
+the tables click's commands are declared from) is answered here, by the same
 call as click's `ask` (rulebot.cli.asking.run). Every other command line,
 and any failure on the way, goes to click (rulebot.cli.main), which
 answers or reports it as it does for every command: the quick path never
@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 
 def main() -> None:
     """Run `rulebot` with the process's arguments."""
+    from rulebot.cli.encoding import in_utf8
+
+    in_utf8()  # the locale never changes how a question is read
     from rulebot.cli.asking import read_line
 
     line = None if "_RULEBOT_COMPLETE" in os.environ else read_line(sys.argv[1:])
@@ -58,7 +61,9 @@ def answer_quickly(line: AskLine) -> int | None:
     def tell(message: str) -> None:
         nonlocal told
         told = True
-        print(message, file=sys.stderr, flush=True)
+        from rulebot.text import printable
+
+        print(printable(message), file=sys.stderr, flush=True)
 
     try:
         from rulebot.cli import asking, output

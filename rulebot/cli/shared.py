@@ -10,6 +10,7 @@ group's from their tables, rulebot.cli.asking).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,7 @@ import click
 
 from rulebot.answering import warner
 from rulebot.cli import completion
-from rulebot.cli.asking import FLAG, VALUES, WITH, Option
+from rulebot.cli.asking import FLAG, GROUP_OPTIONS, VALUES, WITH, Option
 from rulebot.corpus.kinds import KINDS
 
 if TYPE_CHECKING:
@@ -26,14 +27,26 @@ if TYPE_CHECKING:
     from rulebot.search.ranking import Searcher
 
 
+@dataclass
 class Settings:
-    """What the group options decided, handed to every command."""
+    """What the group's options decided, handed to every command: given before the command's name, after it, or both."""
 
-    def __init__(self, corpora: tuple[Path, ...], shipped: bool, color: bool = False):
-        self.extra = corpora
-        self.shipped = shipped
-        self.color = color
-        """Whether to print in colour (`--color`, as rulebot.cli.output.color decides it)."""
+    extra: tuple[Path, ...] = ()
+    """The `--corpus` folders, in the order given."""
+    shipped: bool = True
+    """Whether the shipped corpus is read (no `--no-shipped`)."""
+    color: bool = False
+    """Whether to print in colour (`--color`, as rulebot.cli.output.color decides it)."""
+
+    def take(self, corpora: Iterable[Path] = (), no_shipped: bool = False, color: str | None = None) -> None:
+        """Take the group's options as given at one place of the command line (GROUP_OPTIONS, by parameter name):
+        `--corpus` folders add up, `--no-shipped` anywhere counts, the `--color` given last wins."""
+        from rulebot.cli.output import color as decide_color
+
+        self.extra = (*self.extra, *corpora)
+        self.shipped = self.shipped and not no_shipped
+        if color is not None:
+            self.color = decide_color(color)
 
     def corpus_dirs(self) -> list[Path]:
         from rulebot.corpus.files import chosen_dirs
@@ -67,8 +80,10 @@ class Settings:
 
 
 def notify(line: str) -> None:
-    """Tell the user one line, on standard error."""
-    click.echo(line, err=True)
+    """Tell the user one line, on standard error (as a terminal may be given it: rulebot.text.printable)."""
+    from rulebot.text import printable
+
+    click.echo(printable(line), err=True)
 
 
 warn = warner(notify)
@@ -88,8 +103,12 @@ def current_style() -> Style:
 
 
 def echo(text: str) -> None:
-    """Print to standard output, coloured or not as --color says."""
-    click.echo(text, color=color())
+    """Print to standard output, coloured or not as --color says; corpus text is in it, so only
+    as a terminal may be given it (rulebot.text.printable)."""
+    from rulebot.text import printable
+
+    colored = color()
+    click.echo(printable(text, styles=colored), color=colored)
 
 
 def click_options(options: Iterable[Option]) -> Callable:
@@ -127,6 +146,21 @@ def click_option(option: Option, **changes: object) -> Callable:
     return click.option(*option.names, option.dest, **{**attributes, **changes})
 
 
+def with_group_options(command: click.Command) -> None:
+    """Give a command (and each of its own, for a group) the group's options (GROUP_OPTIONS), after its own:
+    `rulebot list --color always` as `rulebot --color always list`. What they say is added to the Settings
+    the group made (Settings.take); given nowhere, they leave it as it is."""
+
+    def take(ctx: click.Context, param: click.Parameter, value: object) -> None:
+        # ensure_object: completing a line, click parses without running the group, which makes the Settings
+        ctx.ensure_object(Settings).take(**{param.name: value})  # type: ignore[arg-type, dict-item]
+
+    for option in GROUP_OPTIONS:
+        click_option(option, default=None, show_default=False, expose_value=False, callback=take)(command)
+    for sub in getattr(command, "commands", {}).values():
+        with_group_options(sub)
+
+
 def with_option(help: str) -> Callable:
     """The `--with EXP` option of the commands that answer questions, with a help of their own."""
     return click_option(WITH, help=help)
@@ -136,11 +170,15 @@ def kind_option(help: str, **kwargs: object) -> Callable:
     """The `--kind` option: one of the kinds, else a usage error naming them (with the one meant, if close)."""
 
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-        if value is None or value in KINDS:
-            return value
-        from rulebot.text import meant, unknown
+        from rulebot.corpus.kinds import check_kind
+        from rulebot.errors import UnknownKindError
 
-        raise click.BadParameter(unknown("kind", value, KINDS, meant(value, {k: [k] for k in KINDS})))
+        try:
+            if value is not None:
+                check_kind(value)
+        except UnknownKindError as exc:  # told before the corpus is read, as click tells an option's bad value
+            raise click.BadParameter(str(exc)) from None
+        return value
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
         return [k for k in KINDS if k.startswith(incomplete)]

@@ -7,7 +7,7 @@ so that both end alike; nothing here imports anything.
 OK = 0
 """Success; for `ask`, an answer rulebot stands by (and any `ask --json` that printed its object)."""
 NEGATIVE = 1
-"""A negative result: `ask` found nothing that matches at all, `check` found problems."""
+"""A negative result: `ask` found nothing that matches at all, `check` found problems, `config get` found the key not set."""
 ERROR = 2
 """An error: bad usage, or one rulebot reports (unknown game, entry or expansion, unusable corpus, unwritable file...)."""
 UNSURE = 3
@@ -15,4 +15,4 @@ UNSURE = 3
 INTERNAL = 70
 """An unexpected internal error (EX_SOFTWARE)."""
 INTERRUPTED = 130
-"""Interrupted by Ctrl-C (128 + SIGINT, as the shell reports it)."""
+"""Interrupted by Ctrl-C (128 + SIGINT, as the shell reports it); not `site serve`, which Ctrl-C ends as it should (OK)."""

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import click
 
-from rulebot.cli.failures import Failure
+from rulebot.cli import status
+from rulebot.cli.failures import Failure, RulebotGroup
 from rulebot.cli.shared import Settings, warn
 from rulebot.errors import CorpusError
 from rulebot.text import plural
 
 
-@click.group(name="config")
+@click.group(name="config", cls=RulebotGroup)
 def config_group() -> None:
     """Default settings, kept in the user config directory.
 
@@ -51,16 +52,20 @@ def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
 
 @config_group.command(name="get")
 @click.argument("key")
-def config_get(key: str) -> None:
-    """Print the value of KEY (GAME.with, or lang), one item a line."""
+@click.pass_context
+def config_get(ctx: click.Context, key: str) -> None:
+    """Print the value of KEY (GAME.with, or lang), one item a line; exit 1 when KEY is not set."""
     from rulebot import config
 
     if key == config.LANG:
-        click.echo(config.language() or "", nl=bool(config.language()))
-        return
-    game, setting = config.split_key(key)
-    for value in config.load().get(game, {}).get(setting, []):
+        values = [config.language()] if config.language() else []
+    else:
+        game, setting = config.split_key(key)
+        values = config.load().get(game, {}).get(setting, [])
+    for value in values:
         click.echo(value)
+    if not values:  # as `git config KEY`: a key not set is a negative result (1), told by the status alone
+        ctx.exit(status.NEGATIVE)
 
 
 @config_group.command(name="unset")
@@ -112,7 +117,7 @@ def index(settings: Settings, rebuild: bool) -> None:
     click.echo(f"Index of {plural(opened.meta['count'], 'entry', 'entries')} at {where}: {state}")
 
 
-@click.group()
+@click.group(cls=RulebotGroup)
 def site() -> None:
     """The static HTML reference site: build it, preview it.
 
@@ -160,14 +165,17 @@ def site_build(settings: Settings, out_dir: Path, force: bool, keep_going: bool)
 @click.argument("out_dir", type=click.Path(path_type=Path, file_okay=False), default="public", required=False)
 @click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port (default: a free one).")
 def site_serve(out_dir: Path, port: int) -> None:
-    """Preview a built site on 127.0.0.1 until Ctrl-C (OUT_DIR defaults to ./public, where `site build public/` writes)."""
+    """Preview a built site on 127.0.0.1 until Ctrl-C (OUT_DIR defaults to ./public, where `site build public/` writes).
+
+    Ctrl-C is how the server ends, not an interruption: it exits 0.
+    """
     from rulebot.site import server as site_server
 
     server = site_server.serve(out_dir, port=port)
-    click.echo(f"Serving {out_dir} at {server.url} (Ctrl-C to stop)")
-    try:
+    try:  # from the line that tells the address on: a Ctrl-C as soon as it is read stops the server as any later one
+        click.echo(f"Serving {out_dir} at {server.url} (Ctrl-C to stop)")
         server.wait()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # its normal end: 0, where Ctrl-C interrupting any other command is 130
         click.echo("Stopped.", err=True)
     finally:
         server.close()

@@ -1,9 +1,12 @@
 """What changed: the entries of a game that are new or revised since a date (`rulebot changes`).
 
-An entry's date is its `revised` date when it has one (the source marks it new
-or revised since then), else the date of its source document (a new edition
-of a source makes all its entries new). Entries with neither have no date and
-are never listed.
+An entry's date is the date by which it changed: its `revised` date when it
+has one (the edition of its source that marks it new or revised; it changed
+after the edition before that one, when the source lists its editions), else
+the date of its source document: of its oldest edition when the source lists
+earlier ones (an entry the later editions do not mark dates from then or
+before), else of the document (a new document makes all its entries new).
+Entries with neither have no date and are never listed.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ class Change:
     """The date that counted, ISO `YYYY-MM-DD`."""
     because: str
     """REVISED (the entry's `revised` date) or SOURCE (its source's date)."""
+    after: str | None = None
+    """For REVISED: the date of the edition before the one that marks it (it changed after then), if known."""
 
 
 def changes(corpus: Corpus, game: str, since: str | None = None) -> list[Change]:
@@ -45,10 +50,13 @@ def changes(corpus: Corpus, game: str, since: str | None = None) -> list[Change]
     found = []
     for entry in corpus.entries_of(game):
         source = the_game.source(entry.source)
+        editions = source.edition_dates() if source is not None else []
         if entry.revised:
-            change = Change(entry, entry.revised, REVISED)
-        elif source is not None and source.date:
-            change = Change(entry, source.date, SOURCE)
+            # Only a source that lists its editions says which one came before the change.
+            earlier = [d for d in editions if d < entry.revised] if source is not None and source.editions else []
+            change = Change(entry, entry.revised, REVISED, earlier[-1] if earlier else None)
+        elif editions:
+            change = Change(entry, editions[0], SOURCE)
         else:
             continue
         if since is None or change.date >= since:

@@ -49,7 +49,10 @@ def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, ho
     for raw in split_entries(path, text):
         if raw.problems:
             problems.extend(Problem(shown, line, message) for line, message in raw.problems)
-        entry = make_entry(raw, game, source, shown, problems)
+        # An entry with a problem in how it is written (an unclosed fence, an escape sequence) is left out too.
+        entry = None if raw.oversized else make_entry(raw, game, source, shown, problems)
+        if raw.problems:
+            entry = None
         if entry is not None and house_only and entry.kind != HOUSE_KIND:
             # Added to a game someone else curates, it must never pass for an official ruling.
             line = raw.headers.get("kind", ("", raw.line))[1]
@@ -106,6 +109,10 @@ def make_entry(raw: RawEntry, game: Game, source: Source, shown: str, problems: 
     revised, revised_line = headers.get("revised", ("", 0))
     if revised and not is_date(revised):
         bad(revised_line, f"revised must be a date YYYY-MM-DD, not {revised!r}")
+    elif revised and source.editions and revised not in source.edition_dates():
+        # A source that lists its editions dates a change by the edition that marks it.
+        dates = ", ".join(source.edition_dates())
+        bad(revised_line, f"revised {revised} is no edition of source {source.id!r} (its editions: {dates})")
     draft, draft_line = headers.get("draft", ("", 0))
     if draft not in BOOLEANS:
         bad(draft_line, f"draft must be true or false, not {draft!r}")

@@ -21,8 +21,9 @@ SETUP_FILE = "setup.toml"
 """In a game folder: the game's setup as data (rulebot.corpus.setup_toml)."""
 VOCABULARY_FILE = "vocabulary.toml"
 """At a corpus folder's top: synonyms shared by every game of that folder."""
-MAX_FILE_BYTES = 16 * 1024 * 1024
-"""Larger files are refused rather than read into memory."""
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""Larger corpus files are refused rather than read: a whole rulebook's entries take a few hundred KB
+(corpus/README.md); the config file has the same limit."""
 CORPUS_ENV = "RULEBOT_CORPUS"
 """A path list of corpus folders to add, like repeated `--corpus`."""
 SETTLED_NS = 2_000_000_000

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rulebot.corpus.files import read_corpus_file
 from rulebot.corpus.model import Entry
-from rulebot.text import fold
+from rulebot.text import CONTROL_CHARACTER, fold
 
 LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 """Line endings as Markdown and editors count them (not str.splitlines's \\f, \\x85, \\u2028...)."""
@@ -34,6 +34,9 @@ ENTRY_KEYS = {"title", "kind", "section", "expansion", "aliases", "asked", "see_
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}
+MAX_ENTRY_CHARS = 64 * 1024
+"""An entry longer than this (heading, header and text) is refused: the longest rulebook entry is a few
+thousand characters, and one of megabytes would cost every search and page."""
 MAX_ID_SLUG = 60
 """Ids are cut at this many characters of slug (long FAQ questions)."""
 
@@ -92,25 +95,45 @@ class RawEntry:
     body: list[str] = field(default_factory=list)
     """The lines of its text."""
     problems: tuple[tuple[int, str], ...] = ()
-    """What is wrong with its header lines: (line, message)."""
+    """What is wrong with its header lines or how it is written: (line, message)."""
+    oversized: bool = False
+    """Longer than MAX_ENTRY_CHARS: its header and text are left unread."""
 
 
 def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
-    """Cut a file into raw entries at each level-2 heading outside code fences."""
+    """Cut a file into raw entries at each level-2 heading outside code fences.
+
+    A code fence left open would make every later heading of the file part
+    of its entry's text: each is reported at its line, and the file is cut
+    as if that fence line were text, so that the later entries still load.
+    A control character in an entry (an escape sequence) is reported too.
+    """
     lines = split_lines(text)
     # Only headings and fence lines decide where entries start: they are
-    # picked out first, so that the loop below sees a few lines per entry
+    # picked out first, so that the loops below see a few lines per entry
     # rather than every line of a file of thousands.
-    starts = []
-    fence: str | None = None
-    for index in [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]:
-        line = lines[index]
-        if fence is None and line.startswith("## "):
-            starts.append(index)
-        elif (marker := line.lstrip()[:3]) in FENCES:
-            fence = marker if fence is None else (None if marker == fence else fence)
+    marks = [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]
+    starts, unclosed = _starts(lines, marks, set())
+    left_open: list[int] = []
+    while unclosed is not None and len(left_open) < MAX_UNCLOSED_FENCES:
+        opened = _left_open(lines, marks, set(left_open), unclosed)
+        left_open.append(opened)
+        starts, unclosed = _starts(lines, marks, set(left_open))
+    controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
     for start, end in zip(starts, [*starts[1:], len(lines)]):
         raw = RawEntry(id=lines[start][3:].strip(), path=path, line=start + 1)
+        for index in left_open:
+            if start <= index < end or (index < start == starts[0]):
+                raw.problems += ((index + 1, "code fence opened here is never closed (close it with the same ``` or ~~~)"),)
+        if controls:
+            raw.problems += tuple(_control_problems(lines, start, end))
+        size = sum(map(len, lines[start:end])) + end - start
+        if size > MAX_ENTRY_CHARS:
+            raw.problems += ((start + 1, f"entry of {size:,} characters: at most {MAX_ENTRY_CHARS:,} (split it)"),)
+            raw.oversized = True
+            raw.problems = tuple(sorted(raw.problems))
+            yield raw  # its header and text are not read: it is refused anyway
+            continue
         body = start + 1  # the header runs to the first blank line; the text follows it
         while body < end and lines[body].strip():
             match = HEADER_RE.match(lines[body])
@@ -126,7 +149,59 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
         else:
             body += 1  # the blank line
         raw.body = lines[body:end]
+        raw.problems = tuple(sorted(raw.problems))
         yield raw
+
+
+MAX_UNCLOSED_FENCES = 20
+"""A file's unclosed code fences are looked for up to this many (each costs a pass over its fence lines)."""
+
+
+def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list[int], int | None]:
+    """The lines where entries start, and the fence line left open at the end (None if none), fence lines
+    in `ignored` taken for text."""
+    starts: list[int] = []
+    fence: str | None = None
+    opened = None
+    for index in marks:
+        line = lines[index]
+        if fence is None and line.startswith("## "):
+            starts.append(index)
+        elif (marker := line.lstrip()[:3]) in FENCES and index not in ignored:
+            if fence is None:
+                fence, opened = marker, index
+            elif marker == fence:
+                fence = None
+    return starts, opened if fence is not None else None
+
+
+def _left_open(lines: list[str], marks: list[int], ignored: set[int], unclosed: int) -> int:
+    """Which fence line was left open: of the one open at the end and the fences that hold a heading, the one
+    that, taken for text, leaves the fewest headings inside fences (the one open at the end on a tie)."""
+    headings = [i for i in marks if lines[i].startswith("## ")]
+    starts, _ = _starts(lines, marks, ignored)
+    kept = set(starts)
+    swallowed = [i for i in headings if i not in kept]
+    # A fence line is a suspect when a heading it hides follows it before the next fence line.
+    fences = [i for i in marks if not lines[i].startswith("## ") and i not in ignored]
+    suspects = [f for f, after in zip(fences, [*fences[1:], len(lines)]) if any(f < h < after for h in swallowed)]
+    candidates = [unclosed, *[f for f in suspects if f != unclosed][:MAX_UNCLOSED_FENCES]]
+
+    def hidden(candidate: int) -> int:
+        return len(headings) - len(_starts(lines, marks, ignored | {candidate})[0])
+
+    return min(candidates, key=lambda c: (hidden(c), c != unclosed))
+
+
+def _control_problems(lines: list[str], start: int, end: int) -> Iterator[tuple[int, str]]:
+    """The first control character of an entry's lines, as a problem (line, message)."""
+    for number in range(start, end):
+        found = CONTROL_CHARACTER.search(lines[number])
+        if found:
+            code = ord(found.group())
+            what = "an escape sequence" if code in (0x1B, 0x9B, 0x9D) else "a control character"
+            yield number + 1, f"{what} (U+{code:04X}) in the entry: a terminal would act on it; remove it"
+            return
 
 
 def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -> str:

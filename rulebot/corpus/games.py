@@ -7,6 +7,7 @@ them) and adds every problem it finds, at the line of its key, to a list.
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 import tomllib
 from dataclasses import replace
@@ -14,9 +15,10 @@ from pathlib import Path
 
 from rulebot.corpus.format import ID_RE, is_date, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
-from rulebot.corpus.model import Expansion, Game, Source
+from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
 from rulebot.places import display_path
+from rulebot.text import CONTROL_CHARACTER
 
 TOML_LINE_RE = re.compile(r"at line (\d+)")
 GAME_KEYS = {"slug", "name", "id_prefix", "publisher", "year", "language", "aliases", "expansions", "sources", "vocabulary"}
@@ -31,7 +33,7 @@ Groups = tuple[tuple[str, ...], ...]
 def parse_toml(path: Path, text: str, problems: list[Problem]) -> dict | None:
     """The parsed content of a TOML file's text, or None after adding why not to `problems`."""
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = TOML_LINE_RE.search(str(exc))
         problems.append(Problem(display_path(path), int(match.group(1)) if match else 0, f"invalid TOML: {exc}"))
@@ -39,6 +41,30 @@ def parse_toml(path: Path, text: str, problems: list[Problem]) -> dict | None:
     except RecursionError:  # tomllib recurses into nested arrays and inline tables
         problems.append(Problem(display_path(path), 0, "invalid TOML: arrays or tables nested too deeply"))
         return None
+    if any(CONTROL_CHARACTER.search(value) for value in _strings(data)):
+        # TOML allows control characters as escapes in strings (\u001b, \b): a terminal would act on them.
+        escaped = re.compile(r"\\(?:[bf]|u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|U000000(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F]))")
+        lines = split_lines(text)
+        line = next((n for n, content in enumerate(lines, 1) if CONTROL_CHARACTER.search(content) or escaped.search(content)), 0)
+        problems.append(Problem(display_path(path), line, "a control character in a value (an escape sequence): a terminal would act on it; remove it"))
+        return None
+    return data
+
+
+def _strings(value: object) -> list[str]:
+    """Every string of a parsed TOML file, keys included."""
+    found: list[str] = []
+    stack = [value]
+    while stack:  # not recursive: tomllib has already refused what is too deep for it, and that is all
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            found.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def read_vocabulary(path: Path, text: str, data: dict, problems: list[Problem]) -> tuple[Groups, Groups]:
@@ -71,6 +97,9 @@ def read_game(path: Path, text: str, data: dict, games: dict[str, Game], problem
         )
         for i, item in enumerate(toml.tables(data, "expansions"))
     )
+    for i, expansion in enumerate(expansions):
+        if expansion.slug and not ID_RE.match(expansion.slug):
+            toml.error("slug", f"expansion slug {expansion.slug!r} must be lower case letters, digits and hyphens", "expansions", i)
     sources = read_sources(toml, data, {e.slug for e in expansions})
     vocabulary = data.get("vocabulary", {})
     if not isinstance(vocabulary, dict):
@@ -154,12 +183,47 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
             trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
         )
+        source = replace(source, editions=read_editions(toml, item, source, i))
+        if source.id and not ID_RE.match(source.id):
+            toml.error("id", f"source id {source.id!r} must be lower case letters, digits and hyphens (it names the file SOURCE-ID.md)", "sources", i)
         if source.trust not in TRUST_LEVELS:
             toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
         if source.expansion and source.expansion not in expansion_slugs:
             toml.error("expansion", f"unknown expansion {source.expansion!r}", "sources", i)
         sources.append(source)
     return sources
+
+
+def read_editions(toml: TomlFile, item: dict, source: Source, index: int) -> tuple[Edition, ...]:
+    """A source's earlier editions (`editions = [{ date = ..., edition = "..." }]`), each checked: a date
+    before the next one's and before the source's own `date`, which they need."""
+    value = item.get("editions", [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        toml.error("editions", "editions must be a list of tables: [{ date = YYYY-MM-DD, edition = \"...\" }]", "sources", index)
+        return ()
+    editions = []
+    for n, table in enumerate(value):
+        where = f"sources[{index}].editions[{n}]"
+        unknown = sorted(set(table) - {"date", "edition"})
+        if unknown:
+            toml.error("editions", f"{where}: unknown key {unknown[0]!r} (known: date, edition)", "sources", index)
+        date = table.get("date")
+        if isinstance(date, datetime.date) and not isinstance(date, datetime.datetime):
+            date = date.isoformat()
+        if not isinstance(date, str) or not is_date(date):
+            toml.error("editions", f"{where}.date must be a date YYYY-MM-DD", "sources", index)
+            continue
+        name = table.get("edition", "")
+        if not isinstance(name, str):
+            toml.error("editions", f"{where}.edition must be a string", "sources", index)
+            name = ""
+        editions.append(Edition(date=date, edition=name.strip()))
+    if editions and not source.date:
+        toml.error("editions", f"source {source.id!r} lists earlier editions: it needs its own date (the latest edition)", "sources", index)
+    dates = [e.date for e in editions] + ([source.date] if source.date else [])
+    if any(later <= earlier for earlier, later in itertools.pairwise(dates)):
+        toml.error("editions", f"the editions of source {source.id!r} must be oldest first, each before the next and before its date", "sources", index)
+    return tuple(editions)
 
 
 def groups(lists: list[list[str]]) -> Groups:
@@ -181,7 +245,9 @@ class TomlFile:
             headers = [n for n, line in enumerate(self.lines) if line.strip() == f"[[{table}]]"]
             if index < len(headers):
                 start = headers[index]
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        # `key = ...`, `"key" = ...`, or a table of that name: `[key]`, `[[key]]`, `[vocabulary.key]`.
+        name = rf"(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')"
+        pattern = re.compile(rf"^\s*(?:{name}\s*[=.]|\[\[?\s*(?:[^\]]*\.\s*)?{name}\s*\]\]?)")
         for number in range(start, len(self.lines)):
             if pattern.match(self.lines[number]):
                 return number + 1

@@ -10,6 +10,15 @@ KINDS = ("rule", "setup", "faq", "errata", "fine-point", "variant", "house-rule"
 TRUST_LEVELS = ("official", "designer", "community", "house")
 """How far a source can be trusted, most trusted first."""
 
+def check_kind(kind: str) -> None:
+    """UnknownKindError, naming the kinds and the one meant, unless `kind` is one of them."""
+    if kind not in KINDS:
+        from rulebot.errors import UnknownKindError
+        from rulebot.text import meant, unknown
+
+        raise UnknownKindError(unknown("kind", kind, KINDS, meant(kind, {k: [k] for k in KINDS})))
+
+
 HOUSE_KIND = "house-rule"
 HOUSE_TRUST = "house"
 """An entry of kind HOUSE_KIND, or restating a source of trust HOUSE_TRUST, is a house rule: never an official ruling."""

@@ -26,10 +26,13 @@ from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, is_entr
 from rulebot.corpus.format import split_lines
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CorpusError, Problem
-from rulebot.places import display_path
+from rulebot.places import display_path, is_undecodable
 
 SHOWN_REFERENCES = 5
 """What a usable load left out names this many dropped references at most."""
+MAX_PROBLEMS_PER_FILE = 50
+"""A file's problems are listed up to this many, then counted ("and 19950 more"): a file of thousands of
+broken entries must not make a listing (and the index's record of it, read before every answer) of thousands."""
 
 
 def load(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> Corpus:
@@ -83,9 +86,29 @@ def _read(dirs: Iterable[Path], parsed: ParsedFiles | None) -> _Loader:
         loader.problems.extend(checked.problems)
         loader.cycle_links = checked.cycle_links
         loader.read_setups()  # once every entry is known: the steps point at entries
+    loader.problems = _at_most_per_file(loader.problems, MAX_PROBLEMS_PER_FILE)
     if loader.parsed is not None:
         loader.parsed.prune()
     return loader
+
+
+def _at_most_per_file(problems: list[Problem], limit: int) -> list[Problem]:
+    """The problems, at most `limit` per file, each file's last one followed by how many more it has."""
+    counts: dict[str, int] = {}
+    for problem in problems:
+        counts[problem.path] = counts.get(problem.path, 0) + 1
+    if all(count <= limit for count in counts.values()):
+        return problems
+    kept: list[Problem] = []
+    seen: dict[str, int] = {}
+    for problem in problems:
+        number = seen[problem.path] = seen.get(problem.path, 0) + 1
+        if number <= limit:
+            kept.append(problem)
+        if number == min(limit, counts[problem.path]) and counts[problem.path] > limit:
+            more = counts[problem.path] - limit
+            kept.append(Problem(problem.path, problem.line, f"and {more} more problem{'s' if more > 1 else ''} in this file (fix these first)"))
+    return kept
 
 
 def _drop_dangling_references(corpus: Corpus, cycle_links: set[tuple[str, str]]) -> list[str]:
@@ -235,6 +258,10 @@ class _Loader:
         for child in children:
             if child.name.startswith("."):
                 continue
+            if is_undecodable(child.name):
+                self.problem(child, 0, "the name is not valid UTF-8: rename it")
+                self.leave_out(display_path(child))
+                continue
             try:
                 if child.is_dir():
                     game_dirs.append(child)
@@ -255,8 +282,8 @@ class _Loader:
 
     def read_shared_vocabulary(self, path: Path) -> tuple[games.Groups, games.Groups]:
         """The synonym groups and French groups of a corpus folder's vocabulary.toml (none if absent)."""
-        if not path.is_file():
-            return (), ()
+        if not path.exists():
+            return (), ()  # (one that is there but no regular file, a FIFO, is refused by read_toml, unread)
         parsed = self.read_toml(path)
         if parsed is None:
             self.leave_out(f"the synonyms of {display_path(path)}")
@@ -272,6 +299,10 @@ class _Loader:
             self.problem(game_dir, 0, f"cannot read the folder: {exc.strerror or exc}")
             self.leave_out(f"the game folder {game_dir.name}/")
             return
+        for badly_named in [p for p in files if is_undecodable(p.name)]:
+            self.problem(badly_named, 0, "the name is not valid UTF-8: rename it")
+            self.leave_out(display_path(badly_named))
+        files = [p for p in files if not is_undecodable(p.name)]
         if not game_file.is_file():
             self.problem(game_dir, 0, f"no {GAME_FILE} in this game folder")
             self.leave_out(f"the game folder {game_dir.name}/")

@@ -29,6 +29,16 @@ class Expansion:
 
 
 @dataclass(frozen=True)
+class Edition:
+    """An earlier edition of a source document, which the marks of a later one refer to."""
+
+    date: str
+    """Its date, ISO `YYYY-MM-DD`."""
+    edition: str = ""
+    """Its name, free text ("14 Feb 2021")."""
+
+
+@dataclass(frozen=True)
 class Source:
     """A document that entries restate and cite."""
 
@@ -46,6 +56,13 @@ class Source:
     """One of rulebot.corpus.kinds.TRUST_LEVELS."""
     expansion: str | None = None
     """Default expansion of the entries restating this source."""
+    editions: tuple[Edition, ...] = ()
+    """Its earlier editions, oldest first (the document itself, `date`, is the latest): an entry's `revised`
+    names the edition that changed it, so that the change is dated between that edition and the one before."""
+
+    def edition_dates(self) -> list[str]:
+        """The dates of its editions, oldest first: the earlier ones, then its own (when it has one)."""
+        return [e.date for e in self.editions] + ([self.date] if self.date else [])
 
 
 @dataclass(frozen=True)
@@ -143,7 +160,8 @@ class Entry:
     modifies: tuple[str, ...] = ()
     """Ids of entries whose ruling this one changes."""
     revised: str | None = None
-    """ISO date: the source marks the entry new or revised since then."""
+    """ISO date of the edition of its source that marks the entry new or revised (it changed after the
+    edition before that one: Source.editions)."""
     draft: bool = False
     """Imported and not yet rewritten: its text is still the document's own (`rulebot import`)."""
     translations: tuple[Translation, ...] = ()

@@ -13,8 +13,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulebot import atomic
 from rulebot.corpus.files import GAME_FILE, read_corpus_file
-from rulebot.corpus.format import DATE_RE, ID_RE, format_entry, slugify, unique_id
+from rulebot.corpus.format import DATE_RE, ID_RE, format_entry, slugify, split_entries, unique_id
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
 from rulebot.corpus.model import Corpus, Game
 from rulebot.errors import CurationError, PackageWriteError
@@ -144,33 +145,22 @@ def writable_entries_file(path: Path, game: str, instead: str = "") -> Path:
 
 
 def append(scaffold: Scaffold) -> Path:
-    """Add the entry block at the end of its entries file (created if missing, with its house-rules
-    folder when new); the file's path. CurationError for a file of the corpus installed with rulebot."""
+    """Add the entry block at the end of its entries file (created if missing; a new house-rules folder is
+    made whole, its game.toml and the file at once); the file's path. CurationError for a file of the
+    corpus installed with rulebot, or when its id was taken meanwhile (by another `new` at the same time);
+    WriteError when it cannot be written, the file then as it was."""
     path = writable_entries_file(scaffold.path, scaffold.game)
     if scaffold.game_toml is not None:
-        write_new(path.parent / GAME_FILE, scaffold.game_toml, parents=True)
-    append_text(path, scaffold.block)
+        atomic.create_folder(path.parent, {GAME_FILE: scaffold.game_toml, path.name: scaffold.block})
+        return path
+
+    def add(existing: str | None) -> str:
+        if any(raw.id == scaffold.id for raw in split_entries(path, existing or "")):
+            raise CurationError(f"{path} has an entry {scaffold.id} already (written meanwhile); run the command again for a fresh id")
+        return atomic.joined(existing, scaffold.block)
+
+    atomic.update_file(path, add)
     return path
-
-
-def append_text(path: Path, text: str) -> None:
-    """Add entries at the end of an entries file (created if missing), a blank line before them."""
-    outside_package(path, "the entries file")
-    try:
-        existing = path.read_text(encoding="utf-8") if path.exists() else ""
-        separator = "" if not existing else ("\n" if existing.endswith("\n\n") else ("\n\n" if not existing.endswith("\n") else "\n"))
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(separator + text)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CurationError(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}") from None
-
-
-def has_entries(path: Path) -> bool:
-    """Whether an entries file holds an entry already (a level-2 heading); False when missing."""
-    try:
-        return any(line.startswith("## ") for line in path.read_text(encoding="utf-8").splitlines())
-    except (OSError, UnicodeDecodeError):
-        return False
 
 
 def new_game(
@@ -223,8 +213,9 @@ def new_game(
         ("synonyms = []", 'words that mean the same in this game: [["vp", "victory points"]]'),
         ("terms = []", "words that on their own point at this game"),
     )
-    write_new(folder / GAME_FILE, toml, parents=True)
-    write_new(folder / f"{source}.md", f"# {title.strip()}\n\nThe entries of {name.strip()} that restate this document, each under a `## id` heading.\n")
+    entries = f"# {title.strip()}\n\nThe entries of {name.strip()} that restate this document, each under a `## id` heading.\n"
+    # Made whole, beside, then renamed into place: a failed attempt leaves no folder to refuse a retry.
+    atomic.create_folder(folder, {GAME_FILE: toml, f"{source}.md": entries})
     return folder
 
 
@@ -239,13 +230,14 @@ def _value(value: str) -> str:
 
 
 def write_new(path: Path, text: str, force: bool = False, parents: bool = False) -> None:
-    """Write a file, refusing to replace an existing one unless `force`, and any inside the installed package."""
+    """Write a file whole or not at all (rulebot.atomic), refusing to replace an existing one unless `force`,
+    and any inside the installed package."""
     outside_package(path, "the file")
     if path.exists() and not force:
         raise CurationError(f"{path} exists: add --force to replace it")
-    try:
-        if parents:
+    if parents:
+        try:
             path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
+        except OSError as exc:
+            raise CurationError(f"cannot write {path}: {exc.strerror or exc}") from None
+    atomic.write_file(path, text, replace=force)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_-]+)\}")
 """`{name}` in a step's text: its value for the player count (`values.name`)."""
@@ -53,8 +53,10 @@ class SetupStep:
         """Whether the step is done at this player count."""
         return not self.players or players in self.players
 
-    def text_for(self, players: int) -> str:
-        """The text with each value given for this player count (KeyError when one has none)."""
+    def text_for(self, players: int, unknown: str | None = None) -> str:
+        """The text with each value given for this player count (a value it has none for: `unknown`, else KeyError)."""
+        if unknown is not None:
+            return PLACEHOLDER.sub(lambda match: self.values.get(match.group(1), {}).get(players, unknown), self.text)
         return PLACEHOLDER.sub(lambda match: self.values[match.group(1)][players], self.text)
 
     def entries(self) -> tuple[str, ...]:
@@ -85,6 +87,13 @@ class ExpansionSetup:
     """The player counts the game supports with it; empty: those of the base game."""
     changes: tuple[SetupChange, ...] = ()
     """Its changes to the steps, in the file's order."""
+    uncovered: str = ""
+    """Non-empty when no source of the corpus covers the expansion's setup: what is not covered, in words. Such an
+    expansion in play limits no player count (the sources give none) and makes the checklist incomplete."""
+    opens: tuple[tuple[str, str, str], ...] = ()
+    """(step id, its text with the expansion in play, what the sources leave open of it): the steps it is known
+    to change without the sources saying how (a count of components it adds to); the text states no number
+    the expansion may change (empty: the step's own)."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +171,15 @@ class GameSetup:
         """The changes of those of `expansions` that have any, in the file's order."""
         return [e for e in self.expansions if e.expansion in expansions]
 
+    def uncovered(self, expansions: Collection[str] = ()) -> list[str]:
+        """What the sources do not cover of the expansions in play (ExpansionSetup.uncovered), in the file's order."""
+        return [e.uncovered for e in self.changing(expansions) if e.uncovered]
+
+    def allows(self, players: int, expansions: Collection[str] = ()) -> bool:
+        """Whether a checklist can be made for this count: one the game supports with these expansions, or any
+        count when one of them is not covered by the sources (they give no limit to state)."""
+        return players in self.players_with(expansions) or bool(self.uncovered(expansions))
+
     def players_with(self, expansions: Collection[str] = ()) -> tuple[int, ...]:
         """The player counts supported with these expansions in play: the base game's, unless an expansion
         gives its own (with several that do, the counts all of them support)."""
@@ -185,18 +203,20 @@ class GameSetup:
     def checklist(self, players: int, expansions: Collection[str] = ()) -> Checklist:
         """The checklist for a player count and the expansions in play (ValueError for a count they do not support)."""
         supported = self.players_with(expansions)
-        if players not in supported:
+        if not self.allows(players, expansions):
             raise ValueError(f"{self.game} is not played by {players} with {sorted(expansions)}")
+        opened = {step_id: (text, left) for e in self.changing(expansions) for step_id, text, left in e.opens}
         chosen = [item for item in self.assembled(expansions) if item[0].applies(players)]
+        uncovered = self.uncovered(expansions)
         return Checklist(
             game=self.game,
             players=players,
             expansions=tuple(sorted(expansions)),
             supported=supported,
-            complete=self.complete,
-            note=self.note,
+            complete=self.complete and not uncovered,
+            note=" ".join(part for part in (self.note, *uncovered) if part),
             steps=tuple(
-                ChecklistStep(number, step, step.text_for(players), expansion, change)
+                _for_count(number, step, players, expansion, change, *opened.get(step.id, ("", "")))
                 for number, (step, expansion, change) in enumerate(chosen, 1)
             ),
         )
@@ -228,6 +248,8 @@ class GameSetup:
                     "changes": [
                         {"action": c.action, "step": c.step, "new": _step_json(c.new) if c.new else None} for c in e.changes
                     ],
+                    "uncovered": e.uncovered,
+                    "opens": [list(item) for item in e.opens],
                 }
                 for e in self.expansions
             ],
@@ -248,11 +270,37 @@ class GameSetup:
                     expansion=e["expansion"],
                     players=tuple(e["players"]),
                     changes=tuple(SetupChange(c["action"], c["step"], _step_of(c["new"]) if c["new"] else None) for c in e["changes"]),
+                    uncovered=e.get("uncovered", ""),
+                    opens=tuple((step_id, text, left) for step_id, text, left in e.get("opens", [])),
                 )
                 for e in data["expansions"]
             ),
             path=data["path"],
         )
+
+
+UNKNOWN_VALUE = "(a number the sources do not give)"
+"""Written for a value a step has no number for at the count asked (a count no source covers)."""
+
+
+def _for_count(
+    number: int, step: SetupStep, players: int, expansion: str | None, change: str | None, text: str = "", opened: str = ""
+) -> ChecklistStep:
+    """A step of a checklist for a player count: its values for that count; a value the sources do not give
+    for it (a count allowed only because an expansion in play is not covered) and what an expansion in play
+    leaves open (`opened`, with the step's `text` then) make it open, with its text saying so, rather than guessed."""
+    if text:
+        step = replace(step, text=text, values={})
+    missing = sorted({name for name in PLACEHOLDER.findall(step.text) if players not in step.values.get(name, {})})
+    notes = [step.open] if step.open else []
+    if missing:
+        notes.append(f"the sources give no number for {players} players here")
+    if opened:
+        notes.append(opened)
+    text = step.text_for(players, unknown=UNKNOWN_VALUE)
+    if len(notes) != (1 if step.open else 0):
+        step = replace(step, open="; ".join(notes))
+    return ChecklistStep(number, step, text, expansion, change)
 
 
 MAX_COMBINED = 10

@@ -23,7 +23,7 @@ TOP_KEYS = {"players", "complete", "note", "steps", "expansions"}
 """The keys at the top of a setup.toml."""
 STEP_KEYS = {"id", "order", "entry", "also", "text", "values", "open", "who", "players"}
 """The keys of a step (`[[steps]]`)."""
-EXPANSION_KEYS = {"expansion", "players", "steps"}
+EXPANSION_KEYS = {"expansion", "players", "steps", "uncovered", "open"}
 """The keys of an expansion's changes (`[[expansions]]`)."""
 CHANGE_KEYS = (STEP_KEYS - {"id"}) | {"action", "step"}
 """The keys of an expansion's change to a step (`[[expansions.steps]]`): a step's, its id given as `step`."""
@@ -161,8 +161,36 @@ class _Reader:
                 change = self.change((*where, "steps", number), change_table, slug, base, changed, added)
                 if change is not None:
                     changes.append(change)
-            out.append(ExpansionSetup(slug, tuple(sorted(players)), tuple(changes)))
+            uncovered = self.string(where, table, "uncovered")
+            if uncovered and players:
+                self.problem(where, "players", f"expansion {slug!r} is not covered by the sources (uncovered): it gives no player counts")
+            opens = self.opens(where, table, uncovered)
+            out.append(ExpansionSetup(slug, tuple(sorted(players)), tuple(changes), uncovered, opens))
+        every = set(base) | set(added)
+        for at, expansion in enumerate(out):
+            for step_id, _text, _left in expansion.opens:
+                if step_id not in every:
+                    self.problem(("expansions", at), "open", f"open.{step_id}: no step {step_id!r} (its steps: {', '.join(sorted(every))})")
         return out
+
+    def opens(self, where: Where, table: dict, uncovered: str) -> tuple[tuple[str, str, str], ...]:
+        """An uncovered expansion's `open` tables: `open.STEP = { text = ..., open = ... }`, the step's text with
+        the expansion in play (no number it may change) and what the sources leave open of it."""
+        raw = table.get("open", {})
+        shape = "open.STEP must be a table { text = \"...\", open = \"...\" }: the step's text with the expansion, and what is left open"
+        if not isinstance(raw, dict):
+            self.problem(where, "open", shape)
+            return ()
+        if raw and not uncovered:
+            self.problem(where, "open", "open is for an expansion the sources do not cover: give its uncovered text")
+        out = []
+        for step_id, item in raw.items():
+            good = isinstance(item, dict) and set(item) <= {"text", "open"} and all(isinstance(v, str) and v.strip() for v in item.values())
+            if not good or not item.get("open"):
+                self.problem(where, "open", f"{shape} (open.{step_id})")
+                continue
+            out.append((step_id, item.get("text", "").strip(), item["open"].strip()))
+        return tuple(out)
 
     def change(self, where: Where, table: dict, expansion: str, base: dict[str, SetupStep], changed: dict[str, str], added: dict[str, str]) -> SetupChange | None:
         action = self.string(where, table, "action", required=True)

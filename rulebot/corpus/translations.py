@@ -47,6 +47,10 @@ def parse_translations(path: Path, text: str, lang: str, shown: str) -> tuple[li
     rejected = 0
     for raw in split_entries(path, text):
         own = [Problem(shown, line, message) for line, message in raw.problems]
+        if raw.oversized:  # its header and text were not read
+            problems.extend(own)
+            rejected += 1
+            continue
         for key, (_value, line) in raw.headers.items():
             if key not in TRANSLATION_KEYS:
                 own.append(Problem(shown, line, f"unknown key {key!r} in a translation (known: title; names and questions go in the entries file, as aliases-{lang})"))

@@ -57,8 +57,8 @@ class Answer:
     """What `ask` found for a question (a plain class, as Hit is)."""
 
     __slots__ = (
-        "answer_language", "close_titles", "confident", "evidence", "game", "language", "other_games", "parts", "players",
-        "probability", "query", "results", "setup", "suggestions",
+        "answer_language", "close_titles", "confident", "evidence", "game", "instead_of", "language", "other_games", "parts",
+        "players", "probability", "query", "results", "setup", "suggestions",
     )
 
     def __init__(
@@ -103,6 +103,9 @@ class Answer:
         """The player count the question is asked for ("with 3 players"), if it gives one."""
         self.parts = parts
         """How many of the first results make up the answer: the best, and those that complete it."""
+        self.instead_of: dict[str, str] | None = None
+        """The game the question was asked of, {"slug", "name"} (given, or whose expansion is in play), when the
+        answer is an entry of another game that the question names (rulebot.answering.answer); else None."""
         self.setup = setup
         """For a question with a player count: the setup steps for that count that the answer's entries
         state (rulebot.search.for_players), or None."""

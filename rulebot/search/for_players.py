@@ -3,12 +3,14 @@
 When the entries that make up an answer are the ones a game's setup steps
 point at (its setup.toml: rulebot.corpus.setup), the answer gives those
 steps for the count asked, from the same data as `rulebot setup`: "For 3
-players: ... deal 10 of them as the starting monument deck". The steps are
-those of the checklist for that count, with the expansions in play or named
-in the question, and those of the answer's entries; of them, the steps that
-point at an entry of the answer, and among those the ones whose text shares
-most words with the question (else those of the best entry). A count the
-game is not played by, with those expansions, is said so.
+players, Perlae Imperii: ... deal 10 of them as the starting monument deck".
+The steps are those of the checklist for that count with the expansions in
+play or named in the question (the base game's, when there are none), then
+those that the other expansions of the answer's entries add or replace: the
+base game's number comes first unless the expansion is in play or named. Of
+them, the steps that point at an entry of the answer, and among those the
+ones whose text shares most words with the question (else those of the best
+entry). A count the game is not played by, with those expansions, is said so.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rulebot.corpus.setup import GameSetup
+from rulebot.corpus.setup import ChecklistStep, GameSetup
 from rulebot.errors import UnknownEntryError
 from rulebot.language import analysis
 from rulebot.search.answer import Hit
@@ -42,10 +44,14 @@ def setup_answer(
 
     `games`: the index's games (their setup); `words`: the question's folded
     words; `in_play`: the expansions of the best entry's game in play or
-    named; `get`: an entry's payload by id. The object is
+    named; `get`: an entry's payload by id. The steps are those of the game
+    with `in_play`, then those that the other expansions of the answer's
+    entries add or replace (each step says its expansion). The object is
     {"players", "game", "expansions": [{"slug", "name"}], "supported",
-    "steps": [step objects of `rulebot setup --json`]}; "steps" is empty
-    when the game is not played by that count with those expansions.
+    "has_expansions", "steps": [step objects of `rulebot setup --json`]};
+    "steps" is empty when the game is not played by that count with those
+    expansions; "has_expansions": whether the game has any (then each line
+    names the expansion its step is of, or the base game).
     """
     best = parts[0]
     game = games[best.game]
@@ -54,34 +60,50 @@ def setup_answer(
         return None
     setup = GameSetup.from_json(data)
     answering = [hit for hit in parts if hit.game == best.game]
-    expansions = set(in_play) | {slug for hit in answering if (slug := hit.data.get("expansion"))}
+    chosen = set(in_play)
+    # The expansions of the answer's entries that are neither in play nor named: their numbers come after the
+    # base game's (the game as played without them), each line naming its expansion.
+    extra = {slug for hit in answering if (slug := hit.data.get("expansion"))} - chosen
+    expansions = chosen | extra
     names = {e["slug"]: e["name"] for e in game["expansions"]}
-    supported = list(setup.players_with(expansions))
     found: dict[str, Any] = {
         "players": players,
         "game": best.game,
         "expansions": [{"slug": slug, "name": names.get(slug, slug)} for slug in sorted(expansions)],
-        "supported": supported,
+        "supported": list(setup.players_with(expansions)),
+        "has_expansions": bool(game["expansions"]),
         "steps": [],
     }
-    ids = [hit.id for hit in answering]
-    pointing = [step for step, _expansion, _change in setup.assembled(expansions) if set(step.entries()) & set(ids)]
+    ids = set(hit.id for hit in answering)
+    pointing = [step for step, _expansion, _change in setup.assembled(expansions) if set(step.entries()) & ids]
     if not pointing:
         return None
-    if players not in supported:
-        return found
-    checklist = setup.checklist(players, expansions)
-    candidates = [step for step in checklist.steps if set(step.step.entries()) & set(ids)]
-    asked = content_stems(words)
-    shared = {step.number: len(asked & {analysis.stem(w) for w in analysis.words(step.text)}) for step in candidates}
-    most = max(shared.values(), default=0)
-    if most:
-        chosen = [step for step in candidates if shared[step.number] == most]
-    else:  # no word in common (a question in French, say): the steps of the best entry that has any
-        first = next((i for i in ids if any(i in step.step.entries() for step in candidates)), None)
-        chosen = [step for step in candidates if first in step.step.entries()]
-    found["steps"] = [step.to_json(lambda entry_id: cite(get, entry_id), names) for step in chosen[:MAX_STEPS]]
+    order = [hit.id for hit in answering]
+    added: list[ChecklistStep] = []  # the steps the other expansions add or replace, for that count
+    if extra and setup.allows(players, expansions):
+        steps = setup.checklist(players, expansions).steps
+        added = _most_alike([step for step in steps if step.expansion in extra and set(step.step.entries()) & ids], words, order)
+    own: list[ChecklistStep] = []  # the game's steps with what is in play: those that answer, and those replaced
+    if setup.allows(players, chosen):
+        steps = setup.checklist(players, chosen).steps
+        alike = _most_alike([step for step in steps if set(step.step.entries()) & ids], words, order)
+        replaced = {step.step.id for step in added if step.change == "replace"}
+        own = [step for step in steps if step in alike or step.step.id in replaced]
+    picked = own + added
+    found["steps"] = [step.to_json(lambda entry_id: cite(get, entry_id), names) for step in picked[:MAX_STEPS]]
     return found
+
+
+def _most_alike(candidates: Sequence[ChecklistStep], words: Sequence[str], order: Sequence[str]) -> list[ChecklistStep]:
+    """Of the steps that point at the answer's entries (`order`: their ids, best first), those whose text shares
+    most words with the question; with no word in common (a question in French, say), those of the best entry."""
+    asked = content_stems(words)
+    shared = [len(asked & {analysis.stem(w) for w in analysis.words(step.text)}) for step in candidates]
+    most = max(shared, default=0)
+    if most:
+        return [step for step, count in zip(candidates, shared, strict=True) if count == most]
+    first = next((i for i in order if any(i in step.step.entries() for step in candidates)), None)
+    return [step for step in candidates if first in step.step.entries()]
 
 
 def cite(get: Callable[[str], StoredEntry], entry_id: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ import heapq
 from collections.abc import Collection, Container, Mapping
 from typing import TYPE_CHECKING
 
-from rulebot.errors import UnknownEntryError, UnknownGameError
+from rulebot.errors import UnknownEntryError, UnknownExpansionError, UnknownGameError
 from rulebot.index.opened import OpenIndex
 from rulebot.language import analysis
 from rulebot.language.analysis import stem
@@ -96,7 +96,7 @@ class Searcher:
     def resolve_expansions(self, names: Collection[str], game: str | None = None) -> dict[str, set[str]]:
         """Map `--with` names to {game: expansions}; `base` (with a game) means none.
 
-        UnknownGameError (a RulebotError) for an unknown game, or when a name is
+        UnknownGameError for an unknown game; UnknownExpansionError when a name is
         no expansion (of the game), or is ambiguous between games without a game to choose.
         """
         if game is not None:
@@ -105,18 +105,29 @@ class Searcher:
         for name in names:
             if name == "base":
                 if game is None:
-                    raise UnknownGameError("--with base needs --game, to say which game is played without expansions")
+                    raise UnknownExpansionError("--with base needs --game, to say which game is played without expansions")
                 chosen.setdefault(game, set())
                 continue
             owners = [slug for slug, g in self.games.items() if any(e["slug"] == name for e in g["expansions"])]
             if game is not None:
                 owners = [o for o in owners if o == game]
             if not owners:
-                raise UnknownGameError(self._unknown_expansion(name, game))
+                raise UnknownExpansionError(self._unknown_expansion(name, game))
             if len(owners) > 1:
-                raise UnknownGameError(f"expansion {name!r} belongs to several games ({', '.join(owners)}): add --game")
+                raise UnknownExpansionError(f"expansion {name!r} belongs to several games ({', '.join(owners)}): add --game")
             chosen.setdefault(owners[0], set()).add(name)
         return chosen
+
+    def check_expansion(self, expansion: str, game: str | None = None) -> None:
+        """UnknownExpansionError unless `expansion` is `base` (the base game) or an expansion (of the game, when given)."""
+        from rulebot.text import meant, unknown
+
+        names = {"base": ["base game"]}
+        for slug, data in self.games.items():
+            if game in (None, slug):
+                names.update((e["slug"], [e["name"]]) for e in data["expansions"])
+        if expansion not in names:
+            raise UnknownExpansionError(unknown("expansion", expansion, names, meant(expansion, names), of=game or ""))
 
     def _unknown_expansion(self, name: str, game: str | None) -> str:
         """The message for a `--with` name that is no expansion: the game's expansions, or every game's."""
@@ -137,9 +148,16 @@ class Searcher:
         return self.reader.payload(min(found))
 
     def entries(self, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[StoredEntry]:
-        """Payloads of every entry matching the filters, in corpus order."""
+        """Payloads of every entry matching the filters, in corpus order; a filter that names nothing is an error
+        (UnknownGameError, UnknownKindError, UnknownExpansionError), never an empty list."""
         if game is not None:
             self.check_game(game)
+        if kind is not None:
+            from rulebot.corpus.kinds import check_kind
+
+            check_kind(kind)
+        if expansion is not None:
+            self.check_expansion(expansion, game)
         wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
         docnums = set.intersection(*wanted) if wanted else self.reader.docnums()
         return [self.reader.payload(n) for n in sorted(docnums)]

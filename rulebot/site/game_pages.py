@@ -170,11 +170,11 @@ def _page_link(page: Page, here: str, source: SourceView) -> PageLink:
 def _whats_new(site: Site, slug: str) -> list[ChangeGroup]:
     """A game's revised entries, newest first, grouped by date and source (groups in order of first appearance)."""
     game = site.corpus.games[slug]
-    grouped: dict[tuple[str, str], list[Entry]] = {}
+    grouped: dict[tuple[str, str | None, str], list[Entry]] = {}
     for change in site.changes[slug]:
-        grouped.setdefault((change.date, change.entry.source), []).append(change.entry)
+        grouped.setdefault((change.date, change.after, change.entry.source), []).append(change.entry)
     groups = []
-    for number, ((date, source_id), entries) in enumerate(grouped.items(), 1):
+    for number, ((date, after, source_id), entries) in enumerate(grouped.items(), 1):
         source = game.source(source_id) or Source(id=source_id, title=source_id)
         items = tuple(
             ChangeItem(
@@ -190,6 +190,7 @@ def _whats_new(site: Site, slug: str) -> list[ChangeGroup]:
         groups.append(
             ChangeGroup(
                 date=date,
+                after=after,
                 anchor=f"{WHATS_NEW_ANCHOR}--{number}",
                 source_title=source.title,
                 source_href=f"#s--{source.id}",

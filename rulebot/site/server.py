@@ -4,18 +4,68 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
+import stat
 import threading
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
 from rulebot.errors import SiteError
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+"""The host names a request may give for the server on the loopback (with its port)."""
+
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves files without logging every request to stderr."""
+    """Serves the regular files inside the site folder only, without logging every request to stderr.
+
+    What a browser on the same machine could otherwise be led to read: a
+    symbolic link out of the folder, a dotfile (.git, .ssh), a folder
+    listing; and a page of another site whose name resolves to 127.0.0.1
+    (DNS rebinding) sends its own Host header, which is refused.
+    """
 
     def log_message(self, *args: Any) -> None:
         pass
+
+    def send_head(self) -> Any:
+        if not self._host_allowed():
+            self.send_error(403, "Host not allowed")
+            return None
+        if not self._servable():
+            self.send_error(404, "File not found")
+            return None
+        return super().send_head()
+
+    def list_directory(self, path: Any) -> Any:
+        self.send_error(404, "File not found")  # a folder without index.html is no page
+        return None
+
+    def _host_allowed(self) -> bool:
+        host = (self.headers.get("Host") or "").strip().lower()
+        port = self.server.server_address[1]
+        bound = str(self.server.server_address[0])
+        names = {*LOOPBACK_NAMES, f"[{bound}]" if ":" in bound else bound}
+        return host in {f"{name}:{port}" for name in names}
+
+    def _servable(self) -> bool:
+        """Whether the request names a regular file inside the folder (a folder: its index.html), by no dot name."""
+        path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors="surrogatepass")
+        if any(part.startswith(".") for part in path.split("/")) or "\\" in path or "\0" in path:
+            return False
+        root = os.path.realpath(self.directory)
+        target = os.path.realpath(self.translate_path(self.path))
+        if target != root and not target.startswith(root + os.sep):
+            return False  # a link out of the folder
+        try:
+            info = os.stat(target)
+            if stat.S_ISDIR(info.st_mode):
+                index = os.path.realpath(os.path.join(target, "index.html"))
+                return index.startswith(root + os.sep) and stat.S_ISREG(os.stat(index).st_mode)
+            return stat.S_ISREG(info.st_mode)
+        except (OSError, ValueError):
+            return False
 
 
 class _Server(http.server.ThreadingHTTPServer):

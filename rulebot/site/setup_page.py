@@ -11,13 +11,13 @@ expansion choice shows the one checklist for the choice, numbered as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import jinja2
 
 from rulebot.corpus.model import Corpus, Game
-from rulebot.corpus.setup import GameSetup, count_range, played_by, with_expansions
+from rulebot.corpus.setup import UNKNOWN_VALUE, GameSetup, count_range, played_by, with_expansions
 
 TEMPLATE = "setup.html"
 
@@ -69,6 +69,8 @@ class CombinationView:
     players: tuple[int, ...]
     played_by: str
     steps: tuple[StepView, ...]
+    uncovered: str = ""
+    """What no source covers of its expansions (an expansion `uncovered`): then it is shown at every count of the page."""
 
 
 def pages(
@@ -102,16 +104,23 @@ def _combination(
     corpus: Corpus, setup: GameSetup, expansions: tuple[str, ...], names: Mapping[str, str], page: str, href: Callable[[str, str], str | None]
 ) -> CombinationView:
     supported = setup.players_with(expansions)
+    uncovered = " ".join(setup.uncovered(expansions))
+    if uncovered:  # no limit to state: every count of the page's other checklists
+        supported = tuple(sorted({count for other in setup.combinations() for count in setup.players_with(other)}))
     game_name = corpus.games[setup.game].name
     named = [names.get(slug, slug) for slug in expansions]
+    opened = {step_id: (text, left) for changes in setup.changing(expansions) for step_id, text, left in changes.opens}
     steps = []
     for step, expansion, _change in setup.assembled(expansions):
+        text, left = opened.get(step.id, ("", ""))
+        if text:  # an expansion no source covers: the step's text without the numbers it may change
+            step = replace(step, text=text, values={})
         counts = tuple(count for count in supported if step.applies(count))
         if not counts:
             continue
         by_text: dict[str, list[int]] = {}
         for count in counts:
-            by_text.setdefault(step.text_for(count), []).append(count)
+            by_text.setdefault(step.text_for(count, unknown=UNKNOWN_VALUE), []).append(count)
         entry = corpus.entries[step.entry]
         source = corpus.games[entry.game].source(entry.source)
         steps.append(
@@ -119,7 +128,7 @@ def _combination(
                 id=step.id,
                 players=counts,
                 texts=tuple(StepText(tuple(at), text) for text, at in by_text.items()),
-                open=step.open,
+                open="; ".join(part for part in (step.open, left) if part),
                 expansion=names.get(expansion, expansion) if expansion else "",
                 href=href(step.entry, page),
                 entry_title=entry.title,
@@ -131,5 +140,6 @@ def _combination(
         title=with_expansions(game_name, named),
         players=supported,
         played_by=played_by(game_name, named, supported),
+        uncovered=uncovered,
         steps=tuple(steps),
     )

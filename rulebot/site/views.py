@@ -251,10 +251,12 @@ class ChangeItem:
 
 @dataclass(frozen=True)
 class ChangeGroup:
-    """The entries of "What's new" that one source marks new or revised since one date."""
+    """The entries of "What's new" that one edition of one source marks new or revised."""
 
     date: str
-    """The entries' `revised` date, ISO `YYYY-MM-DD`."""
+    """The entries' `revised` date (the edition that marks them), ISO `YYYY-MM-DD`."""
+    after: str | None
+    """The date of the edition before it (they changed after then), when the source lists its editions."""
     anchor: str
     """Its element id (`whats--new--<n>`)."""
     source_title: str

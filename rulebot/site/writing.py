@@ -1,12 +1,10 @@
-"""Writing a built site: the checks that the output folder is safe to replace, and the atomic write (a fresh folder beside it, swapped in)."""
+"""Writing a built site: the checks that the output folder is safe to replace, and the atomic write (a fresh folder beside it, swapped in, by rulebot.atomic)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
+from rulebot import atomic
 from rulebot.corpus.model import Corpus
 from rulebot.errors import SiteError
 from rulebot.places import outside_package
@@ -46,58 +44,7 @@ def check_target(out_dir: Path, corpus: Corpus, force: bool) -> Path:
 
 
 def write(target: Path, files: dict[str, bytes]) -> None:
-    """Write `files` into a fresh folder beside `target`, then swap it in."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".rulebot-new", dir=target.parent))
-    except OSError as exc:
-        raise SiteError(f"cannot write the site beside {target}: {exc.strerror or exc}") from None
-    try:
-        os.chmod(fresh, 0o777 & ~_umask())
-        for name, content in files.items():
-            path = fresh / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(content)
-        _swap(fresh, target)
-    except OSError as exc:
-        raise SiteError(f"cannot write the site to {target}: {exc.strerror or exc}") from None
-    finally:
-        if fresh.exists():
-            shutil.rmtree(fresh, ignore_errors=True)
-
-
-def _swap(fresh: Path, target: Path) -> None:
-    if not target.exists():
-        fresh.rename(target)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".rulebot-old", dir=target.parent))
-    old.rmdir()
-    try:
-        target.rename(old)
-    except OSError:
-        # A folder that cannot be moved (a mount point, say): replace its
-        # content instead, which is all inside it.
-        _empty(target)
-        for child in sorted(fresh.iterdir()):
-            child.rename(target / child.name)
-        return
-    try:
-        fresh.rename(target)
-    except OSError:
-        old.rename(target)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def _empty(folder: Path) -> None:
-    for child in folder.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child)
-        else:
-            child.unlink()
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+    """Write `files` into a fresh folder beside `target`, then swap it in (rulebot.atomic.replace_folder):
+    a build that fails or is killed leaves the site as it was, and what a killed build left beside it is
+    removed by the next."""
+    atomic.replace_folder(target, files)
