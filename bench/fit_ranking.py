@@ -71,6 +71,10 @@ PAIR_DEPTH = 20
 """Wrong candidates paired with the right ones: those ranked among the first this many."""
 RIDGE = 0.2
 """How strongly the weights are held to PRIOR."""
+DRAFT_RIDGE = 0.005
+"""...and those of the features of drafts only: they change nothing for a curated entry, so no curated
+game's ranking is at stake, and the imported games' questions may move them further."""
+DRAFT_FEATURES = ("draft", "draft_name", "draft_coverage")
 CONFIDENCE_RIDGE = 0.001
 TARGET_SHIPPED, TARGET_IMPORTED = 0.95, 0.90
 UNANSWERED_TARGET = 0.1
@@ -79,7 +83,7 @@ FLOORS = (0.0, 0.25, 0.34, 0.5, 0.6, 0.67)
 """The coverage floors tried: a first answer matching at most this share of the question's units is not stood by."""
 PRIOR = {
     "words": 1.0, "coverage": 1.0, "name": 1.0, "exact": 0.0, "asked": 0.0, "trust": -0.05, "game_terms": 0.0953,
-    "quantity": 0.693, "players": 0.693, "named_expansion": 0.182, "other_expansion": 0.0, "length": 0.0, "absent": 0.0,
+    "quantity": 0.693, "players": 0.693, "named_expansion": 0.182, "other_expansion": 0.0, "length": 0.0, "absent": 0.0, "draft": 0.0, "draft_name": 0.0, "draft_coverage": 0.0,
     **{f"kind_{kind}": 0.0 for kind in features.RANKED_KINDS},
 }
 """The hand-set form the model replaced, as weights: the words' score times the coverage and name factors,
@@ -143,14 +147,15 @@ def pairs(questions: list[Asked]) -> tuple[np.ndarray, np.ndarray]:
 
 def fit_rank(questions: list[Asked]) -> dict[str, float]:
     prior = np.array([PRIOR[name] for name in features.FEATURES])
+    ridge = np.array([DRAFT_RIDGE if name in DRAFT_FEATURES else RIDGE for name in features.FEATURES])
     diffs, weights = pairs(questions)
     total = weights.sum()
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         margin = diffs @ w
-        value = (weights * np.logaddexp(0, -margin)).sum() / total + RIDGE * ((w - prior) ** 2).sum()
+        value = (weights * np.logaddexp(0, -margin)).sum() / total + (ridge * (w - prior) ** 2).sum()
         slope = -(weights / (1 + np.exp(np.clip(margin, -700, 700))))
-        gradient = diffs.T @ slope / total + 2 * RIDGE * (w - prior)
+        gradient = diffs.T @ slope / total + 2 * ridge * (w - prior)
         return value, gradient
 
     found = minimize(loss, prior, jac=True, method="L-BFGS-B")

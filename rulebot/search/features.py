@@ -26,6 +26,9 @@ as one named feature vector (FEATURES, `describe`):
 - absent: the share of the question's units that its search found in no
   entry (of the games searched): the same for all of one search's
   candidates, it tells how much of the question the sources never mention;
+- draft: 1 for an entry imported and not yet restated by a curator; draft_name
+  and draft_coverage: its name and coverage features again, for a draft only
+  (an imported heading names a topic more often than the rule that answers);
 - kind_*: 1 for an entry of that kind (a rule is none of them).
 
 An entry's score is exp(weights · features) (`score`): a product of
@@ -62,7 +65,7 @@ RANKED_KINDS = tuple(kind for kind in KINDS if kind != "rule")
 """The kinds that have a feature of their own: a rule is the kind the others are weighed against."""
 FEATURES = (
     "words", "coverage", "name", "exact", "asked", "trust", "game_terms", "quantity", "players",
-    "named_expansion", "other_expansion", "length", "absent", *(f"kind_{kind}" for kind in RANKED_KINDS),
+    "named_expansion", "other_expansion", "length", "absent", "draft", "draft_name", "draft_coverage", *(f"kind_{kind}" for kind in RANKED_KINDS),
 )
 """The features of a candidate, in the order of its vector."""
 CONFIDENCE = (
@@ -135,6 +138,7 @@ def describe(
     exact = 1.0 if said and (said in names or said in asked) else 0.0
     near = max((_overlap(said, line) for line in asked), default=0.0)
     expansion = data["expansion"]
+    covered = log(UNCOVERED_SHARE + (1 - UNCOVERED_SHARE) * coverage**2)
     quantity = 0.0
     if context.content:
         quantity = len(context.content.intersection(data.get("counted", ()))) / len(context.content)
@@ -142,7 +146,7 @@ def describe(
     kind = data["kind"]
     return [
         log(max(bm25, 1e-9)),
-        log(UNCOVERED_SHARE + (1 - UNCOVERED_SHARE) * coverage**2),
+        covered,
         log(bonus),
         exact,
         near,
@@ -154,6 +158,7 @@ def describe(
         1.0 if expansion is not None and expansion not in named and expansion not in context.in_play.get(hit.game, ()) else 0.0,
         log(1 + length),
         absent,
+        *((1.0, log(bonus), covered) if data.get("draft") else (0.0, 0.0, 0.0)),
         *(1.0 if kind == other else 0.0 for other in RANKED_KINDS),
     ]
 

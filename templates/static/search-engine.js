@@ -911,9 +911,10 @@
       quantity = stated / context.content.size;
     }
     var named = context.named[hit.game] || new Set(), expansion = entry.expansion;
+    var covered = Math.log(R.UNCOVERED_SHARE + (1 - R.UNCOVERED_SHARE) * Math.pow(found.coverage, 2));
     var vector = [
       Math.log(Math.max(found.bm25, 1e-9)),
-      Math.log(R.UNCOVERED_SHARE + (1 - R.UNCOVERED_SHARE) * Math.pow(found.coverage, 2)),
+      covered,
       Math.log(found.bonus),
       exact,
       near,
@@ -924,7 +925,10 @@
       expansion !== null && named.has(expansion) ? 1 : 0,
       expansion !== null && !named.has(expansion) ? 1 : 0,
       Math.log(1 + entry.length),
-      found.absent
+      found.absent,
+      entry.draft ? 1 : 0,
+      entry.draft ? Math.log(found.bonus) : 0,
+      entry.draft ? covered : 0
     ];
     R.RANKED_KINDS.forEach(function (kind) { vector.push(entry.kind === kind ? 1 : 0); });
     return vector;
