@@ -82,7 +82,17 @@ def answer(
     if first is not None and not found.confident:
         wider = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only)
         best = wider.results[0] if wider.results else None
-        if wider.confident and best is not None and best.game != first and names_entry(searcher, question, best.data):
+        # Only a name whose words the game asked of never uses can mean another game's entry: "setup" or
+        # "dragon" said of Res Arcana are about Res Arcana, even where another game has an entry of that name.
+        # A game the user chose (`--game`) is left only for one the question names as well ("dune assassination
+        # mission"): a game may simply lack what it is asked about ("alliance", "is there a solo mode").
+        if (
+            wider.confident
+            and best is not None
+            and best.game != first
+            and (game is None or best.game in searcher.reading.named_games(question))
+            and names_entry(searcher, question, best.data, foreign_to=first)
+        ):
             wider.instead_of = {"slug": first, "name": searcher.games[first]["name"]}
             found = wider
     if official_only:
@@ -94,16 +104,58 @@ def answer(
     return found
 
 
-def names_entry(searcher: Searcher, question: str, payload: dict) -> bool:
-    """Whether a question names an entry: every word of its title or of an alias, or a close spelling of it."""
+def names_entry(searcher: Searcher, question: str, payload: dict, foreign_to: str | None = None) -> bool:
+    """Whether a question names an entry: every word of its title or of an alias, or a close spelling of it.
+    `foreign_to`: a game none of whose names, vocabulary or entries has any word of that name (its words are
+    then distinctive of the entry's game)."""
     from rulebot.language import analysis
     from rulebot.search.constants import MIN_NAME_LETTERS
 
     said = set()
     for word in analysis.words(question):
         said.add(analysis.stem(word))
+        if foreign_to is not None and uses_stem(searcher, foreign_to, analysis.stem(word)):
+            continue  # a word of the game asked of is no typo there ("réduction" is not "reaction")
         said.update(analysis.stem(close) for spelling in searcher.spellings.of(word) for close in spelling)
-    return any(name and said.issuperset(name) and sum(map(len, name)) >= MIN_NAME_LETTERS for name in payload["name_stems"])
+    return any(
+        name and said.issuperset(name) and sum(map(len, name)) >= MIN_NAME_LETTERS
+        and (foreign_to is None or not any(uses_stem(searcher, foreign_to, s) for s in name))
+        for name in payload["name_stems"]
+    )
+
+
+def uses_stem(searcher: Searcher, game: str, stem: str) -> bool:
+    """Whether a game says a word of this stem: in its names, its expansions' names, its vocabulary (in every
+    language) or any of its entries (in English or French)."""
+    from rulebot.language import analysis
+
+    data = searcher.games[game]
+    names = [*data["aliases"], *(e["name"] for e in data["expansions"])]
+    if any(stem == analysis.stem(word) for name in names for word in analysis.words(name)):
+        return True
+    if stem in searcher.reading.vocabulary_stems(game):
+        return True
+    own = searcher.scorer.docs("game", game)
+    return any(own & searcher.scorer.docs(field, term) for field, term in _terms_of(stem))
+
+
+def _terms_of(stem: str) -> list[tuple[str, str]]:
+    """Where an entry's text keeps a word of this stem, and as what term: its English fields keep the stem; its
+    names field (title and aliases, unstemmed) and French fields are looked up with the stem as a word."""
+    from rulebot.language import analysis
+
+    french = analysis.french_term(stem)
+    return [
+        *((field, stem) for field in ENGLISH_FIELDS),
+        ("names", analysis.name_term(stem)),
+        *(((field, french) for field in FRENCH_FIELDS) if french else ()),
+    ]
+
+
+ENGLISH_FIELDS = ("title", "aliases", "asked", "body", "section")
+"""The fields of an entry that keep its English words as stems (analysis.english_term)."""
+FRENCH_FIELDS = ("title_fr", "body_fr", "aliases_fr", "asked_fr")
+"""The fields of an entry that keep its French words as French stems (analysis.french_term)."""
 
 
 def answer_language(question_language: str, chosen: str | None = None) -> str:
@@ -145,9 +197,11 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
     setup = GameSetup.from_json(data["setup"])
     names = {e["slug"]: e["name"] for e in data["expansions"]}
     supported = setup.players_with(expansions)
-    # An expansion the sources do not cover limits no count: its setup says what is not covered instead.
     if players is None or not setup.allows(players, expansions):
         played = played_by(data["name"], [names[e] for e in expansions], supported)
+        unstated = [names[e] for e in setup.unstated(expansions)]
+        if unstated:  # the counts are those of the covered setups: say that the expansion's own are not known
+            played += f" (the sources do not give {' or '.join(unstated)}'s own player counts: these are those of the setups they cover)"
         others = [
             f"with {names[e.expansion]}: {count_range(e.players)}"
             for e in setup.expansions

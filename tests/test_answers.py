@@ -265,3 +265,55 @@ class TestAnotherGamesEntry:
         result = run_cli("play", input=":game res-arcana\ndune assassination mission\n")
         assert "Not in Res Arcana: Assassination Mission is in Dune: Imperium." in result.output
         assert "Did you mean" not in result.output
+
+    @pytest.mark.parametrize(
+        "option, game, question",
+        [
+            ("--game", "res-arcana", "setup"),
+            ("--game", "res-arcana", "how do i set up"),
+            ("--game", "res-arcana", "dragon"),
+            ("--game", "portals-of-molthar", "how does game end work"),
+            ("--game", "catalyst", "how does income work"),
+            ("--game", "catalyst", "is there a solo mode"),
+            ("--game", "res-arcana", "can i play solo"),
+            ("--game", "res-arcana", "alliance"),
+            ("--game", "catalyst", "display"),
+            ("--with", "perlae-imperii", "setup"),
+            ("--with", "perlae-imperii", "dragon"),
+        ],
+    )
+    def test_a_question_of_the_game_asked_of_stays_in_it(self, run_cli, option, game, question):
+        """Generic words that another game has an entry for ("setup", "solo mode", "alliance") are a question of
+        the game asked of: unsure or nothing (exit 3 or 1), never another game's entry (exit 0)."""
+        assert run_cli("ask", option, game, question).exit_code in (1, 3)
+        data = json.loads(run_cli("ask", option, game, "--json", question).output)
+        asked = game if option == "--game" else "res-arcana"
+        assert data["instead_of"] is None and {r["game"] for r in data["results"]} <= {asked}, data["results"][:1]
+
+    @pytest.mark.parametrize("question", ["chamurky", "chaumurky", "chaumurkey"])
+    def test_a_misspelt_card_of_another_game(self, run_cli, question):
+        """A close spelling of a name no word of the game asked of resembles is still that card."""
+        data = json.loads(run_cli("ask", "--with", "perlae-imperii", "--json", question).output)
+        assert data["instead_of"] == {"slug": "res-arcana", "name": "Res Arcana"} and data["results"][0]["id"] == "dune-chaumurky"
+
+    @pytest.mark.slow
+    def test_no_word_of_a_games_vocabulary_leaves_it(self):
+        """Every word of every game's vocabulary (synonyms in English and French, terms), asked of that game, is
+        answered in it; and no other game's entry that it would find is named by it as a name foreign to the game
+        (the rule for a game come first through an expansion)."""
+        from rulebot.corpus import load
+        from rulebot.places import shipped_corpus_dir
+
+        corpus = load.load([shipped_corpus_dir()])
+        switched = []
+        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+            for slug, game in corpus.games.items():
+                for word in sorted({w for group in (*game.synonyms, *game.french) for w in group} | set(game.terms)):
+                    found = answering.answer(searcher, word, game=slug)
+                    if found.instead_of:
+                        switched.append((slug, word, found.results[0].id))
+                    wider = searcher.ask(word, limit=1)
+                    best = wider.results[0] if wider.results else None
+                    if best and best.game != slug and answering.names_entry(searcher, word, best.data, foreign_to=slug):
+                        switched.append((slug, word, best.id))
+        assert switched == []

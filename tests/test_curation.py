@@ -291,6 +291,46 @@ class TestChanges:
         assert text.startswith("Dune: Imperium: 18 entries new or revised since 2021-02-15\n")
         assert "Beguiling Pheromones [fine-point, revised since 2021-02-14]" in text
 
+    def test_an_unmarked_entry_is_dated_by_the_oldest_edition_and_says_so(self, run_cli):
+        """`rulebot changes dune-imperium`: an entry the FAQ does not mark is dated by the FAQ's oldest edition
+        (2021-02-14), labelled so, not as the source's date (the FAQ's own date is 2022-12-14)."""
+        text = run_cli("changes", "dune-imperium").output
+        unmarked = [line for line in text.splitlines() if line.startswith("2021-02-14")]
+        assert unmarked and all(line.endswith(", oldest edition]") for line in unmarked), unmarked[:2]
+        assert "source date" not in text
+        every = json.loads(run_cli("changes", "dune-imperium", "--json").output)["results"]
+        assert {r["because"] for r in every if r["changed"] == "2021-02-14"} == {"oldest-edition"}
+        # A source that lists no editions: its own date, "source date" as before.
+        assert "2024-03-01  lh-setup  Setup [setup, source date]" in run_cli(*TOY, "changes", "lantern-harbor").output
+
+    @pytest.mark.parametrize(
+        "editions, revised, warned",
+        [
+            ('editions = [{ date = 2023-05-01, edition = "first" }]', "2023-05-01", "2023-05-01"),  # the oldest edition
+            ('editions = [{ date = 2023-05-01, edition = "first" }]', "2024-03-01", None),  # the edition after it
+            ("", "2023-01-01", "2024-03-01"),  # before the document, which lists no editions
+            ("", "2024-03-01", None),  # the document itself
+        ],
+    )
+    def test_check_warns_of_an_old_style_revised(self, tmp_path: Path, run_cli, editions, revised, warned):
+        """`revised` names the edition that marks an entry changed: one that is the source's oldest edition (when
+        it lists earlier ones), or before it, is most likely an old "revised since DATE" mark: `check` warns (exit 0)."""
+        toml = (MINIMAL / "lantern-harbor" / "game.toml").read_text(encoding="utf-8")
+        rules = (MINIMAL / "lantern-harbor" / "rulebook.md").read_text(encoding="utf-8")
+        dated = toml.replace("date = 2024-03-01\n", f"date = 2024-03-01\n{editions}\n", 1)
+        marked = rules.replace("section: Setup\n", f"section: Setup\nrevised: {revised}\n", 1)
+        folder = write_corpus(tmp_path / "c", {"lantern-harbor/game.toml": dated, "lantern-harbor/rulebook.md": marked})
+        result = run_cli("--no-shipped", "check", str(folder))
+        assert result.exit_code == 0, result.output
+        line = next(n for n, text in enumerate(marked.splitlines(), 1) if text.startswith("revised:"))
+        if warned is None:
+            assert "warning: revised" not in result.output
+        else:
+            assert (
+                f"rulebook.md:{line}: warning: revised {revised} is no later than the oldest edition of source 'rulebook'"
+                f" ({warned}): `revised` is the date of the edition that marks the entry changed" in result.output
+            ), result.output
+
     def test_ask_tags_the_edition_that_revised_it(self, run_cli):
         """`ask` tags an entry with the edition that marks it revised, as `changes` dates it."""
         result = run_cli("ask", "--game", "dune-imperium", "beguiling pheromones")

@@ -96,14 +96,14 @@ class TestTwoCommands:
         document.write_text(RULES + "\n## Tunnels\n\nA locomotive in a tunnel cannot couple.\n\nSee also Coupling.\n", encoding="utf-8")
         result = run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append")
         assert result.exit_code == 0, result.output
-        assert result.stderr.rstrip().endswith("(3 left out: in it already, same section and title)")
+        assert "0 updated, 1 added, 3 unchanged, 0 gone, 0 kept as restated; written to" in result.stderr
         loaded, problems = corpus.check([user_corpus_dir()])
         assert problems == []
         assert [e.id for e in loaded.entries_of("skyrail")] == ["skyrail-setup", "skyrail-coupling", "skyrail-derailment", "skyrail-tunnels"]
         assert loaded.entries["skyrail-tunnels"].see_also == ("skyrail-coupling",)
 
     def test_the_same_import_again_changes_nothing(self, run_cli, tmp_path: Path):
-        """Importing the same document again writes nothing: every draft is in the file already."""
+        """Importing the same document again writes nothing: every draft is in the file already, unchanged."""
         document = write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"
         run_cli(*NEW_GAME)
         assert run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append").exit_code == 0
@@ -111,7 +111,7 @@ class TestTwoCommands:
         before = entries.read_bytes()
         result = run_cli("import", str(document), "--game", "skyrail", "--source", "rules", "--append")
         assert result.exit_code == 0, result.output
-        assert result.stderr.rstrip().endswith(f"every one is in {entries} already (same section and title): nothing written")
+        assert result.stderr.rstrip().endswith(f"0 updated, 0 added, 3 unchanged, 0 gone, 0 kept as restated; nothing written to {entries}")
         assert entries.read_bytes() == before
 
     def test_append_and_out_are_exclusive(self, run_cli, tmp_path: Path):

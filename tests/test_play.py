@@ -53,13 +53,13 @@ def ids_shown(text: str) -> list[str]:
 
 
 class TestAsking:
-    def test_first_answer_in_full_then_short_other_matches(self, session: PlaySession):
-        """A question prints the best entry in full, then one line per other match."""
+    def test_answer_in_full_then_short_other_matches(self, session: PlaySession):
+        """A question prints the entries that make up the answer in full (as `ask` does), then one line per other match."""
         text = session.handle("winning the game")
-        assert ids_shown(text) == ["lh-winning"]
+        assert ids_shown(text) == ["lh-winning", "lh-tides-winning"]
         assert "Source: Lantern Harbor rulebook (first edition), End of the game" in text
-        assert "Other matches (:show ID):" in text
-        assert re.search(r"^  Winning with Deep Tides \(lh-tides-winning\) – faq, Lantern Harbor$", text, re.MULTILINE)
+        assert "Other matches:" in text
+        assert re.search(r"^  Lantern Keeper \(lh-lantern-keeper\) – fine-point, Lantern Harbor$", text, re.MULTILINE)
 
     def test_see_also_is_numbered(self, session: PlaySession):
         """The See also of the entry shown is numbered for :see N."""
@@ -137,7 +137,7 @@ class TestWith:
     def test_expansion_in_play_orders_answers(self, session: PlaySession):
         """With an expansion in play, the entry that changes a rule comes first."""
         session.handle(":with deep-tides")
-        assert ids_shown(session.handle("winning the game")) == ["lh-tides-winning"]
+        assert ids_shown(session.handle("winning the game"))[0] == "lh-tides-winning"
 
     def test_base_only(self, session: PlaySession):
         """:with base, with a game set, leaves every expansion out."""
@@ -377,6 +377,35 @@ class TestCommand:
         run_cli(*TOY, "config", "set", "lantern-harbor.with", "deep-tides")
         result = run_cli(*TOY, "play", input=":with\n")
         assert result.output == "Expansions: lantern-harbor with deep-tides.\n"
+
+    @pytest.mark.parametrize(
+        "options, question",
+        [
+            (("--game", "res-arcana"), "who wins a tie"),
+            ((), "who wins a tie"),
+            (("--game", "res-arcana"), "combien de monuments à 4 joueurs"),
+            ((), "combien d'actions par tour"),
+            (("--game", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players"),
+            (("--with", "perlae-imperii"), "chaumurky"),
+            (("--game", "dune-imperium", "--with", "rise-of-ix"), "can i trash assassination mission"),
+            ((), "how many places of power with 9 players"),
+            (("--game", "catalyst"), "is there a solo mode"),
+        ],
+    )
+    def test_play_prints_the_answer_ask_prints(self, run_cli, options, question):
+        """`printf 'who wins a tie\n' | rulebot play --game res-arcana`: the whole answer is the one `ask` prints
+        (English, French, several games, expansions), but for the numbers of the first entry's See also."""
+        asked = run_cli("ask", *options, question).output
+        asked = "\n".join(line for line in asked.splitlines() if not line.startswith("Building")).strip()
+        played = run_cli("play", *options, input=question + "\n").output
+        played = "\n".join(line for line in played.splitlines() if not line.startswith("Building")).strip()
+        assert re.sub(r"\[\d+\] ", "", played.replace("\n", " ")).split() == asked.replace("\n", " ").split()
+
+    @pytest.mark.parametrize("leave", ["q", "quit", "exit", " QUIT ", ":quit", ":q"])
+    def test_leave_words(self, run_cli, leave):
+        """`q`, `quit` and `exit` alone on a line leave as `:quit` does: the lines after are not read."""
+        result = run_cli(*TOY, "play", input=f"{leave}\nferry gull\n")
+        assert result.exit_code == 0 and result.output == ""
 
     def test_play_answers_as_ask_does(self, run_cli):
         """With the same game and expansions, `play` opens a question for a player count with the lines `ask`

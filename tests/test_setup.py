@@ -223,21 +223,75 @@ def test_unsupported_count_is_refused(run_cli, game, expansions, players, messag
 
 
 @pytest.mark.parametrize("expansions", [("lux-et-tenebrae",), ("lux-et-tenebrae", "perlae-imperii")])
-def test_an_expansion_no_source_covers_limits_no_count_and_says_so(expansions):
+def test_an_expansion_no_source_covers_takes_the_covered_counts_and_says_so(expansions):
     """`setup res-arcana --players 5 --with lux-et-tenebrae`, as typed: no source in the corpus covers Lux et
-    Tenebrae, so no limit of it is stated (5 is not refused); the checklist says what is not covered, and the
-    magic items of the supply get no total (the base game's 8, or 8 + 1, would leave out Lux et Tenebrae's)."""
+    Tenebrae, so its counts are those of the setups the sources cover (2 to 5, with or without Perlae Imperii);
+    the checklist says what is not covered, and the magic items of the supply get no total (the base game's 8,
+    or 8 + 1, would leave out Lux et Tenebrae's)."""
     args = ("setup", "res-arcana", "--players", "5", *with_args(expansions))
     done = rulebot_process(*args)
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
     assert "Not the whole setup:" in text and "No source in the corpus covers Lux et Tenebrae" in text
-    assert not re.search(r"played by \d", text)  # no limit the sources do not give
     printed = json.loads(rulebot_process(*args, "--json").stdout)
+    assert (printed["players"], printed["supported"]) == (5, [2, 3, 4, 5])
     assert printed["complete"] is False and "No source in the corpus covers Lux et Tenebrae" in printed["note"]
     supply = next(step for step in printed["steps"] if step["id"] == "supply")
     assert not re.search(r"\d", supply["text"]) and "Lux et Tenebrae" in supply["open"]
     assert "every magic item" in supply["text"]
+
+
+@pytest.mark.parametrize("players", [1, 6, 9])
+@pytest.mark.parametrize("expansions", [("lux-et-tenebrae",), ("lux-et-tenebrae", "perlae-imperii")])
+def test_an_expansion_no_source_covers_allows_no_other_count(run_cli, expansions, players):
+    """`setup res-arcana --players 9 --with lux-et-tenebrae`: refused as any count no covered setup is played by,
+    the error saying that the sources do not give Lux et Tenebrae's own counts."""
+    result = run_cli("setup", "res-arcana", "--players", str(players), *with_args(expansions))
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (
+        f"Error: {'Res Arcana with Lux et Tenebrae' + (' and Perlae Imperii' if len(expansions) > 1 else '')} is played by"
+        f" 2 to 5 players (the sources do not give Lux et Tenebrae's own player counts: these are those of the setups"
+        f" they cover), not {players}"
+    )
+
+
+def test_a_count_only_an_uncovered_expansion_lets_in_says_whose_steps_they_are(run_cli):
+    """With Lux et Tenebrae alone at 5 players, the base game's steps are the sources' for 2 to 4: each says so."""
+    printed = json.loads(run_cli("setup", "res-arcana", "--players", "5", "--with", "lux-et-tenebrae", "--json").output)
+    assert all("the sources give this step for 2 to 4 players" in step["open"] for step in printed["steps"])
+    at_four = json.loads(run_cli("setup", "res-arcana", "--players", "4", "--with", "lux-et-tenebrae", "--json").output)
+    assert not any("give this step for" in (step["open"] or "") for step in at_four["steps"])
+
+
+@pytest.mark.parametrize(
+    "question, starts",
+    [
+        ("how many places of power with 9 players", "For 9 players: Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5; the sources do not give Lux et Tenebrae's."),
+        ("how many places of power with 1 player", "For 1 player: Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5; the sources do not give Lux et Tenebrae's."),
+        # 5 is a count of Perlae Imperii's: the base game's step is not labelled as the base game's at 5.
+        ("how many places of power with 5 players", "For 5 players: Lay out 5 places of power, whatever the player count. (the sources give this step for 2 to 4 players)"),
+    ],
+)
+def test_a_question_with_an_uncovered_expansion_gets_no_count_it_does_not_have(run_cli, question, starts):
+    """`ask --with lux-et-tenebrae "how many places of power with 9 players"`: the counts, not a base game step."""
+    result = run_cli("ask", "--with", "lux-et-tenebrae", question)
+    assert first_lines(result.stdout).startswith(starts), result.stdout
+    assert "base game:" not in first_lines(result.stdout)
+
+
+def test_the_setup_page_and_the_checklist_use_one_rule():
+    """The site's setup page shows each set of expansions at the counts `rulebot setup` allows for it."""
+    from rulebot.corpus import load
+    from rulebot.places import shipped_corpus_dir
+    from rulebot.site.setup_page import _combination
+
+    corpus = load.load([shipped_corpus_dir()])
+    for slug, setup in corpus.setups.items():
+        names = {e.slug: e.name for e in corpus.games[slug].expansions}
+        for combination in setup.combinations():
+            view = _combination(corpus, setup, combination, names, "x/setup.html", lambda entry_id, page: None)
+            assert view.players == setup.players_with(combination)
+            assert [count for count in range(1, 10) if setup.allows(count, combination)] == list(view.players)
 
 
 def test_unsupported_count_in_a_process():
@@ -324,24 +378,35 @@ def first_lines(text: str, count: int = 4) -> str:
 
 
 @pytest.mark.parametrize(
-    "args, question, starts",
+    "args, question, starts, status",
     [
-        (("-g", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them"),
+        (("-g", "res-arcana", "--with", "perlae-imperii"), "how many monuments with 3 players", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them", 0),
         # No expansion in play nor named: the base game's number first, each line naming its expansion.
-        ((), "how many monuments with 3 players", "For 3 players, base game: Shuffle the monuments into a deck and turn 2 of them face up. For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them"),
-        ((), "how many places of power with 4 players", "For 4 players, base game: Lay out 5 places of power, whatever the player count. For 4 players, Perlae Imperii: Shuffle all the places of power out of sight, under the table, and set out 6 of them"),
-        ((), "how many monuments with 5 players", "For 5 players, Perlae Imperii: Shuffle all the monuments together and deal 14 of them"),
-        ((), "how many monuments with 3 players with perlae imperii", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them"),
-        ((), "how many buildings with 3 players", "For 3 players: In each colour, keep only the Buildings numbered 1, 2 and 3"),
-        (("-g", "res-arcana", "--with", "base"), "how many places of power with 3 players", "For 3 players, base game: Lay out 5 places of power"),
-        (("-g", "res-arcana", "--with", "base"), "how many places of power with 5 players", "For 5 players: Res Arcana is played by 2 to 4 players."),
+        ((), "how many monuments with 3 players", "For 3 players, base game: Shuffle the monuments into a deck and turn 2 of them face up. For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them", 0),
+        ((), "how many places of power with 4 players", "For 4 players, base game: Lay out 5 places of power, whatever the player count. For 4 players, Perlae Imperii: Shuffle all the places of power out of sight, under the table, and set out 6 of them", 3),
+        ((), "how many monuments with 5 players", "For 5 players, Perlae Imperii: Shuffle all the monuments together and deal 14 of them", 0),
+        ((), "how many monuments with 3 players with perlae imperii", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them", 0),
+        ((), "how many buildings with 3 players", "For 3 players: In each colour, keep only the Buildings numbered 1, 2 and 3", 0),
+        (("-g", "res-arcana", "--with", "base"), "how many places of power with 3 players", "For 3 players, base game: Lay out 5 places of power", 0),
+        # A count the game in play is not played by: the base game's counts, then each expansion's.
+        (("-g", "res-arcana", "--with", "base"), "how many places of power with 5 players", "For 5 players: Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5.", 0),
+        (("-g", "res-arcana"), "how many places of power with 9 players", "For 9 players: Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5.", 0),
     ],
 )
-def test_question_with_a_count_is_answered_by_its_step_first(run_cli, args, question, starts):
-    """A question asked for a player count starts with the setup step for that count, from the setup data."""
+def test_question_with_a_count_is_answered_by_its_step_first(run_cli, args, question, starts, status):
+    """A question asked for a player count starts with the setup step for that count, from the setup data; sure
+    (0) or not (3: the base game's and Perlae Imperii's places of power answer alike), as each is."""
     result = run_cli("ask", *args, question)
-    assert result.exit_code in (0, 3)  # sure or not, the answer opens with the step
+    assert result.exit_code == status
     assert first_lines(result.stdout, 8).removeprefix("No entry answers this clearly. The closest ones: ").startswith(starts), result.stdout
+
+
+def test_a_supported_count_no_step_answers_says_no_range(run_cli):
+    """`ask -g dune-imperium "how many troops with 3 players"`: 3 is a count of the game; no step of its setup
+    answers at 3, so no "played by" line (it named Rise of Ix, not in play)."""
+    result = run_cli("ask", "-g", "dune-imperium", "how many troops with 3 players")
+    assert "played by" not in result.stdout and "For 3 players: Dune" not in result.stdout
+    assert json.loads(run_cli("ask", "-g", "dune-imperium", "--json", "how many troops with 3 players").stdout)["setup"] is None
 
 
 def test_french_question_with_a_count(run_cli):

@@ -174,17 +174,24 @@ open = "how many shells Deep Tides gives"
     '[[expansions.steps]]\naction = "remove"\nstep = "shells"\n', '')
 
 
-def test_an_uncovered_expansion_limits_no_count(minimal_copy: Path, run_cli):
-    """An expansion `uncovered` by the sources refuses no count: a value the sources do not give for it is open,
-    and a step it opens has its own text, without a number."""
+def test_an_uncovered_expansion_takes_the_covered_counts(minimal_copy: Path, run_cli):
+    """An expansion `uncovered` by the sources has the counts of the setups they cover (here the base game's,
+    2 to 4), never any count; a step it opens has its own text, without a number."""
     assert check(minimal_copy, UNCOVERED) == (0, [])
     corpus = ("--no-shipped", "--corpus", str(minimal_copy))
-    result = run_cli(*corpus, "setup", "lantern-harbor", "-p", "6", "--with", "deep-tides", "--json")
+    refused = run_cli(*corpus, "setup", "lantern-harbor", "-p", "6", "--with", "deep-tides")
+    assert refused.exit_code == 2
+    assert refused.output.splitlines()[-1] == (
+        "Error: Lantern Harbor with Deep Tides is played by 2 to 4 players (the sources do not give Deep Tides's own"
+        " player counts: these are those of the setups they cover), not 6"
+    )
+    result = run_cli(*corpus, "setup", "lantern-harbor", "-p", "4", "--with", "deep-tides", "--json")
     assert result.exit_code == 0, result.output
     printed = json.loads(result.stdout)
+    assert printed["supported"] == [2, 3, 4]
     assert printed["complete"] is False and printed["note"] == "No source covers Deep Tides: its player counts are not given."
     steps = {s["id"]: s for s in printed["steps"]}
-    assert steps["docks"]["open"] == "the sources give no number for 6 players here" and "6" not in steps["docks"]["text"]
+    assert steps["docks"]["open"] is None and "6" in steps["docks"]["text"]
     assert steps["shells"]["text"] == "Each player takes their shells." and steps["shells"]["open"] == "how many shells Deep Tides gives"
 
 

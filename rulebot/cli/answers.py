@@ -191,7 +191,7 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
       :with [EXP...|-]   show, add or clear the expansions in play
       :show ID           show one entry in full
       :see N             follow the Nth "See also" of the last entry
-      :help, :quit       (Ctrl-D leaves too; Ctrl-C cancels the line)
+      :help, :quit       (q, quit, exit or Ctrl-D leave too; Ctrl-C cancels the line)
 
     Tab completes card names, titles, entry ids and commands. The index is
     opened once, so every answer is instant; the lines typed are kept across
@@ -205,7 +205,11 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
         if game is not None:
             searcher.check_game(game)
         session = playing.PlaySession(
-            searcher, game=game, expansions=expansions_in_play(searcher, with_, game), with_=list(with_), style=current_style()
+            searcher,
+            game=game,
+            configured=expansions_in_play(searcher, (), game),
+            given=searcher.resolve_expansions(with_, game),
+            style=current_style(),
         )
         if sys.stdin.isatty() and sys.stdout.isatty():
             playing.run(session, playing.history_path(), echo=echo)

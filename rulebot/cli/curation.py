@@ -1,4 +1,4 @@
-"""The curators' commands: `check`, `import`, `new`, `new-game` and `changes`.
+"""The curators' commands: `check`, `import`, `new`, `new-game`, `changes` and `review`.
 
 They read the corpus itself (rulebot.corpus), not the index: a curator
 sees every problem, and what they add is written to their corpus folder.
@@ -14,6 +14,7 @@ import click
 from rulebot.cli import completion, status
 from rulebot.cli.shared import Settings, current_style, echo, kind_option, notify, warn
 from rulebot.corpus.kinds import KINDS
+from rulebot.errors import CurationError
 from rulebot.text import plural
 
 if TYPE_CHECKING:
@@ -104,9 +105,15 @@ def _check_json(review: Review, counts: Counter[str]) -> dict:
 @click.option("-s", "--source", "source_id", required=True, metavar="ID", help="The source the drafts cite (declared in game.toml).")
 @click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
 @click.option("--force", is_flag=True, help="With --out: replace FILE if it exists.")
-@click.option("--append", is_flag=True, help="Add the drafts to the source's entries file in the corpus, where rulebot finds them.")
+@click.option(
+    "--append", is_flag=True, help="Write the drafts to the source's entries file in the corpus, where rulebot finds them (an update when there)."
+)
+@click.option(
+    "--edition", metavar="DATE", callback=lambda ctx, param, value: _date(value),
+    help="With --append: the document is the source's edition of DATE (declared in game.toml); drafts it adds or changes get revised: DATE.",
+)
 @click.pass_obj
-def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool, append: bool) -> None:
+def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool, append: bool, edition: str | None) -> None:
     """Draft corpus entries from a rules or FAQ document (.md, or plain text).
 
     Headings, bold lead-ins (**Name** — text), Q:/A: pairs and numbered rules
@@ -114,30 +121,41 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
     headings become see_also; redirects (X - See Y.) become aliases. Every
     entry is marked `draft: true` until a curator restates it.
 
-    The drafts are printed, written to --out FILE, or with --append added to
+    The drafts are printed, written to --out FILE, or with --append written to
     the source's entries file (of a game started with `rulebot new-game`, say),
-    so that `rulebot ask` finds them at once.
+    so that `rulebot ask` finds them at once. Importing the document again (a
+    new edition, say) updates that file: drafts are rewritten in place by where
+    they came from in the document, new ones added, those the document no longer
+    has listed (and kept), and entries a curator has restated left as they are.
     """
     from rulebot.corpus import importing as importer
     from rulebot.corpus import load as corpus
-    from rulebot.corpus import scaffold
+    from rulebot.corpus import scaffold, updating
 
     if force and out is None:
         raise click.UsageError("--force goes with --out")
     if append and out is not None:
         raise click.UsageError("--append and --out are two places for the drafts: choose one")
+    if edition is not None and not append:
+        raise click.UsageError("--edition goes with --append")
     loaded, _ = corpus.check(settings.corpus_dirs())
-    drafted = importer.import_document(document, loaded, game, source_id)
+    if not append:
+        drafted = importer.import_document(document, loaded, game, source_id)
+    else:
+        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
+        drafted = importer.import_document(document, updating.without_file(loaded, path), game, source_id)
+        if edition is not None:
+            the_source = loaded.game(game).source(source_id)
+            assert the_source is not None  # import_document has checked it
+            updating.check_edition(the_source, edition)
     summary = drafted.summary()
     if append:
-        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
-        done = importer.append_drafts(path, drafted)
-        if done.added:
-            summary += f"; written to {path}"
-        elif done.present:
-            summary += f"; every one is in {path} already (same section and title): nothing written"
-        if done.added and done.present:
-            summary += f" ({done.present} left out: in it already, same section and title)"
+        done = updating.append_drafts(path, drafted, edition)
+        summary += f"\n{done.summary()}"
+        for gone in done.gone:
+            summary += f"\n  gone from the document (kept, to restate or delete): {gone.id} ({gone.title})"
+        for gone in done.restated_gone:
+            summary += f"\n  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})"
     elif out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
@@ -217,8 +235,9 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     """List a game's entries new or revised since a date, newest first.
 
     An entry's date is its `revised` date (the edition of its source that marks it
-    changed), else its source's date (its oldest edition's). Without --since,
-    every dated entry is listed.
+    changed), else that of its source's oldest edition (when the source lists
+    its editions), else its source's date. Without --since, every dated entry is
+    listed.
     """
     from rulebot.cli import output
     from rulebot.corpus import changes as changes_core
@@ -235,7 +254,7 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     name = loaded.games[game].name
     echo(f"{name}: {plural(len(found), 'entry', 'entries')} new or revised" + (f" since {since}" if since else ""))
     for change in found:
-        why = "source date" if change.because == changes_core.SOURCE else "revised" + (f" since {change.after}" if change.after else "")
+        why = changes_core.LABELS[change.because] + (f" since {change.after}" if change.after else "")
         echo(f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}")
 
 
@@ -250,3 +269,111 @@ def _date(value: str | None) -> str | None:
         return parse_date(value)
     except CurationError as exc:
         raise click.BadParameter(str(exc)) from None
+
+
+REVIEW_CHOICES = (
+    ("a", "accept as is"), ("e", "edit"), ("m", "merge with the next"), ("s", "split"), ("k", "skip"), ("q", "quit"),
+)
+"""The choices of `rulebot review`, by the letter typed."""
+
+
+@click.command()
+@click.argument("game", metavar="GAME", shell_complete=completion.game_slugs)
+@click.option("--start-over", is_flag=True, help="Offer again the drafts skipped in earlier walks.")
+@click.pass_obj
+def review(settings: Settings, game: str, start_over: bool) -> None:
+    """Walk through a game's drafts one at a time, in document order (the only order: rulebot keeps no record
+    of what players ask most).
+
+    Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes),
+    [e]dit it in $EDITOR (checked as `rulebot check` does on save; an edit that
+    does not pass is kept and opened again), [m]erge it with the next entry,
+    [s]plit it at a `>>> split TITLE` line put in the editor, s[k]ip it, or
+    [q]uit. Every choice is written at once; the walk keeps its place (the
+    drafts skipped) for the next time. Choices are read a line at a time from
+    standard input, so that a script can give them.
+    """
+    from rulebot.corpus import draft_review, scaffold
+
+    walk = draft_review.load_walk(settings.corpus_dirs(), game)
+    for path, _source in walk.files:
+        scaffold.writable_entries_file(path, game)
+    if start_over:
+        walk.start_over()
+    counts: dict[str, int] = {}
+    letters = "/".join(letter for letter, _ in REVIEW_CHOICES)
+    menu = ", ".join(f"{letter} {what}" for letter, what in REVIEW_CHOICES)
+    while drafts := walk.drafts():
+        draft = drafts[0]
+        echo(f"\n{draft.path}:{draft.line}: {draft.id} ({len(drafts)} left)\n")
+        echo(draft.block.rstrip("\n"))
+        if walk.has_edit(draft):
+            notify(f"an edit of {draft.id} is in progress: e opens it again")
+        choice = _review_choice(f"\n[{letters}] ({menu}): ", {c for c, _ in REVIEW_CHOICES})
+        if choice == "q":
+            break
+        if choice == "a":
+            walk.accept(draft)
+            counts["accepted"] = counts.get("accepted", 0) + 1
+        elif choice == "k":
+            walk.skip(draft)
+            counts["skipped"] = counts.get("skipped", 0) + 1
+        elif choice == "m":
+            try:
+                merged = walk.merge_next(draft)
+            except CurationError as exc:
+                notify(f"not merged: {exc}")
+                continue
+            notify(f"{merged} merged into {draft.id}")
+            counts["merged"] = counts.get("merged", 0) + 1
+        elif choice in ("e", "s"):
+            ended = _review_edit(walk, draft, split=choice == "s")
+            if ended == "quit":
+                break
+            if ended == "saved":
+                what = "edited" if choice == "e" else "split"
+                counts[what] = counts.get(what, 0) + 1
+    left, skipped = len(walk.drafts()), walk.skipped()
+    done = ", ".join(f"{n} {what}" for what, n in counts.items()) or "nothing changed"
+    more = f", {skipped} skipped (--start-over offers them again)" if skipped else ""
+    notify(f"{done}; {plural(left, 'draft')} left to review in {game}{more}")
+
+
+def _review_edit(walk, draft, split: bool) -> str:  # type: ignore[no-untyped-def]
+    """Edit (or split) a draft until its edit passes: "saved", "discarded", or "quit" (the edit kept for later)."""
+    path = walk.edit_file(draft, split=split)
+    while True:
+        try:
+            click.edit(filename=str(path))
+        except click.ClickException as exc:
+            raise click.ClickException(f"{exc.format_message()}; your edit is kept in {path}") from None
+        problems = walk.save_edit(draft)
+        if not problems:
+            notify(f"{draft.id} saved")
+            return "saved"
+        for problem in problems:
+            notify(f"{draft.id}: {problem}")
+        again = _review_choice("[e/d/q] (e edit again, d discard the edit, q quit and keep it for later): ", {"e", "d", "q"})
+        if again == "d":
+            walk.discard_edit(draft)
+            return "discarded"
+        if again == "q":
+            notify(f"your edit of {draft.id} is kept in {path}")
+            return "quit"
+
+
+def _review_choice(prompt: str, choices: set[str]) -> str:
+    """A letter among `choices`, read from standard input (a terminal or not); end of input is q."""
+    import sys
+
+    while True:
+        click.echo(prompt, nl=False)
+        # sys.stdin itself, read a line at a time: a wrapper made for each prompt would keep what it read ahead.
+        line = sys.stdin.readline()
+        if not line:
+            click.echo()
+            return "q"
+        choice = line.strip().lower()[:1]
+        if choice in choices:
+            return choice
+        click.echo(f"type one of {', '.join(sorted(choices))}")

@@ -47,6 +47,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
       rulebot new --game SLUG --kind faq                start a new entry
       rulebot new-game SLUG --name NAME --title DOC     start a new game
       rulebot changes SLUG --since 2024-01-01           what is new or revised
+      rulebot review SLUG         restate the drafts, one at a time
       rulebot index --rebuild     rebuild the search index
 
     The index is built on first use in the user cache directory and rebuilt
@@ -91,7 +92,7 @@ def version() -> None:
 
 COMMANDS = (
     answers.ask, answers.show, answers.games, answers.list_, answers.setup, answers.play,
-    curation.check, curation.import_, curation.new, curation.new_game, curation.changes,
+    curation.check, curation.import_, curation.new, curation.new_game, curation.changes, curation.review,
     upkeep.config_group, upkeep.index, upkeep.site, help_, version,
 )
 """Every command of `rulebot` (`--help` lists them by name)."""

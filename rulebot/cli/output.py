@@ -283,8 +283,9 @@ def refs(items: list[dict], style: Style) -> str:
     return "; ".join(f"{r['title']} {style('(' + r['id'] + ')', DIM)}" for r in items)
 
 
-def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
-    """An entry for the terminal: heading, text, citation and cross-references."""
+def entry_block(entry: dict, style: Style, *, full: bool = True, numbered: bool = False) -> list[str]:
+    """An entry for the terminal: heading, text, citation and cross-references; `numbered`: its See also
+    numbered ("[1] Setup (lh-setup)"), for `play`'s `:see N`."""
     lines = [heading(entry, style)]
     if entry.get("modified_by"):
         lines.append("  " + style(_("Changed by: "), YELLOW) + refs(entry["modified_by"], style))
@@ -293,7 +294,9 @@ def entry_block(entry: dict, style: Style, *, full: bool = True) -> list[str]:
     if entry.get("modifies"):
         lines.append("  " + style(_("Changes: "), DIM) + refs(entry["modifies"], style))
     if entry.get("see_also_refs"):
-        lines.append("  " + style(_("See also: "), DIM) + refs(entry["see_also_refs"], style))
+        links = entry["see_also_refs"]
+        listed = "; ".join(f"{style(f'[{n}]', BOLD)} {r['title']} {style('(' + r['id'] + ')', DIM)}" for n, r in enumerate(links, 1))
+        lines.append("  " + style(_("See also: "), DIM) + (listed if numbered else refs(links, style)))
     if full and entry.get("aliases"):
         lines.append("  " + style(_("Also called: "), DIM) + "; ".join(a["text"] for a in entry["aliases"]))
     if full and entry.get("asked"):
@@ -317,16 +320,31 @@ def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
     if not setup:
         return []
     if not setup["steps"]:
-        from rulebot.corpus.setup import played_by
-
-        lead = style(for_players_label(setup["players"]), BOLD)
-        return [lead + played_by(game_name, [e["name"] for e in setup["expansions"]], setup["supported"]) + "."]
+        return [style(for_players_label(setup["players"]), BOLD) + played_by_line(setup["ranges"])]
+    # A step of the base game is labelled so only at a count the base game is played by (with an expansion
+    # whose own counts are not known in play, a count of another expansion's range may be given).
+    base = setup["ranges"][0]["players"]
     return [
-        style(for_players_label(setup["players"], step["expansion_name"] or _("base game") if setup.get("has_expansions") else None), BOLD)
-        + step["text"]
-        + (f" ({step['open']})" if step["open"] else "")
+        style(for_players_label(setup["players"], label), BOLD) + step["text"] + (f" ({step['open']})" if step["open"] else "")
         for step in setup["steps"]
+        for label in [
+            step["expansion_name"] or (_("base game") if setup["has_expansions"] and setup["players"] in base else None)
+        ]
     ]
+
+
+def played_by_line(ranges: list[dict]) -> str:
+    """"Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5.": the base game's counts, then each
+    expansion's that gives its own, and those no source gives (Answer.setup's "ranges")."""
+    from rulebot.corpus.setup import count_range, played_by
+
+    base, *expansions = ranges
+    parts = [played_by(base["name"], [], base["players"])]
+    parts += [f"with {e['name']}, {count_range(e['players'])}" for e in expansions if e["players"] is not None]
+    unstated = [e["name"] for e in expansions if e["players"] is None]
+    if unstated:
+        parts.append(f"the sources do not give {' or '.join(unstated)}'s")
+    return "; ".join(parts) + "."
 
 
 def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -> list[str]:
@@ -392,8 +410,10 @@ def for_players_lines(answer: Answer, style: Style) -> list[str]:
     return lines
 
 
-def answer_text(answer: Answer, style: Style) -> str:
-    """The human answer to a question, fitted to the terminal: the entries that make up the answer in full, then the other matches."""
+def answer_text(answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False) -> str:
+    """The human answer to a question, fitted to the terminal (or `columns`): the entries that make up the answer
+    in full, then the other matches; the one rendering of `ask` and `play`. `numbered`: the first entry's See
+    also numbered, for `play`'s `:see N`."""
     lines: list[str] = []
     if not answer.results:
         lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
@@ -410,7 +430,8 @@ def answer_text(answer: Answer, style: Style) -> str:
     if answer.other_games:
         for hit in [answer.results[0], *answer.other_games]:
             for_players = setup_lines(answer.setup, hit.data["game_name"], style) if hit is answer.results[0] else []
-            lines += ["", style(_("In {game}:").format(game=hit.data["game_name"]), BOLD), *for_players, *[""][: len(for_players)], *entry_block(hit.data, style, full=False)]
+            block = entry_block(hit.data, style, full=False, numbered=numbered and hit is answer.results[0])
+            lines += ["", style(_("In {game}:").format(game=hit.data["game_name"]), BOLD), *for_players, *[""][: len(for_players)], *block]
         rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
@@ -418,14 +439,14 @@ def answer_text(answer: Answer, style: Style) -> str:
         if for_players:
             lines += ["" if lines else None, *for_players]
         for hit in answer.results[:shown]:
-            lines += ["", *entry_block(hit.data, style, full=False)]
+            lines += ["", *entry_block(hit.data, style, full=False, numbered=numbered and hit is answer.results[0])]
         rest = answer.results[shown:]
     if rest:
         lines += ["", style(_("Other matches:"), DIM)]
         for hit in rest:
             house = style(" " + _("(house rule)"), YELLOW) if hit.data.get("house_rule") else ""
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {kind_label(hit.data['kind'])}, {hit.data['game_name']}{house}")
-    return "\n".join(fit([line for line in lines if line is not None], width())).lstrip("\n")
+    return "\n".join(fit([line for line in lines if line is not None], columns or width())).lstrip("\n")
 
 
 COLOR_MODES = ("auto", "always", "never")

@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebot.cli import output
-from rulebot.cli.output import BOLD, DIM, YELLOW, Style, fit
+from rulebot.cli.output import DIM, YELLOW, Style, fit
 from rulebot.errors import RulebotError
 from rulebot.text import plural
 
 if TYPE_CHECKING:
-    from rulebot.search.answer import Answer
     from rulebot.search.ranking import Searcher
 
 HISTORY_FILE = "play-history"
@@ -35,9 +34,12 @@ COMMANDS = {
     ":show": ("ID", "show one entry in full"),
     ":see": ("N", 'follow the Nth "See also" of the last entry'),
     ":help": ("", "this help"),
-    ":quit": ("", "leave (Ctrl-D too); Ctrl-C cancels the line"),
+    ":quit": ("", "leave (q, quit, exit or Ctrl-D too); Ctrl-C cancels the line"),
 }
 """The session's own commands: (arguments, what it does)."""
+
+LEAVE_WORDS = ("q", "quit", "exit")
+"""Lines that leave the session as `:quit` does (alone on a line: no question is only one of these words)."""
 
 _WORD_START_AFTER = " \t\"'(«"
 
@@ -95,10 +97,11 @@ class PlaySession:
     """The one opened index, used for every question of the session."""
     game: str | None = None
     """The game questions are about; None to find it from each question."""
-    expansions: dict[str, set[str]] = field(default_factory=dict)
-    """The expansions in play per game (an empty set: the base game only)."""
-    with_: list[str] = field(default_factory=list)
-    """The expansions given (`--with`, `:with`) as typed: as `ask --with`, one of a single game puts it first."""
+    configured: dict[str, set[str]] = field(default_factory=dict)
+    """The expansions of `rulebot config` per game: in play for a game none are given for, until `:with -`."""
+    given: dict[str, set[str]] = field(default_factory=dict)
+    """The expansions given (`--with`, `:with`) per game (an empty set: the base game only); as `ask --with`,
+    those of a single game put it first."""
     style: Style = field(default_factory=lambda: Style(False))
     """Colours, or none."""
     limit: int = 3
@@ -124,6 +127,11 @@ class PlaySession:
                     self._names.append((fold(name), name, entry["game"]))
         self._names.sort(key=lambda n: (n[0], n[1]))
 
+    @property
+    def expansions(self) -> dict[str, set[str]]:
+        """The expansions in play per game: those given for a game, else the configured ones (as `ask` has them)."""
+        return {**self.configured, **self.given}
+
     # -- what the user sees ---------------------------------------------------
 
     def prompt(self) -> str:
@@ -147,6 +155,9 @@ class PlaySession:
         """Do what one typed line asks; return the text to print ("" for nothing)."""
         text = line.strip()
         if not text:
+            return ""
+        if text.lower() in LEAVE_WORDS:  # what people type to leave a prompt, alone on a line
+            self.done = True
             return ""
         try:
             if text.startswith(":"):
@@ -203,49 +214,23 @@ class PlaySession:
 
     def _ask(self, question: str) -> str:
         from rulebot.answering import answer as answer_to
+        from rulebot.cli import messages
 
-        # The one answer of `ask` too, from the same code: the game and expansions of the session as its options.
-        answer = answer_to(self.searcher, question, game=self.game, limit=self.limit, with_=self.with_, in_play=self.expansions)
+        # The one answer and the one rendering of `ask`, with the game and expansions of the session as its
+        # options; only the first entry's See also is numbered, for `:see N`.
+        given = [slug for chosen in self.given.values() for slug in sorted(chosen)]
+        answer = answer_to(self.searcher, question, game=self.game, limit=self.limit, with_=given, in_play=self.expansions)
         if answer.results:
             self._remember(answer.results[0].data)
-        return self._fit(self._answer_lines(answer))
-
-    def _answer_lines(self, answer: Answer) -> list[str]:
-        """The first entry in full, then one line per other match: short enough for the table."""
-        style = self.style
-        lines: list[str] = []
-        if not answer.results:
-            lines.append(f"Nothing in the corpus matches {answer.query!r}.")
-        elif not answer.confident:
-            lines.append(style("No entry answers this clearly. The closest:", YELLOW))
-        if answer.instead_of and answer.results:
-            lines.append(style(output.instead_of_line(answer), YELLOW))
-        if answer.suggestions:
-            lines.append("Did you mean: " + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
-        if not answer.results and answer.close_titles:
-            lines.append("Close titles: " + output.refs(answer.close_titles, style))
-        lines.extend(output.for_players_lines(answer, style))
-        if answer.results:
-            lines.extend(self._entry_lines(answer.results[0].data, full=False))
-        if answer.results[1:]:
-            lines.append(style("Other matches (:show ID):", DIM))
-            for hit in answer.results[1:]:
-                lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {output.kind_label(hit.data['kind'])}, {hit.data['game_name']}")
-        if answer.other_games:
-            lines.append(style("Also close, in other games (:game SLUG to choose):", DIM))
-            for hit in answer.other_games:
-                lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {hit.data['game_name']}")
-        return lines
+        messages.use(answer.answer_language)
+        try:
+            return output.answer_text(answer, self.style, columns=self.width or output.width(), numbered=True)
+        finally:
+            messages.use("en")  # the session's own lines are in English
 
     def _entry_lines(self, entry: dict, *, full: bool) -> list[str]:
         """An entry as rulebot.cli.output prints it, with its See also numbered for `:see N`."""
-        style = self.style
-        lines = output.entry_block({**entry, "see_also_refs": []}, style, full=full)
-        refs = entry.get("see_also_refs") or []
-        if refs:
-            numbered = "; ".join(f"{style(f'[{n}]', BOLD)} {r['title']} {style('(' + r['id'] + ')', DIM)}" for n, r in enumerate(refs, 1))
-            lines.insert(-1, "  " + style("See also: ", DIM) + numbered)
-        return lines
+        return output.entry_block(entry, self.style, full=full, numbered=True)
 
     def _remember(self, entry: dict) -> None:
         self.last = entry
@@ -330,11 +315,10 @@ class PlaySession:
 
     def _set_with(self, args: list[str]) -> str:
         if args == ["-"]:
-            self.expansions, self.with_ = {}, []
+            self.configured, self.given = {}, {}
         elif args:
             for slug, chosen in self.searcher.resolve_expansions(args, self.game).items():
-                self.expansions.setdefault(slug, set()).update(chosen)
-            self.with_ += args
+                self.given.setdefault(slug, set()).update(chosen)
         return self._fit([_sentence(self._with_text())])
 
     def _setup(self, args: list[str]) -> str:

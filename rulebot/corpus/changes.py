@@ -16,12 +16,17 @@ from dataclasses import dataclass
 
 from rulebot.corpus.format import DATE_RE
 from rulebot.corpus.model import Corpus, Entry
-from rulebot.errors import CurationError
+from rulebot.errors import CurationError, Problem
 
 REVISED = "revised"
 """The entry's own `revised` date counted."""
+OLDEST_EDITION = "oldest-edition"
+"""The entry has no `revised` date and its source lists earlier editions: the oldest one's date counted (the
+entry dates from then or before, no later edition marking it)."""
 SOURCE = "source"
-"""The entry has no `revised` date: its source's date counted."""
+"""The entry has no `revised` date and its source lists no earlier editions: the source's date counted."""
+LABELS = {REVISED: "revised", OLDEST_EDITION: "oldest edition", SOURCE: "source date"}
+"""How `rulebot changes` names each reason."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,8 @@ class Change:
     date: str
     """The date that counted, ISO `YYYY-MM-DD`."""
     because: str
-    """REVISED (the entry's `revised` date) or SOURCE (its source's date)."""
+    """REVISED (the entry's `revised` date), OLDEST_EDITION (its source's oldest edition's) or SOURCE (its
+    source's date)."""
     after: str | None = None
     """For REVISED: the date of the edition before the one that marks it (it changed after then), if known."""
 
@@ -50,19 +56,41 @@ def changes(corpus: Corpus, game: str, since: str | None = None) -> list[Change]
     found = []
     for entry in corpus.entries_of(game):
         source = the_game.source(entry.source)
-        editions = source.edition_dates() if source is not None else []
+        listed = bool(source and source.editions)  # only a source that lists its editions says which came before
+        editions = source.edition_dates() if source else []
         if entry.revised:
-            # Only a source that lists its editions says which one came before the change.
-            earlier = [d for d in editions if d < entry.revised] if source is not None and source.editions else []
+            earlier = [d for d in editions if d < entry.revised] if listed else []
             change = Change(entry, entry.revised, REVISED, earlier[-1] if earlier else None)
         elif editions:
-            change = Change(entry, editions[0], SOURCE)
+            change = Change(entry, editions[0], OLDEST_EDITION if listed else SOURCE)
         else:
             continue
         if since is None or change.date >= since:
             found.append(change)
     # Stable sort: newest first, corpus order within a date.
     return sorted(found, key=lambda c: c.date, reverse=True)
+
+
+def old_style_marks(corpus: Corpus) -> list[Problem]:
+    """A warning for each `revised` date that can name no edition marking a change: before its source's oldest
+    edition, or that edition itself when the source lists earlier ones (none came before it). Such a date is
+    most likely an old mark, when `revised` meant the date the entry had changed since."""
+    from rulebot.corpus.format import header_line
+
+    warnings = []
+    for entry in corpus.entries.values():
+        source = corpus.games[entry.game].source(entry.source)
+        dates = source.edition_dates() if source else []
+        if not entry.revised or not dates:
+            continue
+        oldest = dates[0]
+        if entry.revised < oldest or (source and source.editions and entry.revised == oldest):
+            warnings.append(Problem(
+                entry.path, header_line(entry, "revised"),
+                f"revised {entry.revised} is no later than the oldest edition of source {entry.source!r} ({oldest}):"
+                " `revised` is the date of the edition that marks the entry changed, no longer a date it changed since",
+            ))
+    return warnings
 
 
 def parse_date(value: str) -> str:

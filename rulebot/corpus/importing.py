@@ -28,10 +28,9 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from rulebot import atomic
 from rulebot.corpus.documents import (
     DASHES,
     MARKDOWN_SUFFIXES,
@@ -48,7 +47,6 @@ from rulebot.corpus.documents import (
     title_like,
 )
 from rulebot.corpus.drafts import ANCHOR_RE, Draft, Drafting, Heading, Imported
-from rulebot.corpus.format import split_entries
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
 
@@ -89,69 +87,6 @@ def import_document(path: Path, corpus: Corpus, game: str, source: str) -> Impor
     result = draft_entries(text, game=the_game, source=the_source, markdown=markdown, corpus=corpus, document=path.name)
     result.seconds = time.perf_counter() - started
     return result
-
-
-@dataclass(frozen=True)
-class DraftsWritten:
-    """What append_drafts did to an entries file."""
-
-    path: Path
-    """The entries file."""
-    added: int
-    """Drafts written to it."""
-    present: int
-    """Drafts left out: the file has an entry of the same section and title already (an earlier import)."""
-
-
-def append_drafts(path: Path, drafted: Imported) -> DraftsWritten:
-    """Add the drafts at the end of a source's entries file (created if missing), whole or not at all.
-
-    The file is read, and written, under its lock (rulebot.atomic): a draft
-    whose section and title an entry of the file has already is left out,
-    and links to it go to that entry, so that importing a document again, or
-    twice at once, never repeats an entry; a draft whose id was taken
-    meanwhile gets a fresh one. The notes that open the drafts go only to a
-    file without entries (after entries, they would end the last one's text).
-    WriteError when the file cannot be read or written; it is then as it was.
-    """
-    added = 0
-
-    def change(existing: str | None) -> str | None:
-        nonlocal added
-        raws = list(split_entries(path, existing or ""))
-        present: dict[tuple[str, str], list[str]] = {}
-        for raw in raws:
-            present.setdefault(_place(raw.headers.get("section", ("", 0))[0], raw.headers.get("title", ("", 0))[0]), []).append(raw.id)
-        taken = {raw.id for raw in raws}
-        kept, renamed = [], {}
-        for entry in drafted.entries:
-            there = present.get(_place(entry.section, entry.title))
-            if there:
-                renamed[entry.id] = there.pop(0)
-            else:
-                kept.append(entry)
-        used = taken | {e.id for e in kept}
-        for entry in kept:
-            if entry.id in taken:
-                number = 2
-                while f"{entry.id}-{number}" in used:
-                    number += 1
-                renamed[entry.id] = f"{entry.id}-{number}"
-                used.add(renamed[entry.id])
-        kept = [replace(e, id=renamed.get(e.id, e.id), see_also=tuple(renamed.get(i, i) for i in e.see_also)) for e in kept]
-        added = len(kept)
-        if not kept:
-            return None
-        drafts = replace(drafted, entries=kept)
-        return atomic.joined(existing, drafts.entries_markdown() if raws else drafts.to_markdown())
-
-    atomic.update_file(path, change)
-    return DraftsWritten(path, added, len(drafted.entries) - added)
-
-
-def _place(section: str, title: str) -> tuple[str, str]:
-    """Where an entry restates its document, as written in its header (whose values have their spaces collapsed)."""
-    return " ".join(section.split()), " ".join(title.split())
 
 
 def draft_entries(

@@ -1,7 +1,8 @@
 """What `rulebot check` runs: the corpus's problems, then what a curator should look at.
 
 Warnings are synonyms that could lead a question to the wrong game
-(rulebot.corpus.vocabulary) and, given the source documents, ambiguous
+(rulebot.corpus.vocabulary), `revised` dates that name no edition marking a
+change (rulebot.corpus.changes) and, given the source documents, ambiguous
 citations (rulebot.corpus.citations, whose dangling citations are problems);
 draft entries are counted apart.
 """
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulebot.corpus.changes import old_style_marks
 from rulebot.corpus.load import check
 from rulebot.corpus.model import Corpus
 from rulebot.corpus.vocabulary import synonym_collisions
@@ -40,7 +42,7 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
     With `strict`, warnings and drafts are moved to the problems.
     """
     loaded, problems = check(dirs)
-    result = Review(loaded, problems, warnings=synonym_collisions(loaded), drafts=drafts(loaded))
+    result = Review(loaded, problems, warnings=synonym_collisions(loaded) + old_style_marks(loaded), drafts=drafts(loaded))
     if sources is not None:
         from rulebot.corpus import citations  # only with the documents: reading them takes the import's parsers
 

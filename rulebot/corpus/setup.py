@@ -59,6 +59,10 @@ class SetupStep:
             return PLACEHOLDER.sub(lambda match: self.values.get(match.group(1), {}).get(players, unknown), self.text)
         return PLACEHOLDER.sub(lambda match: self.values[match.group(1)][players], self.text)
 
+    def text_at(self, players: int) -> str:
+        """The text for this count, a value the sources give no number for at it said so (UNKNOWN_VALUE)."""
+        return self.text_for(players, unknown=UNKNOWN_VALUE)
+
     def entries(self) -> tuple[str, ...]:
         """Every entry that states the step: its own, then the others."""
         return (self.entry, *self.also)
@@ -89,7 +93,7 @@ class ExpansionSetup:
     """Its changes to the steps, in the file's order."""
     uncovered: str = ""
     """Non-empty when no source of the corpus covers the expansion's setup: what is not covered, in words. Such an
-    expansion in play limits no player count (the sources give none) and makes the checklist incomplete."""
+    expansion in play makes the checklist incomplete, and its own player counts are not known (GameSetup.players_with)."""
     opens: tuple[tuple[str, str, str], ...] = ()
     """(step id, its text with the expansion in play, what the sources leave open of it): the steps it is known
     to change without the sources saying how (a count of components it adds to); the text states no number
@@ -176,18 +180,42 @@ class GameSetup:
         return [e.uncovered for e in self.changing(expansions) if e.uncovered]
 
     def allows(self, players: int, expansions: Collection[str] = ()) -> bool:
-        """Whether a checklist can be made for this count: one the game supports with these expansions, or any
-        count when one of them is not covered by the sources (they give no limit to state)."""
-        return players in self.players_with(expansions) or bool(self.uncovered(expansions))
+        """Whether a checklist can be made for this count: one the game supports with these expansions."""
+        return players in self.players_with(expansions)
 
     def players_with(self, expansions: Collection[str] = ()) -> tuple[int, ...]:
         """The player counts supported with these expansions in play: the base game's, unless an expansion
-        gives its own (with several that do, the counts all of them support)."""
+        gives its own (with several that do, the counts all of them support).
+
+        With an expansion no source covers in play (`uncovered`), its own counts are not known: the counts are
+        those that any covered set of expansions with the covered ones in play supports (Res Arcana with Lux et
+        Tenebrae: 2 to 5, the base game's and Perlae Imperii's), never any count at all."""
+        unknown = {e.expansion for e in self.changing(expansions) if e.uncovered}
+        if unknown:
+            covered = set(expansions) - unknown
+            combinations = [c for c in self.combinations() if covered <= set(c) and not unknown & set(c)]
+            return tuple(sorted({count for c in combinations for count in self.players_with(c)}))
         counts: set[int] | None = None
         for change in self.changing(expansions):
             if change.players:
                 counts = set(change.players) if counts is None else counts & set(change.players)
         return tuple(sorted(counts if counts is not None else self.players))
+
+    def unstated(self, expansions: Collection[str] = ()) -> list[str]:
+        """The slugs of the expansions in play whose own player counts the sources do not give (those no source
+        covers), in the file's order."""
+        return [e.expansion for e in self.changing(expansions) if e.uncovered]
+
+    def steps_with(self, expansions: Collection[str] = ()) -> list[tuple[SetupStep, str | None, str | None, str]]:
+        """The steps with these expansions in play, by order, at any count: (step, expansion, change, left open).
+        A step an expansion no source covers is known to change (`opens`) has the text that states no number it
+        may change, and says what is left open; the checklist and the site's setup page both read them here."""
+        opened = {step_id: (text, left) for e in self.changing(expansions) for step_id, text, left in e.opens}
+        steps = []
+        for step, expansion, change in self.assembled(expansions):
+            text, left = opened.get(step.id, ("", ""))
+            steps.append((replace(step, text=text, values={}) if text else step, expansion, change, left))
+        return steps
 
     def assembled(self, expansions: Collection[str] = ()) -> list[tuple[SetupStep, str | None, str | None]]:
         """The steps with these expansions in play, by order, at any player count: (step, expansion, change)."""
@@ -205,9 +233,12 @@ class GameSetup:
         supported = self.players_with(expansions)
         if not self.allows(players, expansions):
             raise ValueError(f"{self.game} is not played by {players} with {sorted(expansions)}")
-        opened = {step_id: (text, left) for e in self.changing(expansions) for step_id, text, left in e.opens}
-        chosen = [item for item in self.assembled(expansions) if item[0].applies(players)]
+        chosen = [item for item in self.steps_with(expansions) if item[0].applies(players)]
         uncovered = self.uncovered(expansions)
+        # A count only an expansion no source covers lets in (Res Arcana at 5 with Lux et Tenebrae alone): the
+        # steps in play are the sources' for other counts, and each says so rather than pass for that count's.
+        covered = self.players_with(set(expansions) - set(self.unstated(expansions)))
+        beyond = "" if players in covered else f"the sources give this step for {count_range(covered)} players"
         return Checklist(
             game=self.game,
             players=players,
@@ -216,8 +247,8 @@ class GameSetup:
             complete=self.complete and not uncovered,
             note=" ".join(part for part in (self.note, *uncovered) if part),
             steps=tuple(
-                _for_count(number, step, players, expansion, change, *opened.get(step.id, ("", "")))
-                for number, (step, expansion, change) in enumerate(chosen, 1)
+                _for_count(number, step, players, expansion, change, "; ".join(filter(None, (left, beyond))))
+                for number, (step, expansion, change, left) in enumerate(chosen, 1)
             ),
         )
 
@@ -283,24 +314,17 @@ UNKNOWN_VALUE = "(a number the sources do not give)"
 """Written for a value a step has no number for at the count asked (a count no source covers)."""
 
 
-def _for_count(
-    number: int, step: SetupStep, players: int, expansion: str | None, change: str | None, text: str = "", opened: str = ""
-) -> ChecklistStep:
-    """A step of a checklist for a player count: its values for that count; a value the sources do not give
-    for it (a count allowed only because an expansion in play is not covered) and what an expansion in play
-    leaves open (`opened`, with the step's `text` then) make it open, with its text saying so, rather than guessed."""
-    if text:
-        step = replace(step, text=text, values={})
-    missing = sorted({name for name in PLACEHOLDER.findall(step.text) if players not in step.values.get(name, {})})
+def _for_count(number: int, step: SetupStep, players: int, expansion: str | None, change: str | None, left: str = "") -> ChecklistStep:
+    """A step of a checklist for a player count, with its values for that count. What the sources leave open of
+    it is said, never guessed: its own `open`, a value they give no number for at that count, and what an
+    expansion no source covers leaves open of it (`left`, GameSetup.steps_with)."""
+    missing = any(players not in step.values.get(name, {}) for name in PLACEHOLDER.findall(step.text))
     notes = [step.open] if step.open else []
     if missing:
         notes.append(f"the sources give no number for {players} players here")
-    if opened:
-        notes.append(opened)
-    text = step.text_for(players, unknown=UNKNOWN_VALUE)
-    if len(notes) != (1 if step.open else 0):
-        step = replace(step, open="; ".join(notes))
-    return ChecklistStep(number, step, text, expansion, change)
+    if left:
+        notes.append(left)
+    return ChecklistStep(number, replace(step, open="; ".join(notes)), step.text_at(players), expansion, change)
 
 
 MAX_COMBINED = 10

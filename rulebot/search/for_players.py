@@ -48,10 +48,13 @@ def setup_answer(
     with `in_play`, then those that the other expansions of the answer's
     entries add or replace (each step says its expansion). The object is
     {"players", "game", "expansions": [{"slug", "name"}], "supported",
-    "has_expansions", "steps": [step objects of `rulebot setup --json`]};
-    "steps" is empty when the game is not played by that count with those
-    expansions; "has_expansions": whether the game has any (then each line
-    names the expansion its step is of, or the base game).
+    "has_expansions", "ranges", "steps": [step objects of `rulebot setup
+    --json`]}; "steps" is empty when the game is not played by that count
+    with those expansions (then "ranges" says the counts it is played by,
+    ranges()); None too when it is, but no step answers at that count;
+    "has_expansions": whether the game has any (then each line names the
+    expansion its step is of, or the base game at a count the base game is
+    played by).
     """
     best = parts[0]
     game = games[best.game]
@@ -72,6 +75,7 @@ def setup_answer(
         "expansions": [{"slug": slug, "name": names.get(slug, slug)} for slug in sorted(expansions)],
         "supported": list(setup.players_with(expansions)),
         "has_expansions": bool(game["expansions"]),
+        "ranges": ranges(setup, game["name"], names, expansions),
         "steps": [],
     }
     ids = set(hit.id for hit in answering)
@@ -90,7 +94,20 @@ def setup_answer(
         replaced = {step.step.id for step in added if step.change == "replace"}
         own = [step for step in steps if step in alike or step.step.id in replaced]
     picked = own + added
+    if not picked and (setup.allows(players, chosen) or setup.allows(players, expansions)):
+        return None  # a count the game is played by, at which no step states what is asked: nothing to add
     found["steps"] = [step.to_json(lambda entry_id: cite(get, entry_id), names) for step in picked[:MAX_STEPS]]
+    return found
+
+
+def ranges(setup: GameSetup, game_name: str, names: Mapping[str, str], expansions: Collection[str]) -> list[dict[str, Any]]:
+    """The player counts of the base game, then those of each expansion that gives its own; an expansion of
+    `expansions` no source covers has null (the sources do not give its own): [{"expansion", "name", "players"}]."""
+    found: list[dict[str, Any]] = [{"expansion": None, "name": game_name, "players": list(setup.players)}]
+    for change in setup.expansions:
+        if change.players or (change.uncovered and change.expansion in expansions):
+            counts = list(change.players) if change.players else None
+            found.append({"expansion": change.expansion, "name": names.get(change.expansion, change.expansion), "players": counts})
     return found
 
 

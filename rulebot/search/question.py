@@ -164,6 +164,19 @@ class QuestionReader:
             )
         return self._decoded[language]
 
+    def vocabulary_stems(self, slug: str) -> set[str]:
+        """The stems of every word of a game's vocabulary: its synonyms in every language (those shared by its
+        corpus folder too) and its own terms."""
+        stems = {stem(w) for term in self.games[slug]["terms"] for w in analysis.words(term)}
+        for language in self._tables:
+            for members in self._vocabulary(language)[0][slug].values():
+                stems.update(stem(w) for member in members for w in member)
+        return stems
+
+    def named_games(self, text: str) -> list[str]:
+        """Games whose name or alias a question contains ("dune assassination mission": Dune: Imperium)."""
+        return self._named_games(analysis.words(text))
+
     def _named_games(self, words: list[str]) -> list[str]:
         """Games whose name or alias the question contains."""
         return [slug for slug, names in self._game_names.items() if any(analysis.find_phrase(words, n) >= 0 for n in names)]

@@ -11,13 +11,13 @@ expansion choice shows the one checklist for the choice, numbered as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import jinja2
 
 from rulebot.corpus.model import Corpus, Game
-from rulebot.corpus.setup import UNKNOWN_VALUE, GameSetup, count_range, played_by, with_expansions
+from rulebot.corpus.setup import GameSetup, count_range, played_by, with_expansions
 
 TEMPLATE = "setup.html"
 
@@ -70,7 +70,8 @@ class CombinationView:
     played_by: str
     steps: tuple[StepView, ...]
     uncovered: str = ""
-    """What no source covers of its expansions (an expansion `uncovered`): then it is shown at every count of the page."""
+    """What no source covers of its expansions (an expansion `uncovered`): its counts are then those of the covered
+    checklists (GameSetup.players_with)."""
 
 
 def pages(
@@ -105,22 +106,16 @@ def _combination(
 ) -> CombinationView:
     supported = setup.players_with(expansions)
     uncovered = " ".join(setup.uncovered(expansions))
-    if uncovered:  # no limit to state: every count of the page's other checklists
-        supported = tuple(sorted({count for other in setup.combinations() for count in setup.players_with(other)}))
     game_name = corpus.games[setup.game].name
     named = [names.get(slug, slug) for slug in expansions]
-    opened = {step_id: (text, left) for changes in setup.changing(expansions) for step_id, text, left in changes.opens}
     steps = []
-    for step, expansion, _change in setup.assembled(expansions):
-        text, left = opened.get(step.id, ("", ""))
-        if text:  # an expansion no source covers: the step's text without the numbers it may change
-            step = replace(step, text=text, values={})
+    for step, expansion, _change, left in setup.steps_with(expansions):
         counts = tuple(count for count in supported if step.applies(count))
         if not counts:
             continue
         by_text: dict[str, list[int]] = {}
         for count in counts:
-            by_text.setdefault(step.text_for(count, unknown=UNKNOWN_VALUE), []).append(count)
+            by_text.setdefault(step.text_at(count), []).append(count)
         entry = corpus.entries[step.entry]
         source = corpus.games[entry.game].source(entry.source)
         steps.append(

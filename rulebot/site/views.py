@@ -84,7 +84,7 @@ class EntryView:
     expansion_slug: str | None
     """The expansion's slug, None for the base game."""
     revised: str | None
-    """ISO date since which the source marks the entry new or revised."""
+    """ISO date of the edition of its source that marks the entry new or revised."""
     html: Markup
     """The entry text rendered (safe: raw HTML disabled, links checked)."""
     aliases: tuple[Alias, ...]

@@ -1,0 +1,383 @@
+"""A curator's walk through a game's drafts, one at a time (`rulebot review`).
+
+Not to be confused with rulebot.corpus.review, which is `rulebot check`'s
+review of a whole corpus. Here each draft of a game's entries files (those
+still marked `draft: true`, as `rulebot import` wrote them) is offered in
+document order: the order of the game's sources, then of each file. There
+is no record of which entries players ask for most, so there is no other
+order. For each draft the curator may
+
+- accept it as is: its `draft: true` line is removed;
+- edit it: the entry's block is put in an edit file, which the curator's
+  editor changes; on save it is checked with the parser and checks of
+  `rulebot check`, then written back in place of the entry. An edit that
+  does not pass is kept, its problems written at its top, for the editor to
+  be opened on it again, now or at the next walk;
+- merge it with the entry after it: one draft, the texts one after the
+  other, the second's title an alias, links to the second going to the first,
+  and both anchors kept;
+- split it where the curator puts a `>>> split` line in the editor (at a
+  blank line, or before a bullet): two drafts, the second titled by the
+  words the curator puts after the marker (else the first's title and `(2)`),
+  both with the anchor;
+- skip it, for a later walk; or quit.
+
+An entry merged or split so is the curator's: importing the document again
+leaves it as it is (rulebot.corpus.updating). Every change is written whole under the file's lock (rulebot.atomic), at
+once: a walk killed half-way has kept everything done before. The walk's
+place (the drafts skipped) and an edit in progress are kept in the user
+data folder, one state file per game and entries file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from rulebot import atomic
+from rulebot.corpus import load as corpus_load
+from rulebot.corpus import scaffold
+from rulebot.corpus.checks import check_corpus
+from rulebot.corpus.entries import parse_file
+from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, split_entries, split_list, unique_id
+from rulebot.corpus.model import Corpus, Game, Source
+from rulebot.errors import CurationError, Problem
+from rulebot.places import user_dir
+
+SPLIT_MARK = ">>> split"
+"""The line a curator puts where a draft is to be split; words after it title the second part."""
+NOTE_START = "<!-- rulebot review:"
+"""Lines of an edit file before its entry that start so are rulebot's: instructions and problems, rewritten each time."""
+STATE_FOLDER = "review"
+"""The folder of the walks' state files, in the user data folder."""
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A draft entry as the walk shows it."""
+
+    path: Path
+    """Its entries file."""
+    id: str
+    title: str
+    line: int
+    """The line of its heading in the file."""
+    block: str
+    """The entry as written in the file (heading, header and text), without the blank lines after it."""
+
+
+@dataclass
+class State:
+    """Where a walk through one entries file is: kept between walks."""
+
+    skipped: list[str] = field(default_factory=list)
+    """Ids of the drafts skipped, not offered again until the walk starts over."""
+
+
+class DraftWalk:
+    """The drafts of one game, and what a curator does to each."""
+
+    def __init__(self, corpus: Corpus, game: str, state_dir: Path | None = None) -> None:
+        self.corpus = corpus
+        self.game: Game = corpus.game(game)
+        self.state_dir = state_dir if state_dir is not None else user_dir("data") / STATE_FOLDER
+        self.files: list[tuple[Path, Source]] = []
+        seen: set[Path] = set()
+        for source in self.game.sources:
+            path = scaffold.entries_file(corpus, self.game.slug, source.id)
+            if path.is_file() and path.resolve() not in seen:
+                seen.add(path.resolve())
+                self.files.append((path, source))
+
+    # -- what is left --------------------------------------------------------
+
+    def drafts(self) -> list[Draft]:
+        """The drafts still to review, in document order, without those skipped."""
+        found = []
+        for path, _source in self.files:
+            skipped = set(self.state(path).skipped)
+            text = _read(path)
+            lines = _lines_with_ends(text)
+            for raw, end in _spans(path, text, lines):
+                if _is_draft(raw) and raw.id not in skipped:
+                    found.append(Draft(path, raw.id, _header(raw, "title"), raw.line, "".join(lines[raw.line - 1 : end])))
+        return found
+
+    def skipped(self) -> int:
+        """How many drafts the walk has skipped so far."""
+        return sum(len(self.state(path).skipped) for path, _ in self.files)
+
+    def start_over(self) -> None:
+        """Forget the drafts skipped (and keep any edit in progress)."""
+        for path, _ in self.files:
+            self.save_state(path, State())
+
+    # -- the curator's choices -----------------------------------------------
+
+    def accept(self, draft: Draft) -> None:
+        """The draft as it is: its `draft: true` line removed."""
+
+        def change(text: str) -> str:
+            lines = _lines_with_ends(text)
+            raw, _end = _find(draft.path, text, lines, draft.id)
+            _, line = raw.headers["draft"]
+            return "".join(lines[: line - 1] + lines[line:])
+
+        self._update(draft.path, change)
+
+    def skip(self, draft: Draft) -> None:
+        """Leave the draft for a later walk."""
+        state = self.state(draft.path)
+        if draft.id not in state.skipped:
+            state.skipped.append(draft.id)
+        self.save_state(draft.path, state)
+
+    def edit_file(self, draft: Draft, split: bool = False) -> Path:
+        """The file the curator edits the draft in: the one of an edit in progress, else a new one with its block."""
+        path = self._edit_path(draft)
+        if not path.is_file():
+            notes = [f"{NOTE_START} edit the entry below, save and close the editor. -->"]
+            if split:
+                notes.append(f"{NOTE_START} put a line '{SPLIT_MARK} TITLE' where its second part starts (at a blank line or a bullet). -->")
+            atomic.write_file(path, "\n".join(notes) + "\n\n" + draft.block.rstrip("\n") + "\n")
+        return path
+
+    def has_edit(self, draft: Draft) -> bool:
+        """Whether an edit of this draft is in progress (kept from an edit that did not pass)."""
+        return self._edit_path(draft).is_file()
+
+    def save_edit(self, draft: Draft) -> list[str]:
+        """Check the edit file of the draft and, when it passes, put its entries in place of the draft and remove
+        it: the problems found (the edit file then kept, with them at its top), else none."""
+        path = self._edit_path(draft)
+        text = _read(path)
+        body = "\n".join(line for line in text.split("\n") if not line.startswith(NOTE_START)).lstrip("\n")
+        if SPLIT_MARK in body:
+            body = self._split(draft, body)
+        problems = self._put(draft, body, path)
+        if problems:
+            notes = [f"{NOTE_START} fix what is below, save and close (or quit: this edit is kept for the next walk). -->"]
+            notes += [f"{NOTE_START} problem: {p} -->" for p in problems]
+            atomic.write_file(path, "\n".join(notes) + "\n\n" + body)
+        else:
+            path.unlink(missing_ok=True)
+        return problems
+
+    def discard_edit(self, draft: Draft) -> None:
+        """Drop an edit in progress."""
+        self._edit_path(draft).unlink(missing_ok=True)
+
+    def merge_next(self, draft: Draft) -> str:
+        """Merge the draft with the entry after it in its file (a draft too): the id of the entry merged in.
+        CurationError when there is none, or it is no draft, or the merge would bring a problem."""
+        text = _read(draft.path)
+        lines = _lines_with_ends(text)
+        spans = _spans(draft.path, text, lines)
+        index = next((i for i, (raw, _) in enumerate(spans) if raw.id == draft.id), None)
+        if index is None:
+            raise CurationError(f"{draft.id} is no longer in {draft.path}")
+        if index + 1 >= len(spans):
+            raise CurationError(f"{draft.id} is the last entry of {draft.path}: there is none after it to merge with")
+        first, (second, second_end) = spans[index][0], spans[index + 1]
+        if not _is_draft(second):
+            raise CurationError(f"the entry after {draft.id}, {second.id}, is restated (not a draft): merge it by hand")
+        headers = [(key, value) for key, (value, _) in first.headers.items()]
+        merged = dict(headers)
+        aliases = [*split_list(merged.get("aliases", "")), _header(second, "title"), *split_list(_header(second, "aliases"))]
+        merged["aliases"] = f"{LIST_SEPARATOR} ".join(dict.fromkeys(a for a in aliases if a and a != merged.get("title")))
+        anchors = split_list(merged.get("anchor", "")) + split_list(_header(second, "anchor"))
+        if anchors:
+            # Both places in the document: a new import of it leaves the merged entry to the curator (rulebot.corpus.updating).
+            merged["anchor"] = f"{LIST_SEPARATOR} ".join(dict.fromkeys(anchors))
+        for key in ("see_also", "asked"):
+            values = split_list(merged.get(key, "")) + split_list(_header(second, key))
+            values = [v for v in dict.fromkeys(values) if v not in (first.id, second.id)]
+            if values:
+                merged[key] = f"{LIST_SEPARATOR} ".join(values)
+        order = [k for k, _ in headers] + [k for k in ("anchor", "aliases", "see_also", "asked") if k in merged and k not in dict(headers)]
+        text_of = "\n".join(first.body).strip() + "\n\n" + "\n".join(second.body).strip()
+        block = format_entry(first.id, [*[(k, merged[k]) for k in order if k != "draft" and merged[k]], ("draft", "true")], text_of)
+        ending = _ending(lines)
+        start = first.line - 1
+        new_lines = [*lines[:start], block.replace("\n", ending), *lines[second_end:]]
+        candidate = _repoint("".join(new_lines), second.id, first.id)
+        problems = self._problems(draft.path, text, candidate)
+        if problems:
+            raise CurationError(f"merging {second.id} into {draft.id} would bring a problem: {problems[0].message}")
+        self._replace(draft.path, text, candidate)
+        return second.id
+
+    # -- state ---------------------------------------------------------------
+
+    def state(self, path: Path) -> State:
+        """The walk's state for an entries file (a fresh one when it has none, or it cannot be read)."""
+        try:
+            data = json.loads(self._state_path(path).read_text(encoding="utf-8"))
+            return State(skipped=[str(i) for i in data.get("skipped", [])])
+        except (OSError, ValueError, AttributeError):
+            return State()
+
+    def save_state(self, path: Path, state: State) -> None:
+        data = {"game": self.game.slug, "file": str(path.resolve()), "skipped": state.skipped}
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        atomic.write_file(self._state_path(path), json.dumps(data, indent=1) + "\n")
+
+    def _key(self, path: Path) -> str:
+        """The name of a walk's files: the game, and a digest of the entries file's full path."""
+        digest = hashlib.sha1(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+        return f"{self.game.slug}-{path.stem}-{digest}"
+
+    def _state_path(self, path: Path) -> Path:
+        return self.state_dir / f"{self._key(path)}.json"
+
+    def _edit_path(self, draft: Draft) -> Path:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        return self.state_dir / f"{self._key(draft.path)}.{draft.id}.md"
+
+    # -- writing -------------------------------------------------------------
+
+    def _split(self, draft: Draft, body: str) -> str:
+        """An edited block with a split mark: two entries, the second with the first's header, a title and a fresh id."""
+        raws = list(split_entries(draft.path, body))
+        if len(raws) != 1:
+            return body  # checked as it is: the problems will say what is wrong
+        raw = raws[0]
+        lines = raw.body
+        at = next((i for i, line in enumerate(lines) if line.strip().startswith(SPLIT_MARK)), None)
+        if at is None:
+            return body  # a mark outside the text: checked as it is
+        named = lines[at].strip()[len(SPLIT_MARK) :].strip()
+        title = named or f"{_header(raw, 'title')} (2)"
+        taken = set(self.corpus.entries) | {r.id for r in split_entries(draft.path, _read(draft.path))}
+        new_id = unique_id(self.game.id_prefix, title, taken | {raw.id})
+        headers = [(key, value) for key, (value, _) in raw.headers.items()]
+        first = format_entry(raw.id, headers, "\n".join(lines[:at]))
+        # The second part keeps the anchor: a new import of the document leaves both parts to the curator.
+        second_headers = [(k, title if k == "title" else v) for k, v in headers if k not in ("aliases", "asked")]
+        second = format_entry(new_id, second_headers, "\n".join(lines[at + 1 :]))
+        return first + "\n" + second
+
+    def _put(self, draft: Draft, body: str, edit_path: Path) -> list[str]:
+        """Put the entries of an edited block in place of the draft: the problems found, else none (written)."""
+        source = next(s for p, s in self.files if p == draft.path)
+        parsed = parse_file(edit_path, body, self.game, source, str(edit_path), house_only=False)
+        problems = [f"line {p.line} of the entry: {p.message}" for p in parsed.problems]
+        if not problems and not parsed.entries:
+            problems.append("no entry: the block must start with its '## id' heading")
+        if problems:
+            return problems
+        text = _read(draft.path)
+        lines = _lines_with_ends(text)
+        try:
+            raw, end = _find(draft.path, text, lines, draft.id)
+        except CurationError as exc:
+            return [str(exc)]
+        ending = _ending(lines)
+        candidate = "".join([*lines[: raw.line - 1], body.strip("\n").replace("\n", ending) + ending, *lines[end:]])
+        problems = [p.message for p in self._problems(draft.path, text, candidate)]
+        if problems:
+            return problems
+        self._replace(draft.path, text, candidate)
+        return []
+
+    def _problems(self, path: Path, before: str, after: str) -> list[Problem]:
+        """The problems `rulebot check` would find in the corpus with the file changed from `before` to `after`
+        that it does not find with `before` (told apart by file and message)."""
+        source = next(s for p, s in self.files if p == path)
+        old = parse_file(path, before, self.game, source, str(path), house_only=False)
+        new = parse_file(path, after, self.game, source, str(path), house_only=False)
+        # The other files' entries as loaded; this file's as it is now (the walk has changed it since).
+        here = path.resolve()
+        others = {i: e for i, e in self.corpus.entries.items() if Path(e.path).resolve() != here}
+        clashes = [Problem(str(path), e.line, f"id {e.id!r} is taken by another entry ({others[e.id].path})") for e in new.entries if e.id in others]
+        ids = [e.id for e in new.entries]
+        clashes += [Problem(str(path), e.line, f"id {e.id!r} is taken by another entry of the file") for e in new.entries if ids.count(e.id) > 1]
+        was = check_corpus(replace(self.corpus, entries={**others, **{e.id: e for e in old.entries}}), set(old.rejected))
+        now = check_corpus(replace(self.corpus, entries={**others, **{e.id: e for e in new.entries}}), set(new.rejected))
+        seen = {(p.path, p.message) for p in [*old.problems, *was.problems]}
+        return [p for p in [*new.problems, *clashes, *now.problems] if (p.path, p.message) not in seen]
+
+    def _replace(self, path: Path, before: str, after: str) -> None:
+        """Write `after` as the file, unless it was changed meanwhile (then CurationError, nothing written)."""
+
+        def change(text: str) -> str:
+            if text != before:
+                raise CurationError(f"{path} was changed meanwhile; nothing was written: review it again")
+            return after
+
+        self._update(path, change)
+
+    def _update(self, path: Path, change) -> None:  # type: ignore[no-untyped-def]
+        def guarded(existing: str | None) -> str:
+            if existing is None:
+                raise CurationError(f"{path} is gone")
+            return change(existing)
+
+        atomic.update_file(path, guarded)
+
+
+def load_walk(dirs: list[Path], game: str, state_dir: Path | None = None) -> DraftWalk:
+    """The walk through a game's drafts, the corpus of `dirs` loaded (its valid entries)."""
+    loaded, _ = corpus_load.check(dirs)
+    return DraftWalk(loaded, game, state_dir)
+
+
+# -- reading entries files ---------------------------------------------------------
+
+
+def _read(path: Path) -> str:
+    try:
+        data = atomic.read_regular(path)
+        return "" if data is None else data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CurationError(f"cannot read {path}: {exc}") from None
+
+
+def _spans(path: Path, text: str, lines: list[str]) -> list[tuple[RawEntry, int]]:
+    """Each entry of a file, and the index of the line after it (its blank lines after it left out)."""
+    raws = list(split_entries(path, text))
+    ends = [*[r.line - 1 for r in raws[1:]], len(lines) if lines else 0]
+    spans = []
+    for raw, end in zip(raws, ends):
+        while lines and end > raw.line and not lines[end - 1].strip():
+            end -= 1
+        spans.append((raw, end))
+    return spans
+
+
+def _find(path: Path, text: str, lines: list[str], entry_id: str) -> tuple[RawEntry, int]:
+    for raw, end in _spans(path, text, lines):
+        if raw.id == entry_id:
+            return raw, end
+    raise CurationError(f"{entry_id} is no longer in {path}")
+
+
+def _repoint(text: str, old: str, new: str) -> str:
+    """Links (see_also, modifies) to `old` in a file's header lines made links to `new`."""
+    pattern = re.compile(rf"^((?:see_also|modifies)\s*:.*?)(?<![a-z0-9-]){re.escape(old)}(?![a-z0-9-])", re.MULTILINE)
+    previous = None
+    while previous != text:
+        previous, text = text, pattern.sub(lambda m: m.group(1) + new, text)
+    return text
+
+
+def _is_draft(raw: RawEntry) -> bool:
+    return _header(raw, "draft") == "true"
+
+
+def _header(raw: RawEntry, key: str) -> str:
+    return " ".join(raw.headers.get(key, ("", 0))[0].split())
+
+
+def _ending(lines: list[str]) -> str:
+    return next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
+
+
+def _lines_with_ends(text: str) -> list[str]:
+    parts = re.split(r"(\r\n|\r|\n)", text)
+    lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
+    return lines if lines and lines[-1] else lines[:-1]
+

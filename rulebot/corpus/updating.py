@@ -1,0 +1,303 @@
+"""Writing an import's drafts to a source's entries file as an update (`rulebot import --append`).
+
+Each draft has an anchor: where it came from in the document, its section
+(the heading path) and its title. The file's entries record theirs in an
+`anchor:` header, written with the draft, which a curator's later edits of
+the title or section leave alone. Importing a document again, or a new
+edition of it, pairs each draft with the entry of the same anchor (else of
+the same section and title, for entries drafted before anchors were
+written; else, for what is left, of a title only one draft and one entry
+have: a question renumbered, a heading moved), then:
+
+- an entry still marked `draft: true` is rewritten in place with the new
+  draft (its id, and the header keys the importer does not write, kept);
+- an entry no longer marked draft has been restated by a curator: it is
+  left byte for byte, and links to its draft go to it; so is an entry a
+  curator has merged from several drafts or split (`rulebot review`), which
+  holds several anchors or shares one;
+- a draft paired with nothing is added at the end of the file;
+- a draft entry of the file paired with no draft is gone from the document:
+  it is kept as it is and listed, for the curator to decide.
+
+All of it under the file's lock, whole or not at all (rulebot.atomic).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from rulebot import atomic
+from rulebot.corpus.drafts import DraftEntry, Imported
+from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, split_entries, split_list
+from rulebot.corpus.model import Corpus, Source
+from rulebot.errors import CurationError
+from rulebot.text import fold
+
+IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft")
+"""The header keys a draft's import writes: an update rewrites these, and keeps every other key of the entry
+(`asked`, `expansion`, `modifies`, `revised`...) as it was."""
+
+
+@dataclass(frozen=True)
+class Gone:
+    """A draft entry of the file whose anchor the document no longer has."""
+
+    id: str
+    title: str
+    line: int
+    """Its heading's line in the file, as it was read."""
+
+
+@dataclass
+class DraftsWritten:
+    """What an import did to an entries file."""
+
+    path: Path
+    """The entries file."""
+    added: list[str] = field(default_factory=list)
+    """Ids of the drafts added at the end of the file."""
+    updated: list[str] = field(default_factory=list)
+    """Ids of the draft entries rewritten with the document's new text."""
+    unchanged: list[str] = field(default_factory=list)
+    """Ids of the draft entries the document drafts the same as before."""
+    restated: list[str] = field(default_factory=list)
+    """Ids of the entries of the document a curator has restated (no longer drafts): left as they are."""
+    gone: list[Gone] = field(default_factory=list)
+    """Draft entries of the file the document no longer has: kept, for the curator to decide."""
+    restated_gone: list[Gone] = field(default_factory=list)
+    """Restated entries drafted from the document, whose place in it (their anchor) it no longer has: left as
+    they are, but the rule they restate may have gone."""
+
+    @property
+    def written(self) -> bool:
+        return bool(self.added or self.updated)
+
+    def summary(self) -> str:
+        """One line: how many of each, and the gone ones named."""
+        counts = (
+            f"{len(self.updated)} updated, {len(self.added)} added, {len(self.unchanged)} unchanged, "
+            f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
+        )
+        where = f"written to {self.path}" if self.written else f"nothing written to {self.path}"
+        return f"{counts}; {where}"
+
+
+def without_file(corpus: Corpus, path: Path) -> Corpus:
+    """The corpus without the entries of one file: what drafting a document again for that file reads, so that
+    its drafts come out as they did the first time (their names not taken, their links not sent elsewhere
+    by the entries of the earlier import)."""
+    here = path.resolve()
+    return replace(corpus, entries={i: e for i, e in corpus.entries.items() if Path(e.path).resolve() != here})
+
+
+def check_edition(source: Source, date: str) -> str:
+    """`date` when it is an edition of the source (its `date`, or one of its `editions`); CurationError otherwise,
+    saying how to declare it: `rulebot check` takes a `revised` date only from the editions declared."""
+    if date in source.edition_dates():
+        return date
+    declared = ", ".join(source.edition_dates()) or "none"
+    raise CurationError(
+        f"edition {date} is not declared for source {source.id!r} (its editions: {declared}): in game.toml, set its date"
+        f" = {date} and list the earlier ones in its editions, then import again"
+    )
+
+
+QUESTION_NUMBER_RE = re.compile(r"(?:^|,\s*)question \d+$")
+"""How the importer numbers a question in its section (`FAQ, question 3`): a place that moves when a question
+is added above it, left out of the anchor, which the question itself (the title) makes precise."""
+
+
+def anchor(section: str, title: str) -> str:
+    """A draft's anchor: its section, and its title when the section does not end with it already (without `;`,
+    which separates the anchors of an entry merged from several drafts, nor a question's number)."""
+    section, title = _one_line(section).replace(LIST_SEPARATOR, ","), _one_line(title).replace(LIST_SEPARATOR, ",")
+    if title:
+        section = QUESTION_NUMBER_RE.sub("", section)
+    if not section:
+        return title
+    last = section.rsplit(" > ", 1)[-1]
+    return section if not title or fold(last) == fold(title) else f"{section} > {title}"
+
+
+def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> DraftsWritten:
+    """Update a source's entries file (created if missing) with an import's drafts (see the module).
+
+    `edition`: the date of the document's edition; the drafts it adds or
+    updates get `revised:` that date. WriteError when the file cannot be
+    read or written; it is then as it was.
+    """
+    done = DraftsWritten(path)
+
+    def change(existing: str | None) -> str | None:
+        nonlocal done
+        done = DraftsWritten(path)
+        text = existing or ""
+        raws = list(split_entries(path, text))
+        pairs = _pair(drafted.entries, raws)
+        taken = {raw.id for raw in raws}
+        renamed = {draft.id: found[0].id for draft, found in pairs.items()}
+        used = taken | {d.id for d in drafted.entries if d not in pairs}
+        for draft in drafted.entries:
+            if draft not in pairs and draft.id in taken:
+                # An id written meanwhile, or an entry of the file left out of the corpus for a problem.
+                number = 2
+                while f"{draft.id}-{number}" in used:
+                    number += 1
+                renamed[draft.id] = f"{draft.id}-{number}"
+                used.add(renamed[draft.id])
+        lines = _lines_with_ends(text)
+        ending = next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
+        replaced: dict[int, tuple[int, str]] = {}
+        drafts_of: dict[int, list[DraftEntry]] = {}
+        for draft, found in pairs.items():
+            for raw in found:
+                drafts_of.setdefault(id(raw), []).append(draft)
+        for raw, end in zip(raws, [*[r.line - 1 for r in raws[1:]], len(lines)]):
+            mine = drafts_of.get(id(raw), [])
+            if not mine:
+                if _is_draft(raw):
+                    done.gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
+                elif _header(raw, "anchor"):
+                    done.restated_gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
+                continue
+            draft = mine[0]
+            # Merged or split by a curator (several drafts in one entry, one draft in several): the curator's now.
+            reshaped = len(mine) > 1 or len(pairs[draft]) > 1 or len(split_list(_header(raw, "anchor"))) > 1
+            if not _is_draft(raw) or reshaped:
+                done.restated.append(raw.id)
+                continue
+            as_before = next(split_entries(path, _block(draft, renamed, raw, revised=None)))
+            if _content(raw) == _content(as_before):
+                done.unchanged.append(raw.id)  # its bytes left as they are, whatever the layout of its header
+                continue
+            # Only moved (a heading renamed above it, a question renumbered): its rule has not changed, no `revised`.
+            moved = _content(raw, "section") == _content(as_before, "section")
+            start = raw.line - 1
+            while end > start + 1 and not lines[end - 1].strip():
+                end -= 1  # the blank lines after the entry stay as they are
+            new = _block(draft, renamed, raw, revised=None if moved else edition)
+            done.updated.append(raw.id)
+            replaced[start] = (end, new.rstrip("\n").replace("\n", ending) + ending)
+        added = [d for d in drafted.entries if d not in pairs]
+        done.added = [renamed.get(d.id, d.id) for d in added]
+        if not done.written:
+            return None
+        out, index = [], 0
+        while index < len(lines):
+            if index in replaced:
+                end, block = replaced[index]
+                out.append(block)
+                index = end
+            else:
+                out.append(lines[index])
+                index += 1
+        result = "".join(out)
+        if added:
+            blocks = "\n".join(_block(d, renamed, None, revised=edition) for d in added)
+            if raws:
+                result = atomic.joined(result, blocks.replace("\n", ending))
+            else:
+                # A file without entries gets the import's notes first (after entries, they would end the last one's text).
+                notes = drafted.to_markdown()[: -len(drafted.entries_markdown())] if drafted.entries else ""
+                result = atomic.joined(result, (notes + blocks).replace("\n", ending))
+        return result
+
+    atomic.update_file(path, change)
+    return done
+
+
+def _pair(drafts: list[DraftEntry], raws: list[RawEntry]) -> dict[DraftEntry, list[RawEntry]]:
+    """Each draft's entries in the file, where it has some: by anchor (every entry naming it: the parts of a
+    draft split by `rulebot review`), then one by section and title, then one by a title unique on both sides
+    among those left."""
+    pairs: dict[DraftEntry, list[RawEntry]] = {}
+    by_anchor: dict[str, list[RawEntry]] = {}
+    for raw in raws:
+        for name in split_list(_header(raw, "anchor")):
+            by_anchor.setdefault(fold(name), []).append(raw)
+    for draft in drafts:
+        found = by_anchor.get(fold(anchor(draft.section, draft.title)))
+        if found:
+            pairs[draft] = found
+    claimed = {id(raw) for found in pairs.values() for raw in found}
+    free = [raw for raw in raws if id(raw) not in claimed]
+
+    def match(key_of_draft, key_of_raw) -> None:  # type: ignore[no-untyped-def]
+        waiting: dict[object, list[RawEntry]] = {}
+        for raw in free:
+            key = key_of_raw(raw)
+            if key:
+                waiting.setdefault(key, []).append(raw)
+        for draft in drafts:
+            if draft in pairs:
+                continue
+            found = waiting.get(key_of_draft(draft))
+            if found:
+                raw = found.pop(0)
+                pairs[draft] = [raw]
+                free.remove(raw)
+
+    # Entries written before drafts had anchors.
+    match(lambda d: (_one_line(d.section), _one_line(d.title)), lambda r: (_header(r, "section"), _header(r, "title")) if not _header(r, "anchor") else None)
+    # What is left: a title that one draft and one entry alone have (a question renumbered, a heading moved).
+    left = [d for d in drafts if d not in pairs]
+    titles = _unique(fold(_one_line(d.title)) for d in left)
+    raw_titles = _unique(fold(_header(r, "title")) for r in free)
+    match(lambda d: fold(_one_line(d.title)) if fold(_one_line(d.title)) in titles else None,
+          lambda r: fold(_header(r, "title")) if fold(_header(r, "title")) in raw_titles else None)
+    return pairs
+
+
+def _unique(values: Iterable[str]) -> set[str]:
+    seen: dict[str, int] = {}
+    for value in values:
+        seen[value] = seen.get(value, 0) + 1
+    return {v for v, n in seen.items() if n == 1 and v}
+
+
+def _block(draft: DraftEntry, renamed: dict[str, str], raw: RawEntry | None, revised: str | None) -> str:
+    """The draft as an entry of the file: the id and the other header keys of its entry `raw` kept, `revised`
+    set when given."""
+    headers = [("title", draft.title), ("kind", draft.kind), ("section", draft.section), ("anchor", anchor(draft.section, draft.title))]
+    if draft.aliases:
+        headers.append(("aliases", f"{LIST_SEPARATOR} ".join(draft.aliases)))
+    links = [renamed.get(i, i) for i in draft.see_also]
+    entry_id = raw.id if raw is not None else renamed.get(draft.id, draft.id)
+    links = [i for i in dict.fromkeys(links) if i != entry_id]
+    if links:
+        headers.append(("see_also", f"{LIST_SEPARATOR} ".join(links)))
+    kept = [(key, value) for key, (value, _) in (raw.headers.items() if raw is not None else []) if key not in IMPORTER_KEYS]
+    if revised:
+        kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
+    headers.extend(kept)
+    headers.append(("draft", "true"))
+    return format_entry(entry_id, headers, draft.text)
+
+
+def _header(raw: RawEntry, key: str) -> str:
+    return _one_line(raw.headers.get(key, ("", 0))[0])
+
+
+def _is_draft(raw: RawEntry) -> bool:
+    """Still marked `draft: true`: anything else (no draft line, `false`, a value check refuses) is the curator's."""
+    return _header(raw, "draft") == "true"
+
+
+def _content(raw: RawEntry, *ignored: str) -> tuple[dict[str, str], str]:
+    """What an entry says, as compared: its header values but the anchor and `ignored` (in any order), and its text."""
+    headers = {key: _one_line(value) for key, (value, _) in raw.headers.items() if key != "anchor" and key not in ignored}
+    return headers, "\n".join(line.rstrip() for line in raw.body).strip()
+
+
+def _lines_with_ends(text: str) -> list[str]:
+    """A text's lines with their own line ends, cut where rulebot.corpus.format.split_lines cuts them."""
+    parts = re.split(r"(\r\n|\r|\n)", text)
+    lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
+    return lines if lines[-1] else lines[:-1]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,248 @@
+"""Importing a document again is an update: drafts rewritten in place by their anchors, new ones added, those
+gone listed and kept, restated entries left byte for byte, and a new edition dated (`rulebot changes`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import rulebot_process, write_corpus
+
+from rulebot.corpus import load as corpus
+
+RULES = """\
+# Skyrail Rules
+
+## Setup
+
+Each conductor takes **4 tickets** and a locomotive of their colour.
+
+## Coupling
+
+A conductor may couple two carriages of the same colour at a depot.
+
+Hitching - See Coupling.
+
+## Derailment
+
+A locomotive that crosses a broken rail derails and skips the next turn.
+
+## FAQ
+
+Q: Can a locomotive couple in a tunnel?
+A: No, tunnels are too narrow.
+
+Q: May a conductor derail on purpose?
+A: Yes, to block a rival's line.
+"""
+
+NEW_EDITION = """\
+# Skyrail Rules
+
+## Setup
+
+Each conductor takes **5 tickets** and a locomotive of their colour.
+
+## Coupling
+
+A conductor may couple two carriages of the same colour at a depot or a station.
+
+## Tunnels
+
+A locomotive in a tunnel may not couple.
+
+## FAQ
+
+Q: May a conductor derail on purpose?
+A: Yes, to block a rival's line.
+
+Q: Can a locomotive couple in a tunnel?
+A: No, tunnels are too narrow.
+"""
+
+GAME_TOML = """\
+slug = "skyrail"
+name = "Skyrail Express"
+id_prefix = "skyrail"
+
+[[sources]]
+id = "rules"
+title = "Skyrail rulebook"
+date = {date}
+{editions}
+"""
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """A corpus folder with the game skyrail, its entries file empty, and the rules document beside it."""
+    return write_corpus(tmp_path, {
+        "games/skyrail/game.toml": GAME_TOML.format(date="2024-01-01", editions=""),
+        "games/skyrail/rules.md": "# Skyrail rulebook\n",
+        "rules.md": RULES,
+    })
+
+
+def run_import(run_cli, root: Path, *more: str):
+    return run_cli("--no-shipped", "--corpus", str(root / "games"), "import", str(root / "rules.md"), "-g", "skyrail", "-s", "rules",
+                   "--append", *more)
+
+
+def entries(root: Path) -> dict:
+    loaded, problems = corpus.check([root / "games"])
+    assert problems == []
+    return {e.id: e for e in loaded.entries_of("skyrail")}
+
+
+def restate(path: Path, entry_id: str, new_block: str) -> None:
+    """Replace an entry's block by the curator's restatement (no `draft: true`)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f"## {entry_id}\n")
+    end = text.find("\n## ", start + 1)
+    path.write_text(text[:start] + new_block + (text[end + 1:] if end != -1 else ""), encoding="utf-8")
+
+
+class TestReimport:
+    def test_the_same_document_again_adds_nothing(self, run_cli, game: Path):
+        """A second import of the same document writes nothing, says so, and check stays clean: the drafts come out
+        as the first time (an alias from a redirect included, though the entry there has it already)."""
+        first = run_import(run_cli, game)
+        assert first.exit_code == 0, first.output
+        assert "0 updated, 5 added, 0 unchanged, 0 gone, 0 kept as restated" in first.stderr
+        before = (game / "games/skyrail/rules.md").read_bytes()
+        again = run_import(run_cli, game)
+        assert again.exit_code == 0, again.output
+        assert "0 updated, 0 added, 5 unchanged, 0 gone, 0 kept as restated; nothing written" in again.stderr
+        assert (game / "games/skyrail/rules.md").read_bytes() == before
+        assert len(entries(game)) == 5
+        assert [a.text for a in entries(game)["skyrail-coupling"].aliases] == ["Hitching"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_drafts_record_their_anchor(self, run_cli, game: Path):
+        """Each draft written has an `anchor:` header: where in the document it came from."""
+        run_import(run_cli, game)
+        text = (game / "games/skyrail/rules.md").read_text(encoding="utf-8")
+        assert "section: Setup\nanchor: Setup\n" in text
+        assert "section: FAQ, question 1\nanchor: FAQ > Can a locomotive couple in a tunnel?\n" in text
+
+    def test_a_restated_entry_survives_byte_for_byte(self, run_cli, game: Path):
+        """An entry no longer marked draft is never rewritten, even retitled and with its document's text changed."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        restate(path, "skyrail-setup", "## skyrail-setup\ntitle: Starting hands\nkind: setup\nsection: Setup\nanchor: Setup\n\n"
+                "Every conductor starts with four tickets  \r\nand a locomotive in their colour.\n\n")
+        kept = path.read_bytes()[path.read_bytes().index(b"## skyrail-setup"):path.read_bytes().index(b"## skyrail-coupling")]
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "1 kept as restated" in result.stderr
+        assert kept in path.read_bytes()
+        found = entries(game)
+        assert [e.id for e in found.values() if e.title in ("Setup", "Starting hands")] == ["skyrail-setup"]
+
+    def test_a_changed_document_updates_adds_and_lists_the_gone(self, run_cli, game: Path):
+        """The changed drafts are rewritten in place (same ids), the new one added, the one gone listed and kept,
+        a renumbered question moved without a duplicate; check stays clean."""
+        run_import(run_cli, game)
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "4 updated, 1 added, 0 unchanged, 1 gone, 0 kept as restated; written to" in result.stderr
+        assert "gone from the document (kept, to restate or delete): skyrail-derailment (Derailment)" in result.stderr
+        found = entries(game)
+        assert list(found) == [
+            "skyrail-setup", "skyrail-coupling", "skyrail-derailment", "skyrail-can-a-locomotive-couple-in-a-tunnel",
+            "skyrail-may-a-conductor-derail-on-purpose", "skyrail-tunnels",
+        ]
+        assert "5 tickets" in found["skyrail-setup"].text and "or a station" in found["skyrail-coupling"].text
+        assert found["skyrail-may-a-conductor-derail-on-purpose"].section == "FAQ, question 1"
+        assert all(e.draft for e in found.values())
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_keys_the_importer_does_not_write_are_kept(self, run_cli, game: Path):
+        """A draft updated keeps the `asked` a curator added to it."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("anchor: Coupling\n", "anchor: Coupling\nasked: can I couple?\n"), encoding="utf-8")
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        run_import(run_cli, game)
+        coupling = entries(game)["skyrail-coupling"]
+        assert "or a station" in coupling.text and [a.text for a in coupling.asked] == ["can I couple?"]
+
+    def test_a_new_edition_dates_what_it_changed(self, run_cli, game: Path):
+        """With --edition, the drafts the new edition adds or changes get `revised:` it, and `changes` lists them."""
+        run_import(run_cli, game)
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(GAME_TOML.format(date="2025-03-01", editions="editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = run_import(run_cli, game, "--edition", "2025-03-01")
+        assert result.exit_code == 0, result.output
+        found = entries(game)
+        assert {i for i, e in found.items() if e.revised == "2025-03-01"} == {"skyrail-setup", "skyrail-coupling", "skyrail-tunnels"}
+        listed = run_cli("--no-shipped", "--corpus", str(game / "games"), "changes", "skyrail", "--since", "2025-01-01")
+        assert listed.exit_code == 0
+        assert [line.split()[1] for line in listed.stdout.splitlines()[1:]] == ["skyrail-setup", "skyrail-coupling", "skyrail-tunnels"]
+
+    def test_an_undeclared_edition_is_refused(self, run_cli, game: Path):
+        """An edition not in game.toml: a one-line error saying how to declare it, nothing written."""
+        before = (game / "games/skyrail/rules.md").read_bytes()
+        result = run_import(run_cli, game, "--edition", "2030-01-01")
+        assert result.exit_code == 2
+        assert result.stderr.startswith("Error: edition 2030-01-01 is not declared for source 'rules'")
+        assert "Traceback" not in result.output
+        assert (game / "games/skyrail/rules.md").read_bytes() == before
+
+    def test_edition_goes_with_append(self, run_cli, game: Path):
+        result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
+                         "--edition", "2024-01-01")
+        assert result.exit_code == 2 and "--edition goes with --append" in result.stderr
+
+    def test_as_a_real_process(self, game: Path):
+        """The summary of an update, from a real process."""
+        args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules", "--append")
+        assert rulebot_process(*args).returncode == 0
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = rulebot_process(*args)
+        assert result.returncode == 0, result.stderr
+        assert "4 updated, 1 added, 0 unchanged, 1 gone, 0 kept as restated" in result.stderr
+
+    def test_a_restated_entry_whose_place_is_gone_is_named(self, run_cli, game: Path):
+        """A restated entry whose anchor the new document no longer has is left as it is, and named."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("anchor: Derailment\ndraft: true\n", "anchor: Derailment\n"), encoding="utf-8")
+        before = path.read_bytes()
+        (game / "rules.md").write_text(RULES.replace("## Derailment", "## Other").replace("derails and skips", "stops and skips"),
+                                       encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "0 updated, 1 added, 4 unchanged, 0 gone, 0 kept as restated" in result.stderr
+        assert "restated, its place gone from the document (left as it is): skyrail-derailment (Derailment)" in result.stderr
+        assert path.read_bytes().startswith(before)
+
+    def test_a_restated_question_retitled_and_renumbered_is_not_drafted_again(self, run_cli, game: Path):
+        """A question's anchor is the question, not its number: restated under a new title, then moved down by a
+        question added above it, it is still the curator's entry, and no draft of it is added."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        restate(path, "skyrail-can-a-locomotive-couple-in-a-tunnel",
+                "## skyrail-can-a-locomotive-couple-in-a-tunnel\ntitle: Coupling in tunnels\nkind: faq\nsection: FAQ, question 1\n"
+                "anchor: FAQ > Can a locomotive couple in a tunnel?\n\nTunnels leave no room to couple.\n\n")
+        (game / "rules.md").write_text(RULES.replace("## FAQ\n", "## FAQ\n\nQ: Who goes first?\nA: The oldest conductor.\n"),
+                                       encoding="utf-8")
+        result = run_import(run_cli, game)
+        # The other question only moved (question 2 now 3): updated, its section only.
+        assert "1 updated, 1 added, 3 unchanged, 0 gone, 1 kept as restated" in result.stderr, result.stderr
+        titles = [e.title for e in entries(game).values()]
+        assert "Can a locomotive couple in a tunnel?" not in titles and "Who goes first?" in titles
+
+    def test_drafts_written_before_anchors_are_paired_by_section_and_title(self, run_cli, game: Path):
+        """Drafts of an earlier rulebot (no `anchor:`) are paired by section and title: the same document again
+        leaves them byte for byte."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        path.write_text("\n".join(line for line in path.read_text(encoding="utf-8").split("\n") if not line.startswith("anchor: ")),
+                        encoding="utf-8")
+        before = path.read_bytes()
+        result = run_import(run_cli, game)
+        assert "0 updated, 0 added, 5 unchanged, 0 gone, 0 kept as restated; nothing written" in result.stderr, result.stderr
+        assert path.read_bytes() == before

@@ -1,0 +1,273 @@
+"""`rulebot review GAME`: a curator's walk through a game's drafts, one at a time, with a scripted $EDITOR
+and choices read from standard input; every choice written at once, the walk's place and an edit in
+progress kept when it is killed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import write_corpus
+
+from rulebot.corpus import load as corpus
+
+RULES = """\
+# Skyrail Rules
+
+## Setup
+
+Each conductor takes **4 tickets** and a locomotive of their colour.
+
+## Coupling
+
+A conductor may couple two carriages of the same colour at a depot.
+
+## Derailment
+
+A locomotive that crosses a broken rail derails and skips the next turn.
+
+- It loses its cargo.
+- It returns to its depot.
+"""
+
+GAME_TOML = """\
+slug = "skyrail"
+name = "Skyrail Express"
+id_prefix = "skyrail"
+
+[[sources]]
+id = "rules"
+title = "Skyrail rulebook"
+"""
+
+
+def editor(folder: Path, name: str, code: str) -> str:
+    """An $EDITOR: a Python script given the file to edit as sys.argv[1], which runs `code` on its text `t`
+    and writes back what `t` then is."""
+    script = folder / f"{name}.py"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys, pathlib\np = pathlib.Path(sys.argv[1])\nt = p.read_text(encoding='utf-8')\n{code}\n"
+        "p.write_text(t, encoding='utf-8')\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return str(script)
+
+
+RESTATE = "t = t.replace('draft: true\\n', '').replace('A conductor may couple two carriages of the same colour at a depot.', " \
+          "'Two carriages of one colour can be joined by a conductor at a depot.')"
+
+
+@pytest.fixture
+def game(tmp_path: Path, run_cli) -> Path:
+    """A corpus folder with skyrail, its rules imported as three drafts."""
+    root = write_corpus(tmp_path, {
+        "games/skyrail/game.toml": GAME_TOML, "games/skyrail/rules.md": "# Skyrail rulebook\n", "rules.md": RULES,
+    })
+    imported = run_cli("--no-shipped", "--corpus", str(root / "games"), "import", str(root / "rules.md"), "-g", "skyrail", "-s", "rules",
+                       "--append")
+    assert imported.exit_code == 0, imported.output
+    return root
+
+
+def review(run_cli, root: Path, choices: str, *more: str):
+    return run_cli("--no-shipped", "--corpus", str(root / "games"), "review", "skyrail", *more, input=choices)
+
+
+def loaded(root: Path) -> dict:
+    found, problems = corpus.check([root / "games"])
+    assert problems == []
+    return {e.id: e for e in found.entries_of("skyrail")}
+
+
+class TestWalk:
+    def test_accept_skip_quit_and_the_place_kept(self, run_cli, game: Path):
+        """Accept drops `draft: true` and nothing else; a skipped draft is not offered at the next walk, until
+        --start-over; quit keeps the rest."""
+        path = game / "games/skyrail/rules.md"
+        before = path.read_text(encoding="utf-8")
+        result = review(run_cli, game, "a\nk\nq\n")
+        assert result.exit_code == 0, result.output
+        assert "skyrail-setup (3 left)" in result.stdout and "skyrail-coupling (2 left)" in result.stdout
+        assert "1 accepted, 1 skipped; 1 draft left to review in skyrail, 1 skipped (--start-over offers them again)" in result.stderr
+        assert path.read_text(encoding="utf-8") == before.replace("anchor: Setup\ndraft: true\n", "anchor: Setup\n", 1)
+        found = loaded(game)
+        assert not found["skyrail-setup"].draft and found["skyrail-coupling"].draft
+        again = review(run_cli, game, "q\n")
+        assert "skyrail-derailment (1 left)" in again.stdout and "skyrail-coupling" not in again.stdout
+        over = review(run_cli, game, "q\n", "--start-over")
+        assert "skyrail-coupling (2 left)" in over.stdout
+
+    def test_edit_with_the_editor(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit saved and valid is written in place of the draft; one restating it (no draft line) ends it."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "restate", RESTATE))
+        result = review(run_cli, game, "k\ne\nq\n")
+        assert result.exit_code == 0, result.output
+        assert "skyrail-coupling saved" in result.stderr
+        coupling = loaded(game)["skyrail-coupling"]
+        assert coupling.text == "Two carriages of one colour can be joined by a conductor at a depot." and not coupling.draft
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_an_edit_that_does_not_pass_is_kept_and_opened_again(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A bad kind: the problem said, the file untouched, the edit kept with the problem at its top; the next
+        walk opens it again, and once fixed it is saved."""
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "bad", "t = t.replace('kind: setup', 'kind: setupp').replace('4 tickets', 'four tickets')"))
+        result = review(run_cli, game, "e\nq\n")
+        assert result.exit_code == 0, result.output
+        assert "skyrail-setup: line 3 of the entry: unknown kind 'setupp'" in result.stderr
+        assert "your edit of skyrail-setup is kept in" in result.stderr
+        assert path.read_bytes() == before
+        kept = next((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.skyrail-setup.md"))
+        assert "problem: line 3 of the entry: unknown kind" in kept.read_text(encoding="utf-8")
+        again = review(run_cli, game, "q\n")
+        assert "an edit of skyrail-setup is in progress: e opens it again" in again.stderr
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "fix", "t = t.replace('kind: setupp', 'kind: setup')"))
+        fixed = review(run_cli, game, "e\nq\n")
+        assert "skyrail-setup saved" in fixed.stderr
+        assert "four tickets" in loaded(game)["skyrail-setup"].text
+        assert not kept.exists()
+
+    def test_merge_with_the_next(self, run_cli, game: Path):
+        """Merge: one draft, both texts, the second's title an alias; the corpus stays valid."""
+        result = review(run_cli, game, "k\nm\nq\n")
+        assert result.exit_code == 0, result.output
+        assert "skyrail-derailment merged into skyrail-coupling" in result.stderr
+        found = loaded(game)
+        assert "skyrail-derailment" not in found
+        coupling = found["skyrail-coupling"]
+        assert "at a depot." in coupling.text and "skips the next turn" in coupling.text and coupling.draft
+        assert [a.text for a in coupling.aliases] == ["Derailment"]
+
+    def test_merge_of_the_last_is_refused(self, run_cli, game: Path):
+        result = review(run_cli, game, "k\nk\nm\nq\n")
+        assert result.exit_code == 0
+        assert "not merged: skyrail-derailment is the last entry of" in result.stderr
+
+    def test_split_at_a_bullet(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A `>>> split TITLE` line put before a bullet: two drafts, the second titled TITLE, under a fresh id."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "split", "t = t.replace('- It loses', '>>> split Derailed cargo\\n\\n- It loses')"))
+        result = review(run_cli, game, "k\nk\ns\nq\n")
+        assert result.exit_code == 0, result.output
+        found = loaded(game)
+        assert found["skyrail-derailment"].text == "A locomotive that crosses a broken rail derails and skips the next turn."
+        second = found["skyrail-derailed-cargo"]
+        assert second.title == "Derailed cargo" and second.text.startswith("- It loses its cargo.") and second.draft
+        assert list(found)[-2:] == ["skyrail-derailment", "skyrail-derailed-cargo"]
+
+    def test_no_drafts_left(self, run_cli, game: Path):
+        review(run_cli, game, "a\na\na\n")
+        result = review(run_cli, game, "")
+        assert result.exit_code == 0 and "nothing changed; 0 drafts left to review in skyrail" in result.stderr
+
+    def test_unknown_game(self, run_cli, game: Path):
+        result = run_cli("--no-shipped", "--corpus", str(game / "games"), "review", "skyrale", input="q\n")
+        assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def start(root: Path, env: dict) -> subprocess.Popen:
+    """`rulebot review skyrail` as a real process, its stdin and stdout piped."""
+    full = dict(os.environ)
+    full.update(env)
+    return subprocess.Popen(
+        [sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(root / "games"), "review", "skyrail"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=full,
+    )
+
+
+def read_until(stream, wanted: str) -> str:  # type: ignore[no-untyped-def]
+    """What a process prints, a line at a time, up to the line with `wanted` (all of it when it ends first)."""
+    seen = []
+    while line := stream.readline():
+        seen.append(line)
+        if wanted in line:
+            break
+    return "".join(seen)
+
+
+class TestRealProcess:
+    def test_a_scripted_walk(self, game: Path, tmp_path: Path):
+        """A real process: stdin choices, a scripted $EDITOR; the corpus then valid, the edit and accept written."""
+        full = dict(os.environ, EDITOR=editor(tmp_path, "restate", RESTATE))
+        result = subprocess.run(
+            [sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(game / "games"), "review", "skyrail"],
+            input="a\ne\nk\n", capture_output=True, text=True, env=full, timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "1 accepted, 1 edited, 1 skipped; 0 drafts left to review in skyrail, 1 skipped" in result.stderr
+        found = loaded(game)
+        assert [e.draft for e in found.values()] == [False, False, True]
+        assert "joined by a conductor" in found["skyrail-coupling"].text
+
+    def test_killed_midway_keeps_what_was_done_and_the_place(self, game: Path, tmp_path: Path):
+        """Killed while the curator edits the third draft: the first accepted and the second skipped are kept,
+        and so is the edit made before the kill, which the next walk offers again and saves."""
+        marker = tmp_path / "editing"
+        slow = editor(tmp_path, "slow", f"t = t.replace('skips the next turn', 'misses a turn')\np.write_text(t, encoding='utf-8')\n"
+                                        f"import os, time\npathlib.Path({str(marker)!r}).write_text(str(os.getpid()))\ntime.sleep(600)")
+        process = start(game, {"EDITOR": slow})
+        try:
+            assert process.stdin is not None and process.stdout is not None
+            read_until(process.stdout, "skyrail-setup (3 left)")
+            process.stdin.write("a\nk\ne\n")
+            process.stdin.flush()
+            read_until(process.stdout, "skyrail-derailment (1 left)")
+            while not (marker.exists() and marker.read_text()):
+                assert process.poll() is None, process.stderr.read() if process.stderr else ""
+                time.sleep(0.05)
+            process.kill()
+            process.wait(timeout=60)
+        finally:
+            if process.poll() is None:
+                process.kill()
+            if marker.exists() and marker.read_text():
+                os.kill(int(marker.read_text()), signal.SIGKILL)  # the editor, left waiting by the kill
+            for stream in (process.stdin, process.stdout, process.stderr):
+                if stream is not None:
+                    stream.close()
+        found = loaded(game)
+        assert not found["skyrail-setup"].draft and found["skyrail-coupling"].draft and found["skyrail-derailment"].draft
+        full = dict(os.environ, EDITOR=editor(tmp_path, "keep", "pass"))
+        again = subprocess.run(
+            [sys.executable, "-m", "rulebot", "--no-shipped", "--corpus", str(game / "games"), "review", "skyrail"],
+            input="e\nq\n", capture_output=True, text=True, env=full, timeout=120,
+        )
+        assert again.returncode == 0, again.stderr
+        assert "skyrail-derailment (1 left)" in again.stdout and "skyrail-coupling" not in again.stdout
+        assert "an edit of skyrail-derailment is in progress" in again.stderr
+        assert "misses a turn" in loaded(game)["skyrail-derailment"].text
+
+
+class TestImportAfterReview:
+    def test_merged_and_split_drafts_survive_an_import_again(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Drafts merged or split in a walk are the curator's: importing the document again leaves them byte for
+        byte and adds nothing back."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "split", "t = t.replace('- It loses', '>>> split Derailed cargo\\n\\n- It loses')"))
+        walked = review(run_cli, game, "m\nk\ns\nq\n")
+        assert walked.exit_code == 0 and "1 merged, 1 skipped, 1 split" in walked.stderr, walked.output
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
+                         "--append")
+        assert result.exit_code == 0, result.output
+        assert "0 updated, 0 added, 0 unchanged, 0 gone, 3 kept as restated; nothing written" in result.stderr, result.stderr
+        assert path.read_bytes() == before
+        assert list(loaded(game)) == ["skyrail-setup", "skyrail-derailment", "skyrail-derailed-cargo"]
+
+
+class TestEditChecks:
+    def test_an_edit_taking_another_id_is_refused(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit that gives the draft the id of another entry of the file does not pass: nothing written."""
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "clash", "t = t.replace('## skyrail-setup', '## skyrail-coupling')"))
+        result = review(run_cli, game, "e\nd\nq\n")
+        assert result.exit_code == 0
+        assert "skyrail-setup: id 'skyrail-coupling' is taken by another entry of the file" in result.stderr
+        assert path.read_bytes() == before
