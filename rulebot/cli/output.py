@@ -202,6 +202,7 @@ def answer_json(answer: Answer) -> dict:
         "query": answer.query,
         "game": answer.game,
         "confident": answer.confident,
+        "probability": round(answer.probability, 3),
         "language": answer.language,
         "answer_language": answer.answer_language,
         "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
