@@ -81,13 +81,8 @@ UNANSWERED_TARGET = 0.1
 """At most this share of the questions the sources do not answer may be answered confidently."""
 FLOORS = (0.0, 0.25, 0.34, 0.5, 0.6, 0.67)
 """The coverage floors tried: a first answer matching at most this share of the question's units is not stood by."""
-PRIOR = {
-    "words": 1.0, "coverage": 1.0, "name": 1.0, "exact": 0.0, "asked": 0.0, "trust": -0.05, "game_terms": 0.0953,
-    "quantity": 0.693, "players": 0.693, "named_expansion": 0.182, "other_expansion": 0.0, "length": 0.0, "absent": 0.0, "draft": 0.0, "draft_name": 0.0, "draft_coverage": 0.0,
-    **{f"kind_{kind}": 0.0 for kind in features.RANKED_KINDS},
-}
-"""The hand-set form the model replaced, as weights: the words' score times the coverage and name factors,
-trust 1 to 0.85, each own term of a game x1.1, a count stated or the player count given x2, an expansion named x1.2."""
+PRIOR = features.PRIOR
+"""The hand-set form the model replaced (rulebot.search.features.PRIOR), toward which the ranking is held."""
 
 
 @dataclass

@@ -100,3 +100,33 @@ def test_question_word_for_word_in_asked_lifts_that_entry(shipped: Searcher):
     other = next((h for h in answer.results if h.id != entry["id"] and not h.data["asked"]), None)
     if other is not None:
         assert other.features[features.FEATURES.index("asked")] == 0.0
+
+
+def test_weights_file_older_than_the_features_still_answers(tmp_path, monkeypatch, run_cli):
+    """A weights file missing a feature's weight (or with one of a feature no longer computed, in another order)
+    is read by name: the missing weight is its prior, the unknown one is ignored, every command still works,
+    and `check` warns that the weights are older than the features."""
+    model = json.loads(features.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    del model["rank"]["words"]
+    model["rank"] = {"retired": 2.0, **dict(reversed(list(model["rank"].items())))}
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps(model), encoding="utf-8")
+    loaded, stale = features._load(path)
+    assert list(loaded["rank"]) == list(features.FEATURES)
+    assert loaded["rank"]["words"] == features.PRIOR["words"]
+    assert loaded["rank"]["coverage"] == model["rank"]["coverage"]
+    assert (stale.missing, stale.unknown) == (["rank.words"], ["rank.retired"])
+    monkeypatch.setattr(features, "MODEL", loaded)
+    monkeypatch.setattr(features, "STALE", stale)
+    assert run_cli("list").exit_code == 0
+    assert run_cli("ask", "how many cards do i draw", "--game", "dune-imperium").exit_code in (0, 3)
+    checked = run_cli("check")
+    assert checked.exit_code == 0
+    assert "weights.json is older than the ranking features: no weight for rank.words" in checked.stderr
+    assert "rank.retired" in checked.stderr
+
+
+def test_shipped_weights_are_not_stale(run_cli):
+    """The shipped weights were fitted on the features computed: `check` says nothing of them."""
+    assert not features.STALE.missing and not features.STALE.unknown
+    assert "weights.json" not in run_cli("check").stderr

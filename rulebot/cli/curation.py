@@ -79,6 +79,7 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
         warn(f"{drafts}, whose text is still the document's own (--strict lists them)")
     for note in review.notes:
         notify(note)
+    _warn_stale_weights()
     if problems:
         found = click.ClickException(f"{plural(len(problems), 'problem')} found")
         found.exit_code = status.NEGATIVE
@@ -86,6 +87,17 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in review.games)
     entries, games = plural(sum(counts.values()), "entry", "entries"), plural(len(review.games), "game")
     click.echo(f"OK: {entries} in {games} ({per_game})", err=True)
+
+
+def _warn_stale_weights() -> None:
+    """Tell that the ranking's fitted weights are older than its features (they still answer: see
+    rulebot.search.features.STALE), so that they are refitted before a release."""
+    from rulebot.search.features import STALE, WEIGHTS_FILE
+
+    if STALE.missing or STALE.unknown:
+        parts = [f"no weight for {', '.join(STALE.missing)} (its prior is used)"] if STALE.missing else []
+        parts += [f"weights of unknown features {', '.join(STALE.unknown)} (ignored)"] if STALE.unknown else []
+        warn(f"{WEIGHTS_FILE.name} is older than the ranking features: {'; '.join(parts)}; refit with bench/fit_ranking.py")
 
 
 def _check_json(review: Review, counts: Counter[str]) -> dict:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from math import exp, log
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,20 +77,50 @@ CONFIDENCE = (
 MAX_MARGIN = 3.0
 """A margin (the log of the first score over the next one's) counts up to this: beyond it, nothing comes close."""
 
+PRIOR = {
+    "words": 1.0, "coverage": 1.0, "name": 1.0, "exact": 0.0, "asked": 0.0, "trust": -0.05, "game_terms": 0.0953,
+    "quantity": 0.693, "players": 0.693, "named_expansion": 0.182, "other_expansion": 0.0, "length": 0.0, "absent": 0.0,
+    "draft": 0.0, "draft_name": 0.0, "draft_coverage": 0.0, **{f"kind_{kind}": 0.0 for kind in RANKED_KINDS},
+}
+"""The hand-set form the model replaced, as ranking weights: the words' score times the coverage and name factors,
+trust 1 to 0.85, each own term of a game x1.1, a count stated or the player count given x2, an expansion named x1.2.
+The fit (bench/fit_ranking.py) is held toward it, and a weight weights.json lacks is taken from it."""
+CONFIDENCE_PRIOR = dict.fromkeys(CONFIDENCE, 0.0)
+"""A confidence weight weights.json lacks: the feature counts for nothing until refitted."""
+
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
 
-def _load(path: Path) -> dict[str, Any]:
-    """The model's weights as bench/fit_ranking.py wrote them, checked against the features this module computes."""
+@dataclass
+class Stale:
+    """How weights.json differs from the features this module computes, as "rank.NAME" or "confidence.NAME":
+    the features it has no weight for (those take their prior) and weights of features no longer computed (ignored)."""
+
+    missing: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+
+
+def _load(path: Path) -> tuple[dict[str, Any], Stale]:
+    """The model's weights as bench/fit_ranking.py wrote them, by feature name. A weights file older (or newer)
+    than the features still answers, so that no command fails for it: a missing weight is its prior, an unknown
+    one is left out, and how it differs is returned for `rulebot check` to tell."""
     model: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    assert tuple(model["rank"]) == FEATURES and tuple(model["confidence"]) == CONFIDENCE, "weights.json is of other features"
-    return model
+    stale = Stale()
+    for part, names, prior in (("rank", FEATURES, PRIOR), ("confidence", CONFIDENCE, CONFIDENCE_PRIOR)):
+        given = model.get(part) or {}
+        stale.missing += [f"{part}.{name}" for name in names if name not in given]
+        stale.unknown += [f"{part}.{name}" for name in given if name not in names]
+        model[part] = {name: float(given.get(name, prior[name])) for name in names}
+    model.setdefault("threshold", 1.0)
+    model.setdefault("min_coverage", 0.0)
+    return model, stale
 
 
-MODEL = _load(WEIGHTS_FILE)
+MODEL, STALE = _load(WEIGHTS_FILE)
 """The fitted model: "rank" (a weight per feature), "confidence" (a weight per CONFIDENCE feature), "threshold"
 (the probability from which an answer is stood by), "min_coverage" (the share of the question's units its first
-entry must match more than to be) and how it was fitted ("fitted")."""
+entry must match more than to be) and how it was fitted ("fitted"). STALE: how weights.json differs from the
+features (nothing, once fitted on them)."""
 
 
 class Context:
