@@ -9,6 +9,7 @@ import pytest
 from conftest import rulebot_process, write_corpus
 
 from rulebot.corpus import load as corpus
+from rulebot.corpus.format import renumbered_id
 
 RULES = """\
 # Skyrail Rules
@@ -246,3 +247,61 @@ class TestReimport:
         result = run_import(run_cli, game)
         assert "0 updated, 0 added, 5 unchanged, 0 gone, 0 kept as restated; nothing written" in result.stderr, result.stderr
         assert path.read_bytes() == before
+
+    def test_a_renamed_heading_moves_its_draft(self, run_cli, game: Path):
+        """A heading renamed, its text the same: the draft is rewritten in place (same id, new title, its alias
+        kept), not listed gone and added again; no `revised`, as its rule has not changed; check stays clean."""
+        run_import(run_cli, game)
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(GAME_TOML.format(date="2025-03-01", editions="editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        (game / "rules.md").write_text(RULES.replace("## Coupling", "## Couplings").replace("See Coupling.", "See Couplings."),
+                                       encoding="utf-8")
+        result = run_import(run_cli, game, "--edition", "2025-03-01")
+        assert "1 updated, 0 added, 4 unchanged, 0 gone, 0 kept as restated" in result.stderr, result.stderr
+        found = entries(game)
+        assert found["skyrail-coupling"].title == "Couplings" and found["skyrail-coupling"].revised is None
+        assert [a.text for a in found["skyrail-coupling"].aliases] == ["Hitching"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_a_gone_draft_gives_up_the_aliases_a_new_one_claims(self, run_cli, game: Path):
+        """A heading renamed and its text changed: the old draft is gone (kept), the new one added, and the alias
+        both would claim goes to the new one only, so that check stays clean."""
+        run_import(run_cli, game)
+        (game / "rules.md").write_text(
+            RULES.replace("## Coupling", "## Couplings").replace("See Coupling.", "See Couplings.").replace("at a depot", "anywhere"),
+            encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "0 updated, 1 added, 4 unchanged, 1 gone, 0 kept as restated" in result.stderr, result.stderr
+        found = entries(game)
+        assert found["skyrail-coupling"].aliases == () and [a.text for a in found["skyrail-couplings"].aliases] == ["Hitching"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_ids_taken_are_numbered_afresh(self, run_cli, game: Path):
+        """Two headings of one name under renamed parents, their texts changed: the drafts added are numbered on from
+        the ids taken (`-3`, `-4`), never `-2-2`."""
+        assert renumbered_id("skyrail-example-2", "Example", {"skyrail-example", "skyrail-example-2"}) == "skyrail-example-3"
+        assert renumbered_id("skyrail-rule-2", "Rule 2", {"skyrail-rule-2"}) == "skyrail-rule-2-2"
+        dup = "# Rules\n\n## Combat\n\n### Example\n\nFirst example about combat.\n\n### Example\n\nSecond example about combat.\n"
+        (game / "rules.md").write_text(dup, encoding="utf-8")
+        run_import(run_cli, game)
+        assert list(entries(game)) == ["skyrail-example-combat", "skyrail-example-combat-2"]
+        # Moved under a new heading, their texts changed: paired with nothing, their ids taken.
+        moved = dup.replace("## Combat", "## Battles\n\nHow battles go.\n\n### Combat").replace("### Example", "#### Example")
+        (game / "rules.md").write_text(moved.replace("about", "of"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "0 updated, 3 added, 0 unchanged, 2 gone" in result.stderr, result.stderr
+        assert list(entries(game))[2:] == ["skyrail-battles", "skyrail-example-combat-3", "skyrail-example-combat-4"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_the_same_heading_twice_in_a_section_is_told_apart(self, run_cli, game: Path):
+        """Two headings of one name in one section each have their own anchor: the first's text changed, it alone
+        is updated, the second unchanged, and both stay drafts."""
+        dup = "# Rules\n\n## Combat\n\n### Example\n\nFirst example about combat.\n\n### Example\n\nSecond example about combat.\n"
+        (game / "rules.md").write_text(dup, encoding="utf-8")
+        run_import(run_cli, game)
+        (game / "rules.md").write_text(dup.replace("First example", "First example, changed,"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "1 updated, 0 added, 1 unchanged, 0 gone, 0 kept as restated; written to" in result.stderr, result.stderr
+        found = entries(game)
+        assert "changed" in found["skyrail-example-combat"].text and "Second" in found["skyrail-example-combat-2"].text
+        assert all(e.draft for e in found.values())

@@ -256,7 +256,7 @@ class TestImportAfterReview:
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
                          "--append")
         assert result.exit_code == 0, result.output
-        assert "0 updated, 0 added, 0 unchanged, 0 gone, 3 kept as restated; nothing written" in result.stderr, result.stderr
+        assert "0 updated, 0 added, 0 unchanged, 0 gone, 0 kept as restated, 3 kept as merged or split; nothing written" in result.stderr, result.stderr
         assert path.read_bytes() == before
         assert list(loaded(game)) == ["skyrail-setup", "skyrail-derailment", "skyrail-derailed-cargo"]
 

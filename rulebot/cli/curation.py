@@ -154,7 +154,7 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
             updating.check_edition(the_source, edition)
     summary = drafted.summary()
     if append:
-        done = updating.append_drafts(path, drafted, edition)
+        done = updating.write_drafts(path, drafted, edition)
         summary += f"\n{done.summary()}"
         for gone in done.gone:
             summary += f"\n  gone from the document (kept, to restate or delete): {gone.id} ({gone.title})"
