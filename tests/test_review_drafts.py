@@ -271,3 +271,35 @@ class TestEditChecks:
         assert result.exit_code == 0
         assert "skyrail-setup: id 'skyrail-coupling' is taken by another entry of the file" in result.stderr
         assert path.read_bytes() == before
+
+
+class TestEditAfterImport:
+    def test_an_edit_is_not_saved_over_a_draft_changed_since(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit left in progress, then the document imported again with that draft changed: saving the edit is
+        refused (the import's text stays); r starts the edit afresh on the current text, the earlier one kept."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "bad", "t = t.replace('kind: setup', 'kind: setupp').replace('4 tickets', 'four tickets')"))
+        assert "your edit of skyrail-setup is kept in" in review(run_cli, game, "e\nq\n").stderr
+        (game / "rules.md").write_text(RULES.replace("4 tickets", "6 tickets"), encoding="utf-8")
+        imported = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
+                           "--append")
+        assert "1 updated" in imported.stderr, imported.output
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "fix", "t = t.replace('kind: setupp', 'kind: setup').replace('6 tickets', 'six tickets')"))
+        refused = review(run_cli, game, "e\nq\n")
+        assert refused.exit_code == 0, refused.output
+        assert "skyrail-setup was changed in" in refused.stderr and "your edit was not saved over it" in refused.stderr
+        assert "6 tickets" in loaded(game)["skyrail-setup"].text
+        again = review(run_cli, game, "e\nr\nq\n")
+        assert "skyrail-setup saved" in again.stderr, again.output
+        assert "six tickets" in loaded(game)["skyrail-setup"].text
+        earlier = next((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.skyrail-setup.earlier.md"))
+        assert "four tickets" in earlier.read_text(encoding="utf-8")
+
+    def test_accept_drops_an_edit_in_progress(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A draft accepted as it is, with an edit of it in progress: the edit file goes too."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "bad", "t = t.replace('kind: setup', 'kind: setupp')"))
+        review(run_cli, game, "e\nq\n")
+        folder = Path(os.environ["RULEBOT_DATA_DIR"]) / "review"
+        assert list(folder.glob("*.skyrail-setup.md"))
+        accepted = review(run_cli, game, "a\nq\n")
+        assert "1 accepted" in accepted.stderr
+        assert not list(folder.glob("*.skyrail-setup.md"))

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections import Counter
 
     from rulebot.corpus.review import Review
+    from rulebot.corpus.walk import Draft, DraftWalk
 
 
 @click.command()
@@ -305,9 +306,10 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
     drafts skipped) for the next time. Choices are read a line at a time from
     standard input, so that a script can give them.
     """
-    from rulebot.corpus import draft_review, scaffold
+    from rulebot.corpus import scaffold
+    from rulebot.corpus import walk as draft_walk
 
-    walk = draft_review.load_walk(settings.corpus_dirs(), game)
+    walk = draft_walk.load_walk(settings.corpus_dirs(), game)
     for path, _source in walk.files:
         scaffold.writable_entries_file(path, game)
     if start_over:
@@ -351,15 +353,28 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
     notify(f"{done}; {plural(left, 'draft')} left to review in {game}{more}")
 
 
-def _review_edit(walk, draft, split: bool) -> str:  # type: ignore[no-untyped-def]
+def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
     """Edit (or split) a draft until its edit passes: "saved", "discarded", or "quit" (the edit kept for later)."""
+    from rulebot.corpus.walk import ChangedMeanwhileError
+
     path = walk.edit_file(draft, split=split)
     while True:
         try:
             click.edit(filename=str(path))
         except click.ClickException as exc:
             raise click.ClickException(f"{exc.format_message()}; your edit is kept in {path}") from None
-        problems = walk.save_edit(draft)
+        try:
+            problems = walk.save_edit(draft)
+        except ChangedMeanwhileError as exc:
+            notify(str(exc))
+            again = _review_choice(
+                "[r/q] (r edit its current text afresh, your edit kept beside it to copy from; q quit and keep your edit for later): ",
+                {"r", "q"},
+            )
+            if again == "q":
+                return "quit"
+            notify(f"your earlier edit of {draft.id} is kept in {walk.reopen_edit(draft)}")
+            continue
         if not problems:
             notify(f"{draft.id} saved")
             return "saved"
