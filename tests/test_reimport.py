@@ -305,3 +305,24 @@ class TestReimport:
         found = entries(game)
         assert "changed" in found["skyrail-example-combat"].text and "Second" in found["skyrail-example-combat-2"].text
         assert all(e.draft for e in found.values())
+
+    def test_the_edition_is_checked_before_the_document_is_read(self, run_cli, game: Path):
+        """An undeclared edition is told first, whatever the document: nothing is drafted for an import bound to fail."""
+        (game / "rules.md").write_bytes(b"\xff\xfe not text")
+        result = run_import(run_cli, game, "--edition", "2030-01-01")
+        assert result.exit_code == 2 and result.stderr.startswith("Error: edition 2030-01-01 is not declared"), result.output
+
+    def test_the_same_document_under_another_source_is_refused(self, run_cli, game: Path):
+        """A document whose drafts are mostly another source's file of the game: refused, nothing written, unless
+        --force."""
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(GAME_TOML.format(date="2024-01-01", editions="") + '\n[[sources]]\nid = "faq"\ntitle = "Skyrail FAQ"\n',
+                        encoding="utf-8")
+        run_import(run_cli, game)
+        args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "faq", "--append")
+        refused = run_cli(*args)
+        assert refused.exit_code == 2, refused.output
+        assert "5 of the 5 drafts are already in" in refused.stderr and "of source 'rules'" in refused.stderr
+        assert "Traceback" not in refused.output and not (game / "games/skyrail/faq.md").exists()
+        forced = run_cli(*args, "--force")
+        assert forced.exit_code == 0 and "5 added" in forced.stderr, forced.output

@@ -109,7 +109,10 @@ def _check_json(review: Review, counts: Counter[str]) -> dict:
 @click.option("-g", "--game", required=True, metavar="SLUG", shell_complete=completion.game_slugs, help="The game the document is for.")
 @click.option("-s", "--source", "source_id", required=True, metavar="ID", help="The source the drafts cite (declared in game.toml).")
 @click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
-@click.option("--force", is_flag=True, help="With --out: replace FILE if it exists.")
+@click.option(
+    "--force", is_flag=True,
+    help="With --out: replace FILE if it exists. With --append: import even when most drafts are already another source's.",
+)
 @click.option(
     "--append", is_flag=True, help="Write the drafts to the source's entries file in the corpus, where rulebot finds them (an update when there)."
 )
@@ -137,37 +140,22 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
     from rulebot.corpus import load as corpus
     from rulebot.corpus import scaffold, updating
 
-    if force and out is None:
-        raise click.UsageError("--force goes with --out")
+    if force and out is None and not append:
+        raise click.UsageError("--force goes with --out or --append")
     if append and out is not None:
         raise click.UsageError("--append and --out are two places for the drafts: choose one")
     if edition is not None and not append:
         raise click.UsageError("--edition goes with --append")
     loaded, _ = corpus.check(settings.corpus_dirs())
-    if not append:
-        drafted = importer.import_document(document, loaded, game, source_id)
-    else:
-        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
-        drafted = importer.import_document(document, updating.without_file(loaded, path), game, source_id)
-        if edition is not None:
-            the_source = loaded.game(game).source(source_id)
-            assert the_source is not None  # import_document has checked it
-            updating.check_edition(the_source, edition)
-    summary = drafted.summary()
     if append:
-        done = updating.write_drafts(path, drafted, edition)
-        summary += f"\n{done.summary()}"
-        for gone in done.gone:
-            summary += f"\n  gone from the document (kept, to restate or delete): {gone.id} ({gone.title})"
-        for gone in done.restated_gone:
-            summary += f"\n  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})"
-        vocabulary = drafted.vocabulary
-        keys = scaffold.write_vocabulary(loaded.game(game), vocabulary.synonyms, vocabulary.terms, document.name)
-        if keys:
-            summary += f"\nProposed vocabulary ({' and '.join(keys)}) written to {loaded.game(game).path}: review it"
-        # `check --sources DIR` then finds the curator's copy of the document by its name.
-        scaffold.name_document(loaded.game(game), source_id, document.name)
-    elif out is None:
+        update = updating.import_update(
+            loaded, document, game, source_id, edition, force=force, instead=", write the drafts elsewhere (--out FILE)"
+        )
+        click.echo(update.report(), err=True)
+        return
+    drafted = importer.import_document(document, loaded, game, source_id)
+    summary = drafted.summary()
+    if out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
         scaffold.write_new(out, drafted.to_markdown(), force=force)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulebot import atomic
+from rulebot.corpus import importing, scaffold
 from rulebot.corpus.drafts import DraftEntry, Imported
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
@@ -122,6 +123,84 @@ def check_edition(source: Source, date: str) -> str:
         f"edition {date} is not declared for source {source.id!r} (its editions: {declared}): in game.toml, set its date"
         f" = {date} and list the earlier ones in its editions, then import again"
     )
+
+
+@dataclass
+class Update:
+    """What `rulebot import --append` did: the drafting, the entries file's update, the vocabulary proposed."""
+
+    drafted: Imported
+    written: DraftsWritten
+    vocabulary: list[str] = field(default_factory=list)
+    """The game.toml keys the proposed vocabulary was written to."""
+    game_file: str = ""
+    """The game's game.toml."""
+
+    def report(self) -> str:
+        """The lines told to the curator: the counts, each entry gone from the document, the vocabulary written."""
+        lines = [self.drafted.summary(), self.written.summary()]
+        for gone in self.written.gone:
+            moved = f"; its aliases {', '.join(gone.gave_up)} are now the document's new draft's" if gone.gave_up else ""
+            lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
+        for gone in self.written.restated_gone:
+            lines.append(f"  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})")
+        if self.vocabulary:
+            lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
+        return "\n".join(lines)
+
+
+SAME_DOCUMENT_SHARE = 0.5
+"""More than this share of an import's drafts found by anchor in another source's entries file: the document is
+likely that source's, imported under the wrong id."""
+
+
+def import_update(
+    corpus: Corpus, document: Path, game: str, source_id: str, edition: str | None = None, force: bool = False, instead: str = ""
+) -> Update:
+    """Draft a document and write its drafts to its source's entries file as an update (`rulebot import --append`).
+
+    The edition is checked first, before any drafting. CurationError, nothing
+    written, when the source's file is the installed corpus's (`instead` says
+    what to do then), or, unless `force`, when most drafts are another
+    source's of the game (the same document under another source id).
+    """
+    the_game = corpus.game(game)
+    the_source = the_game.source(source_id)
+    if edition is not None and the_source is not None:
+        check_edition(the_source, edition)
+    path = scaffold.writable_entries_file(scaffold.entries_file(corpus, game, source_id), game, instead=instead)
+    # Drafted as the first time: the names of the file's own entries not taken, its links not sent to them.
+    drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
+    if not force:
+        _refuse_another_sources(corpus, game, source_id, path, drafted)
+    written = write_drafts(path, drafted, edition)
+    vocabulary = drafted.vocabulary
+    keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
+    # `check --sources DIR` then finds the curator's copy of the document by its name.
+    scaffold.name_document(the_game, source_id, document.name)
+    return Update(drafted, written, keys, the_game.path)
+
+
+def _refuse_another_sources(corpus: Corpus, game: str, source_id: str, path: Path, drafted: Imported) -> None:
+    """CurationError when most of the drafts' anchors are in another source's entries file of the game."""
+    mine = {fold(name) for name in anchors_of(drafted.entries).values()}
+    if not mine:
+        return
+    for source in corpus.game(game).sources:
+        other = scaffold.entries_file(corpus, game, source.id)
+        if source.id == source_id or other.resolve() == path.resolve() or not other.is_file():
+            continue
+        try:
+            text = other.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # `rulebot check` tells what is wrong with it
+        theirs = {fold(name) for raw in split_entries(other, text) for name in split_list(header(raw, "anchor"))}
+        shared = len(mine & theirs)
+        if shared > SAME_DOCUMENT_SHARE * len(mine):
+            raise CurationError(
+                f"{shared} of the {len(mine)} drafts are already in {other}, of source {source.id!r}: is the document"
+                f" that source's? Import it with --source {source.id}, or add --force to import it as {source_id!r} too"
+            )
 
 
 QUESTION_NUMBER_RE = re.compile(r"(?:^|,\s*)question \d+$")
