@@ -294,15 +294,9 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
     drafts skipped) for the next time. Choices are read a line at a time from
     standard input, so that a script can give them.
     """
-    from rulebot.corpus import scaffold
     from rulebot.corpus import walk as draft_walk
 
-    walk = draft_walk.load_walk(settings.corpus_dirs(), game)
-    for path, _source in walk.files:
-        scaffold.writable_entries_file(path, game)
-    if start_over:
-        walk.start_over()
-    counts: dict[str, int] = {}
+    walk = draft_walk.load_walk(settings.corpus_dirs(), game, start_over=start_over)
     letters = "/".join(letter for letter, _ in REVIEW_CHOICES)
     menu = ", ".join(f"{letter} {what}" for letter, what in REVIEW_CHOICES)
     while drafts := walk.drafts():
@@ -316,29 +310,16 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
             break
         if choice == "a":
             walk.accept(draft)
-            counts["accepted"] = counts.get("accepted", 0) + 1
         elif choice == "k":
             walk.skip(draft)
-            counts["skipped"] = counts.get("skipped", 0) + 1
         elif choice == "m":
             try:
-                merged = walk.merge_next(draft)
+                notify(f"{walk.merge_next(draft)} merged into {draft.id}")
             except CurationError as exc:
                 notify(f"not merged: {exc}")
-                continue
-            notify(f"{merged} merged into {draft.id}")
-            counts["merged"] = counts.get("merged", 0) + 1
-        elif choice in ("e", "s"):
-            ended = _review_edit(walk, draft, split=choice == "s")
-            if ended == "quit":
-                break
-            if ended == "saved":
-                what = "edited" if choice == "e" else "split"
-                counts[what] = counts.get(what, 0) + 1
-    left, skipped = len(walk.drafts()), walk.skipped()
-    done = ", ".join(f"{n} {what}" for what, n in counts.items()) or "nothing changed"
-    more = f", {skipped} skipped (--start-over offers them again)" if skipped else ""
-    notify(f"{done}; {plural(left, 'draft')} left to review in {game}{more}")
+        elif _review_edit(walk, draft, split=choice == "s") == "quit":
+            break
+    notify(walk.report())
 
 
 def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:

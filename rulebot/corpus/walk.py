@@ -59,6 +59,7 @@ from rulebot.corpus.format import (
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError, Problem
 from rulebot.places import user_dir
+from rulebot.text import plural
 
 SPLIT_MARK = ">>> split"
 """The line a curator puts where a draft is to be split; words after it title the second part."""
@@ -105,6 +106,8 @@ class DraftWalk:
         self.game: Game = corpus.game(game)
         self.state_dir = state_dir if state_dir is not None else user_dir("data") / STATE_FOLDER
         self.files: list[tuple[Path, Source]] = []
+        self.done: dict[str, int] = {}
+        """What this walk has done so far: how many drafts accepted, skipped, merged, edited, split."""
         seen: set[Path] = set()
         for source in self.game.sources:
             path = scaffold.entries_file(corpus, self.game.slug, source.id)
@@ -130,6 +133,16 @@ class DraftWalk:
         """How many drafts the walk has skipped so far."""
         return sum(len(self.state(path).skipped) for path, _ in self.files)
 
+    def report(self) -> str:
+        """One line: what this walk did, and what is left."""
+        done = ", ".join(f"{n} {what}" for what, n in self.done.items()) or "nothing changed"
+        left, skipped = len(self.drafts()), self.skipped()
+        more = f", {skipped} skipped (--start-over offers them again)" if skipped else ""
+        return f"{done}; {plural(left, 'draft')} left to review in {self.game.slug}{more}"
+
+    def _count(self, what: str) -> None:
+        self.done[what] = self.done.get(what, 0) + 1
+
     def start_over(self) -> None:
         """Forget the drafts skipped (and keep any edit in progress)."""
         for path, _ in self.files:
@@ -148,6 +161,7 @@ class DraftWalk:
 
         self._update(draft.path, change)
         self.discard_edit(draft)  # accepted as it is: an edit of it left in progress would be an orphan
+        self._count("accepted")
 
     def skip(self, draft: Draft) -> None:
         """Leave the draft for a later walk."""
@@ -155,6 +169,7 @@ class DraftWalk:
         if draft.id not in state.skipped:
             state.skipped.append(draft.id)
         self.save_state(draft.path, state)
+        self._count("skipped")
 
     def edit_file(self, draft: Draft, split: bool = False) -> Path:
         """The file the curator edits the draft in: the one of an edit in progress, else a new one with its block."""
@@ -198,7 +213,8 @@ class DraftWalk:
             )
         text = _read(path)
         body = "\n".join(line for line in text.split("\n") if not line.startswith(NOTE_START)).lstrip("\n")
-        if SPLIT_MARK in body:
+        split = SPLIT_MARK in body
+        if split:
             body = self._split(draft, body)
         problems = self._put(draft, body, path)
         if problems:
@@ -207,6 +223,7 @@ class DraftWalk:
             atomic.write_file(path, "\n".join(notes) + "\n\n" + body)
         else:
             self.discard_edit(draft)
+            self._count("split" if split else "edited")
         return problems
 
     def discard_edit(self, draft: Draft) -> None:
@@ -273,6 +290,7 @@ class DraftWalk:
         if problems:
             raise CurationError(f"merging {second.id} into {draft.id} would bring a problem: {problems[0].message}")
         self._replace(draft.path, text, candidate)
+        self._count("merged")
         return second.id
 
     # -- state ---------------------------------------------------------------
@@ -385,10 +403,16 @@ class DraftWalk:
         atomic.update_file(path, guarded)
 
 
-def load_walk(dirs: list[Path], game: str, state_dir: Path | None = None) -> DraftWalk:
-    """The walk through a game's drafts, the corpus of `dirs` loaded (its valid entries)."""
+def load_walk(dirs: list[Path], game: str, start_over: bool = False, state_dir: Path | None = None) -> DraftWalk:
+    """The walk through a game's drafts, the corpus of `dirs` loaded (its valid entries); CurationError when one
+    of its files is the installed corpus's, never changed. `start_over`: the drafts skipped offered again."""
     loaded, _ = corpus_load.check(dirs)
-    return DraftWalk(loaded, game, state_dir)
+    walk = DraftWalk(loaded, game, state_dir)
+    for path, _source in walk.files:
+        scaffold.writable_entries_file(path, game)
+    if start_over:
+        walk.start_over()
+    return walk
 
 
 # -- reading entries files ---------------------------------------------------------
