@@ -104,6 +104,16 @@ name = "Extra"
 """The game.toml of a game `toy` with a source `rules` and an expansion `extra`, for corpora written by a test."""
 
 
+def skyrail_toml(date: str | None = None, editions: str = "") -> str:
+    """The game.toml of skyrail, the toy game of the import and review tests: one source, `rules`, of `date`
+    (none when not given), with `editions` (a TOML line) when given."""
+    dated = f"date = {date}\n" if date else ""
+    return (
+        'slug = "skyrail"\nname = "Skyrail Express"\nid_prefix = "skyrail"\n\n'
+        f'[[sources]]\nid = "rules"\ntitle = "Skyrail rulebook"\n{dated}{editions}\n'
+    )
+
+
 def write_corpus(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write a corpus from {relative path: content}; returns its folder."""
     for name, content in files.items():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import rulebot_process, write_corpus
+from conftest import rulebot_process, skyrail_toml, write_corpus
 
 from rulebot.corpus import load as corpus
 from rulebot.corpus.format import renumbered_id
@@ -61,24 +61,12 @@ Q: Can a locomotive couple in a tunnel?
 A: No, tunnels are too narrow.
 """
 
-GAME_TOML = """\
-slug = "skyrail"
-name = "Skyrail Express"
-id_prefix = "skyrail"
-
-[[sources]]
-id = "rules"
-title = "Skyrail rulebook"
-date = {date}
-{editions}
-"""
-
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     """A corpus folder with the game skyrail, its entries file empty, and the rules document beside it."""
     return write_corpus(tmp_path, {
-        "games/skyrail/game.toml": GAME_TOML.format(date="2024-01-01", editions=""),
+        "games/skyrail/game.toml": skyrail_toml("2024-01-01"),
         "games/skyrail/rules.md": "# Skyrail rulebook\n",
         "rules.md": RULES,
     })
@@ -174,7 +162,7 @@ class TestReimport:
         """With --edition, the drafts the new edition adds or changes get `revised:` it, and `changes` lists them."""
         run_import(run_cli, game)
         toml = game / "games/skyrail/game.toml"
-        toml.write_text(GAME_TOML.format(date="2025-03-01", editions="editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
         (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
         result = run_import(run_cli, game, "--edition", "2025-03-01")
         assert result.exit_code == 0, result.output
@@ -253,7 +241,7 @@ class TestReimport:
         kept), not listed gone and added again; no `revised`, as its rule has not changed; check stays clean."""
         run_import(run_cli, game)
         toml = game / "games/skyrail/game.toml"
-        toml.write_text(GAME_TOML.format(date="2025-03-01", editions="editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
         (game / "rules.md").write_text(RULES.replace("## Coupling", "## Couplings").replace("See Coupling.", "See Couplings."),
                                        encoding="utf-8")
         result = run_import(run_cli, game, "--edition", "2025-03-01")
@@ -316,7 +304,7 @@ class TestReimport:
         """A document whose drafts are mostly another source's file of the game: refused, nothing written, unless
         --force."""
         toml = game / "games/skyrail/game.toml"
-        toml.write_text(GAME_TOML.format(date="2024-01-01", editions="") + '\n[[sources]]\nid = "faq"\ntitle = "Skyrail FAQ"\n',
+        toml.write_text(skyrail_toml("2024-01-01") + '\n[[sources]]\nid = "faq"\ntitle = "Skyrail FAQ"\n',
                         encoding="utf-8")
         run_import(run_cli, game)
         args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "faq", "--append")

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import write_corpus
+from conftest import skyrail_toml, write_corpus
 
 from rulebot.corpus import load as corpus
 
@@ -35,17 +35,6 @@ A locomotive that crosses a broken rail derails and skips the next turn.
 - It returns to its depot.
 """
 
-GAME_TOML = """\
-slug = "skyrail"
-name = "Skyrail Express"
-id_prefix = "skyrail"
-
-[[sources]]
-id = "rules"
-title = "Skyrail rulebook"
-"""
-
-
 def editor(folder: Path, name: str, code: str) -> str:
     """An $EDITOR: a Python script given the file to edit as sys.argv[1], which runs `code` on its text `t`
     and writes back what `t` then is."""
@@ -67,7 +56,7 @@ RESTATE = "t = t.replace('draft: true\\n', '').replace('A conductor may couple t
 def game(tmp_path: Path, run_cli) -> Path:
     """A corpus folder with skyrail, its rules imported as three drafts."""
     root = write_corpus(tmp_path, {
-        "games/skyrail/game.toml": GAME_TOML, "games/skyrail/rules.md": "# Skyrail rulebook\n", "rules.md": RULES,
+        "games/skyrail/game.toml": skyrail_toml(), "games/skyrail/rules.md": "# Skyrail rulebook\n", "rules.md": RULES,
     })
     imported = run_cli("--no-shipped", "--corpus", str(root / "games"), "import", str(root / "rules.md"), "-g", "skyrail", "-s", "rules",
                        "--append")
