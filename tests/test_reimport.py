@@ -314,3 +314,14 @@ class TestReimport:
         assert "Traceback" not in refused.output and not (game / "games/skyrail/faq.md").exists()
         forced = run_cli(*args, "--force")
         assert forced.exit_code == 0 and "5 added" in forced.stderr, forced.output
+
+    def test_a_crlf_file_keeps_its_line_ending(self, run_cli, game: Path):
+        """An entries file written with CRLF: the drafts an import adds to it are joined with CRLF too, no bare LF."""
+        (game / "rules.md").write_text(RULES.split("## Derailment")[0], encoding="utf-8")
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+        (game / "rules.md").write_text(RULES, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "3 added" in result.stderr, result.output
+        assert b"\n" not in path.read_bytes().replace(b"\r\n", b"")

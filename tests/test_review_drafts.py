@@ -35,6 +35,7 @@ A locomotive that crosses a broken rail derails and skips the next turn.
 - It returns to its depot.
 """
 
+
 def editor(folder: Path, name: str, code: str) -> str:
     """An $EDITOR: a Python script given the file to edit as sys.argv[1], which runs `code` on its text `t`
     and writes back what `t` then is."""
@@ -158,6 +159,7 @@ class TestWalk:
     def test_unknown_game(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "review", "skyrale", input="q\n")
         assert result.exit_code == 2 and "Traceback" not in result.output
+        assert result.stderr.startswith("Error: no game 'skyrale'; did you mean: skyrail")
 
 
 def start(root: Path, env: dict) -> subprocess.Popen:

@@ -209,11 +209,12 @@ def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -
     return "\n".join(lines)
 
 
-def joined(existing: str | None, text: str) -> str:
-    """Entries `text` added at the end of an entries file's `existing` content (None: no file), a blank line between."""
+def joined(existing: str | None, text: str, ending: str = "\n") -> str:
+    """Entries `text` added at the end of an entries file's `existing` content (None: no file), a blank line between
+    (of the file's line `ending`)."""
     if not existing:
         return text
-    return existing + ("" if existing.endswith("\n\n") else "\n" if existing.endswith("\n") else "\n\n") + text
+    return existing + ("" if existing.endswith(ending * 2) else ending if existing.endswith(ending) else ending * 2) + text
 
 
 def file_lines(path: str) -> list[str] | None:

@@ -298,11 +298,11 @@ def write_drafts(path: Path, drafted: Imported, edition: str | None = None) -> D
         if added:
             blocks = "\n".join(_block(d, anchors[d], renamed, None, revised=edition) for d in added)
             if raws:
-                result = joined(result, blocks.replace("\n", ending))
+                result = joined(result, blocks.replace("\n", ending), ending)
             else:
                 # A file without entries gets the import's notes first (after entries, they would end the last one's text).
                 notes = drafted.to_markdown()[: -len(drafted.entries_markdown())] if drafted.entries else ""
-                result = joined(result, (notes + blocks).replace("\n", ending))
+                result = joined(result, (notes + blocks).replace("\n", ending), ending)
         return result
 
     atomic.update_file(path, change)
