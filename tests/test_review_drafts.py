@@ -294,3 +294,10 @@ class TestEditAfterImport:
         accepted = review(run_cli, game, "a\nq\n")
         assert "1 accepted" in accepted.stderr
         assert not list(folder.glob("*.skyrail-setup.md"))
+
+    def test_an_edit_dropping_the_anchor_is_warned_of(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit that takes out the `anchor:` line is saved, with a warning: the import would no longer find it."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "unanchor", "t = t.replace('anchor: Setup\\n', '')"))
+        result = review(run_cli, game, "e\nq\n")
+        assert "skyrail-setup saved" in result.stderr
+        assert "skyrail-setup: warning: its 'anchor: Setup' line is gone" in result.stderr

@@ -346,6 +346,8 @@ def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
             continue
         if not problems:
             notify(f"{draft.id} saved")
+            for warning in walk.warnings:
+                notify(f"{draft.id}: warning: {warning}")
             return "saved"
         for problem in problems:
             notify(f"{draft.id}: {problem}")

@@ -108,6 +108,8 @@ class DraftWalk:
         self.files: list[tuple[Path, Source]] = []
         self.done: dict[str, int] = {}
         """What this walk has done so far: how many drafts accepted, skipped, merged, edited, split."""
+        self.warnings: list[str] = []
+        """What the last edit saved may have got wrong without being refused (its anchor line dropped, say)."""
         seen: set[Path] = set()
         for source in self.game.sources:
             path = scaffold.entries_file(corpus, self.game.slug, source.id)
@@ -216,6 +218,11 @@ class DraftWalk:
         split = SPLIT_MARK in body
         if split:
             body = self._split(draft, body)
+        self.warnings = []
+        had = header(next(iter(split_entries(draft.path, draft.block)), RawEntry("", draft.path, 0)), "anchor")
+        if had and not any(header(raw, "anchor") for raw in split_entries(draft.path, body)):
+            # Without it, a new import of the document finds the entry by its section and title only, or not at all.
+            self.warnings.append(f"its 'anchor: {had}' line is gone: a new import of the document may draft it again")
         problems = self._put(draft, body, path)
         if problems:
             notes = [f"{NOTE_START} fix what is below, save and close (or quit: this edit is kept for the next walk). -->"]
