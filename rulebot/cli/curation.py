@@ -283,8 +283,8 @@ REVIEW_CHOICES = (
 @click.option("--start-over", is_flag=True, help="Offer again the drafts skipped in earlier walks.")
 @click.pass_obj
 def review(settings: Settings, game: str, start_over: bool) -> None:
-    """Walk through a game's drafts one at a time, in document order (the only order: rulebot keeps no record
-    of what players ask most).
+    """Walk through a game's drafts one at a time, in file order (the game's sources, then each file's entries:
+    rulebot keeps no record of what players ask most).
 
     Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes),
     [e]dit it in $EDITOR (checked as `rulebot check` does on save; an edit that

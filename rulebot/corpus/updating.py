@@ -7,7 +7,8 @@ the title or section leave alone. Importing a document again, or a new
 edition of it, pairs each draft with the entry of the same anchor (else of
 the same section and title, for entries drafted before anchors were
 written; else, for what is left, of a title only one draft and one entry
-have: a question renumbered, a heading moved), then:
+have: a question renumbered, a heading moved; else a draft entry of the
+same text: its heading renamed), then:
 
 - an entry still marked `draft: true` is rewritten in place with the new
   draft (its id, and the header keys the importer does not write, kept);
@@ -17,7 +18,8 @@ have: a question renumbered, a heading moved), then:
   holds several anchors or shares one;
 - a draft paired with nothing is added at the end of the file;
 - a draft entry of the file paired with no draft is gone from the document:
-  it is kept as it is and listed, for the curator to decide.
+  it is kept and listed, for the curator to decide, without the aliases a
+  draft of the document now claims (no name claimed twice).
 
 All of it under the file's lock, whole or not at all (rulebot.atomic).
 """

@@ -3,7 +3,8 @@
 Not to be confused with rulebot.corpus.review, which is `rulebot check`'s
 review of a whole corpus. Here each draft of a game's entries files (those
 still marked `draft: true`, as `rulebot import` wrote them) is offered in
-document order: the order of the game's sources, then of each file. There
+file order: the order of the game's sources, then of each file (an import adds
+its new drafts at the file's end). There
 is no record of which entries players ask for most, so there is no other
 order. For each draft the curator may
 
@@ -12,7 +13,9 @@ order. For each draft the curator may
   editor changes; on save it is checked with the parser and checks of
   `rulebot check`, then written back in place of the entry. An edit that
   does not pass is kept, its problems written at its top, for the editor to
-  be opened on it again, now or at the next walk;
+  be opened on it again, now or at the next walk. It is never saved over the
+  draft changed since it started (an import of the document again): the
+  digest of the draft's block is kept when the edit starts;
 - merge it with the entry after it: one draft, the texts one after the
   other, the second's title an alias, links to the second going to the first,
   and both anchors kept;
@@ -120,7 +123,7 @@ class DraftWalk:
     # -- what is left --------------------------------------------------------
 
     def drafts(self) -> list[Draft]:
-        """The drafts still to review, in document order, without those skipped."""
+        """The drafts still to review, in file order, without those skipped."""
         found = []
         for path, _source in self.files:
             skipped = set(self.state(path).skipped)
