@@ -1,4 +1,4 @@
-"""The README's `rulebot ask` examples answer what they promise."""
+"""The `rulebot ask` examples of the README and of docs/ answer what they promise; the README gives the quick test command."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from conftest import docs_text, sh_lines
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -38,21 +39,23 @@ NOT_RUN_HERE = {
 
 
 def examples() -> list[str]:
-    """Every line of the README's shell blocks that runs `rulebot ... ask`, without its comment."""
-    found = []
-    for block in re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL):
-        for line in block.splitlines():
-            command = re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
-            if re.search(r"\brulebot\b.*\bask\b", command):
-                found.append(command)
-    return found
+    """Every line of the shell blocks of the README and docs/ that runs `rulebot ... ask`, without its comment."""
+    return [line for line in sh_lines(docs_text()) if re.search(r"\brulebot\b.*\bask\b", line)]
 
 
 def test_every_example_is_known():
-    """Each `ask` example of the README is either checked here or said to need what the test lacks."""
+    """Each `ask` example of the docs is either checked here or said to need what the test lacks, and none is lost."""
     unknown = [e for e in examples() if e not in PROMISED and e not in NOT_RUN_HERE]
-    assert not unknown, f"README examples this test does not know: {unknown}"
-    assert len(examples()) == len(PROMISED) + len(NOT_RUN_HERE)
+    assert not unknown, f"examples of the docs this test does not know: {unknown}"
+    missing = [e for e in [*PROMISED, *NOT_RUN_HERE] if e not in examples()]
+    assert not missing, f"examples this test knows that the docs no longer give: {missing}"
+
+
+def test_readme_gives_the_full_and_the_quick_test_commands():
+    """The README's full test command (the one .ci/run runs) and the quick subset beside it."""
+    lines = sh_lines(README.read_text(encoding="utf-8"))
+    assert 'pip install -e ".[test]" && python -m pytest' in lines
+    assert 'python -m pytest -m "not browser and not slow"' in lines
 
 
 def arguments(example: str) -> tuple[list[str], str | None]:
