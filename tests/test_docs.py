@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "corpus" / "README.md", ROOT / "bench" / "README.md"]
+USER_DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [*USER_DOCS, ROOT / "corpus" / "README.md", ROOT / "bench" / "README.md"]
 
 # A path inside the package (`rulebot/index/build.py`), not one that merely ends in a folder named rulebot
 # (`~/.local/share/rulebot/play-history`, the user's data).
@@ -80,3 +81,23 @@ def test_a_stale_name_is_found(name: str):
 def test_readme_is_short():
     """The README is read in a few minutes: under 8 KB, the rest in docs/."""
     assert (ROOT / "README.md").stat().st_size < 8 * 1024
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+def test_links_between_pages_lead_somewhere():
+    """Each relative link of the README and docs/ names a file that exists, and a heading of it when it names one."""
+    broken = []
+    for page in USER_DOCS:
+        for target in re.findall(r"\]\(([^)]+)\)", page.read_text(encoding="utf-8")):
+            if "://" in target:
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            if not linked.exists() or (anchor and anchor not in anchors(linked)):
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, "\n".join(broken)
