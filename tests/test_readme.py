@@ -88,3 +88,33 @@ def test_several_games(run_cli):
     answer = json.loads(run_cli("ask", "--json", "-", input="who wins a tie").stdout)
     assert not answer["confident"] and len(answer["games"]) >= 2
     assert all("tie" in r["id"] for r in answer["results"][:2])
+
+
+# The README's other examples (its `ask` and `setup` ones are run above and in test_setup.py), each with
+# what its output must show.
+README_RUNS = {
+    "rulebot site build public/": "Built ",
+    "rulebot check": "OK:",
+    'rulebot new --game dune-imperium --kind house-rule --title "Two spice to start" --append': "dune-two-spice-to-start",
+}
+README_NOT_RUN = {"rulebot site serve"}  # it serves until Ctrl-C: test_cli_scripts.py runs it on the folder built here
+
+
+def readme_commands() -> list[str]:
+    """The README's `rulebot` command lines other than `ask` and `setup`, those joined by `&&` taken apart."""
+    commands = [part.strip() for line in sh_lines(README.read_text(encoding="utf-8")) for part in line.split("&&")]
+    return [c for c in commands if c.startswith("rulebot ") and c.split()[1] not in ("ask", "setup")]
+
+
+def test_every_readme_command_is_known():
+    """Each of the README's other commands is run here, or said why not."""
+    assert sorted(readme_commands()) == sorted([*README_RUNS, *README_NOT_RUN])
+
+
+@pytest.mark.parametrize("example", README_RUNS)
+def test_readme_command_runs(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, example: str):
+    """The command runs as written (in a folder of its own, the user's folders the test's) and says what it did."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*shlex.split(example)[1:])
+    assert result.exit_code == 0, result.output
+    assert README_RUNS[example] in result.output
