@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,22 @@ from rulebot.cli.main import cli
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE / "corpora"
 MINIMAL = CORPORA / "minimal"
+# The user documentation: the README, then the pages of docs/ it leads to, where most examples live.
+DOCS = [HERE.parent / "README.md", *sorted((HERE.parent / "docs").glob("*.md"))]
+
+
+def docs_text() -> str:
+    """The README and every page of docs/, one text, for the tests that run or hold what they say."""
+    return "\n".join(page.read_text(encoding="utf-8") for page in DOCS)
+
+
+def sh_lines(text: str) -> list[str]:
+    """The command lines of a text's ```sh blocks, each without its trailing comment."""
+    return [
+        re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
+        for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+        for line in block.splitlines()
+    ]
 
 
 @pytest.fixture(autouse=True)

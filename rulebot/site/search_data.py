@@ -203,7 +203,7 @@ def index_entries(corpus: Corpus) -> Indexed:
 
 
 def _terms(analysed_as: str, text: str, known: dict[str, str | None]) -> list[str]:
-    """analysis.terms(), each distinct word analysed once (as rulebot.segments does for the index)."""
+    """analysis.terms(), each distinct word analysed once (as rulebot.index.build does for the index)."""
     term_of = analysis.ANALYSES[analysed_as]
     found = []
     for word in analysis.split(text):
