@@ -30,7 +30,7 @@ SETTLED_NS = 2_000_000_000
 """A file written this shortly before its stamp was taken may change again within the
 same timestamp tick (coarse on some file systems): such a stamp is not trusted."""
 
-Stamps = dict[str, list]
+Stamps = dict[str, list[int | str]]
 """Per file path: [size, mtime_ns, inode, sha256 of the content] when it was last read."""
 
 
@@ -125,7 +125,7 @@ def fingerprint(dirs: Iterable[Path], known: Stamps | None = None) -> tuple[str,
             key = [info.st_size, info.st_mtime_ns, info.st_ino]
             stamp = known.get(name)
             if stamp is not None and stamp[:3] == key and info.st_mtime_ns < now - SETTLED_NS:
-                content = stamp[3]
+                content = str(stamp[3])
             else:
                 data, refused = read_corpus_file(path)
                 content = hashlib.sha256(data).hexdigest() if data is not None else f"refused: {refused}"

@@ -115,9 +115,9 @@ def _drop_dangling_references(corpus: Corpus, cycle_links: set[tuple[str, str]])
     """Drop every see_also and modifies naming an entry that is not there (or the entry itself),
     and each modifies that closes a cycle; what was dropped ("see_also of a to b")."""
     entries = corpus.entries
-    dropped = []
+    dropped: list[str] = []
     for entry in list(entries.values()):
-        kept = {}
+        kept: dict[str, tuple[str, ...]] = {}
         for key in ("see_also", "modifies"):
             targets = getattr(entry, key)
             kept[key] = tuple(
@@ -125,7 +125,7 @@ def _drop_dangling_references(corpus: Corpus, cycle_links: set[tuple[str, str]])
             )
             dropped.extend(f"{key} of {entry.id} to {t}" for t in targets if t not in kept[key])
         if kept["see_also"] != entry.see_also or kept["modifies"] != entry.modifies:
-            entries[entry.id] = replace(entry, **kept)
+            entries[entry.id] = replace(entry, see_also=kept["see_also"], modifies=kept["modifies"])
     return dropped
 
 
@@ -154,7 +154,7 @@ class ParsedFiles:
         return self.folder / name
 
     @staticmethod
-    def key(text: str, context: tuple) -> bytes:
+    def key(text: str, context: tuple[object, ...]) -> bytes:
         """What a file's parse is kept under: a hash of its text, of what else the parse depends on (dataclasses,
         whose repr() shows all their fields) and of the parser's code."""
         made_of = repr(context).encode("utf-8", "surrogateescape")
@@ -201,7 +201,9 @@ def _parser_version() -> bytes:
 
     digest = hashlib.sha1()
     for module in (entries, entries_format, model, kinds, errors):
-        with contextlib.suppress(OSError, TypeError):
+        if module.__file__ is None:  # no source file to hash (a frozen build)
+            continue
+        with contextlib.suppress(OSError):
             digest.update(Path(module.__file__).read_bytes())
     return digest.digest()
 
@@ -212,7 +214,7 @@ class _Overlay:
 
     path: Path
     text: str
-    data: dict
+    data: games.TomlTable
     files: list[Path]
 
 
@@ -356,7 +358,7 @@ class _Loader:
             return None
         return text
 
-    def read_toml(self, path: Path) -> tuple[str, dict] | None:
+    def read_toml(self, path: Path) -> tuple[str, games.TomlTable] | None:
         """The text and parsed content of a TOML file, or None after recording why not."""
         text = self.read_text(path)
         if text is None:
@@ -425,10 +427,11 @@ class _Loader:
             parsed = parse_file(path, text, game, source, shown, house_only)
         else:
             key = self.parsed.key(text, (shown, house_only, game, source))  # all that parsing it depends on
-            parsed = self.parsed.get(path, key)
-            if parsed is None:
-                parsed = parse_file(path, text, game, source, shown, house_only)
-                self.parsed.put(path, key, parsed)
+            kept = self.parsed.get(path, key)
+            if kept is None:
+                kept = parse_file(path, text, game, source, shown, house_only)
+                self.parsed.put(path, key, kept)
+            parsed = kept
         self.problems.extend(parsed.problems)
         self.rejected.update(parsed.rejected)
         left_out = len(parsed.rejected)
