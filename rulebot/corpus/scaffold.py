@@ -316,11 +316,11 @@ def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], do
             return None
         for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
             pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
-            if not values or not pattern.search(vocabulary):
+            empty = pattern.search(vocabulary) if values else None
+            if empty is None:
                 continue
             listed = "\n".join(f"  {value}," for value in values)
-            block = f"{note}\n{key} = [\n{listed}\n]"
-            vocabulary = pattern.sub(lambda _m: block, vocabulary, count=1)  # a function: no backslash escapes in `block`
+            vocabulary = f"{vocabulary[: empty.start()]}{note}\n{key} = [\n{listed}\n]{vocabulary[empty.end() :]}"
             written.append(key)
         return head + marker + vocabulary if written else None
 
