@@ -26,6 +26,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     (DNS rebinding) sends its own Host header, which is refused.
     """
 
+    server: _Server
+    """The server it answers for (socketserver gives any server): a TCP one, so its address is (host, port)."""
+
     def log_message(self, *args: Any) -> None:
         pass
 
