@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -88,7 +88,7 @@ class RulebotGroup(click.Group):
         with _how_commands_end():
             return super().make_context(*args, **kwargs)
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         with _how_commands_end():
             result = super().invoke(ctx)
         if ctx.invoked_subcommand is None:
