@@ -4,6 +4,7 @@
     python bench/quality.py --questions FILE.jsonl   # one question set (same format)
     python bench/quality.py --misses                 # also list rulebot's misses at 3 (never of a test half)
     python bench/quality.py --site                   # the site's search box too, beside the command
+    python bench/quality.py --imported               # also games imported from ../shared/data, and their questions
 
 Question files (JSON lines; a first line {"header": ..., "half": ...} names
 the half of a split set): tests/questions.jsonl, the project's set, and
@@ -13,7 +14,11 @@ written from the sources before the corpus was read. Each row has `q`,
 optional `with` (expansions in play), `lang`, `type`, `expect` (the ids of
 the entries whose text states the answer) and, in the players' set,
 `answerable` (false: the sources do not answer it; `expect` then holds the
-entry that says what is missing, if there is one).
+entry that says what is missing, if there is one). Questions about a game
+imported from a rules document (bench/imported.py: Star Wars Unlimited and
+MTG, with --imported; X-Wing and Marvel Champions too, reported only) have
+no `expect` ids: an answer is right when its text holds every `must` phrase
+and one of each group of `any` phrases of the row (bench/questions/imported-dev.jsonl).
 
 Both systems answer every question over the shipped corpus. The baseline
 is SQLite FTS5 with its default tokenizer (unicode61: case and accents
@@ -68,8 +73,16 @@ from rulebot.index.cache import open_index  # noqa: E402
 from rulebot.places import shipped_corpus_dir  # noqa: E402
 from rulebot.search.ranking import Searcher  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+import imported  # noqa: E402
+
 TESTS = ROOT / "tests"
-DEFAULT_QUESTIONS = [TESTS / "questions.jsonl", TESTS / "questions-players-dev.jsonl", TESTS / "questions-players-test.jsonl"]
+DEFAULT_QUESTIONS = [
+    TESTS / "questions.jsonl", TESTS / "questions-players-dev.jsonl", TESTS / "questions-players-test.jsonl",
+    TESTS / "questions-fresh-dev.jsonl",
+]
+IMPORTED_QUESTIONS = [ROOT / "bench" / "questions" / "imported-dev.jsonl"]
+"""Added to the default sets with --imported."""
 DEPTH = 10
 """Answers fetched per question; MRR counts ranks up to this depth."""
 TYPES = (
@@ -91,6 +104,10 @@ class Found:
     """Entry ids, best first."""
     confident: bool
     """Whether the system stood by its first answer."""
+    texts: list[str] | None = None
+    """The entries' texts, best first (for questions judged by phrases)."""
+    probability: float | None = None
+    """How likely the system says its first answer is right (rulebot only)."""
 
 
 Ranker = Callable[[dict, str | None], Found]
@@ -137,6 +154,7 @@ class Baseline:
     """Plain BM25: an in-memory SQLite FTS5 table, one row per entry."""
 
     def __init__(self, corpus: Corpus):
+        self.texts = {e.id: e.text for e in corpus.entries.values()}
         self.db = sqlite3.connect(":memory:")
         self.db.execute("CREATE VIRTUAL TABLE entries USING fts5(id UNINDEXED, game UNINDEXED, expansion UNINDEXED, body)")
         self.db.executemany(
@@ -164,13 +182,13 @@ class Baseline:
         sql += " ORDER BY bm25(entries), id LIMIT ?"
         params.append(DEPTH)
         ids = [r[0] for r in self.db.execute(sql, params)]
-        return Found(ids, bool(ids))
+        return Found(ids, bool(ids), [self.texts[i] for i in ids])
 
 
 def rulebot_ranker(searcher: Searcher) -> Ranker:
     def rank(row: dict, game: str | None) -> Found:
         answer = searcher.ask(row["q"], game=game, limit=DEPTH, expansions=in_play(row))
-        return Found([hit.id for hit in answer.results], answer.confident)
+        return Found([hit.id for hit in answer.results], answer.confident, [hit.data["text"] for hit in answer.results], answer.probability)
 
     return rank
 
@@ -228,16 +246,23 @@ class SiteSearch:
         return Found(ids[:DEPTH], tab.get_attribute("#search--results", "data-confident") == "true")
 
 
+def is_right(row: dict, found: Found, at: int) -> bool:
+    """Whether the answer at a 0-based rank is right: an expected id, or a text with the row's phrases."""
+    if imported.phrase_judged(row):
+        return found.texts is not None and imported.right(row, found.texts[at])
+    return found.ids[at] in row.get("expect", ())
+
+
 def first_rank(found: Found, row: dict) -> int | None:
     """1-based rank of the right answer among those found, or None (see the module's docstring)."""
-    wanted = set(row["expect"])
+    ranks = (i for i in range(1, len(found.ids) + 1) if is_right(row, found, i - 1))
     if row.get("answerable", True):
-        return next((i for i, entry_id in enumerate(found.ids, start=1) if entry_id in wanted), None)
+        return next(ranks, None)
     if found.confident:
         return None
-    if not wanted:
+    if not row.get("expect"):
         return 1
-    return next((i for i, entry_id in enumerate(found.ids, start=1) if entry_id in wanted), None)
+    return next(ranks, None)
 
 
 def scores(ranks: list[int | None]) -> tuple[float, float, float]:
@@ -274,7 +299,7 @@ def confidence_lines(rows: list[dict], found: list[Found]) -> list[str]:
     """How far the confidence flag can be trusted: the first answer's rightness among confident and unsure answers."""
 
     def right_first(row: dict, f: Found) -> bool:
-        return bool(f.ids) and f.ids[0] in row["expect"]
+        return bool(f.ids) and row.get("answerable", True) and is_right(row, f, 0)
 
     confident = [right_first(r, f) for r, f in zip(rows, found) if f.confident]
     unsure = [right_first(r, f) for r, f in zip(rows, found) if not f.confident]
@@ -287,7 +312,35 @@ def confidence_lines(rows: list[dict], found: list[Found]) -> list[str]:
     ]
     if unanswered:
         lines.append(f"- questions the sources do not answer, answered confidently: {sum(unanswered)}/{len(unanswered)}")
+    answerable = [f.confident for r, f in zip(rows, found) if r.get("answerable", True)]
+    if answerable:
+        lines.append(f"- answerable questions answered confidently: {sum(answerable)}/{len(answerable)} = {sum(answerable) / len(answerable):.2f}")
     return lines
+
+
+BINS = 5
+"""The reliability table's bins of probability: [0, 0.2), [0.2, 0.4), ... [0.8, 1]."""
+
+
+def calibration_lines(rows: list[dict], found: list[Found]) -> list[str]:
+    """How well the probability that the first answer is right is calibrated: per bin, the questions, their mean
+    probability and the share whose first answer is right (a question the sources do not answer: never right);
+    then the expected calibration error (the bins' gaps, weighed by their questions)."""
+    pairs = [(f.probability, bool(f.ids) and row.get("answerable", True) and is_right(row, f, 0)) for row, f in zip(rows, found) if f.probability is not None]
+    if not pairs:
+        return []
+    lines = ["| probability | n | predicted | observed |", "|---|---:|---:|---:|"]
+    error = 0.0
+    for number in range(BINS):
+        low, high = number / BINS, (number + 1) / BINS
+        inside = [(p, r) for p, r in pairs if low <= p < high or (number == BINS - 1 and p == 1.0)]
+        if not inside:
+            continue
+        predicted = sum(p for p, _ in inside) / len(inside)
+        observed = sum(r for _, r in inside) / len(inside)
+        error += len(inside) / len(pairs) * abs(predicted - observed)
+        lines.append(f"| {low:.1f}-{high:.1f} | {len(inside)} | {predicted:.2f} | {observed:.2f} |")
+    return [*lines, "", f"expected calibration error: {error:.3f}"]
 
 
 def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool) -> str:
@@ -312,6 +365,7 @@ def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool) ->
             cells += [f"{v:.2f}" for v in scores(ranks_by_mode[mode][system])]
         out.append("| " + " | ".join(cells) + " |")
     out += ["", "rulebot's confidence, games as asked:", *confidence_lines(rows, found_by_mode["as asked"]["rulebot"])]
+    out += ["", "rulebot's probability that its first answer is right, games as asked:", "", *calibration_lines(rows, found_by_mode["as asked"]["rulebot"])]
     if "site" in rankers:
         out += ["", "the site's confidence, games as asked:", *confidence_lines(rows, found_by_mode["as asked"]["site"])]
     if misses:
@@ -321,7 +375,7 @@ def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool) ->
                 game = row.get("game") or "none"
                 extra = f", with {','.join(row['with'])}" if row.get("with") else ""
                 where = f"rank {rank}" if rank else "not in top 10"
-                expected = " or ".join(row["expect"]) or "an unsure answer"
+                expected = " or ".join(row.get("expect", ())) or ("the rule saying " + " / ".join(row.get("must", []) + row.get("any", [])) if imported.phrase_judged(row) else "an unsure answer")
                 sure = "confident" if found.confident else "unsure"
                 out.append(
                     f"- [{row['type']}] {row['q']!r} (game {game}{extra}): expected {expected} ({where}); "
@@ -335,23 +389,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, action="append", metavar="FILE", help="JSON-lines question file (repeatable; default: every set of tests/)")
     parser.add_argument("--misses", action="store_true", help="also list the questions rulebot misses at 3 (refused for a test half)")
     parser.add_argument("--site", action="store_true", help="also ask the built site's search box, in Chromium")
+    parser.add_argument("--imported", action="store_true", help="also import games from ../shared/data (bench/imported.py) and score their dev questions")
     args = parser.parse_args(argv)
     if args.site and not CHROMIUM.exists():
         parser.error(f"--site needs Chromium at {CHROMIUM} and the playwright package")
     files = []
-    for path in args.questions or DEFAULT_QUESTIONS:
+    for path in args.questions or DEFAULT_QUESTIONS + (IMPORTED_QUESTIONS if args.imported else []):
         try:
             files.append(read_questions(path))
         except (OSError, ValueError) as exc:
             parser.error(f"cannot read {path}: {exc}")
-    corpus = load([shipped_corpus_dir()])
-    baseline = Baseline(corpus)
-    print(f"Corpus: {len(corpus.entries)} entries; MRR depth {DEPTH}.")
-    print(f"{date.today().isoformat()}, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.platform()}")
     # A cache of the run's own, so the benchmark never depends on (or touches) the user's index.
     with tempfile.TemporaryDirectory(prefix="rulebot-bench-") as cache, ExitStack() as stack:
+        folders = [shipped_corpus_dir()]
+        if args.imported:
+            folders.append(imported.import_games(Path(cache), imported.FITTED + imported.REPORTED))
         os.environ["RULEBOT_CACHE_DIR"] = cache
-        searcher = stack.enter_context(Searcher(open_index([shipped_corpus_dir()])))
+        corpus = load(folders)
+        baseline = Baseline(corpus)
+        print(f"Corpus: {len(corpus.entries)} entries; MRR depth {DEPTH}.")
+        print(f"{date.today().isoformat()}, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}, {platform.platform()}")
+        searcher = stack.enter_context(Searcher(open_index(folders)))
         rankers = {"rulebot": rulebot_ranker(searcher)}
         site_search = None
         if args.site:

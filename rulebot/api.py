@@ -208,6 +208,8 @@ class Answer:
     """The player count the question is asked for, if any."""
     suggestions: tuple[str, ...] = ()
     """Corrected spellings of the question, when unsure."""
+    probability: float = 0.0
+    """How likely the first ruling is right, by the ranking model (`confident` is decided from it)."""
 
     @property
     def rulings(self) -> list[Ruling]:
@@ -229,6 +231,7 @@ class Answer:
             language=found.language,
             players=found.players,
             suggestions=tuple(found.suggestions),
+            probability=found.probability,
         )
 
 

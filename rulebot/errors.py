@@ -44,11 +44,12 @@ def corpus_warning(problems: list[Problem], left_out: list[str]) -> str | None:
 class CorpusError(RulebotError):
     """Raised by the corpus loader when a corpus has problems; holds all of them."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], total: int | None = None):
         self.problems = problems
+        """What to list (at most some per file: rulebot.corpus.load.at_most_per_file)."""
         from rulebot.text import plural
 
-        super().__init__(f"the corpus has {plural(len(problems), 'problem')}")
+        super().__init__(f"the corpus has {plural(len(problems) if total is None else total, 'problem')}")
 
 
 class UnknownGameError(RulebotError):

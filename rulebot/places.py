@@ -31,13 +31,18 @@ def package_dir() -> Path:
 
 
 def display_path(path: Path) -> str:
-    """A path as short as it can be said from the working directory; bytes of a name that are not UTF-8 shown
-    as escapes (`\\xe9`), so that the path can be printed and written to UTF-8 files."""
+    """A path as short as it can be said from the working directory; bytes of a name that are not UTF-8, and
+    control characters, shown as escapes (`\\xe9`, `\\x1b`), so that the path can be printed and written to UTF-8 files."""
     try:
         shown = str(Path(path).relative_to(Path.cwd()))
     except (ValueError, OSError):  # elsewhere, or the working directory is gone
         shown = str(path)
-    return shown if shown.isascii() else escaped_name(shown)
+    if shown.isascii() and shown.isprintable():
+        return shown
+    # A control character shown as an escape too: printed, it would be acted on, or taken out (another name).
+    from rulebot.text import ANY_CONTROL  # only for such a name: answering never loads it otherwise
+
+    return ANY_CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", escaped_name(shown))
 
 
 def escaped_name(name: str) -> str:

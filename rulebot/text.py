@@ -96,5 +96,21 @@ def printable(text: str, *, styles: bool = False) -> str:
     return _TERMINAL_CONTROL.sub(keep, text)
 
 
+ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Every C0 control character, DEL and every C1: what a name is shown with escaped (rulebot.places.display_path).
+The classes of CONTROL_CHARACTER, DEL_AND_C1 and _TERMINAL_CONTROL are this one with characters taken out."""
+DEL_AND_C1 = re.compile(r"[\x7f-\x9f]")
+"""What json.dumps lets through of the control characters (it escapes C0 itself)."""
 CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-"""A control character that has no place in corpus text (tab and the line breaks \\n, \\r apart)."""
+"""A control character that has no place in corpus text: every C0 and C1 character but tab and \\n (a lone \\r
+never reaches it: lines are cut at CR, LF and CRLF alike)."""
+
+BREAK_CONTROLS = {"\f": ("a form feed", "\n\n"), "\v": ("a vertical tab", "\n"), "\x85": ("a next-line character (NEL)", "\n")}
+"""The control characters that converted documents (pdftotext's page breaks) use as breaks: what each is called,
+and the line break an imported document has instead."""
+
+
+def plain_text(text: str) -> str:
+    """A document's text as corpus text may hold it: form feeds a paragraph break, vertical tabs and NEL a line
+    break (BREAK_CONTROLS), every other control character and escape sequence removed (see printable)."""
+    return printable(text.translate({ord(c): new for c, (_, new) in BREAK_CONTROLS.items()}))

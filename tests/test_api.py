@@ -35,6 +35,7 @@ class TestLibrary:
         answer = library.ask("who wins a tie")
         assert [m.ruling.id for m in answer.matches] == [r["id"] for r in printed["results"]]
         assert answer.confident == printed["confident"]
+        assert round(answer.probability, 3) == printed["probability"]  # the same model's, however it is asked
         first = answer.matches[0].ruling.to_json()
         assert {k: first[k] for k in ("id", "title", "text", "kind", "game")} == {k: printed["results"][0][k] for k in ("id", "title", "text", "kind", "game")}
 

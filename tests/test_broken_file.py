@@ -105,7 +105,7 @@ class TestWhatIsLeftOut:
         result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "--corpus", str(other), "ask", "ferry gull")
         assert result.exit_code == 0 and result.stdout.startswith("Ferry Gull")
         assert "Warning: the corpus has 1 problem; left out: the game folder copper/\n" in result.stderr
-        assert "copper/game.toml:3: id_prefix 'Copper Coins' must be lower case letters, digits and hyphens" in result.stderr
+        assert "copper/game.toml:3: id_prefix 'Copper Coins' must be lower case letters and digits joined by single hyphens; say 'copper-coins'" in result.stderr
 
     def test_each_problem_is_named(self, broken: Path):
         """The usable corpus keeps every problem, and says what it left out for them."""

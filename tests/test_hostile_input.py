@@ -8,6 +8,7 @@ checks that rulebot reports it (FILE:LINE, a one-line error) and carries on.
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import re
 import subprocess
@@ -39,6 +40,8 @@ def served_tree(tmp_path: Path) -> Path:
     (site / ".ssh").mkdir()
     (site / ".ssh" / "id_rsa").write_text("private key", encoding="utf-8")
     (site / ".env").write_text("TOKEN=1", encoding="utf-8")
+    (site / "alias-env").symlink_to(site / ".env")
+    (site / "alias-key").symlink_to(site / ".ssh" / "id_rsa")
     (site / "empty").mkdir()
     (site / "empty" / "note.txt").write_text("listed?", encoding="utf-8")
     return site
@@ -67,13 +70,45 @@ class TestSiteServe:
             assert fetch(server, "/game/") == (200, b"<p>game</p>")
             assert fetch(server, "/game/index.html", host=f"localhost:{port}")[0] == 200
 
-    @pytest.mark.parametrize("path", ["/out.txt", "/outdir/secret.txt", "/outdir/", "/.ssh/id_rsa", "/.env", "/%2eenv", "/empty/", "/empty", "/../secret.txt"])
+    @pytest.mark.parametrize("path", ["/out.txt", "/outdir/secret.txt", "/outdir/", "/.ssh/id_rsa", "/.env", "/%2eenv", "/empty/", "/empty", "/../secret.txt", "/alias-env", "/alias-key"])
     def test_nothing_outside_the_pages(self, served_tree: Path, path: str):
         """A link out of the folder, a dotfile or dot-folder, a folder without index.html: 404, no content."""
         with site_server.serve(served_tree) as server:
             status, body = fetch(server, path)
         assert status == 404, (path, status)
-        assert b"outside the site" not in body and b"private key" not in body and b"note.txt" not in body
+        assert b"outside the site" not in body and b"private key" not in body and b"note.txt" not in body and b"TOKEN" not in body
+
+    def test_two_host_headers_are_refused(self, served_tree: Path):
+        """A request with the served Host and a foreign one is refused (400), whichever comes first."""
+        with site_server.serve(served_tree) as server:
+            port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+            for hosts in ([f"127.0.0.1:{port}", "evil.example"], ["evil.example", f"127.0.0.1:{port}"]):
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                try:
+                    connection.putrequest("GET", "/", skip_host=True)
+                    for host in hosts:
+                        connection.putheader("Host", host)
+                    connection.endheaders()
+                    response = connection.getresponse()
+                    assert (response.status, b"home" in response.read()) == (400, False), hosts
+                finally:
+                    connection.close()
+
+    def test_the_file_sent_is_the_file_checked(self, served_tree: Path, monkeypatch: pytest.MonkeyPatch):
+        """A page swapped for a link to a secret between its check and its opening is not sent."""
+        checked = site_server._QuietHandler._servable
+
+        def then_swapped(handler: site_server._QuietHandler):
+            found = checked(handler)
+            page = served_tree / "game" / "index.html"
+            page.unlink()
+            page.symlink_to(served_tree.parent / "secret.txt")
+            return found
+
+        monkeypatch.setattr(site_server._QuietHandler, "_servable", then_swapped)
+        with site_server.serve(served_tree) as server:
+            status, body = fetch(server, "/game/")
+        assert status == 404 and b"outside the site" not in body, (status, body)
 
     @pytest.mark.parametrize("host", ["evil.example:{port}", "127.0.0.1", "localhost:1", "", "127.0.0.1:{port}.evil.example"])
     def test_foreign_host_is_refused(self, served_tree: Path, host: str):
@@ -130,6 +165,29 @@ class TestTerminalText:
         assert result.exit_code == 1
         assert "rules.md:5: an escape sequence (U+001B)" in result.stdout, result.output
         assert "\x1b" not in result.output and "\x07" not in result.output
+
+    def test_check_names_page_breaks_and_reports_each_line(self, tmp_path: Path):
+        """A form feed, a vertical tab and NEL are named, with what to write instead; each line with a control is reported."""
+        text = "Page one.\fPage two.\nA\vB.\nC\x85D.\nE\x9eF."
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": hostile_entry("toy-a", "A", text).replace(f"aliases: lantern{TITLE}\n", "")})
+        _, problems = corpus.check([root])
+        assert [(p.line, p.message.split(" in the entry")[0]) for p in problems] == [
+            (6, "a form feed (U+000C)"), (7, "a vertical tab (U+000B)"), (8, "a next-line character (NEL) (U+0085)"), (9, "an escape sequence (U+009E)"),
+        ]
+        assert "use a blank line or a line break instead" in problems[0].message
+
+    def test_check_warns_of_bidirectional_controls(self, tmp_path: Path):
+        """An override (U+202E) or an isolate (U+2066) can show a ruling in another order than it reads: a warning at
+        its line (a problem with --strict); the entry still loads."""
+        rules = "## toy-a\ntitle: A\nkind: rule\nsection: S\naliases: \u2066gain\u2069\n\nYou \u202egain\u202c 2 coins.\n"
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": rules})
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", str(root)])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.splitlines() == [
+            f"{root / 'toy' / 'rules.md'}:5: warning: a bidirectional control (U+2066) in 'toy-a': the text may show in another order than it reads",
+            f"{root / 'toy' / 'rules.md'}:7: warning: a bidirectional control (U+202E) in 'toy-a': the text may show in another order than it reads",
+        ]
+        assert CliRunner().invoke(cli, ["--no-shipped", "check", "--strict", str(root)]).exit_code == 1
 
     def test_check_reports_a_control_character_in_toml(self, tmp_path: Path):
         """A TOML string may hold an escape as \\u001b: reported at its line, the game left out."""
@@ -198,6 +256,27 @@ class TestUnclosedFence:
         assert any(e.title == "Appended" for e in loaded.entries.values()), (sorted(loaded.entries), _)
 
 
+    def test_recovery_is_linear_in_a_huge_file(self, monkeypatch: pytest.MonkeyPatch):
+        """Two megabytes of fences each holding a heading, one left open: found by a bounded number of passes over the
+        file's marks (comparing every fence with every hidden heading would not end before the suite's patience)."""
+        from rulebot.corpus import format as entries_format
+
+        looked_at = []
+        real_starts = entries_format._starts
+
+        def counted(lines: list[str], marks: list[int], ignored: set[int]):
+            looked_at.append(len(marks))
+            return real_starts(lines, marks, ignored)
+
+        monkeypatch.setattr(entries_format, "_starts", counted)
+        repeats = 160_001  # odd: the last fence is never closed
+        raw = list(entries_format.split_entries(Path("rules.md"), "```\n## toy-h\n" * repeats))
+        assert len(raw) == (repeats + 1) // 2  # every other heading, and the one after the fence left open
+        never_closed = [line for r in raw for line, message in r.problems if "never closed" in message]
+        assert never_closed == [2 * repeats - 1]
+        assert sum(looked_at) <= entries_format.MAX_FENCE_WORK + 3 * 2 * repeats, looked_at
+
+
 # -- TOML files: tables and names -------------------------------------------------------------------------------
 
 
@@ -218,6 +297,22 @@ class TestGameToml:
         _, problems = corpus.check([root])
         line = game.split("\n").index(new) + 1
         assert any(p.line == line and p.message.startswith(key) for p in problems), problems
+
+
+    @pytest.mark.parametrize(("value", "expected"), [("Core_Rules", "; say 'core-rules'"), ("ru--les", "; say 'ru-les'")])
+    def test_a_source_id_that_used_to_pass_gets_its_fixed_form(self, tmp_path: Path, value: str, expected: str):
+        """Capitals, `_` and double hyphens: the message says single hyphens, and gives the id to use instead."""
+        game = TOY_GAME_TOML.replace('id = "rules"', f'id = "{value}"')
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": game, "toy/rules.md": "## toy-a\ntitle: A\nkind: rule\nsection: S\n\nText.\n"})
+        _, problems = corpus.check([root])
+        assert any(p.message == f"source id {value!r} must be lower case letters and digits joined by single hyphens{expected} (it names the file SOURCE-ID.md)" for p in problems), problems
+
+    def test_a_carriage_return_escape_at_its_line(self, tmp_path: Path):
+        """A TOML "\\r" escape in a value is reported at its own line, not line 0."""
+        game = TOY_GAME_TOML.replace('name = "Toy Game"', 'name = "Toy\\rGame"')
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": game, "toy/rules.md": "## toy-a\ntitle: A\nkind: rule\nsection: S\n\nText.\n"})
+        _, problems = corpus.check([root])
+        assert [(p.line, "control character" in p.message) for p in problems] == [(2, True)], problems
 
 
 class TestTerminalSink:
@@ -250,6 +345,53 @@ class TestTerminalSink:
         assert b"Warning" in result.stderr, result
         no_terminal_control(result.stdout)
         no_terminal_control(result.stderr)
+
+
+    def test_problem_paths_in_site_build(self, tmp_path: Path, run_cli):
+        """`site build` names a file whose name holds an escape sequence with the sequence escaped, as it is
+        (in a real process and in click's runner alike)."""
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": hostile_entry("toy-a", "A", "Text.")})
+        (root / "toy" / "x\x1b]0;PWNED\x07.md").write_text("## toy-b\n", encoding="utf-8")
+        shown = "x\\x1b]0;PWNED\\x07.md"
+        done = run_process("--no-shipped", "--corpus", str(root), "site", "build", str(tmp_path / "out"))
+        assert shown.encode() in done.stderr, done.stderr
+        no_terminal_control(done.stderr)
+        result = run_cli("--no-shipped", "--corpus", str(root), "site", "build", str(tmp_path / "out2"))
+        assert shown in result.stderr and "\x1b" not in result.output, result.output
+
+    def test_import_cleans_the_document(self, tmp_path: Path, run_cli):
+        """A document's escape sequences never reach the screen nor, with --append, the corpus; its form feeds
+        (a converted PDF's page breaks) become paragraph breaks, vertical tabs and NEL line breaks."""
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": hostile_entry("toy-a", "A", "Text.").replace(f"aliases: lantern{TITLE}\n", "")})
+        document = tmp_path / "doc.md"
+        document.write_text(f"# Lantern\n\nThe lantern{OSC_52} lights.\fNext page.\vNext line.\x85Last line.\n", encoding="utf-8")
+        done = run_process("--no-shipped", "--corpus", str(root), "import", str(document), "--game", "toy", "--source", "rules")
+        assert done.returncode == 0, done.stderr
+        no_terminal_control(done.stdout)
+        assert b"The lantern lights.\n\nNext page.\nNext line.\nLast line." in done.stdout, done.stdout
+        result = run_cli("--no-shipped", "--corpus", str(root), "import", str(document), "--game", "toy", "--source", "rules", "--append")
+        assert result.exit_code == 0, result.output
+        written = (root / "toy" / "rules.md").read_text(encoding="utf-8")
+        assert "Next page." in written and not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", written), repr(written)
+
+    def test_config_get_prints_a_value_cleaned(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli):
+        """A value of config.toml holding an escape sequence (TOML allows \\u001b) is printed without it."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        (tmp_path / "config.toml").write_text('[toy]\nwith = ["\\u001b]52;c;eA==\\u0007deep"]\n', encoding="utf-8")
+        result = run_cli("config", "get", "toy.with")
+        assert (result.exit_code, result.stdout) == (0, "deep\n"), result.output
+
+    def test_any_write_to_the_standard_streams(self, capsys: pytest.CaptureFixture[str]):
+        """Whatever prints, while rulebot runs (an unexpected error's message, a plain print): cleaned, colours kept."""
+        from rulebot.cli.failures import exit_unexpected
+        from rulebot.cli.terminal import cleaned_output
+
+        with cleaned_output(), pytest.raises(SystemExit) as exited:
+            print(f"value{OSC_52} \x1b[1mbold\x1b[0m")
+            exit_unexpected(RuntimeError(f"boom{TITLE}{CONTROLS}"))
+        assert exited.value.code == 70
+        out, err = capsys.readouterr()
+        assert out == "value \x1b[1mbold\x1b[0m\n" and err == "Error: unexpected RuntimeError: boom (set RULEBOT_DEBUG=1 for details)\n", (out, err)
 
 
 # -- names and contents that are not UTF-8 -------------------------------------------------------------------------
@@ -361,6 +503,25 @@ class TestLocale:
         assert "égalité".encode() in plain.stdout or "Égalité".encode() in plain.stdout or b"Tie" in plain.stdout
 
 
+    def test_real_latin1_locale(self, tmp_path: Path):
+        """Under a real Latin-1 locale, a question typed in Latin-1 is read as its letters (not U+FFFD) and the
+        answer printed in Latin-1: the same answer as under a UTF-8 locale."""
+        import shutil
+
+        if shutil.which("localedef") is None:
+            pytest.skip("no localedef to make a Latin-1 locale with")
+        made = subprocess.run(["localedef", "-i", "fr_FR", "-f", "ISO-8859-1", str(tmp_path / "fr_FR.ISO-8859-1")], capture_output=True)
+        if not (tmp_path / "fr_FR.ISO-8859-1").exists():
+            pytest.skip(f"localedef cannot make a Latin-1 locale here: {made.stderr.decode(errors='replace')[:200]}")
+        latin1 = {"LOCPATH": str(tmp_path), "LC_ALL": "fr_FR.ISO-8859-1", "LANG": "fr_FR.ISO-8859-1", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""}
+        question = os.fsdecode(FRENCH_QUESTION.encode("latin-1"))  # the bytes a Latin-1 terminal sends
+        done = subprocess.run([sys.executable, "-m", "rulebot", "ask", question], capture_output=True, env={**os.environ, **latin1}, timeout=120)
+        utf8 = run_process("ask", FRENCH_QUESTION, env={"LC_ALL": "C.UTF-8", "PYTHONUTF8": "1"})
+        assert done.returncode == utf8.returncode and b"Traceback" not in done.stderr, done
+        shown = done.stdout.decode("latin-1")
+        assert "\ufffd" not in shown and shown == utf8.stdout.decode("utf-8").encode("latin-1", "replace").decode("latin-1")
+
+
 # -- size -----------------------------------------------------------------------------------------------------------
 
 
@@ -394,8 +555,17 @@ class TestSize:
         broken = "\n".join(f"## toy-b{i}\ntitle: B{i}\nkind: law\nsection: S\n\nBroken {i}.\n" for i in range(20_000))
         root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML, "toy/rules.md": ENTRY_TEXT + "\n" + broken})
         _, problems = corpus.check([root])
-        assert len(problems) == corpus.MAX_PROBLEMS_PER_FILE + 1
-        assert problems[-1].message == f"and {20_000 - corpus.MAX_PROBLEMS_PER_FILE} more problems in this file (fix these first)"
+        assert len(problems) == 20_000  # every one: `check --json` lists them all
+        listed = corpus.at_most_per_file(problems)
+        assert len(listed) == corpus.MAX_PROBLEMS_PER_FILE + 1
+        assert listed[-1].message == f"and {20_000 - corpus.MAX_PROBLEMS_PER_FILE} more problems in this file (fix these first)"
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", str(root)])
+        assert len(result.stdout.splitlines()) == corpus.MAX_PROBLEMS_PER_FILE + 1
+        assert result.exit_code == 1 and result.stderr.splitlines()[-1] == "Error: 20000 problems found", result.stderr
+        result = CliRunner().invoke(cli, ["--no-shipped", "check", "--json", str(root)])
+        found = json.loads(result.stdout)
+        assert found["summary"]["errors"] == len(found["problems"]) == 20_000
+        assert not any("more problems" in p["message"] for p in found["problems"])
         opened = open_index([root])
         assert len(opened.meta["problems"]) == corpus.MAX_PROBLEMS_PER_FILE + 1
         result = run_process("--no-shipped", "--corpus", str(root), "ask", "lantern")

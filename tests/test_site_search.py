@@ -17,7 +17,7 @@ from rulebot.index import fields as index_fields
 from rulebot.index.cache import open_index
 from rulebot.language import analysis, quantities
 from rulebot.places import shipped_corpus_dir
-from rulebot.search import constants, query, scoring
+from rulebot.search import constants, features, query, scoring
 from rulebot.site import build as site
 from rulebot.site import search_data as site_search
 from rulebot.site import templates as site_templates
@@ -135,8 +135,10 @@ def test_search_settings_are_the_commands(shipped_site: Path):
     (rulebot.index.fields, rulebot.search.constants), the analysis's word lists, the words of counts."""
     settings = _settings(shipped_site)
     assert settings["ranking"] == json.loads(json.dumps(site_search.ranking_constants()))
-    for name in ("CANDIDATES", "SYNONYM_WEIGHT", "EXACT_NAME", "TRUST_WEIGHT", "MAX_UNITS", "UNCOVERED_SHARE", "NAMED_LIFT"):
+    for name in ("CANDIDATES", "SYNONYM_WEIGHT", "EXACT_NAME", "MAX_UNITS", "UNCOVERED_SHARE", "NAMED_LIFT"):
         assert settings["ranking"][name] == json.loads(json.dumps(getattr(constants, name)))
+    for name in ("FEATURES", "CONFIDENCE", "RANKED_KINDS", "MODEL"):  # the ranking model: its features and fitted weights
+        assert settings["ranking"][name] == json.loads(json.dumps(getattr(features, name)))
     assert settings["ranking"]["FIELDS"] == [list(f) for f in query.FIELDS] == [list(f) for f in index_fields.FIELDS]
     assert (scoring.B, scoring.K1) == (index_fields.B, index_fields.K1) == (settings["ranking"]["B"], settings["ranking"]["K1"])
     words = settings["analysis"]

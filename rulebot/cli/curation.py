@@ -68,7 +68,9 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
         click.echo(output.to_json(_check_json(review, counts)))
         ctx.exit(status.NEGATIVE if problems else status.OK)
     # As a linter: the findings on standard output (`rulebot check | grep`), what they add up to on standard error.
-    for problem in problems:
+    from rulebot.corpus.load import at_most_per_file
+
+    for problem in at_most_per_file(problems):  # a file of thousands of broken entries: its first ones, and a count
         echo(str(problem))
     for warning in review.warnings:
         echo(f"{warning.path}:{warning.line}: warning: {warning.message}")

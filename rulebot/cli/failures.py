@@ -98,6 +98,13 @@ class RulebotGroup(click.Group):
             ctx.exit(status.OK)
         return result
 
+    def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        # Whoever calls it (the entry point, a test's runner), its output is cleaned (rulebot.cli.terminal).
+        from rulebot.cli.terminal import cleaned_output
+
+        with cleaned_output():
+            return super().main(*args, **kwargs)
+
 
 def exit_unexpected(exc: Exception) -> NoReturn:
     """Report an error no command expected in one line, and exit 70 (EX_SOFTWARE)."""

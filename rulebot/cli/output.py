@@ -190,10 +190,11 @@ def public(payload: EntryJSON, **extra: object) -> dict[str, object]:
 def to_json(data: object) -> str:
     """Compact-enough, stable JSON, non-ASCII kept readable; DEL and the C1 controls, which JSON lets
     through as they are and a terminal acts on, written as \\u escapes (they can only be in strings)."""
-    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False, indent=2))
+    from rulebot.text import DEL_AND_C1
+
+    return DEL_AND_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False, indent=2))
 
 
-_C1 = re.compile(r"[\x7f-\x9f]")
 
 
 def answer_json(answer: Answer) -> dict[str, object]:
@@ -202,6 +203,7 @@ def answer_json(answer: Answer) -> dict[str, object]:
         "query": answer.query,
         "game": answer.game,
         "confident": answer.confident,
+        "probability": round(answer.probability, 3),
         "language": answer.language,
         "answer_language": answer.answer_language,
         "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],

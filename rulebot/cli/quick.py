@@ -39,6 +39,9 @@ def main() -> None:
     from rulebot.cli.encoding import in_utf8
 
     in_utf8()  # the locale never changes how a question is read
+    from rulebot.cli.terminal import clean_output
+
+    clean_output()  # every line printed, by any command, as a terminal may be given it
     from rulebot.cli.asking import read_line
 
     line = None if "_RULEBOT_COMPLETE" in os.environ else read_line(sys.argv[1:])

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebot.errors import CurationError
+from rulebot.text import plain_text
 
 if TYPE_CHECKING:  # markdown-it-py is imported where a document is read, not to load this module
     from markdown_it.token import Token
@@ -39,7 +40,8 @@ SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or"
 
 
 def read_document(path: Path) -> str:
-    """A document's text (UTF-8, BOM and CRLF removed); CurationError when it cannot be read."""
+    """A document's text (UTF-8, BOM and CRLF removed, control characters as rulebot.text.plain_text leaves
+    them); CurationError when it cannot be read."""
     try:
         if path.stat().st_size > MAX_DOCUMENT_BYTES:
             raise CurationError(f"{path}: larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB")
@@ -51,7 +53,9 @@ def read_document(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise CurationError(f"{path}:{line}: not valid UTF-8 (byte {data[exc.start]:#04x})") from None
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").replace("\0", "")
+    # Entries refuse control characters (a terminal would act on them): a converted PDF's page breaks become
+    # paragraph breaks, and an escape sequence in a document never reaches a draft.
+    return plain_text(text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def plain(source: str) -> str:

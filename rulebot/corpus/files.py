@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from rulebot.places import shipped_corpus_dir
+from rulebot.places import escaped_name, is_undecodable, shipped_corpus_dir
 
 GAME_FILE = "game.toml"
 SETUP_FILE = "setup.toml"
@@ -75,17 +75,23 @@ def own_dir(corpora: Iterable[Path] = ()) -> Path:
 
 
 def corpus_files(dirs: Iterable[Path]) -> Iterator[Path]:
-    """Every file the loader reads, in loading order (for fingerprints and loading)."""
+    """Every file the loader reads, in loading order (for fingerprints and loading).
+
+    A name that is not UTF-8 is left out, as the loader leaves it out (it
+    reports it): its lone surrogates could not be written to a UTF-8 file.
+    """
     for root in dirs:
         try:
-            game_dirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+            game_dirs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and not is_undecodable(p.name))
         except OSError:
             continue
         if (root / VOCABULARY_FILE).is_file():
             yield root / VOCABULARY_FILE
         for game_dir in game_dirs:
             try:
-                yield from sorted(p for p in game_dir.iterdir() if p.name in (GAME_FILE, SETUP_FILE) or is_entries_file(p))
+                yield from sorted(
+                    p for p in game_dir.iterdir() if (p.name in (GAME_FILE, SETUP_FILE) or is_entries_file(p)) and not is_undecodable(p.name)
+                )
             except OSError:
                 continue
 
@@ -119,6 +125,8 @@ def fingerprint(dirs: Iterable[Path], known: Stamps | None = None) -> tuple[str,
     stamps: Stamps = {}
     for path in corpus_files(dirs):
         name = str(path)
+        if not name.isascii():  # a corpus folder's own name may not be UTF-8: the stamps are written as UTF-8
+            name = escaped_name(name)
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         try:
             info = path.stat()

@@ -9,6 +9,7 @@ through this module.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import re
 from collections.abc import Iterable, Iterator
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from rulebot.corpus.files import read_corpus_file
 from rulebot.corpus.model import Entry
-from rulebot.text import CONTROL_CHARACTER, fold
+from rulebot.text import BREAK_CONTROLS, CONTROL_CHARACTER, fold
 
 LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 """Line endings as Markdown and editors count them (not str.splitlines's \\f, \\x85, \\u2028...)."""
@@ -115,8 +116,14 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
     marks = [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]
     starts, unclosed = _starts(lines, marks, set())
     left_open: list[int] = []
-    while unclosed is not None and len(left_open) < MAX_UNCLOSED_FENCES:
-        opened = _left_open(lines, marks, set(left_open), unclosed)
+    passes = MAX_FENCE_WORK // max(len(marks), 1)  # how many more times recovery may go over the marks
+    while unclosed is not None:
+        if len(left_open) >= MAX_UNCLOSED_FENCES or passes <= 2:  # no more searching: the one open at the end, and done
+            left_open.append(unclosed)
+            starts, _ = _starts(lines, marks, set(left_open))
+            break
+        opened, tried = _left_open(lines, marks, starts, set(left_open), unclosed, passes - 1)
+        passes -= tried + 1
         left_open.append(opened)
         starts, unclosed = _starts(lines, marks, set(left_open))
     controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
@@ -154,7 +161,10 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
 
 
 MAX_UNCLOSED_FENCES = 20
-"""A file's unclosed code fences are looked for up to this many (each costs a pass over its fence lines)."""
+"""A file's unclosed code fences are looked for up to this many, and as many fences tried for each."""
+MAX_FENCE_WORK = 2_000_000
+"""Each fence tried as the one left open costs a pass over a file's heading and fence lines: recovery takes at
+most this many lines in all (about a second), fewer fences tried in a huge file, so that no file can make it slow."""
 
 
 def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list[int], int | None]:
@@ -175,33 +185,49 @@ def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list
     return starts, opened if fence is not None else None
 
 
-def _left_open(lines: list[str], marks: list[int], ignored: set[int], unclosed: int) -> int:
+def _left_open(lines: list[str], marks: list[int], starts: list[int], ignored: set[int], unclosed: int, most: int) -> tuple[int, int]:
     """Which fence line was left open: of the one open at the end and the fences that hold a heading, the one
-    that, taken for text, leaves the fewest headings inside fences (the one open at the end on a tie)."""
+    that, taken for text, leaves the fewest headings inside fences (the one open at the end on a tie). `starts`
+    are where entries start with the fences in `ignored` taken for text; at most `most` fences are tried.
+    Returns the fence and how many were tried (each a pass over the marks)."""
     headings = [i for i in marks if lines[i].startswith("## ")]
-    starts, _ = _starts(lines, marks, ignored)
     kept = set(starts)
-    swallowed = [i for i in headings if i not in kept]
-    # A fence line is a suspect when a heading it hides follows it before the next fence line.
+    swallowed = [i for i in headings if i not in kept]  # in order, as marks are
+    # A fence line is a suspect when a heading it hides follows it before the next fence line: the first
+    # swallowed heading after it (found by bisection, never by comparing every pair) is before that line.
     fences = [i for i in marks if not lines[i].startswith("## ") and i not in ignored]
-    suspects = [f for f, after in zip(fences, [*fences[1:], len(lines)]) if any(f < h < after for h in swallowed)]
-    candidates = [unclosed, *[f for f in suspects if f != unclosed][:MAX_UNCLOSED_FENCES]]
+    suspects: list[int] = []
+    for fence, after in zip(fences, [*fences[1:], len(lines)]):
+        if len(suspects) >= min(most - 1, MAX_UNCLOSED_FENCES):
+            break
+        first = bisect.bisect_right(swallowed, fence)
+        if fence != unclosed and first < len(swallowed) and swallowed[first] < after:
+            suspects.append(fence)
+    candidates = [unclosed, *suspects]
 
     def hidden(candidate: int) -> int:
         return len(headings) - len(_starts(lines, marks, ignored | {candidate})[0])
 
-    return min(candidates, key=lambda c: (hidden(c), c != unclosed))
+    return min(candidates, key=lambda c: (hidden(c), c != unclosed)), len(candidates)
 
 
 def _control_problems(lines: list[str], start: int, end: int) -> Iterator[tuple[int, str]]:
-    """The first control character of an entry's lines, as a problem (line, message)."""
+    """Each line of an entry that holds a control character, as a problem (line, message) naming its first."""
     for number in range(start, end):
         found = CONTROL_CHARACTER.search(lines[number])
         if found:
-            code = ord(found.group())
-            what = "an escape sequence" if code in (0x1B, 0x9B, 0x9D) else "a control character"
+            character = found.group()
+            code = ord(character)
+            if character in BREAK_CONTROLS:
+                name, _ = BREAK_CONTROLS[character]
+                yield number + 1, f"{name} (U+{code:04X}) in the entry: use a blank line or a line break instead (`rulebot import` does)"
+                continue
+            what = "an escape sequence" if code in ESCAPE_STARTS else "a control character"
             yield number + 1, f"{what} (U+{code:04X}) in the entry: a terminal would act on it; remove it"
-            return
+
+
+ESCAPE_STARTS = (0x1B, 0x90, 0x98, 0x9B, 0x9D, 0x9E, 0x9F)
+"""What begins an escape sequence: ESC, and the C1 characters that are one alone (DCS, SOS, CSI, OSC, PM, APC)."""
 
 
 def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rulebot.corpus.format import ID_RE, is_date, split_lines
+from rulebot.corpus.format import ID_RE, is_date, slugify, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
@@ -46,12 +46,20 @@ def parse_toml(path: Path, text: str, problems: list[Problem]) -> TomlTable | No
         return None
     if any(CONTROL_CHARACTER.search(value) for value in _strings(data)):
         # TOML allows control characters as escapes in strings (\u001b, \b): a terminal would act on them.
-        escaped = re.compile(r"\\(?:[bf]|u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|U000000(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F]))")
+        escaped = re.compile(r"\\(?:[bfr]|u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|U000000(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F]))")
         lines = split_lines(text)
         line = next((n for n, content in enumerate(lines, 1) if CONTROL_CHARACTER.search(content) or escaped.search(content)), 0)
         problems.append(Problem(display_path(path), line, "a control character in a value (an escape sequence): a terminal would act on it; remove it"))
         return None
     return data
+
+
+def not_an_id(what: str, value: str) -> str:
+    """The message for a slug or id that is not lower case letters and digits joined by single hyphens, with the
+    one it could be (`Core_Rules` → `core-rules`): ids that used to pass with capitals or `_` now leave their game out."""
+    fixed = slugify(value)
+    suggestion = f"; say {fixed!r}" if fixed != "entry" and fixed != value else ""
+    return f"{what} {value!r} must be lower case letters and digits joined by single hyphens{suggestion}"
 
 
 def _strings(value: object) -> list[str]:
@@ -86,11 +94,11 @@ def read_game(path: Path, text: str, data: TomlTable, games: dict[str, Game], pr
     if slug and slug != path.parent.name:
         toml.error("slug", f"slug {slug!r} differs from the folder name {path.parent.name!r}")
     if slug and not ID_RE.match(slug):
-        toml.error("slug", f"slug {slug!r} must be lower case letters, digits and hyphens")
+        toml.error("slug", not_an_id("slug", slug))
     name = toml.string(data, "name", required=True)
     prefix = toml.string(data, "id_prefix", required=True)
     if prefix and not ID_RE.match(prefix):
-        toml.error("id_prefix", f"id_prefix {prefix!r} must be lower case letters, digits and hyphens")
+        toml.error("id_prefix", not_an_id("id_prefix", prefix))
     year = toml.integer(data, "year")
     expansions = tuple(
         Expansion(
@@ -102,7 +110,7 @@ def read_game(path: Path, text: str, data: TomlTable, games: dict[str, Game], pr
     )
     for i, expansion in enumerate(expansions):
         if expansion.slug and not ID_RE.match(expansion.slug):
-            toml.error("slug", f"expansion slug {expansion.slug!r} must be lower case letters, digits and hyphens", "expansions", i)
+            toml.error("slug", not_an_id("expansion slug", expansion.slug), "expansions", i)
     sources = read_sources(toml, data, {e.slug for e in expansions})
     vocabulary = data.get("vocabulary", {})
     if not isinstance(vocabulary, dict):
@@ -190,7 +198,7 @@ def read_sources(toml: TomlFile, data: TomlTable, expansion_slugs: set[str], def
         )
         source = replace(source, editions=read_editions(toml, item, source, i))
         if source.id and not ID_RE.match(source.id):
-            toml.error("id", f"source id {source.id!r} must be lower case letters, digits and hyphens (it names the file SOURCE-ID.md)", "sources", i)
+            toml.error("id", not_an_id("source id", source.id) + " (it names the file SOURCE-ID.md)", "sources", i)
         if source.trust not in TRUST_LEVELS:
             toml.error("trust", f"unknown trust {source.trust!r} (one of: {', '.join(TRUST_LEVELS)})", "sources", i)
         if source.expansion and source.expansion not in expansion_slugs:

@@ -43,12 +43,13 @@ def load(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> Corpus:
     """
     corpus, problems = check(dirs, parsed)
     if problems:
-        raise CorpusError(problems)
+        raise CorpusError(at_most_per_file(problems), total=len(problems))
     return corpus
 
 
 def check(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> tuple[Corpus, list[Problem]]:
-    """Load a corpus and return it with every problem found (empty when valid); `parsed` as for load()."""
+    """Load a corpus and return it with every problem found (empty when valid), however many; `parsed` as for load().
+    What lists them for a reader lists at most MAX_PROBLEMS_PER_FILE of a file's (at_most_per_file)."""
     loader = _read(dirs, parsed)
     return loader.corpus, loader.problems
 
@@ -65,9 +66,9 @@ def load_usable(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> Corp
     loader = _read(dirs, parsed)
     corpus = loader.corpus
     if loader.problems and not corpus.entries:
-        raise CorpusError(loader.problems)
+        raise CorpusError(at_most_per_file(loader.problems), total=len(loader.problems))
     dropped = _drop_dangling_references(corpus, loader.cycle_links)
-    corpus.problems = list(loader.problems)
+    corpus.problems = at_most_per_file(loader.problems)  # the index keeps them, and they are read before every answer
     corpus.left_out = list(loader.left_out)
     if dropped:
         more = f" and {len(dropped) - SHOWN_REFERENCES} more" if len(dropped) > SHOWN_REFERENCES else ""
@@ -86,14 +87,14 @@ def _read(dirs: Iterable[Path], parsed: ParsedFiles | None) -> _Loader:
         loader.problems.extend(checked.problems)
         loader.cycle_links = checked.cycle_links
         loader.read_setups()  # once every entry is known: the steps point at entries
-    loader.problems = _at_most_per_file(loader.problems, MAX_PROBLEMS_PER_FILE)
     if loader.parsed is not None:
         loader.parsed.prune()
     return loader
 
 
-def _at_most_per_file(problems: list[Problem], limit: int) -> list[Problem]:
-    """The problems, at most `limit` per file, each file's last one followed by how many more it has."""
+def at_most_per_file(problems: list[Problem], limit: int = MAX_PROBLEMS_PER_FILE) -> list[Problem]:
+    """The problems as listed to a reader: at most `limit` per file, each file's last one followed by how many more
+    it has (a line that is no problem of its own: the total is the length of the uncut list)."""
     counts: dict[str, int] = {}
     for problem in problems:
         counts[problem.path] = counts.get(problem.path, 0) + 1

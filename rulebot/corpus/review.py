@@ -14,6 +14,7 @@ extend their games and entries can link to theirs, and are never reported on.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections import Counter
 from collections.abc import Iterable
@@ -58,7 +59,7 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
     reported = dirs if owned is None else list(owned)
     roots = [os.path.abspath(d) for d in reported] + [os.path.realpath(d) for d in reported]
     loaded, problems = check(dirs)
-    result = Review(loaded, problems, warnings=synonym_collisions(loaded) + old_style_marks(loaded), drafts=drafts(loaded))
+    result = Review(loaded, problems, warnings=synonym_collisions(loaded) + old_style_marks(loaded) + bidi_controls(loaded), drafts=drafts(loaded))
     if sources is not None:
         from rulebot.corpus import citations  # only with the documents: reading them takes the import's parsers
 
@@ -75,6 +76,30 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
         result.problems.extend(result.warnings + result.drafts)
         result.warnings, result.drafts = [], []
     return result
+
+
+BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
+"""The bidirectional embeddings, overrides and isolates: they show text in another order than it is stored and read."""
+
+
+def bidi_controls(corpus: Corpus) -> list[Problem]:
+    """A warning at each line of an entry that holds a bidirectional control: it can make a ruling look other
+    than it reads (as it can source code: CVE-2021-42574); the commands print it as it is."""
+    from rulebot.corpus.format import file_lines
+
+    warnings = []
+    for entry in corpus.entries.values():
+        if not BIDI_CONTROL.search(" ".join([entry.title, entry.section, entry.text, *(a.text for a in (*entry.aliases, *entry.asked))])):
+            continue  # nearly every entry: a file is read again only for an entry that holds one
+        lines = file_lines(entry.path) or []
+        for number in range(entry.line - 1, len(lines)):
+            if number >= entry.line and lines[number].startswith("## "):
+                break
+            control = BIDI_CONTROL.search(lines[number])
+            if control:
+                message = f"a bidirectional control (U+{ord(control.group()):04X}) in {entry.id!r}: the text may show in another order than it reads"
+                warnings.append(Problem(entry.path, number + 1, message))
+    return warnings
 
 
 def drafts(corpus: Corpus) -> list[Problem]:

@@ -117,5 +117,9 @@ def sha256(path: Path) -> str:
 
 def write_json(path: Path, data: Mapping[str, object]) -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # processes may write the same file at once
-    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    try:
+        encoded = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (from a name that is not UTF-8): JSON's \u escapes keep it
+        encoded = json.dumps(data).encode("ascii")
+    tmp.write_bytes(encoded)
     os.replace(tmp, path)

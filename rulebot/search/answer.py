@@ -7,10 +7,12 @@
   it (answer_first).
 - Several games: when the game was not given, the best entry of each other
   game that scores close to the answer is answered too (runners_up).
-- Confidence: the best entry clearly answers when it matches most of the
-  question and no entry unrelated to it comes close (confident).
+- Confidence: how likely the first entry is right is the ranking model's
+  (rulebot.search.features.probability).
 
-The constants are in rulebot.search.constants.
+The order of the entries is the ranking model's (rulebot.search.features);
+this module only places an expansion's change before the rule it changes,
+which is presentation. The constants are in rulebot.search.constants.
 """
 
 from __future__ import annotations
@@ -18,13 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from rulebot.search.constants import (
-    CLOSE_SHARE,
-    CONFIDENT_COVERAGE,
-    CONFIDENT_MARGIN,
-    MAX_PARTS,
-    PART_SHARE,
-)
+from rulebot.search.constants import CLOSE_SHARE, MAX_PARTS, PART_SHARE
 
 if TYPE_CHECKING:
     from rulebot.index.payload import StoredEntry
@@ -37,9 +33,9 @@ class Hit:
     would otherwise load `dataclasses` and the `inspect` module it imports.
     """
 
-    __slots__ = ("coverage", "data", "game", "id", "score")
+    __slots__ = ("coverage", "data", "features", "game", "id", "score")
 
-    def __init__(self, id: str, game: str, score: float, coverage: float, data: StoredEntry) -> None:
+    def __init__(self, id: str, game: str, score: float, coverage: float, data: StoredEntry, features: list[float] | None = None) -> None:
         self.id = id
         """The entry's id."""
         self.game = game
@@ -50,6 +46,8 @@ class Hit:
         """Share of the question's units the entry matches (0..1)."""
         self.data = data
         """The entry's payload (see rulebot.index.payload.entry_payload)."""
+        self.features = features if features is not None else []
+        """Its feature vector (rulebot.search.features.FEATURES), which its score is made of."""
 
     def __repr__(self) -> str:
         return f"Hit({self.id!r}, {self.game!r}, score={self.score:.3f}, coverage={self.coverage:.2f})"
@@ -59,8 +57,8 @@ class Answer:
     """What `ask` found for a question (a plain class, as Hit is)."""
 
     __slots__ = (
-        "answer_language", "close_titles", "confident", "game", "instead_of", "language", "other_games", "parts", "players", "query",
-        "results", "setup", "suggestions",
+        "answer_language", "close_titles", "confident", "evidence", "game", "instead_of", "language", "other_games", "parts",
+        "players", "probability", "query", "results", "setup", "suggestions",
     )
 
     def __init__(
@@ -77,6 +75,7 @@ class Answer:
         players: int | None = None,
         parts: int = 1,
         setup: dict[str, Any] | None = None,
+        probability: float = 0.0,
     ) -> None:
         self.query = query
         """The question as received."""
@@ -85,7 +84,11 @@ class Answer:
         self.results = results if results is not None else []
         """Best first."""
         self.confident = confident
-        """False when no entry matches the question clearly."""
+        """Whether the answer is stood by: its probability reaches the model's threshold."""
+        self.probability = probability
+        """How likely the first result is right (rulebot.search.features.probability)."""
+        self.evidence: list[float] = []
+        """What that probability is computed from (rulebot.search.features.CONFIDENCE)."""
         self.suggestions = suggestions if suggestions is not None else []
         """Corrected spellings of the question, for "did you mean"."""
         self.close_titles = close_titles if close_titles is not None else []
@@ -141,7 +144,7 @@ def modifications_first(
                 data = get(modifier["id"])
                 if official_only and data.get("house_rule"):
                     continue
-                before = Hit(modifier["id"], hit.game, hit.score, hit.coverage, data)
+                before = Hit(modifier["id"], hit.game, hit.score, hit.coverage, data, hit.features)
             out.append(before)
             placed.add(before.id)
         out.append(hit)
@@ -162,22 +165,6 @@ def runners_up(by_game: Mapping[str, list[Hit]], results: list[Hit], share: floa
     return sorted(out, key=lambda h: -h.score)
 
 
-def confident(ranked: list[Hit]) -> bool:
-    """Whether the best entry clearly answers: it matches most of the question, no entry unrelated to it
-    comes close to it, and no entry it links to (See also) scores as well."""
-    if not ranked or ranked[0].coverage <= CONFIDENT_COVERAGE:
-        return False
-    best = ranked[0]
-    for hit in ranked[1:]:
-        if hit.id == best.id or _changes(best, hit) or _changes(hit, best):
-            continue  # the rule an expansion or erratum changes completes the answer
-        # An entry the best links to is part of the same ruling, unless it scores as well: then either may be the answer.
-        margin = CLOSE_SHARE if _linked(best, hit) else CONFIDENT_MARGIN
-        if hit.score >= margin * best.score:
-            return False
-    return True
-
-
 def answer_first(results: list[Hit]) -> tuple[list[Hit], int]:
     """The results with those that make up the answer first, and how many they are (up to MAX_PARTS).
 
@@ -190,21 +177,21 @@ def answer_first(results: list[Hit]) -> tuple[list[Hit], int]:
     best = results[0].score
     parts, rest = results[:1], []
     for hit in results[1:]:
-        changes = any(_changes(hit, part) or _changes(part, hit) for part in parts)
-        linked = hit.score >= PART_SHARE * best and any(_linked(hit, part) for part in parts)
-        if len(parts) < MAX_PARTS and (changes or linked or hit.score >= CLOSE_SHARE * best):
+        changing = any(changes(hit, part) or changes(part, hit) for part in parts)
+        linking = hit.score >= PART_SHARE * best and any(linked(hit, part) for part in parts)
+        if len(parts) < MAX_PARTS and (changing or linking or hit.score >= CLOSE_SHARE * best):
             parts.append(hit)
         else:
             rest.append(hit)
     return parts + rest, len(parts)
 
 
-def _changes(one: Hit, other: Hit) -> bool:
+def changes(one: Hit, other: Hit) -> bool:
     """Whether one entry changes the other (an expansion rule, an erratum)."""
     return any(ref["id"] == other.id for ref in one.data.get("modifies", ()))
 
 
-def _linked(one: Hit, other: Hit) -> bool:
+def linked(one: Hit, other: Hit) -> bool:
     """Whether two entries are linked: one's See also, Changes or Changed by names the other."""
     return other.id in _links(one.data) or one.id in _links(other.data)
 

@@ -1,9 +1,10 @@
-"""The ranking's tunable constants: what each signal weighs, how much is searched, when an answer is stood by.
+"""The search's constants: how much is searched, what the words of a question match, how an answer is made.
 
 Each is read where its docstring says: the search of a question's words
-(rulebot.search.ranking, rulebot.search.query), the rescoring of what it
-finds (rulebot.search.signals) and the answer made of it
-(rulebot.search.answer). This module imports nothing, so that anything that
+(rulebot.search.ranking, rulebot.search.query), the features of what it
+finds (rulebot.search.signals, rulebot.search.features) and the answer made
+of it (rulebot.search.answer). What each feature weighs, and when an answer
+is stood by, is fitted, not set here: rulebot/search/weights.json. This module imports nothing, so that anything that
 shows or mirrors the ranking can read them cheaply.
 """
 
@@ -35,7 +36,7 @@ PROXIMITY_WEIGHT = 0.5
 PROXIMITY_SLOP = {"body": 2, "title": 1}
 """Where the proximity bonus is looked for, and how many words apart the two may be there."""
 
-# -- rescoring what is found (rulebot.search.signals) ------------------------
+# -- what some features are made of (rulebot.search.signals, rulebot.search.features)
 
 UNCOVERED_SHARE = 0.2
 """An entry matching none of the question's units keeps this share of its words' score; one matching them all
@@ -49,17 +50,8 @@ MIN_NAME_LETTERS = 3
 """A name of fewer letters (its stems') lifts nothing: "a", "ok" are named by chance."""
 SYNONYM_NAME_SHARE = {"en": 0.5, "fr": 1.0}
 """A name's words the question reaches only through synonyms lift an entry by this share of what saying them would."""
-TRUST_WEIGHT = {"official": 1.0, "designer": 0.97, "community": 0.93, "house": 0.85}
-"""When two entries score alike, the more trusted source comes first; a clearly better match still wins."""
-TERM_LIFT = 0.1
-"""When no game is named, each of a game's own terms in the question (up to MAX_GAME_TERMS) lifts its entries by this share."""
 MAX_GAME_TERMS = 3
-QUANTITY_LIFT = 1.0
-"""A question asking how many lifts an entry stating a number for all it counts by this share."""
-PLAYERS_LIFT = 1.0
-"""A question asked for a player count lifts the entries giving a value for that count by this share."""
-NAMED_EXPANSION_LIFT = 1.2
-"""The entries of an expansion the question names ("with the pearl expansion") are lifted by this much."""
+"""When no game is named, a game's own terms in the question count up to this many (the game_terms feature)."""
 
 # -- the answer (rulebot.search.answer) --------------------------------------
 
@@ -69,10 +61,6 @@ PART_SHARE = 0.4
 """An entry linked to the answer's first ones completes it when it scores at least this share of the best."""
 CLOSE_SHARE = 0.85
 """An entry scoring at least this share of the best is shown in full beside it."""
-CONFIDENT_COVERAGE = 0.6
-"""The best hit must match more than this share of the question's units to be trusted."""
-CONFIDENT_MARGIN = 0.7
-"""...and no entry unrelated to it may score more than this share of its score."""
 AMBIGUOUS_SHARE = 0.8
 """Another game's best entry scoring at least this share of the best answer is answered too."""
 GENERIC_SHARE = 0.5

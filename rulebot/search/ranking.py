@@ -11,18 +11,23 @@ A question is answered in these steps:
    (rulebot.search.question.make_units), each unit's clauses
    (rulebot.search.query) are scored by BM25F (rulebot.search.scoring), and
    a short question's adjacent words found close together reorder the best;
-3. rescore the best hits (rulebot.search.signals): by the share of units they
-   match, the names the question says, their source's trust, the game's own
-   terms, a count or player count asked for and the expansions named;
+3. score the best hits by the one ranking model (rulebot.search.features):
+   a feature vector per candidate (its words' score, the share of units it
+   matches, the names and questions it answers that the question says, its
+   source's trust, the game's own terms, a count or player count asked for,
+   the expansions named, its kind and length), combined by fitted weights;
 4. make the answer (rulebot.search.answer): changes of the expansions in play
    first, the parts that make it up, the other games that answer as well,
-   whether it is sure; when unsure, the question's close spellings
-   (rulebot.search.spelling) and the entries whose names resemble it.
+   how likely it is right (the same model); when unsure, the question's close
+   spellings (rulebot.search.spelling) and the entries whose names resemble it.
+   The whole ranking is ordered before it is cut to the number of answers
+   asked for, so that the first ones never depend on it.
 
 A Searcher keeps what lasts between questions (the index, its games, the
 clauses of units met so far, the close spellings looked up); what one question
 is (rulebot.search.question.Question) is handed to each step, never kept.
-The tunable constants are in rulebot.search.constants.
+The search's constants are in rulebot.search.constants, the model's fitted
+weights in rulebot/search/weights.json.
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ from rulebot.errors import UnknownEntryError, UnknownExpansionError, UnknownGame
 from rulebot.index.opened import OpenIndex
 from rulebot.language import analysis
 from rulebot.language.analysis import stem
-from rulebot.search import scoring, signals
-from rulebot.search.answer import Answer, Hit, answer_first, confident, modifications_first, runners_up
+from rulebot.search import features, scoring, signals
+from rulebot.search.answer import Answer, Hit, answer_first, modifications_first, runners_up
 from rulebot.search.constants import (
     AMBIGUOUS_SHARE,
     CANDIDATES,
@@ -68,6 +73,8 @@ class Searcher:
         """Reads each question: its language, its game, the expansions it names, its words to search for."""
         self.clauses = Clauses(self.scorer, self.spellings)
         """What the units of questions may match, made once per unit."""
+        self._phrases: dict[int, tuple[list[frozenset[str]], list[frozenset[str]]]] = {}
+        """The stems of each entry's names and of the questions it answers, by document, made when first a candidate."""
 
     def close(self) -> None:
         """Release the index files (they are opened again if the index is searched again)."""
@@ -188,44 +195,52 @@ class Searcher:
             self.check_game(slug)
         asked = self.reading.read(text, game=game, in_play=in_play, official_only=official_only)
         words = asked.words
-        by_game: dict[str, list[Hit]] = {}
+        found: dict[str, list[_Found]] = {}
         if asked.games:
             for slug in asked.games:
-                by_game[slug] = self._search_game(asked, slug)
+                found[slug] = self._search_game(asked, slug)
         else:
-            for hit in self._search_everywhere(asked):
-                by_game.setdefault(hit.game, []).append(hit)
-        searched = list(by_game) or list(asked.games)
+            for one in self._search_everywhere(asked):
+                found.setdefault(one.hit.game, []).append(one)
+        searched = list(found) or list(asked.games)
         # A game found by the search of every game: the expansions of it the question
         # names, in all its words (only the one game it is about loses its names).
         named = {
             slug: asked.named[slug] if slug in asked.named else self.reading.named_expansions(words, asked.synonyms[slug], slug)
             for slug in searched
         }
-        for hits in by_game.values():
-            signals.lift_by_intent(hits, asked.intent, words)
-        for slug, hits in by_game.items():
-            signals.lift_named_expansions(hits, named[slug])
-            hits.sort(key=lambda h: (-h.score, h.id))
+        stems = [stem(w) for w in words]
+        terms = None if asked.games else {slug: self.reading.game_terms_in(stems, slug) for slug in found}
+        context = features.Context(words, asked.intent, named, in_play, terms)
+        # Every candidate is scored here, by the one model, and nowhere else.
+        by_game: dict[str, list[Hit]] = {}
+        for slug, ones in found.items():
+            for one in ones:
+                hit = one.hit
+                hit.features = features.describe(
+                    hit, one.bm25, one.coverage, one.bonus, one.absent, self._length(one.docnum), *self._names_and_asked(one.docnum), context
+                )
+                hit.score = features.score(hit.features)
+            by_game[slug] = sorted((one.hit for one in ones), key=lambda h: (-h.score, h.id))
         candidates = sorted((h for hits in by_game.values() for h in hits), key=lambda h: (-h.score, h.id))
         ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
-        results = modifications_first(candidates, ordering, in_play, self.get, official_only)[:limit]
+        # The whole ranking is ordered before it is cut to `limit`: its first k are the same whatever the limit.
+        ordered, parts = answer_first(modifications_first(candidates, ordering, in_play, self.get, official_only))
         answer = Answer(
-            query=valid_text(question), game=game or (results[0].game if results else None), results=results,
-            language=asked.language, players=asked.intent.players,
+            query=valid_text(question), game=game or (ordered[0].game if ordered else None), results=ordered[:limit],
+            language=asked.language, players=asked.intent.players, parts=min(parts, limit),
         )
-        if len(searched) > 1 and results:
+        if len(searched) > 1 and ordered:
             # A question with no word of any game's own terms could be about any of them.
-            generic = not any(self.reading.game_terms_in([stem(w) for w in words], slug) for slug in searched)
-            answer.other_games = runners_up(by_game, results, GENERIC_SHARE if generic else AMBIGUOUS_SHARE)
-        # Several games answer alike: each is answered, none is stood by. A count asked for
-        # is only answered by an entry that states a number for what is counted.
-        answer.confident = (
-            confident(results[:1] + candidates)
-            and not answer.other_games
-            and not (asked.intent.quantity and results and not signals.states_count(results[0], words))
-        )
-        answer.results, answer.parts = answer_first(results)
+            generic = not any(self.reading.game_terms_in(stems, slug) for slug in searched)
+            answer.other_games = runners_up(by_game, ordered, GENERIC_SHARE if generic else AMBIGUOUS_SHARE)
+        if ordered:
+            # A count asked for is only answered by an entry that states a number for what is counted.
+            unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words)
+            answer.evidence = features.evidence(ordered[:1] + candidates, context, bool(answer.other_games), unstated)
+            answer.probability = features.probability(answer.evidence)
+            # Several games answer alike: each is answered, none is stood by (which game is meant is the question).
+            answer.confident = features.confident(answer.probability, ordered[0].coverage) and not answer.other_games
         if answer.players is not None and answer.results:
             from rulebot.search.for_players import setup_answer
 
@@ -236,7 +251,7 @@ class Searcher:
             answer.close_titles = self._close_titles(asked)
         return answer
 
-    def _search_everywhere(self, question: Question) -> list[Hit]:
+    def _search_everywhere(self, question: Question) -> list[_Found]:
         """One search over every game, with every game's synonyms, for a question that names none.
 
         A single search keeps the cost of a question flat however many games
@@ -244,21 +259,19 @@ class Searcher:
         count less than the words typed), so they cannot outweigh a game
         whose entries use the question's own words.
         """
-        hits = self._search(question, make_units(question.words, question.all_synonyms)[:MAX_UNITS], None, None)
+        found = self._search(question, make_units(question.words, question.all_synonyms)[:MAX_UNITS], None, None)
         # (each synonym only matches the entries of the games whose vocabulary has it: see rulebot.search.query)
-        stems = [stem(w) for w in question.words]
-        signals.term_lifts(hits, {slug: self.reading.game_terms_in(stems, slug) for slug in {hit.game for hit in hits}})
-        hits.sort(key=lambda h: (-h.score, h.id))
         in_play = question.in_play
-        return [h for h in hits if h.game not in in_play or (h.data["expansion"] or "base") in in_play[h.game] | {"base"}]
+        return [f for f in found if f.hit.game not in in_play or (f.hit.data["expansion"] or "base") in in_play[f.hit.game] | {"base"}]
 
-    def _search_game(self, question: Question, slug: str) -> list[Hit]:
+    def _search_game(self, question: Question, slug: str) -> list[_Found]:
         """One game's search, with its own synonyms, of the expansions in play only (when they are given)."""
         units = make_units(question.words, question.synonyms[slug])[:MAX_UNITS]
         return self._search(question, units, slug, question.in_play.get(slug))
 
-    def _search(self, question: Question, units: list[Unit], slug: str | None, expansions: set[str] | None) -> list[Hit]:
-        """Search for the units in one game (or all when slug is None), rescored."""
+    def _search(self, question: Question, units: list[Unit], slug: str | None, expansions: set[str] | None) -> list[_Found]:
+        """Search for the units in one game (or all when slug is None): the best candidates by their words, with
+        what their features are made of (they are scored in `ask`)."""
         words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[signals.Meaning]] = {}  # per game: what each unit says and may mean, as stems
         # Proximity only reorders the best documents: looking for phrases in
@@ -275,7 +288,8 @@ class Searcher:
             for clause in proximity:
                 for docnum, value in self.scorer.clause_scores(clause, among).items():
                     pool[docnum] += value
-        hits = []
+        out = []
+        absent = found.units_absent(eligible) / len(units) if units else 0.0
         for docnum in _best(pool, CANDIDATES):
             coverage = found.units_matched(docnum) / len(units) if units else 0.0
             data = self.reader.payload(docnum)
@@ -284,9 +298,22 @@ class Searcher:
                 own = units if slug else make_units(words, question.synonyms.get(game, {}))[:MAX_UNITS]
                 meanings[game] = [signals.meaning(unit, self.spellings) for unit in own]
             bonus = signals.name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[question.language])
-            score = signals.rescored(pool[docnum], coverage, bonus, data)
-            hits.append(Hit(id=data["id"], game=data["game"], score=score, coverage=1.0 if bonus == EXACT_NAME else coverage, data=data))
-        return hits
+            hit = Hit(id=data["id"], game=game, score=pool[docnum], coverage=1.0 if bonus == EXACT_NAME else coverage, data=data)
+            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent))
+        return out
+
+    def _length(self, docnum: int) -> int:
+        """The length of an entry's text as the index keeps it (what BM25F normalises by)."""
+        return self.scorer.stored_length(docnum, "body")
+
+    def _names_and_asked(self, docnum: int) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+        """The stems of an entry's names and of the questions it answers (analysis.name_stems), made once per entry."""
+        made = self._phrases.get(docnum)
+        if made is None:
+            data = self.reader.payload(docnum)
+            names = [frozenset(name) for name in data["name_stems"]]
+            made = self._phrases[docnum] = (names, [frozenset(analysis.name_stems(a["text"])) for a in data["asked"]])
+        return made
 
     def _eligible(self, slug: str | None, expansions: set[str] | None, official_only: bool) -> Container[int] | None:
         """The documents a search may return: of a game (of the expansions in play) or of every
@@ -341,6 +368,17 @@ _SAMPLED_CUT = 32
 def _only(scores: dict[int, float], eligible: Container[int] | None) -> dict[int, float]:
     """The scores of the eligible documents (all when None)."""
     return scores if eligible is None else {d: v for d, v in scores.items() if d in eligible}
+
+
+class _Found:
+    """A candidate as its game's search found it: what its features are made of, before it is scored."""
+
+    __slots__ = ("absent", "bm25", "bonus", "coverage", "docnum", "hit")
+
+    def __init__(self, hit: Hit, docnum: int, bm25: float, coverage: float, bonus: float, absent: float) -> None:
+        self.hit, self.docnum, self.bm25, self.coverage, self.bonus = hit, docnum, bm25, coverage, bonus
+        self.absent = absent
+        """The share of the question's units its search found in no entry at all."""
 
 
 class _Excluding:

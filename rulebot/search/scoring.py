@@ -105,6 +105,16 @@ class Scores(NamedTuple):
         """How many of the question's units a document matches."""
         return sum(1 for fields in self.by_unit if any(docnum in scores for scores in fields))
 
+    def units_absent(self, eligible: Container[int] | None) -> int:
+        """How many of the question's units match no document (of the eligible ones, when given)."""
+        return sum(1 for fields in self.by_unit if not any(_holds_any(part, eligible) for part in fields))
+
+
+def _holds_any(part: Part, eligible: Container[int] | None) -> bool:
+    """Whether a unit's field matches a document (an eligible one, when given)."""
+    docnums = part.ids if isinstance(part, _Term) else part
+    return any(True for _ in docnums) if eligible is None else any(d in eligible for d in docnums)
+
 
 class BM25F:
     """Scores clauses over a built index (all its segments)."""
@@ -271,6 +281,14 @@ class BM25F:
         if extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
             return ids_and_values()
         return self._recent_blocks.get((number, extent, last), ids_and_values)
+
+    def stored_length(self, docnum: int, field: str) -> int:
+        """The length of a document's field as the index keeps it (one byte: an approximation, as BM25F reads it)."""
+        for number in range(len(self.reader.segments) - 1, -1, -1):
+            offset = self.reader.segments[number].offset
+            if docnum >= offset:
+                return LENGTHS[self._field_lengths(number, field)[docnum - offset]]
+        raise IndexError(docnum)
 
     def _field_lengths(self, number: int, field: str) -> bytes:
         """A segment's encoded lengths of a field, one byte per document."""

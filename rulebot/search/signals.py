@@ -1,40 +1,17 @@
-"""Rescoring what a question's words found: by how much of the question an entry matches, and by other signals.
-
-The words' BM25F score of an entry (rulebot.search.scoring) is multiplied
-by the signals of this module:
-
-- coverage: the share of the question's units it matches (UNCOVERED_SHARE);
-- its name: a title or alias the question says, or means through synonyms
-  (EXACT_NAME, NAMED_LIFT, SYNONYM_NAME_SHARE);
-- its source's trust (TRUST_WEIGHT);
-- when no game is named, the game's own terms the question uses (TERM_LIFT);
-- a count asked for, stated by the entry, and the player count asked for,
-  given a value by it (QUANTITY_LIFT, PLAYERS_LIFT);
-- an expansion the question names (NAMED_EXPANSION_LIFT).
+"""What some of the ranking's features are made of (rulebot.search.features): what a question's units mean,
+how much naming an entry lifts it, what a question counts.
 
 The constants are in rulebot.search.constants.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import stem
-from rulebot.search.answer import Hit
-from rulebot.search.constants import (
-    EXACT_NAME,
-    MAX_GAME_TERMS,
-    MIN_NAME_LETTERS,
-    NAMED_EXPANSION_LIFT,
-    NAMED_LIFT,
-    PLAYERS_LIFT,
-    QUANTITY_LIFT,
-    TERM_LIFT,
-    TRUST_WEIGHT,
-    UNCOVERED_SHARE,
-)
+from rulebot.search.constants import EXACT_NAME, MIN_NAME_LETTERS, NAMED_LIFT
 from rulebot.search.question import Unit
 from rulebot.search.spelling import Spellings
 
@@ -57,13 +34,6 @@ def meaning(unit: Unit, spellings: Spellings) -> Meaning:
     if len(unit.words) == 1:
         said.update(stem(c[0]) for c in spellings.of(unit.words[0]))
     return Meaning(said, said | {stem(w) for alt in unit.alternatives for w in alt})
-
-
-def rescored(score: float, coverage: float, bonus: float, data: StoredEntry) -> float:
-    """An entry's score for its words, by the share of the question's units it matches, the lift of its name
-    (name_bonus) and the trust of its source."""
-    trust = TRUST_WEIGHT.get(data["source"].get("trust") or "official", 1.0)
-    return score * (UNCOVERED_SHARE + (1 - UNCOVERED_SHARE) * coverage**2) * bonus * trust
 
 
 def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float) -> float:
@@ -93,44 +63,9 @@ def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float)
     return best
 
 
-def term_lifts(hits: list[Hit], terms_in: Mapping[str, int]) -> None:
-    """Lift each entry by its game's own terms the question uses (up to 3), by game: when no game is named."""
-    lifts = {slug: 1 + TERM_LIFT * min(MAX_GAME_TERMS, terms_in[slug]) for slug in terms_in}
-    for hit in hits:
-        hit.score *= lifts[hit.game]
-
-
-def lift_by_intent(hits: list[Hit], intent: quantities.Intent, words: Sequence[str]) -> None:
-    """Lift the entries that state what the question counts, and those that give its player count.
-
-    "How many buildings can I own": an entry with a number next to
-    "building" states it; one that only says "building" does not. "With 3
-    players": an entry with a value for 3 players (a table row, a list
-    item) is the one to read.
-    """
-    if not intent.quantity and intent.players is None:
-        return
-    content = content_stems(words)
-    for hit in hits:
-        lift = 1.0
-        if intent.quantity and content:
-            stated = content.intersection(hit.data.get("counted", ()))
-            lift += QUANTITY_LIFT * len(stated) / len(content)
-        if intent.players is not None and intent.players in hit.data.get("player_counts", ()):
-            lift += PLAYERS_LIFT
-        hit.score *= lift
-
-
-def lift_named_expansions(hits: list[Hit], named: set[str]) -> None:
-    """Lift the entries of the expansions a question names."""
-    for hit in hits:
-        if hit.data["expansion"] in named:
-            hit.score *= NAMED_EXPANSION_LIFT
-
-
-def states_count(hit: Hit, words: Sequence[str]) -> bool:
+def states_count(data: StoredEntry, words: Sequence[str]) -> bool:
     """Whether an entry states a number for something the question counts."""
-    return bool(content_stems(words).intersection(hit.data.get("counted", ())))
+    return bool(content_stems(words).intersection(data.get("counted", ())))
 
 
 def content_stems(words: Sequence[str]) -> set[str]:

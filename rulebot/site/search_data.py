@@ -67,7 +67,7 @@ from rulebot.index.reader import PAYLOAD_FIELD
 from rulebot.index.whoosh_format import LENGTHS
 from rulebot.language import analysis, quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
-from rulebot.search import constants
+from rulebot.search import constants, features
 
 SEARCH_DIR = "_search"
 """The output folder of the search data (an underscore: no game slug can clash)."""
@@ -85,7 +85,7 @@ FLAG_DRAFT = "draft"
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 """The digits of `encode`: the first 32 end a number, the last 32 go before its last digit."""
 TRUST_LEVELS = ("official", "designer", "community", "house")
-"""The trust levels, by their number in the index data (constants.TRUST_WEIGHT weighs them)."""
+"""The trust levels, by their number in the index data (the trust feature of rulebot.search.features counts them)."""
 
 
 def names_file(slug: str) -> str:
@@ -294,6 +294,7 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
       numbers (the term's number, counted from the previous pair's; the count), for the terms the other
       games have (`encode`);
     - "names": per entry, the stems of its title and aliases (analysis.name_stems), names separated by `,`;
+    - "asked": per entry, the stems of each question it answers (analysis.name_stems), separated by `,`;
     - "counted": per entry, the stems of what its numbers count (quantities.counted_stems);
     - "expansion": per entry, its expansion's number among the game's (from 1), 0 for the base game (`encode`);
     - "trust": per entry, its source's trust level's number in TRUST_LEVELS (`encode`);
@@ -308,6 +309,8 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
     fields = [indexed.terms[entry.id] for entry in entries]
     used = Counter(term for found in fields for field in found for term in field)
     used.update(stem for payload in payloads for name in payload["name_stems"] for stem in name)
+    asked = [[analysis.name_stems(line["text"]) for line in payload["asked"]] for payload in payloads]
+    used.update(stem for lines in asked for line in lines for stem in line)
     used.update(stem for payload in payloads for stem in payload["counted"])
     vocabulary = sorted(used, key=lambda term: (-used[term], term))
     code = {term: at for at, term in enumerate(vocabulary)}
@@ -341,6 +344,7 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
         "docs": ["|".join(encode([code[t] for t in field]) for field in found) for found in fields],
         "df": df,
         "names": [",".join(encode([code[s] for s in name]) for name in payload["name_stems"]) for payload in payloads],
+        "asked": [",".join(encode([code[s] for s in line]) for line in lines) for lines in asked],
         "counted": [encode([code[s] for s in payload["counted"]]) for payload in payloads],
         "expansion": encode([expansions.get(payload["expansion"] or "", 0) for payload in payloads]),
         "trust": encode([TRUST_LEVELS.index(payload["source"]["trust"] or "official") for payload in payloads]),
@@ -378,8 +382,11 @@ def decode(text: str) -> list[int]:
 
 def ranking_constants() -> dict[str, object]:
     """The ranking's constants, as the site's search reads them (`RANKING`): the index's fields, boosts and
-    BM25F parameters (rulebot.index.fields) and every constant of rulebot.search.constants, as JSON data."""
-    found = {**vars(fields), **vars(constants)}
+    BM25F parameters (rulebot.index.fields), every constant of rulebot.search.constants, and the ranking model's
+    features and fitted weights (rulebot.search.features: FEATURES, CONFIDENCE, RANKED_KINDS, MAX_MARGIN, MODEL),
+    as JSON data."""
+    model = {name: getattr(features, name) for name in ("FEATURES", "CONFIDENCE", "RANKED_KINDS", "MAX_MARGIN", "MODEL")}
+    found = {**vars(fields), **vars(constants), **model}
     return {
         name: [list(item) for item in value] if name == "FIELDS" else list(value) if isinstance(value, tuple) else value
         for name, value in sorted(found.items())

@@ -21,9 +21,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the regular files inside the site folder only, without logging every request to stderr.
 
     What a browser on the same machine could otherwise be led to read: a
-    symbolic link out of the folder, a dotfile (.git, .ssh), a folder
-    listing; and a page of another site whose name resolves to 127.0.0.1
-    (DNS rebinding) sends its own Host header, which is refused.
+    symbolic link out of the folder or to a dotfile in it, a dotfile (.git,
+    .ssh), a folder listing; and a page of another site whose name resolves
+    to 127.0.0.1 (DNS rebinding) sends its own Host header, which is refused
+    (as is a request with two). The file sent is the one checked: opened by
+    its resolved path, and refused if it is no longer the file checked (a
+    link swapped in between).
     """
 
     server: _Server
@@ -33,42 +36,73 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def send_head(self) -> Any:
-        if not self._host_allowed():
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:
+            self.send_error(400, "Exactly one Host header expected")
+            return None
+        if not self._host_allowed(hosts[0]):
             self.send_error(403, "Host not allowed")
             return None
-        if not self._servable():
+        checked = self._servable()
+        if checked is None:
             self.send_error(404, "File not found")
             return None
-        return super().send_head()
+        path, info, folder = checked
+        parts = urllib.parse.urlsplit(self.path)
+        if folder and not parts.path.endswith("/"):  # as SimpleHTTPRequestHandler: a folder's page is at its slash
+            self.send_response(301)
+            self.send_header("Location", urllib.parse.urlunsplit((parts[0], parts[1], parts[2] + "/", parts[3], parts[4])))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            self.send_error(404, "File not found")
+            return None
+        opened = os.fstat(descriptor)
+        if (opened.st_dev, opened.st_ino) != (info.st_dev, info.st_ino) or not stat.S_ISREG(opened.st_mode):
+            os.close(descriptor)  # changed since it was checked
+            self.send_error(404, "File not found")
+            return None
+        self.send_response(200)
+        self.send_header("Content-type", self.guess_type(path))
+        self.send_header("Content-Length", str(opened.st_size))
+        self.send_header("Last-Modified", self.date_time_string(int(opened.st_mtime)))
+        self.end_headers()
+        return os.fdopen(descriptor, "rb")
 
     def list_directory(self, path: Any) -> Any:
         self.send_error(404, "File not found")  # a folder without index.html is no page
         return None
 
-    def _host_allowed(self) -> bool:
-        host = (self.headers.get("Host") or "").strip().lower()
+    def _host_allowed(self, given: str) -> bool:
+        host = given.strip().lower()
         port = self.server.server_address[1]
         bound = str(self.server.server_address[0])
         names = {*LOOPBACK_NAMES, f"[{bound}]" if ":" in bound else bound}
         return host in {f"{name}:{port}" for name in names}
 
-    def _servable(self) -> bool:
-        """Whether the request names a regular file inside the folder (a folder: its index.html), by no dot name."""
+    def _servable(self) -> tuple[str, os.stat_result, bool] | None:
+        """The resolved path, its stat and whether the request named a folder (then the path is its index.html),
+        when the request names a regular file inside the folder by no dot name, nor resolves to one; else None."""
         path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path, errors="surrogatepass")
         if any(part.startswith(".") for part in path.split("/")) or "\\" in path or "\0" in path:
-            return False
+            return None
         root = os.path.realpath(self.directory)
         target = os.path.realpath(self.translate_path(self.path))
-        if target != root and not target.startswith(root + os.sep):
-            return False  # a link out of the folder
         try:
+            folder = stat.S_ISDIR(os.stat(target).st_mode)
+            if folder:
+                target = os.path.realpath(os.path.join(target, "index.html"))
+            if not target.startswith(root + os.sep):
+                return None  # a link out of the folder
+            if any(part.startswith(".") for part in os.path.relpath(target, root).split(os.sep)):
+                return None  # a link to a dotfile, or into a dot-folder, of the site's folder
             info = os.stat(target)
-            if stat.S_ISDIR(info.st_mode):
-                index = os.path.realpath(os.path.join(target, "index.html"))
-                return index.startswith(root + os.sep) and stat.S_ISREG(os.stat(index).st_mode)
-            return stat.S_ISREG(info.st_mode)
         except (OSError, ValueError):
-            return False
+            return None
+        return (target, info, folder) if stat.S_ISREG(info.st_mode) else None
 
 
 class _Server(http.server.ThreadingHTTPServer):

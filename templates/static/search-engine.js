@@ -15,11 +15,15 @@
  * synonyms (weighing less than the words typed); an unknown word also tries
  * its close spellings; each entry is scored by BM25F over its fields (the
  * terms the site build wrote, the index's own), with the bonus of adjacent
- * words found together, the share of the question it matches, the names it
- * is given, its source's trust, what it counts and the player counts it
- * gives, and an expansion the question names; the answer's parts come
- * first, and the answer says whether it is sure. The constants are
- * rulebot/index/fields.py's and rulebot/search/constants.py's, the word lists rulebot/language/analysis.py's and
+ * words found together; then every candidate gets the ranking model's
+ * feature vector (rulebot/search/features.py: the share of the question it
+ * matches, the names and questions it answers that the question says, its
+ * source's trust, what it counts and the player counts it gives, an
+ * expansion the question names, its kind and length) and is scored by the
+ * model's fitted weights; the answer's parts come first, and the answer
+ * says whether it is sure, by the same model's probability. The constants
+ * and weights are rulebot/index/fields.py's, rulebot/search/constants.py's
+ * and rulebot/search/weights.json's, the word lists rulebot/language/analysis.py's and
  * rulebot/quantities.py's, all read from the search data: this file holds
  * none of them.
  *
@@ -388,6 +392,7 @@
       entry.docnum = typeof data.docnums === "number" ? data.docnums + n : data.docnums[n];
       ENTRIES.set(entry.docnum, entry);
       entry.nameStems = data.names[n].split(",").map(function (name) { return decode(name).map(function (t) { return vocabulary[t]; }); });
+      entry.askedStems = data.asked[n] ? data.asked[n].split(",").map(function (line) { return decode(line).map(function (t) { return vocabulary[t]; }); }) : [];
       entry.counted = new Set(decode(data.counted[n]).map(function (t) { return vocabulary[t]; }));
       entry.expansion = expansion[n] ? expansions[expansion[n] - 1].slug : null;
       entry.trust = S.trust[trust[n]];
@@ -415,6 +420,8 @@
         return { id: ref(target), expansion: other ? other.expansion : null };
       });
     });
+    var body = FIELD_NAMES.indexOf("body");
+    game.entries.forEach(function (entry, n) { entry.length = fields[body].lengths[n]; });
     game.terms = vocabulary;
     game.ids = ids;
     game.fields = fields;
@@ -562,6 +569,9 @@
       totals: totals,
       unitsMatched: function (docnum) {
         return byUnit.filter(function (fields) { return fields.some(function (part) { return part.has(docnum); }); }).length;
+      },
+      unitsAbsent: function () {
+        return byUnit.filter(function (fields) { return fields.every(function (part) { return !part.size; }); }).length;
       }
     };
   };
@@ -765,7 +775,8 @@
     return { said: said, meant: meant };
   };
 
-  // Search for the units in one game (or all when slug is null), rescored (Searcher._search).
+  // Search for the units in one game (or all when slug is null): the best candidates by their words, with what
+  // their features are made of (Searcher._search); they are scored in ask.
   Searcher.prototype.search = function (units, slug) {
     var self = this, list = [];
     units.forEach(function (unit) { list = list.concat(unit.words); });
@@ -782,6 +793,8 @@
         self.clauseScores(clause, among).forEach(function (value, docnum) { pool.set(docnum, pool.get(docnum) + value); });
       });
     }
+    // The share of the units found in no entry (of the games searched): what the sources never mention.
+    var absent = units.length ? found.unitsAbsent() / units.length : 0;
     return best(pool, R.CANDIDATES).map(function (docnum) {
       var coverage = units.length ? found.unitsMatched(docnum) / units.length : 0;
       var entry = ENTRIES.get(docnum), game = entry.game.slug;
@@ -790,9 +803,10 @@
         meanings[game] = own.map(function (unit) { return self.meaning(unit); });
       }
       var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language]);
-      var trust = R.TRUST_WEIGHT[entry.trust || "official"] || 1;
-      var score = pool.get(docnum) * (R.UNCOVERED_SHARE + (1 - R.UNCOVERED_SHARE) * Math.pow(coverage, 2)) * bonus * trust;
-      return { id: entry.id, game: game, entry: entry, score: score, coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game] };
+      return {
+        id: entry.id, game: game, entry: entry, score: pool.get(docnum), coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game],
+        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absent }
+      };
     });
   };
 
@@ -854,30 +868,101 @@
   };
 
   Searcher.prototype.searchEverywhere = function (list) {
-    var hits = this.search(makeUnits(list, allTable(this.language)).slice(0, R.MAX_UNITS), null);
-    var stemsOf = list.map(stem), lifts = {};
-    hits.forEach(function (hit) {
-      if (lifts[hit.game] === undefined) {
-        lifts[hit.game] = 1 + R.TERM_LIFT * Math.min(R.MAX_GAME_TERMS, gameTermsIn(stemsOf, hit.game));
-      }
-      hit.score *= lifts[hit.game];
-    });
-    return hits.sort(byScore);
+    return this.search(makeUnits(list, allTable(this.language)).slice(0, R.MAX_UNITS), null);
   };
 
-  function liftByIntent(hits, intent, list) {
-    if (!intent.quantity && intent.players === null) return;
-    var content = contentStems(list);
-    hits.forEach(function (hit) {
-      var lift = 1;
-      if (intent.quantity && content.size) {
-        var stated = 0;
-        content.forEach(function (s) { if (hit.entry.counted.has(s)) stated++; });
-        lift += R.QUANTITY_LIFT * stated / content.size;
-      }
-      if (intent.players !== null && hit.entry.players.indexOf(intent.players) >= 0) lift += R.PLAYERS_LIFT;
-      hit.score *= lift;
+  // The ranking model (rulebot.search.features): a candidate's feature vector (describe), its score, and the
+  // probability that the first answer is right (evidence, probability), by the weights of R.MODEL.
+  function makeContext(list, intent, named, terms) {
+    return {
+      content: intent.quantity ? contentStems(list) : new Set(),
+      players: intent.players,
+      said: new Set(nameStems(list.join(" "))),
+      named: named,
+      terms: terms
+    };
+  }
+
+  function sameSet(list, set) {
+    var own = new Set(list);
+    if (own.size !== set.size) return false;
+    var same = true;
+    own.forEach(function (s) { if (!set.has(s)) same = false; });
+    return same;
+  }
+
+  function overlap(one, other) {
+    if (!one.size || !other.size) return 0;
+    var shared = 0, union = new Set(one);
+    other.forEach(function (s) { if (one.has(s)) shared++; union.add(s); });
+    return shared / union.size;
+  }
+
+  function describe(hit, context) {
+    var entry = hit.entry, found = hit.found, said = context.said;
+    var names = entry.nameStems.concat(entry.askedStems);
+    var exact = said.size && names.some(function (name) { return sameSet(name, said); }) ? 1 : 0;
+    var near = 0;
+    entry.askedStems.forEach(function (line) { near = Math.max(near, overlap(said, new Set(line))); });
+    var quantity = 0;
+    if (context.content.size) {
+      var stated = 0;
+      context.content.forEach(function (s) { if (entry.counted.has(s)) stated++; });
+      quantity = stated / context.content.size;
+    }
+    var named = context.named[hit.game] || new Set(), expansion = entry.expansion;
+    var covered = Math.log(R.UNCOVERED_SHARE + (1 - R.UNCOVERED_SHARE) * Math.pow(found.coverage, 2));
+    var vector = [
+      Math.log(Math.max(found.bm25, 1e-9)),
+      covered,
+      Math.log(found.bonus),
+      exact,
+      near,
+      S.trust.indexOf(entry.trust || "official"),
+      context.terms ? Math.min(R.MAX_GAME_TERMS, context.terms[hit.game] || 0) : 0,
+      quantity,
+      context.players !== null && entry.players.indexOf(context.players) >= 0 ? 1 : 0,
+      expansion !== null && named.has(expansion) ? 1 : 0,
+      expansion !== null && !named.has(expansion) ? 1 : 0,
+      Math.log(1 + entry.length),
+      found.absent,
+      entry.draft ? 1 : 0,
+      entry.draft ? Math.log(found.bonus) : 0,
+      entry.draft ? covered : 0
+    ];
+    R.RANKED_KINDS.forEach(function (kind) { vector.push(entry.kind === kind ? 1 : 0); });
+    return vector;
+  }
+
+  function modelScore(vector) {
+    var total = 0;
+    R.FEATURES.forEach(function (name, i) { total += R.MODEL.rank[name] * vector[i]; });
+    return Math.exp(total);
+  }
+
+  function margin(top, other) {
+    return other <= 0 ? R.MAX_MARGIN : Math.min(R.MAX_MARGIN, Math.log(top / other));
+  }
+
+  function evidence(ranked, context, others, unstated) {
+    var top = ranked[0], unrelated = 0, linkedTop = 0;
+    ranked.slice(1).forEach(function (hit) {
+      if (hit.id === top.id || changes(top, hit) || changes(hit, top)) return;
+      if (linked(top, hit)) linkedTop = Math.max(linkedTop, hit.score);
+      else unrelated = Math.max(unrelated, hit.score);
     });
+    var at = function (name) { return top.features[R.FEATURES.indexOf(name)]; };
+    return [
+      1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
+      at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
+      at("absent")
+    ];
+  }
+
+  function probability(vector) {
+    var total = 0;
+    R.CONFIDENCE.forEach(function (name, i) { total += R.MODEL.confidence[name] * vector[i]; });
+    return total > -700 ? 1 / (1 + Math.exp(-total)) : 0;
   }
 
   function links(entry) {
@@ -890,18 +975,6 @@
 
   function changes(one, other) {
     return one.entry.modifies.indexOf(other.id) >= 0;
-  }
-
-  // Whether the best entry clearly answers (search.answer.confident): it matches most of the question, no entry
-  // unrelated to it comes close, no entry it links to scores as well; the rule it changes never counts against it.
-  function confident(ranked) {
-    if (!ranked.length || ranked[0].coverage <= R.CONFIDENT_COVERAGE) return false;
-    var top = ranked[0];
-    return ranked.slice(1).every(function (hit) {
-      if (hit.id === top.id || changes(top, hit) || changes(hit, top)) return true;
-      var margin = linked(top, hit) ? R.CLOSE_SHARE : R.CONFIDENT_MARGIN;
-      return hit.score < margin * top.score;
-    });
   }
 
   // The results with those that make up the answer first (search._answer_first).
@@ -930,7 +1003,7 @@
         if (!before) {
           var entry = byGame[hit.game].entries.filter(function (e) { return e.id === modifier.id; })[0];
           if (!entry) return;
-          before = { id: entry.id, game: hit.game, entry: entry, score: hit.score, coverage: hit.coverage, meanings: hit.meanings };
+          before = { id: entry.id, game: hit.game, entry: entry, score: hit.score, coverage: hit.coverage, meanings: hit.meanings, features: hit.features };
         }
         out.push(before);
         placed.add(before.id);
@@ -997,28 +1070,42 @@
     }
     var searched = byGameHits.size ? Array.from(byGameHits.keys()) : games;
     searched.forEach(function (slug) { if (!named[slug]) named[slug] = searcher.namedExpansions(list, slug); });
+    var stemsOf = list.map(stem), terms = null;
+    if (!games.length) {
+      terms = {};
+      byGameHits.forEach(function (_hits, slug) { terms[slug] = gameTermsIn(stemsOf, slug); });
+    }
+    var context = makeContext(list, intent, named, terms);
+    // Every candidate is scored here, by the one model, and nowhere else.
     var candidates = [];
-    byGameHits.forEach(function (hits, slug) {
-      liftByIntent(hits, intent, list);
-      hits.forEach(function (hit) { if (hit.entry.expansion !== null && named[slug].has(hit.entry.expansion)) hit.score *= R.NAMED_EXPANSION_LIFT; });
+    byGameHits.forEach(function (hits) {
+      hits.forEach(function (hit) {
+        hit.features = describe(hit, context);
+        hit.score = modelScore(hit.features);
+      });
       hits.sort(byScore);
       candidates = candidates.concat(hits);
     });
     candidates.sort(byScore);
-    var results = searcher.modificationsFirst(candidates, named).slice(0, MAX_RESULTS);
+    // The whole ranking is ordered before it is cut: its first answers are the same however many are shown.
+    var ordered = answerFirst(searcher.modificationsFirst(candidates, named));
     var others = [];
-    if (searched.length > 1 && results.length) {
+    if (searched.length > 1 && ordered.length) {
       // A question with no word of any game's own terms could be about any of them.
-      var stemsOf = list.map(stem);
       var generic = !searched.some(function (slug) { return gameTermsIn(stemsOf, slug) > 0; });
-      others = runnersUp(byGameHits, results, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE);
+      others = runnersUp(byGameHits, ordered, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE);
     }
-    // Several games answering alike are not stood by; nor is a count asked for, unless the best entry states one.
-    var sure = confident(results.slice(0, 1).concat(candidates)) && !others.length &&
-      !(intent.quantity && results.length && !statesCount(results[0], list));
+    var chance = 0;
+    if (ordered.length) {
+      // A count asked for is only answered by an entry that states a number for what is counted.
+      var unstated = intent.quantity && !statesCount(ordered[0], list);
+      chance = probability(evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated));
+    }
     return {
-      results: answerFirst(results),
-      confident: sure,
+      results: ordered.slice(0, MAX_RESULTS),
+      // Several games answering alike: none is stood by.
+      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length,
+      probability: chance,
       searcher: searcher,
       words: list,
       asked: asked

@@ -1,0 +1,237 @@
+"""The ranking model: what is known of each entry found for a question, and the one function that ranks by it.
+
+Every signal that decides an answer is computed here, once per candidate,
+as one named feature vector (FEATURES, `describe`):
+
+- words: the log of the question's words' BM25F score in the entry
+  (rulebot.search.scoring), its proximity bonus included;
+- coverage: the log of UNCOVERED_SHARE + (1 - UNCOVERED_SHARE) * share²,
+  the share being that of the question's units the entry matches;
+- name: the log of the lift of a title or alias the question names
+  (rulebot.search.signals.name_bonus);
+- exact: 1 when the question's words are those of one of the entry's names
+  or of a question it answers (`asked`), nothing more nor less;
+- asked: how near the question is to the nearest question the entry
+  answers (shared stems over all stems of both);
+- trust: its source's trust level, 0 (official) to 3 (house);
+- game_terms: when no game is named, how many of the entry's game's own
+  terms the question uses (up to MAX_GAME_TERMS);
+- quantity: for a question asking how many, the share of what it counts
+  that the entry states a number for; players: 1 when it gives a value for
+  the player count asked;
+- named_expansion: 1 for an entry of an expansion the question names;
+  other_expansion: 1 for an entry of an expansion that is neither named
+  nor in play;
+- length: the log of the length of its text (the index's stored length);
+- absent: the share of the question's units that its search found in no
+  entry (of the games searched): the same for all of one search's
+  candidates, it tells how much of the question the sources never mention;
+- draft: 1 for an entry imported and not yet restated by a curator; draft_name
+  and draft_coverage: its name and coverage features again, for a draft only
+  (an imported heading names a topic more often than the rule that answers);
+- kind_*: 1 for an entry of that kind (a rule is none of them).
+
+An entry's score is exp(weights · features) (`score`): a product of
+factors, one per feature, of which the hand-set multiplicative rescoring
+this replaced was a special case. The probability that the first answer is
+right is a logistic over the first answer's features and its margin over
+the next entries (CONFIDENCE, `probability`). The weights of both are
+fitted on development questions by bench/fit_ranking.py and read from
+weights.json, beside this module: once, as plain JSON (no numerical
+library is imported to answer).
+
+The site's search (templates/static/search-engine.js) computes the same
+features and reads the same weights (rulebot.site.search_data), so that it
+ranks as `ask` does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from math import exp, log
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulebot.corpus.kinds import KINDS, TRUST_LEVELS
+from rulebot.language import analysis, quantities
+from rulebot.search.constants import MAX_GAME_TERMS, UNCOVERED_SHARE
+from rulebot.search.signals import content_stems
+
+if TYPE_CHECKING:
+    from rulebot.search.answer import Hit
+
+RANKED_KINDS = tuple(kind for kind in KINDS if kind != "rule")
+"""The kinds that have a feature of their own: a rule is the kind the others are weighed against."""
+FEATURES = (
+    "words", "coverage", "name", "exact", "asked", "trust", "game_terms", "quantity", "players",
+    "named_expansion", "other_expansion", "length", "absent", "draft", "draft_name", "draft_coverage", *(f"kind_{kind}" for kind in RANKED_KINDS),
+)
+"""The features of a candidate, in the order of its vector."""
+CONFIDENCE = (
+    "bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "stated", "unstated", "other_games", "draft",
+    "unmatched", "absent",
+)
+"""The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
+MAX_MARGIN = 3.0
+"""A margin (the log of the first score over the next one's) counts up to this: beyond it, nothing comes close."""
+
+WEIGHTS_FILE = Path(__file__).with_name("weights.json")
+
+
+def _load(path: Path) -> dict[str, Any]:
+    """The model's weights as bench/fit_ranking.py wrote them, checked against the features this module computes."""
+    model: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    assert tuple(model["rank"]) == FEATURES and tuple(model["confidence"]) == CONFIDENCE, "weights.json is of other features"
+    return model
+
+
+MODEL = _load(WEIGHTS_FILE)
+"""The fitted model: "rank" (a weight per feature), "confidence" (a weight per CONFIDENCE feature), "threshold"
+(the probability from which an answer is stood by), "min_coverage" (the share of the question's units its first
+entry must match more than to be) and how it was fitted ("fitted")."""
+
+
+class Context:
+    """What a question brings to its candidates' features: the same for every candidate."""
+
+    __slots__ = ("content", "in_play", "named", "players", "quantity", "said", "terms")
+
+    def __init__(
+        self,
+        words: Sequence[str],
+        intent: quantities.Intent,
+        named: Mapping[str, set[str]],
+        in_play: Mapping[str, set[str]],
+        terms: Mapping[str, int] | None,
+    ) -> None:
+        self.content = content_stems(words) if intent.quantity else set()
+        """What a question asking how many counts (empty when it asks no count)."""
+        self.quantity = intent.quantity
+        self.players = intent.players
+        self.said = frozenset(analysis.name_stems(" ".join(words)))
+        """The stems of its words, without question filler: what a name or a question the entry answers may equal."""
+        self.named = named
+        """The expansions it names, by game."""
+        self.in_play = in_play
+        """The expansions in play, by game."""
+        self.terms = terms
+        """When it names no game: how many of each game's own terms it uses; else None."""
+
+
+def describe(
+    hit: Hit,
+    bm25: float,
+    coverage: float,
+    bonus: float,
+    absent: float,
+    length: int,
+    names: Sequence[frozenset[str]],
+    asked: Sequence[frozenset[str]],
+    context: Context,
+) -> list[float]:
+    """A candidate's feature vector (FEATURES), from its words' score, the share of units it matches, its
+    name's lift, the share of units its search found nowhere, its text's stored length, and the stems of its
+    names and of the questions it answers (`asked`)."""
+    data = hit.data
+    said = context.said
+    exact = 1.0 if said and (said in names or said in asked) else 0.0
+    near = max((_overlap(said, line) for line in asked), default=0.0)
+    expansion = data["expansion"]
+    covered = log(UNCOVERED_SHARE + (1 - UNCOVERED_SHARE) * coverage**2)
+    quantity = 0.0
+    if context.content:
+        quantity = len(context.content.intersection(data.get("counted", ()))) / len(context.content)
+    named = context.named.get(hit.game, set())
+    kind = data["kind"]
+    return [
+        log(max(bm25, 1e-9)),
+        covered,
+        log(bonus),
+        exact,
+        near,
+        float(TRUST_LEVELS.index(data["source"].get("trust") or "official")),
+        float(min(MAX_GAME_TERMS, context.terms.get(hit.game, 0))) if context.terms is not None else 0.0,
+        quantity,
+        1.0 if context.players is not None and context.players in data.get("player_counts", ()) else 0.0,
+        1.0 if expansion is not None and expansion in named else 0.0,
+        1.0 if expansion is not None and expansion not in named and expansion not in context.in_play.get(hit.game, ()) else 0.0,
+        log(1 + length),
+        absent,
+        *((1.0, log(bonus), covered) if data.get("draft") else (0.0, 0.0, 0.0)),
+        *(1.0 if kind == other else 0.0 for other in RANKED_KINDS),
+    ]
+
+
+def _overlap(one: frozenset[str], other: frozenset[str]) -> float:
+    """The stems two phrases share, over all the stems of both (0 to 1)."""
+    if not one or not other:
+        return 0.0
+    return len(one & other) / len(one | other)
+
+
+def score(vector: Sequence[float]) -> float:
+    """A candidate's score: exp(weights · features). Scores compare by ratio, as products of factors."""
+    weights = MODEL["rank"]
+    return exp(sum(weights[name] * value for name, value in zip(FEATURES, vector)))
+
+
+def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: bool) -> list[float]:
+    """The CONFIDENCE features of an answer: its candidates best first (ranked[0] the first answer, as ordered).
+
+    margin: the log of the first entry's score over the best score of an entry unrelated to it (neither changing
+    nor changed by it, nor linked to it), up to MAX_MARGIN, times the share of the question's units it matches
+    (being ahead counts for little when the entry answers little of the question); linked_margin: the same over
+    the entries it links to;
+    its coverage, its words feature (strength), its name, exact and asked features; unstated: a count was asked
+    for and it states none, stated: its quantity feature (the share of what is counted it states a number for);
+    other_games: other games answer close to it; draft: it is an imported draft, not yet restated by a curator;
+    unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage; absent: its
+    absent feature (the share of the question's units found in no entry)."""
+    from rulebot.search.answer import changes, linked
+
+    best = ranked[0]
+    unrelated = linked_best = 0.0
+    for hit in ranked[1:]:
+        if hit.id == best.id or changes(best, hit) or changes(hit, best):
+            continue  # the rule an expansion or erratum changes completes the answer
+        if linked(best, hit):
+            linked_best = max(linked_best, hit.score)
+        else:
+            unrelated = max(unrelated, hit.score)
+    vector = best.features
+    at = FEATURES.index
+    return [
+        1.0,
+        best.coverage * _margin(best.score, unrelated),
+        best.coverage * _margin(best.score, linked_best),
+        best.coverage,
+        vector[at("words")],
+        vector[at("name")],
+        vector[at("exact")],
+        vector[at("asked")],
+        vector[at("quantity")],
+        1.0 if unstated else 0.0,
+        1.0 if other_games else 0.0,
+        1.0 if best.data.get("draft") else 0.0,
+        (1 - best.coverage) * len(context.said),
+        vector[at("absent")],
+    ]
+
+
+def _margin(best: float, other: float) -> float:
+    return MAX_MARGIN if other <= 0 else min(MAX_MARGIN, log(best / other))
+
+
+def probability(vector: Sequence[float]) -> float:
+    """The probability that the first answer is right, from its CONFIDENCE features (a logistic)."""
+    weights = MODEL["confidence"]
+    total = sum(weights[name] * value for name, value in zip(CONFIDENCE, vector))
+    return 1 / (1 + exp(-total)) if total > -700 else 0.0
+
+
+def confident(chance: float, coverage: float) -> bool:
+    """Whether an answer this likely right, whose first entry matches this share of the question's units, is stood
+    by: from the threshold and the coverage floor chosen on development questions (bench/fit_ranking.py; an
+    answer of several games alike never is: see rulebot.search.ranking)."""
+    return bool(chance >= MODEL["threshold"] and coverage > MODEL["min_coverage"])

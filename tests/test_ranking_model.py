@@ -1,0 +1,102 @@
+"""The ranking model: one feature vector per candidate, one scoring function, fitted weights read from one file,
+a calibrated probability; and answers that do not depend on how many are asked for."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulebot.index.cache import open_index
+from rulebot.places import shipped_corpus_dir
+from rulebot.search import features
+from rulebot.search.ranking import Searcher
+
+QUESTIONS = Path(__file__).parent / "questions.jsonl"
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Searcher:
+    with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+        yield searcher
+
+
+def _questions() -> list[dict]:
+    return [row for row in map(json.loads, QUESTIONS.read_text(encoding="utf-8").splitlines()) if "q" in row]
+
+
+def test_first_answers_are_the_same_whatever_the_limit(shipped: Searcher):
+    """The first k answers of a question are the first k of a longer list: the answer's parts are chosen from the
+    whole ranking, not from the list already cut to the limit; its sureness and parts alike."""
+    differ = []
+    for row in _questions():
+        whole = shipped.ask(row["q"], game=row["game"], limit=40)
+        for limit in (1, 2, 3, 5):
+            cut = shipped.ask(row["q"], game=row["game"], limit=limit)
+            if [h.id for h in cut.results] != [h.id for h in whole.results[:limit]] or cut.confident != whole.confident:
+                differ.append((row["q"], limit))
+            elif cut.parts != min(whole.parts, limit):
+                differ.append((row["q"], limit, "parts"))
+    assert differ == []
+
+
+def test_limit_does_not_change_the_json_answer(run_cli):  # type: ignore[no-untyped-def]
+    """Through the command: `--limit 1` prints the first result `--limit 10` prints, as sure and as likely."""
+    question = ("--json", "--game", "dune-imperium", "what do i do when the conflict deck runs out")
+    one = json.loads(run_cli("ask", "--limit", "1", *question).stdout)
+    ten = json.loads(run_cli("ask", "--limit", "10", *question).stdout)
+    assert [r["id"] for r in one["results"]] == [r["id"] for r in ten["results"][:1]]
+    assert (one["confident"], one["probability"]) == (ten["confident"], ten["probability"])
+
+
+def test_json_gives_the_probability_that_decides_confidence(run_cli):  # type: ignore[no-untyped-def]
+    """`ask --json` gives the probability that the first answer is right; confident is that probability at or
+    above the model's threshold."""
+    for question in ("Spice Must Flow", "can the harbour master sail a submarine during a storm"):
+        found = json.loads(run_cli("ask", "--json", question).stdout)
+        assert 0.0 <= found["probability"] <= 1.0
+        threshold = features.MODEL["threshold"]
+        # (the JSON rounds the probability to 3 places)
+        assert found["probability"] >= threshold - 0.0005 if found["confident"] else found["probability"] <= threshold + 0.0005
+
+
+def test_score_is_the_model_of_the_features(shipped: Searcher):
+    """Every result's score is exp(weights · features) of its own feature vector: nothing else reorders them."""
+    answer = shipped.ask("how many cards do i draw at the start of the round", game="dune-imperium", limit=10)
+    for hit in answer.results:
+        assert len(hit.features) == len(features.FEATURES)
+        assert hit.score == pytest.approx(features.score(hit.features))
+    assert answer.probability == pytest.approx(features.probability(answer.evidence))
+    assert answer.confident == (answer.probability >= features.MODEL["threshold"])
+
+
+def test_weights_file_holds_a_weight_for_each_feature():
+    """The shipped weights are the features' (in their order), with the threshold and how they were fitted."""
+    model = json.loads(features.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert tuple(model["rank"]) == features.FEATURES
+    assert tuple(model["confidence"]) == features.CONFIDENCE
+    assert 0.0 < model["threshold"] < 1.0
+    assert model["fitted"]["by"] == "bench/fit_ranking.py"
+
+
+def test_reading_the_weights_imports_no_numerical_library():
+    """The model is plain JSON and arithmetic: answering never imports numpy or scipy (the fit script does)."""
+    code = "import sys, rulebot.search.ranking; print(sorted(m for m in ('numpy', 'scipy') if m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+
+
+def test_question_word_for_word_in_asked_lifts_that_entry(shipped: Searcher):
+    """A question said word for word as one the entry answers (its `asked`) has the exact feature; a question
+    sharing only a word with it does not."""
+    entry = next(e for e in shipped.entries(game="catalyst") if e["asked"])
+    line = entry["asked"][0]["text"]
+    answer = shipped.ask(line, game="catalyst", limit=40)
+    hit = next(h for h in answer.results if h.id == entry["id"])
+    assert hit.features[features.FEATURES.index("exact")] == 1.0
+    assert hit.features[features.FEATURES.index("asked")] == 1.0
+    other = next((h for h in answer.results if h.id != entry["id"] and not h.data["asked"]), None)
+    if other is not None:
+        assert other.features[features.FEATURES.index("asked")] == 0.0
