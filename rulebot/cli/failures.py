@@ -98,7 +98,7 @@ class RulebotGroup(click.Group):
             ctx.exit(status.OK)
         return result
 
-    def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         # Whoever calls it (the entry point, a test's runner), its output is cleaned (rulebot.cli.terminal).
         from rulebot.cli.terminal import cleaned_output
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -310,7 +311,7 @@ class DraftWalk:
 
         self._update(path, change)
 
-    def _update(self, path: Path, change) -> None:  # type: ignore[no-untyped-def]
+    def _update(self, path: Path, change: Callable[[str], str]) -> None:
         def guarded(existing: str | None) -> str:
             if existing is None:
                 raise CurationError(f"{path} is gone")

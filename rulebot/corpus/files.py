@@ -13,6 +13,7 @@ import stat
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from rulebot.places import escaped_name, is_undecodable, shipped_corpus_dir
 
@@ -21,6 +22,8 @@ SETUP_FILE = "setup.toml"
 """In a game folder: the game's setup as data (rulebot.corpus.setup_toml)."""
 VOCABULARY_FILE = "vocabulary.toml"
 """At a corpus folder's top: synonyms shared by every game of that folder."""
+TomlTable = dict[str, Any]
+"""A table of those TOML files as tomllib parses it: its values are of any TOML type until checked where read."""
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Larger corpus files are refused rather than read: a whole rulebook's entries take a few hundred KB
 (corpus/README.md); the config file has the same limit."""

@@ -12,8 +12,8 @@ import re
 import tomllib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from rulebot.corpus.files import TomlTable
 from rulebot.corpus.format import ID_RE, is_date, slugify, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
@@ -29,8 +29,6 @@ OVERLAY_KEYS = {"extends", "sources"}
 
 Groups = tuple[tuple[str, ...], ...]
 """Groups of words or phrases that mean the same (a vocabulary's synonyms, its French words)."""
-TomlTable = dict[str, Any]
-"""A table as tomllib parses it: its values are of any TOML type until checked where they are read."""
 
 
 def parse_toml(path: Path, text: str, problems: list[Problem]) -> TomlTable | None:

@@ -22,7 +22,7 @@ from rulebot import collector
 from rulebot.corpus import games, setup_toml, translations
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
-from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, is_entries_file, read_corpus_file, translation_name
+from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, TomlTable, is_entries_file, read_corpus_file, translation_name
 from rulebot.corpus.format import split_lines
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CorpusError, Problem
@@ -215,7 +215,7 @@ class _Overlay:
 
     path: Path
     text: str
-    data: games.TomlTable
+    data: TomlTable
     files: list[Path]
 
 
@@ -359,7 +359,7 @@ class _Loader:
             return None
         return text
 
-    def read_toml(self, path: Path) -> tuple[str, games.TomlTable] | None:
+    def read_toml(self, path: Path) -> tuple[str, TomlTable] | None:
         """The text and parsed content of a TOML file, or None after recording why not."""
         text = self.read_text(path)
         if text is None:

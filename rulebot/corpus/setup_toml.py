@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from rulebot.corpus.files import TomlTable
 from rulebot.corpus.format import ID_RE, split_lines
-from rulebot.corpus.games import TomlTable
 from rulebot.corpus.model import Entry, Game
 from rulebot.corpus.setup import ACTIONS, PLACEHOLDER, WHO, ExpansionSetup, GameSetup, SetupChange, SetupStep, count_range
 from rulebot.errors import Problem
