@@ -81,15 +81,19 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     for note in review.notes:
         notify(note)
     if problems:
-        found = click.ClickException(f"{plural(len(problems), 'problem')} found")
-        found.exit_code = status.NEGATIVE
-        raise found
+        raise ProblemsFound(f"{plural(len(problems), 'problem')} found")
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in review.games)
     entries, games = plural(sum(counts.values()), "entry", "entries"), plural(len(review.games), "game")
     click.echo(f"OK: {entries} in {games} ({per_game})", err=True)
 
 
-def _check_json(review: Review, counts: Counter[str]) -> dict:
+class ProblemsFound(click.ClickException):
+    """`check` found problems in the corpus: a negative result, told as click tells an error."""
+
+    exit_code = status.NEGATIVE
+
+
+def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
     """The object `check --json` prints: problems are errors, warnings and drafts are warnings
     (with --strict they are among the problems by then, so errors)."""
     found = [(p, "error") for p in review.problems] + [(p, "warning") for p in [*review.warnings, *review.drafts]]
@@ -225,8 +229,8 @@ def new_game(
         id_prefix=id_prefix, edition=edition, date=date, language=language,
     )
     # The next command must find the game: a folder given with --corpus is read only when named again.
-    corpus = f" --corpus {shlex.quote(str(folder.parent))}" if settings.extra else ""
-    click.echo(f"{slug} started in {folder}; next: rulebot{corpus} import DOCUMENT --game {slug} --source {source_id} --append", err=True)
+    named = f" --corpus {shlex.quote(str(folder.parent))}" if settings.extra else ""
+    click.echo(f"{slug} started in {folder}; next: rulebot{named} import DOCUMENT --game {slug} --source {source_id} --append", err=True)
 
 
 @click.command()

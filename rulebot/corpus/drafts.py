@@ -468,7 +468,7 @@ class Drafting:
                 )
             )
 
-        others = []
+        others: list[str] = []
         if self.corpus is not None:
             for slug, game in self.corpus.games.items():
                 if slug != self.game.slug:
