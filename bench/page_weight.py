@@ -31,8 +31,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import zlib
 import urllib.parse
+import zlib
 from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
