@@ -9,14 +9,20 @@ For scripts and chat bots (see rulebot.api):
         print(answer.rulings[0].title)
 """
 
+from typing import TYPE_CHECKING
+
 from rulebot.version import __version__
+
+if TYPE_CHECKING:  # what __getattr__ gives, for type checkers: a script's `rulebot.Library` has its real type
+    from rulebot.api import Answer, Citation, GameInfo, Library, Link, Match, Phrase, Ruling
+    from rulebot.errors import RulebotError
 
 __all__ = ["Answer", "Citation", "GameInfo", "Library", "Link", "Match", "Phrase", "RulebotError", "Ruling", "__version__"]
 
 _API = {"Answer", "Citation", "GameInfo", "Library", "Link", "Match", "Phrase", "Ruling"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     # Imported when first named: `rulebot ask` loads none of it.
     if name in _API:
         from rulebot import api

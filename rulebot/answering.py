@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from rulebot.index.payload import Link, StoredEntry, Translated
     from rulebot.search.answer import Answer
     from rulebot.search.ranking import Searcher
 
@@ -41,7 +42,7 @@ def warner(notify: Notify) -> Callable[[str], None]:
     return lambda message: notify(f"Warning: {message}")
 
 
-def expansions_in_play(searcher: Searcher, with_: Iterable[str], game: str | None) -> dict[str, set[str]]:
+def expansions_in_play(searcher: Searcher, with_: Collection[str], game: str | None) -> dict[str, set[str]]:
     """The expansions in play per game: the configured ones, then those given (`--with`) for the game."""
     from rulebot import config
 
@@ -56,7 +57,7 @@ def answer(
     *,
     game: str | None = None,
     limit: int = 3,
-    with_: Iterable[str] = (),
+    with_: Collection[str] = (),
     in_play: Mapping[str, set[str]] | None = None,
     official_only: bool = False,
     lang: str | None = None,
@@ -104,14 +105,14 @@ def answer(
     return found
 
 
-def names_entry(searcher: Searcher, question: str, payload: dict, foreign_to: str | None = None) -> bool:
+def names_entry(searcher: Searcher, question: str, payload: StoredEntry, foreign_to: str | None = None) -> bool:
     """Whether a question names an entry: every word of its title or of an alias, or a close spelling of it.
     `foreign_to`: a game none of whose names, vocabulary or entries has any word of that name (its words are
     then distinctive of the entry's game)."""
     from rulebot.language import analysis
     from rulebot.search.constants import MIN_NAME_LETTERS
 
-    said = set()
+    said: set[str] = set()
     for word in analysis.words(question):
         said.add(analysis.stem(word))
         if foreign_to is not None and uses_stem(searcher, foreign_to, analysis.stem(word)):
@@ -166,19 +167,19 @@ def answer_language(question_language: str, chosen: str | None = None) -> str:
     return chosen or config.language() or question_language
 
 
-def without_house_rules(searcher: Searcher, payload: dict) -> dict:
+def without_house_rules(searcher: Searcher, payload: StoredEntry) -> StoredEntry:
     """An entry's payload without its links to house rules ("Changed by", "Changes", "See also", "Referenced by")."""
-    links = {key: [ref for ref in payload[key] if not ref.get("house_rule")] for key in LINKS}
-    official = {ref["id"] for ref in links["see_also_refs"]}
-    return {
-        **payload,
-        **links,
-        "see_also": [i for i in payload["see_also"] if i in official],
-        "referenced_by": [i for i in payload["referenced_by"] if not searcher.get(i).get("house_rule")],
-    }
+    out = payload.copy()
+    out["modified_by"] = [ref for ref in payload["modified_by"] if not ref.get("house_rule")]
+    out["modifies"] = [ref for ref in payload["modifies"] if not ref.get("house_rule")]
+    out["see_also_refs"] = [ref for ref in payload["see_also_refs"] if not ref.get("house_rule")]
+    official = {ref["id"] for ref in out["see_also_refs"]}
+    out["see_also"] = [i for i in payload["see_also"] if i in official]
+    out["referenced_by"] = [i for i in payload["referenced_by"] if not searcher.get(i).get("house_rule")]
+    return out
 
 
-def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict:
+def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict[str, Any]:
     """The setup checklist of a game for a player count and the expansions in play, as `rulebot setup --json`
     prints it; SetupError when the game has no setup data or is not played by that count (None: no count given).
 
@@ -192,9 +193,10 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
 
     searcher.check_game(game)
     data = searcher.games[game]
-    if not data.get("setup"):
+    stored = data.get("setup")
+    if not stored:
         raise SetupError(f"the corpus has no setup checklist for {data['name']} ({game}): a setup.toml in its folder gives one")
-    setup = GameSetup.from_json(data["setup"])
+    setup = GameSetup.from_json(stored)
     names = {e["slug"]: e["name"] for e in data["expansions"]}
     supported = setup.players_with(expansions)
     if players is None or not setup.allows(players, expansions):
@@ -223,18 +225,21 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
     }
 
 
-def in_language(payload: dict, lang: str) -> dict:
+def in_language(payload: StoredEntry, lang: str) -> StoredEntry:
     """An entry's payload with its title and text in `lang` when it has them in that language (its own title and
     text go to its translations), else as it is: its `lang` says which it is. The entries it links to are named
     in `lang` too, where they can be (their own title goes to their `titles`)."""
     if payload["lang"] == lang:
         return payload
-    out = {**payload, **{key: [_link_in(link, payload["lang"], lang) for link in payload[key]] for key in LINKS}}
+    out = payload.copy()
+    out["modified_by"] = [_link_in(link, payload["lang"], lang) for link in payload["modified_by"]]
+    out["modifies"] = [_link_in(link, payload["lang"], lang) for link in payload["modifies"]]
+    out["see_also_refs"] = [_link_in(link, payload["lang"], lang) for link in payload["see_also_refs"]]
     chosen = next((t for t in payload["translations"] if t["lang"] == lang), None)
     if chosen is None:
         return out
-    own = {"lang": payload["lang"], "title": payload["title"], "text": payload["text"]}
-    out.update(lang=lang, title=chosen["title"], text=chosen["text"])
+    own: Translated = {"lang": payload["lang"], "title": payload["title"], "text": payload["text"]}
+    out["lang"], out["title"], out["text"] = lang, chosen["title"], chosen["text"]
     out["translations"] = [own, *(t for t in payload["translations"] if t is not chosen)]
     out.pop("terminal", None)
     from rulebot.index.reader import TRANSLATED_TERMINAL
@@ -244,13 +249,11 @@ def in_language(payload: dict, lang: str) -> dict:
     return out
 
 
-LINKS = ("modified_by", "modifies", "see_also_refs")
-"""The keys of an entry's payload that link to other entries, with their titles."""
-
-
-def _link_in(link: dict, own: str, lang: str) -> dict:
+def _link_in(link: Link, own: str, lang: str) -> Link:
     """A link to an entry named in `lang` when it has a title in it; its title in `own` goes to its `titles`."""
     titles = link.get("titles", {})
     if lang not in titles:
         return link
-    return {**link, "title": titles[lang], "titles": {**{k: v for k, v in titles.items() if k != lang}, own: link["title"]}}
+    out = link.copy()
+    out["title"], out["titles"] = titles[lang], {**{k: v for k, v in titles.items() if k != lang}, own: link["title"]}
+    return out

@@ -23,12 +23,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from rulebot import answering
 from rulebot.config import LANGUAGES, LIMITS
 from rulebot.corpus.files import chosen_dirs
 from rulebot.errors import UsageError
 from rulebot.index.cache import open_index
+from rulebot.index.payload import EntryJSON
+from rulebot.index.payload import Link as LinkJSON
 from rulebot.search.answer import Answer as SearchAnswer
 from rulebot.search.ranking import Searcher
 
@@ -66,6 +69,18 @@ class Link:
     def __post_init__(self) -> None:
         if isinstance(self.titles, dict):  # as the JSON gives them
             object.__setattr__(self, "titles", tuple(self.titles.items()))
+
+    @classmethod
+    def from_payload(cls, link: LinkJSON) -> Link:
+        """A link as an entry's payload gives it (rulebot.index.payload.Link)."""
+        return cls(
+            id=link["id"],
+            title=link["title"],
+            game=link.get("game"),
+            expansion=link.get("expansion"),
+            house_rule=link.get("house_rule", False),
+            titles=tuple(link.get("titles", {}).items()),
+        )
 
 
 @dataclass(frozen=True)
@@ -128,7 +143,7 @@ class Ruling:
     """A group's own rule, never an official ruling."""
 
     @classmethod
-    def from_payload(cls, payload: dict) -> Ruling:
+    def from_payload(cls, payload: EntryJSON) -> Ruling:
         """A ruling from an entry as the index stores it (rulebot.index.payload.entry_payload)."""
         return cls(
             id=payload["id"],
@@ -145,16 +160,16 @@ class Ruling:
             aliases=tuple(Phrase(**a) for a in payload.get("aliases", ())),
             asked=tuple(Phrase(**a) for a in payload.get("asked", ())),
             see_also=tuple(payload.get("see_also", ())),
-            see_also_refs=tuple(Link(**r) for r in payload.get("see_also_refs", ())),
-            modifies=tuple(Link(**r) for r in payload.get("modifies", ())),
-            modified_by=tuple(Link(**r) for r in payload.get("modified_by", ())),
+            see_also_refs=tuple(Link.from_payload(r) for r in payload.get("see_also_refs", ())),
+            modifies=tuple(Link.from_payload(r) for r in payload.get("modifies", ())),
+            modified_by=tuple(Link.from_payload(r) for r in payload.get("modified_by", ())),
             referenced_by=tuple(payload.get("referenced_by", ())),
             revised=payload.get("revised"),
             draft=bool(payload.get("draft")),
             house_rule=bool(payload.get("house_rule")),
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The ruling as plain JSON data."""
         return asdict(self)
 
@@ -251,7 +266,8 @@ class Library:
         progress: Callable[[int, int], None] | None = None,
         warn: Callable[[str], None] | None = None,
     ) -> None:
-        folders = [Path(c) for c in _sequence("corpora", corpora, (str, Path), "corpus folders (str or Path)")]
+        given: list[str | Path] = _sequence("corpora", corpora, (str, Path), "corpus folders (str or Path)")
+        folders = [Path(c) for c in given]
         _expect("shipped", shipped, bool, "True or False")
         for name, function in (("progress", progress), ("warn", warn)):
             if function is not None and not callable(function):
@@ -330,6 +346,10 @@ def _shown(value: object) -> str:
     return f"{type(value).__name__} {text}" if len(text) <= 40 else type(value).__name__
 
 
+T = TypeVar("T")
+"""The type of the items _sequence accepts."""
+
+
 def _expect(name: str, value: object, types: type | tuple[type, ...], what: str) -> None:
     """UsageError unless `value` is of `types` (True and False are no numbers here)."""
     allowed = types if isinstance(types, tuple) else (types,)
@@ -337,15 +357,16 @@ def _expect(name: str, value: object, types: type | tuple[type, ...], what: str)
         raise UsageError(f"{name} must be {what}, not {_shown(value)}")
 
 
-def _sequence(name: str, values: object, types: type | tuple[type, ...], what: str) -> list:
+def _sequence(name: str, values: object, types: type[T] | tuple[type[T], ...], what: str) -> list[T]:
     """The items of a list (or any iterable but a string) of `types`; UsageError otherwise.
 
     A string alone is refused, not read letter by letter: `with_="rise-of-ix"` would name no expansion."""
     if isinstance(values, (str, bytes, Path)) or not isinstance(values, Iterable):
         hint = f": write [{values!r}]" if isinstance(values, (str, Path)) else ""
         raise UsageError(f"{name} must be a list of {what}, not {_shown(values)}{hint}")
-    items = list(values)
-    for item in items:
+    items: list[T] = []
+    for item in values:
         if not isinstance(item, types):
             raise UsageError(f"{name} must be a list of {what}; {_shown(item)} is not one")
+        items.append(item)
     return items

@@ -102,7 +102,7 @@ class SiteError(RulebotError):
 
 
 class PackageWriteError(RulebotError):
-    """Raised before any write inside the installed rulebot package (rulebot.corpus.files.outside_package)."""
+    """Raised before any write inside the installed rulebot package (rulebot.places.outside_package)."""
 
 
 class WriteError(RulebotError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,22 @@ from rulebot.cli.main import cli
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE / "corpora"
 MINIMAL = CORPORA / "minimal"
+# The user documentation: the README, then the pages of docs/ it leads to, where most examples live.
+DOCS = [HERE.parent / "README.md", *sorted((HERE.parent / "docs").glob("*.md"))]
+
+
+def docs_text() -> str:
+    """The README and every page of docs/, one text, for the tests that run or hold what they say."""
+    return "\n".join(page.read_text(encoding="utf-8") for page in DOCS)
+
+
+def sh_lines(text: str) -> list[str]:
+    """The command lines of a text's ```sh blocks, each without its trailing comment."""
+    return [
+        re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
+        for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL)
+        for line in block.splitlines()
+    ]
 
 
 @pytest.fixture(autouse=True)
@@ -102,6 +119,16 @@ slug = "extra"
 name = "Extra"
 """
 """The game.toml of a game `toy` with a source `rules` and an expansion `extra`, for corpora written by a test."""
+
+
+def skyrail_toml(date: str | None = None, editions: str = "") -> str:
+    """The game.toml of skyrail, the toy game of the import and review tests: one source, `rules`, of `date`
+    (none when not given), with `editions` (a TOML line) when given."""
+    dated = f"date = {date}\n" if date else ""
+    return (
+        'slug = "skyrail"\nname = "Skyrail Express"\nid_prefix = "skyrail"\n\n'
+        f'[[sources]]\nid = "rules"\ntitle = "Skyrail rulebook"\n{dated}{editions}\n'
+    )
 
 
 def write_corpus(root: Path, files: dict[str, str | bytes]) -> Path:

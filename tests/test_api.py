@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL
+from conftest import MINIMAL, docs_text
 
 import rulebot
 from rulebot import Answer, Library, Ruling
@@ -145,11 +145,10 @@ def test_the_package_exports_the_api():
     assert rulebot.Library is Library
 
 
-def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The Python example of the README runs as it is written."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    example = readme.split("```python\n", 1)[1].split("```", 1)[0]
+def test_the_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The Python example of the docs runs as it is written."""
+    example = docs_text().split("```python\n", 1)[1].split("```", 1)[0]
     assert "from rulebot import Library" in example
     printed: list[str] = []
-    exec(compile(example, "README.md", "exec"), {"print": lambda *args, **kw: printed.append(" ".join(map(str, args)))})
+    exec(compile(example, "docs/scripts.md", "exec"), {"print": lambda *args, **kw: printed.append(" ".join(map(str, args)))})
     assert any("Assassination Mission" in line for line in printed)

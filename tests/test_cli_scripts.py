@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from conftest import MINIMAL, rulebot_process
+from conftest import MINIMAL, docs_text, rulebot_process
 
 from rulebot.cli.main import cli
 
@@ -676,7 +676,7 @@ class TestEndings:
         assert result.exit_code == 2 and "unknown setting" in result.stderr
 
     def test_site_serve_ends_on_ctrl_c_with_0(self, tmp_path: Path):
-        """A real `rulebot site serve` stopped by Ctrl-C (its normal end) says so and exits 0, as the README's table says."""
+        """A real `rulebot site serve` stopped by Ctrl-C (its normal end) says so and exits 0, as the exit status table says."""
         import signal
 
         (tmp_path / "index.html").write_text("<!doctype html><title>site</title>\n", encoding="utf-8")
@@ -690,8 +690,7 @@ class TestEndings:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
         assert (process.returncode, err) == (0, "Stopped.\n")
-        readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-        row = next(line for line in readme.splitlines() if line.startswith("| 130 |"))
+        row = next(line for line in docs_text().splitlines() if line.startswith("| 130 |"))
         assert "`site serve`" in row and "exits 0" in row
 
 

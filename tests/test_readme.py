@@ -1,4 +1,4 @@
-"""The README's `rulebot ask` examples answer what they promise."""
+"""The `rulebot ask` examples of the README and of docs/ answer what they promise; the README gives the quick test command."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+from conftest import docs_text, sh_lines
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -38,21 +39,23 @@ NOT_RUN_HERE = {
 
 
 def examples() -> list[str]:
-    """Every line of the README's shell blocks that runs `rulebot ... ask`, without its comment."""
-    found = []
-    for block in re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL):
-        for line in block.splitlines():
-            command = re.split(r"\s+#\s", line, maxsplit=1)[0].strip()
-            if re.search(r"\brulebot\b.*\bask\b", command):
-                found.append(command)
-    return found
+    """Every line of the shell blocks of the README and docs/ that runs `rulebot ... ask`, without its comment."""
+    return [line for line in sh_lines(docs_text()) if re.search(r"\brulebot\b.*\bask\b", line)]
 
 
 def test_every_example_is_known():
-    """Each `ask` example of the README is either checked here or said to need what the test lacks."""
+    """Each `ask` example of the docs is either checked here or said to need what the test lacks, and none is lost."""
     unknown = [e for e in examples() if e not in PROMISED and e not in NOT_RUN_HERE]
-    assert not unknown, f"README examples this test does not know: {unknown}"
-    assert len(examples()) == len(PROMISED) + len(NOT_RUN_HERE)
+    assert not unknown, f"examples of the docs this test does not know: {unknown}"
+    missing = [e for e in [*PROMISED, *NOT_RUN_HERE] if e not in examples()]
+    assert not missing, f"examples this test knows that the docs no longer give: {missing}"
+
+
+def test_readme_gives_the_full_and_the_quick_test_commands():
+    """The README's full test command (the one .ci/run runs) and the quick subset beside it."""
+    lines = sh_lines(README.read_text(encoding="utf-8"))
+    assert 'pip install -e ".[test]" && python -m pytest' in lines
+    assert 'python -m pytest -m "not browser and not slow"' in lines
 
 
 def arguments(example: str) -> tuple[list[str], str | None]:
@@ -85,3 +88,33 @@ def test_several_games(run_cli):
     answer = json.loads(run_cli("ask", "--json", "-", input="who wins a tie").stdout)
     assert not answer["confident"] and len(answer["games"]) >= 2
     assert all("tie" in r["id"] for r in answer["results"][:2])
+
+
+# The README's other examples (its `ask` and `setup` ones are run above and in test_setup.py), each with
+# what its output must show.
+README_RUNS = {
+    "rulebot site build public/": "Built ",
+    "rulebot check": "OK:",
+    'rulebot new --game dune-imperium --kind house-rule --title "Two spice to start" --append': "dune-two-spice-to-start",
+}
+README_NOT_RUN = {"rulebot site serve"}  # it serves until Ctrl-C: test_cli_scripts.py runs it on the folder built here
+
+
+def readme_commands() -> list[str]:
+    """The README's `rulebot` command lines other than `ask` and `setup`, those joined by `&&` taken apart."""
+    commands = [part.strip() for line in sh_lines(README.read_text(encoding="utf-8")) for part in line.split("&&")]
+    return [c for c in commands if c.startswith("rulebot ") and c.split()[1] not in ("ask", "setup")]
+
+
+def test_every_readme_command_is_known():
+    """Each of the README's other commands is run here, or said why not."""
+    assert sorted(readme_commands()) == sorted([*README_RUNS, *README_NOT_RUN])
+
+
+@pytest.mark.parametrize("example", README_RUNS)
+def test_readme_command_runs(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, example: str):
+    """The command runs as written (in a folder of its own, the user's folders the test's) and says what it did."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*shlex.split(example)[1:])
+    assert result.exit_code == 0, result.output
+    assert README_RUNS[example] in result.output

@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import rulebot_process, write_corpus
+from conftest import rulebot_process, skyrail_toml, write_corpus
 
 from rulebot.corpus import load as corpus
+from rulebot.corpus.format import renumbered_id
 
 RULES = """\
 # Skyrail Rules
@@ -60,24 +61,12 @@ Q: Can a locomotive couple in a tunnel?
 A: No, tunnels are too narrow.
 """
 
-GAME_TOML = """\
-slug = "skyrail"
-name = "Skyrail Express"
-id_prefix = "skyrail"
-
-[[sources]]
-id = "rules"
-title = "Skyrail rulebook"
-date = {date}
-{editions}
-"""
-
 
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     """A corpus folder with the game skyrail, its entries file empty, and the rules document beside it."""
     return write_corpus(tmp_path, {
-        "games/skyrail/game.toml": GAME_TOML.format(date="2024-01-01", editions=""),
+        "games/skyrail/game.toml": skyrail_toml("2024-01-01"),
         "games/skyrail/rules.md": "# Skyrail rulebook\n",
         "rules.md": RULES,
     })
@@ -173,7 +162,7 @@ class TestReimport:
         """With --edition, the drafts the new edition adds or changes get `revised:` it, and `changes` lists them."""
         run_import(run_cli, game)
         toml = game / "games/skyrail/game.toml"
-        toml.write_text(GAME_TOML.format(date="2025-03-01", editions="editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
         (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
         result = run_import(run_cli, game, "--edition", "2025-03-01")
         assert result.exit_code == 0, result.output
@@ -246,3 +235,93 @@ class TestReimport:
         result = run_import(run_cli, game)
         assert "0 updated, 0 added, 5 unchanged, 0 gone, 0 kept as restated; nothing written" in result.stderr, result.stderr
         assert path.read_bytes() == before
+
+    def test_a_renamed_heading_moves_its_draft(self, run_cli, game: Path):
+        """A heading renamed, its text the same: the draft is rewritten in place (same id, new title, its alias
+        kept), not listed gone and added again; no `revised`, as its rule has not changed; check stays clean."""
+        run_import(run_cli, game)
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        (game / "rules.md").write_text(RULES.replace("## Coupling", "## Couplings").replace("See Coupling.", "See Couplings."),
+                                       encoding="utf-8")
+        result = run_import(run_cli, game, "--edition", "2025-03-01")
+        assert "1 updated, 0 added, 4 unchanged, 0 gone, 0 kept as restated" in result.stderr, result.stderr
+        found = entries(game)
+        assert found["skyrail-coupling"].title == "Couplings" and found["skyrail-coupling"].revised is None
+        assert [a.text for a in found["skyrail-coupling"].aliases] == ["Hitching"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_a_gone_draft_gives_up_the_aliases_a_new_one_claims(self, run_cli, game: Path):
+        """A heading renamed and its text changed: the old draft is gone (kept), the new one added, and the alias
+        both would claim goes to the new one only, so that check stays clean."""
+        run_import(run_cli, game)
+        (game / "rules.md").write_text(
+            RULES.replace("## Coupling", "## Couplings").replace("See Coupling.", "See Couplings.").replace("at a depot", "anywhere"),
+            encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "0 updated, 1 added, 4 unchanged, 1 gone, 0 kept as restated" in result.stderr, result.stderr
+        found = entries(game)
+        assert found["skyrail-coupling"].aliases == () and [a.text for a in found["skyrail-couplings"].aliases] == ["Hitching"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_ids_taken_are_numbered_afresh(self, run_cli, game: Path):
+        """Two headings of one name under renamed parents, their texts changed: the drafts added are numbered on from
+        the ids taken (`-3`, `-4`), never `-2-2`."""
+        assert renumbered_id("skyrail-example-2", "Example", {"skyrail-example", "skyrail-example-2"}) == "skyrail-example-3"
+        assert renumbered_id("skyrail-rule-2", "Rule 2", {"skyrail-rule-2"}) == "skyrail-rule-2-2"
+        dup = "# Rules\n\n## Combat\n\n### Example\n\nFirst example about combat.\n\n### Example\n\nSecond example about combat.\n"
+        (game / "rules.md").write_text(dup, encoding="utf-8")
+        run_import(run_cli, game)
+        assert list(entries(game)) == ["skyrail-example-combat", "skyrail-example-combat-2"]
+        # Moved under a new heading, their texts changed: paired with nothing, their ids taken.
+        moved = dup.replace("## Combat", "## Battles\n\nHow battles go.\n\n### Combat").replace("### Example", "#### Example")
+        (game / "rules.md").write_text(moved.replace("about", "of"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "0 updated, 3 added, 0 unchanged, 2 gone" in result.stderr, result.stderr
+        assert list(entries(game))[2:] == ["skyrail-battles", "skyrail-example-combat-3", "skyrail-example-combat-4"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_the_same_heading_twice_in_a_section_is_told_apart(self, run_cli, game: Path):
+        """Two headings of one name in one section each have their own anchor: the first's text changed, it alone
+        is updated, the second unchanged, and both stay drafts."""
+        dup = "# Rules\n\n## Combat\n\n### Example\n\nFirst example about combat.\n\n### Example\n\nSecond example about combat.\n"
+        (game / "rules.md").write_text(dup, encoding="utf-8")
+        run_import(run_cli, game)
+        (game / "rules.md").write_text(dup.replace("First example", "First example, changed,"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "1 updated, 0 added, 1 unchanged, 0 gone, 0 kept as restated; written to" in result.stderr, result.stderr
+        found = entries(game)
+        assert "changed" in found["skyrail-example-combat"].text and "Second" in found["skyrail-example-combat-2"].text
+        assert all(e.draft for e in found.values())
+
+    def test_the_edition_is_checked_before_the_document_is_read(self, run_cli, game: Path):
+        """An undeclared edition is told first, whatever the document: nothing is drafted for an import bound to fail."""
+        (game / "rules.md").write_bytes(b"\xff\xfe not text")
+        result = run_import(run_cli, game, "--edition", "2030-01-01")
+        assert result.exit_code == 2 and result.stderr.startswith("Error: edition 2030-01-01 is not declared"), result.output
+
+    def test_the_same_document_under_another_source_is_refused(self, run_cli, game: Path):
+        """A document whose drafts are mostly another source's file of the game: refused, nothing written, unless
+        --force."""
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(skyrail_toml("2024-01-01") + '\n[[sources]]\nid = "faq"\ntitle = "Skyrail FAQ"\n',
+                        encoding="utf-8")
+        run_import(run_cli, game)
+        args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "faq", "--append")
+        refused = run_cli(*args)
+        assert refused.exit_code == 2, refused.output
+        assert "5 of the 5 drafts are already in" in refused.stderr and "of source 'rules'" in refused.stderr
+        assert "Traceback" not in refused.output and not (game / "games/skyrail/faq.md").exists()
+        forced = run_cli(*args, "--force")
+        assert forced.exit_code == 0 and "5 added" in forced.stderr, forced.output
+
+    def test_a_crlf_file_keeps_its_line_ending(self, run_cli, game: Path):
+        """An entries file written with CRLF: the drafts an import adds to it are joined with CRLF too, no bare LF."""
+        (game / "rules.md").write_text(RULES.split("## Derailment")[0], encoding="utf-8")
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+        (game / "rules.md").write_text(RULES, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "3 added" in result.stderr, result.output
+        assert b"\n" not in path.read_bytes().replace(b"\r\n", b"")

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import write_corpus
+from conftest import skyrail_toml, write_corpus
 
 from rulebot.corpus import load as corpus
 
@@ -33,16 +33,6 @@ A locomotive that crosses a broken rail derails and skips the next turn.
 
 - It loses its cargo.
 - It returns to its depot.
-"""
-
-GAME_TOML = """\
-slug = "skyrail"
-name = "Skyrail Express"
-id_prefix = "skyrail"
-
-[[sources]]
-id = "rules"
-title = "Skyrail rulebook"
 """
 
 
@@ -67,7 +57,7 @@ RESTATE = "t = t.replace('draft: true\\n', '').replace('A conductor may couple t
 def game(tmp_path: Path, run_cli) -> Path:
     """A corpus folder with skyrail, its rules imported as three drafts."""
     root = write_corpus(tmp_path, {
-        "games/skyrail/game.toml": GAME_TOML, "games/skyrail/rules.md": "# Skyrail rulebook\n", "rules.md": RULES,
+        "games/skyrail/game.toml": skyrail_toml(), "games/skyrail/rules.md": "# Skyrail rulebook\n", "rules.md": RULES,
     })
     imported = run_cli("--no-shipped", "--corpus", str(root / "games"), "import", str(root / "rules.md"), "-g", "skyrail", "-s", "rules",
                        "--append")
@@ -169,6 +159,7 @@ class TestWalk:
     def test_unknown_game(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "review", "skyrale", input="q\n")
         assert result.exit_code == 2 and "Traceback" not in result.output
+        assert result.stderr.startswith("Error: no game 'skyrale'; did you mean: skyrail")
 
 
 def start(root: Path, env: dict) -> subprocess.Popen:
@@ -256,7 +247,7 @@ class TestImportAfterReview:
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
                          "--append")
         assert result.exit_code == 0, result.output
-        assert "0 updated, 0 added, 0 unchanged, 0 gone, 3 kept as restated; nothing written" in result.stderr, result.stderr
+        assert "0 updated, 0 added, 0 unchanged, 0 gone, 0 kept as restated, 3 kept as merged or split; nothing written" in result.stderr, result.stderr
         assert path.read_bytes() == before
         assert list(loaded(game)) == ["skyrail-setup", "skyrail-derailment", "skyrail-derailed-cargo"]
 
@@ -271,3 +262,42 @@ class TestEditChecks:
         assert result.exit_code == 0
         assert "skyrail-setup: id 'skyrail-coupling' is taken by another entry of the file" in result.stderr
         assert path.read_bytes() == before
+
+
+class TestEditAfterImport:
+    def test_an_edit_is_not_saved_over_a_draft_changed_since(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit left in progress, then the document imported again with that draft changed: saving the edit is
+        refused (the import's text stays); r starts the edit afresh on the current text, the earlier one kept."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "bad", "t = t.replace('kind: setup', 'kind: setupp').replace('4 tickets', 'four tickets')"))
+        assert "your edit of skyrail-setup is kept in" in review(run_cli, game, "e\nq\n").stderr
+        (game / "rules.md").write_text(RULES.replace("4 tickets", "6 tickets"), encoding="utf-8")
+        imported = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
+                           "--append")
+        assert "1 updated" in imported.stderr, imported.output
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "fix", "t = t.replace('kind: setupp', 'kind: setup').replace('6 tickets', 'six tickets')"))
+        refused = review(run_cli, game, "e\nq\n")
+        assert refused.exit_code == 0, refused.output
+        assert "skyrail-setup was changed in" in refused.stderr and "your edit was not saved over it" in refused.stderr
+        assert "6 tickets" in loaded(game)["skyrail-setup"].text
+        again = review(run_cli, game, "e\nr\nq\n")
+        assert "skyrail-setup saved" in again.stderr, again.output
+        assert "six tickets" in loaded(game)["skyrail-setup"].text
+        earlier = next((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.skyrail-setup.earlier.md"))
+        assert "four tickets" in earlier.read_text(encoding="utf-8")
+
+    def test_accept_drops_an_edit_in_progress(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A draft accepted as it is, with an edit of it in progress: the edit file goes too."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "bad", "t = t.replace('kind: setup', 'kind: setupp')"))
+        review(run_cli, game, "e\nq\n")
+        folder = Path(os.environ["RULEBOT_DATA_DIR"]) / "review"
+        assert list(folder.glob("*.skyrail-setup.md"))
+        accepted = review(run_cli, game, "a\nq\n")
+        assert "1 accepted" in accepted.stderr
+        assert not list(folder.glob("*.skyrail-setup.md"))
+
+    def test_an_edit_dropping_the_anchor_is_warned_of(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """An edit that takes out the `anchor:` line is saved, with a warning: the import would no longer find it."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "unanchor", "t = t.replace('anchor: Setup\\n', '')"))
+        result = review(run_cli, game, "e\nq\n")
+        assert "skyrail-setup saved" in result.stderr
+        assert "skyrail-setup: warning: its 'anchor: Setup' line is gone" in result.stderr

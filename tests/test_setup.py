@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import rulebot_process
+from conftest import docs_text, rulebot_process, sh_lines
 
 from rulebot.places import package_dir
 
@@ -354,15 +354,9 @@ def test_ask_schema_has_the_same_step():
     assert ask["$defs"]["setup_citation"] == SCHEMA["$defs"]["citation"]
 
 
-def test_readme_setup_examples_run(run_cli):
-    """Every `rulebot setup` example of the README prints a checklist."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    found = [
-        re.split(r"\s+#\s", line, maxsplit=1)[0].split()
-        for block in re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
-        for line in block.splitlines()
-        if line.startswith("rulebot setup ")
-    ]
+def test_docs_setup_examples_run(run_cli):
+    """Every `rulebot setup` example of the README and docs/ prints a checklist."""
+    found = [line.split() for line in sh_lines(docs_text()) if line.startswith("rulebot setup ")]
     assert len(found) >= 4
     for words in found:
         result = run_cli(*words[1:])

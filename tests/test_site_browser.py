@@ -388,6 +388,27 @@ def test_snippets_arriving_leave_the_results_alone(browser, servers):  # type: i
     context.close()
 
 
+@pytest.mark.parametrize(("address", "refused"), [("res-arcana/index.html", "res-arcana.index.js"), ("index.html", "catalyst.names.js")])
+def test_search_data_that_fails_to_load_is_said(browser, servers, address, refused):  # type: ignore[no-untyped-def]
+    """A search data file that cannot be loaded (a game's page's own index, another game's names on the home page):
+    the results area says so in one line, the list is complete (nothing more is coming), and no script fails."""
+    context = browser.new_context()
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.route(f"**/_search/{refused}", lambda route: route.abort())
+    tab.goto(servers["shipped"].url + address)
+    tab.fill("#search--q", "tiebreak")
+    tab.wait_for_function(
+        "() => { const list = document.getElementById('search--results');"
+        " return list.dataset.query === 'tiebreak' && list.dataset.complete === 'true'; }"
+    )
+    assert tab.text_content("#search--status") == "The search could not load its data."
+    assert tab.locator("#search--results li").count() == 0
+    assert errors == []
+    context.close()
+
+
 # -- the search answers as `rulebot ask` does ------------------------------------------
 
 QUESTIONS = Path(__file__).parent / "questions.jsonl"

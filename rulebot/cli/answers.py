@@ -9,6 +9,7 @@ what rulebot.cli.asking.run does.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import click
 
@@ -16,6 +17,10 @@ from rulebot.cli import asking, completion
 from rulebot.cli.shared import Settings, bad_value, click_options, current_style, echo, kind_option, notify, with_option
 from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
+
+if TYPE_CHECKING:
+    from rulebot.index.payload import GameJSON, Link
+    from rulebot.search.ranking import Searcher
 
 
 class QuestionArgument(click.Argument):
@@ -25,10 +30,11 @@ class QuestionArgument(click.Argument):
         try:
             return super().process_value(ctx, value)
         except click.MissingParameter as missing:
+            # click types `message` as set once, by its constructor; the error is told with the one set here
             if sys.stdin is not None and not sys.stdin.isatty():  # `echo QUESTION | rulebot ask`, most likely
-                missing.message = "Standard input is not a terminal: `rulebot ask -` reads the question from it"
+                missing.message = "Standard input is not a terminal: `rulebot ask -` reads the question from it"  # type: ignore[misc]
             else:
-                missing.message = "Type the question after ask, or read it from standard input with `rulebot ask -`"
+                missing.message = "Type the question after ask, or read it from standard input with `rulebot ask -`"  # type: ignore[misc]
             raise
 
 
@@ -36,7 +42,7 @@ class QuestionArgument(click.Argument):
 @click.argument("question", nargs=-1, required=True, cls=QuestionArgument)
 @click_options(asking.ASK_OPTIONS)
 @click.pass_context
-def ask(ctx: click.Context, question: tuple[str, ...], **options: object) -> None:
+def ask(ctx: click.Context, /, question: tuple[str, ...], **options: Any) -> None:
     """Answer a rules question, best ruling first, with its source.
 
     QUESTION is free text: a card name, a sloppy question, typos, French.
@@ -54,7 +60,7 @@ def ask(ctx: click.Context, question: tuple[str, ...], **options: object) -> Non
     """
     settings: Settings = ctx.obj
     text = _stdin_question() if question == ("-",) else " ".join(question)
-    ctx.exit(asking.run(settings.corpus_dirs(), text, **options, colored=settings.color, notify=notify, echo=echo))  # type: ignore[arg-type]
+    ctx.exit(asking.run(settings.corpus_dirs(), text, **options, colored=settings.color, notify=notify, echo=echo))
 
 
 def _stdin_question() -> str:
@@ -86,7 +92,7 @@ def show(settings: Settings, entry_id: str, as_json: bool) -> None:
     style = current_style()
     lines = output.entry_block(entry, style)
     if referenced:
-        refs = [{"id": r["id"], "title": r["title"]} for r in referenced]
+        refs: list[Link] = [{"id": r["id"], "title": r["title"]} for r in referenced]
         lines.insert(-1, "  " + style("Referenced by: ", output.DIM) + output.refs(refs, style))
     echo("\n".join(output.fit(lines, output.width())))
 
@@ -99,25 +105,39 @@ def games(settings: Settings, as_json: bool) -> None:
     from rulebot.cli import output
 
     with settings.searcher() as searcher:
-        found = [{**g, "expansions": _expansion_counts(searcher, g)} for g in searcher.games.values()]
+        found = [(g, _expansion_counts(searcher, g)) for g in searcher.games.values()]
     if as_json:
-        keep = ("slug", "name", "language", "aliases", "expansions", "entries")
-        click.echo(output.to_json({"games": [{k: g[k] for k in keep} for g in found]}))
+        public = [
+            {"slug": g["slug"], "name": g["name"], "language": g["language"], "aliases": g["aliases"], "expansions": counts, "entries": g["entries"]}
+            for g, counts in found
+        ]
+        click.echo(output.to_json({"games": public}))
         return
     style = current_style()
-    for game in found:
+    for game, counts in found:
         expansions = ", ".join(
             f"{e['name']} ({e['slug']}, {plural(e['entries'], 'entry', 'entries') if e['entries'] else 'no entries yet'})"
-            for e in game["expansions"]
+            for e in counts
         )
         line = f"{style(game['slug'], output.BOLD)}  {game['name']} – {plural(game['entries'], 'entry', 'entries')}"
         echo(line + (f"; expansions: {expansions}" if expansions else ""))
 
 
-def _expansion_counts(searcher, game: dict) -> list[dict]:
+class _ExpansionCount(TypedDict):
+    """An expansion as `games` lists it."""
+
+    slug: str
+    name: str
+    entries: int
+
+
+def _expansion_counts(searcher: Searcher, game: GameJSON) -> list[_ExpansionCount]:
     """A game's expansions ({slug, name}), each with its number of entries."""
     in_game = searcher.scorer.docs("game", game["slug"])
-    return [{**e, "entries": len(in_game & searcher.scorer.docs("expansion", e["slug"]))} for e in game["expansions"]]
+    return [
+        {"slug": e["slug"], "name": e["name"], "entries": len(in_game & searcher.scorer.docs("expansion", e["slug"]))}
+        for e in game["expansions"]
+    ]
 
 
 @click.command(name="list")
@@ -131,7 +151,7 @@ def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str
     from rulebot.cli import output
     from rulebot.errors import UnknownExpansionError
 
-    with ctx.find_object(Settings).searcher() as searcher:
+    with ctx.ensure_object(Settings).searcher() as searcher:
         try:
             found = searcher.entries(game=game, kind=kind, expansion=expansion)
         except UnknownExpansionError as exc:  # known once the index is open; told as --kind's bad value is

@@ -17,9 +17,9 @@ Nothing here imports click, nor anything that answering does not need.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rulebot.cli.output import COLOR_MODES
 from rulebot.config import LANGUAGES, LIMITS
@@ -129,12 +129,17 @@ ASK_OPTIONS = (
 """The options of `rulebot ask`, in the order of its `--help`."""
 
 
+OptionValues = dict[str, Any]
+"""Options' values by parameter name, each of its option's type (Option.read gives it): the keys come from the
+tables, so no one type holds them; they go on as keyword arguments, to parameters of those types (run)."""
+
+
 class AskLine(NamedTuple):
     """A command line `rulebot [OPTIONS] ask [OPTIONS] QUESTION...` read as click reads it."""
 
-    group: dict[str, object]
+    group: OptionValues
     """The group's options (GROUP_OPTIONS), by parameter name."""
-    options: dict[str, object]
+    options: OptionValues
     """The options of `ask` (ASK_OPTIONS), by parameter name."""
     question: tuple[str, ...]
     """The words of the question."""
@@ -148,27 +153,30 @@ def read_line(args: list[str]) -> AskLine | None:
     before it as click's do (Settings.take), `--corpus` folders in order, the last `--color`."""
     group, at = _unset(GROUP_OPTIONS), 0
     while at < len(args) and args[at] != "ask":
-        at = _read_option(GROUP_OPTIONS, args, at, group)
-        if at is None:
+        after = _read_option(GROUP_OPTIONS, args, at, group)
+        if after is None:
             return None
-    options, words, at = _unset(ASK_OPTIONS), [], at + 1
+        at = after
+    options, at = _unset(ASK_OPTIONS), at + 1
+    words: list[str] = []
     while at < len(args):
         if args[at].startswith("-"):
             ours = any(args[at].partition("=")[0] in option.names for option in GROUP_OPTIONS)
-            at = _read_option(GROUP_OPTIONS, args, at, group) if ours else _read_option(ASK_OPTIONS, args, at, options)
-            if at is None:
+            after = _read_option(GROUP_OPTIONS, args, at, group) if ours else _read_option(ASK_OPTIONS, args, at, options)
+            if after is None:
                 return None
+            at = after
         else:
             words.append(args[at])
             at += 1
     return AskLine(group, options, tuple(words)) if words else None
 
 
-def _unset(options: Iterable[Option]) -> dict[str, object]:
+def _unset(options: Iterable[Option]) -> OptionValues:
     return {option.dest: option.unset for option in options}
 
 
-def _read_option(options: Iterable[Option], args: list[str], at: int, values: dict[str, object]) -> int | None:
+def _read_option(options: Iterable[Option], args: list[str], at: int, values: OptionValues) -> int | None:
     """Read the option at `args[at]` into `values`: where the next one starts, or None to leave the line to click."""
     name, equals, attached = args[at].partition("=")
     option = next((o for o in options if name in o.names), None)
@@ -186,7 +194,7 @@ def _read_option(options: Iterable[Option], args: list[str], at: int, values: di
     value = option.read(raw)
     if value is None:
         return None
-    values[option.dest] = (*values[option.dest], value) if option.takes == VALUES else value  # type: ignore[misc]
+    values[option.dest] = (*values[option.dest], value) if option.takes == VALUES else value
     return at
 
 
@@ -196,7 +204,7 @@ def run(
     *,
     game: str | None = None,
     limit: int = 3,
-    with_: Iterable[str] = (),
+    with_: Collection[str] = (),
     as_json: bool = False,
     official_only: bool = False,
     lang: str | None = None,

@@ -1,7 +1,7 @@
 """Shell completion of rulebot's arguments, for bash, zsh and fish (through click).
 
 click calls these functions when the user presses Tab after `rulebot show`,
-`--game` or `--with` (see the README for enabling completion in a shell). Each
+`--game` or `--with` (docs/players.md says how to enable it in a shell). Each
 Tab runs a fresh process, so they open the index themselves, from the same
 corpus folders the command line names, and they never print or raise: any
 problem means no suggestion rather than noise in the user's prompt.

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections import Counter
 
     from rulebot.corpus.review import Review
+    from rulebot.corpus.walk import Draft, DraftWalk
 
 
 @click.command()
@@ -81,9 +82,7 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
         notify(note)
     _warn_stale_weights()
     if problems:
-        found = click.ClickException(f"{plural(len(problems), 'problem')} found")
-        found.exit_code = status.NEGATIVE
-        raise found
+        raise ProblemsFound(f"{plural(len(problems), 'problem')} found")
     per_game = ", ".join(f"{slug} {counts.get(slug, 0)}" for slug in review.games)
     entries, games = plural(sum(counts.values()), "entry", "entries"), plural(len(review.games), "game")
     click.echo(f"OK: {entries} in {games} ({per_game})", err=True)
@@ -100,7 +99,13 @@ def _warn_stale_weights() -> None:
         warn(f"{WEIGHTS_FILE.name} is older than the ranking features: {'; '.join(parts)}; refit with bench/fit_ranking.py")
 
 
-def _check_json(review: Review, counts: Counter[str]) -> dict:
+class ProblemsFound(click.ClickException):
+    """`check` found problems in the corpus: a negative result, told as click tells an error."""
+
+    exit_code = status.NEGATIVE
+
+
+def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
     """The object `check --json` prints: problems are errors, warnings and drafts are warnings
     (with --strict they are among the problems by then, so errors)."""
     found = [(p, "error") for p in review.problems] + [(p, "warning") for p in [*review.warnings, *review.drafts]]
@@ -122,7 +127,10 @@ def _check_json(review: Review, counts: Counter[str]) -> dict:
 @click.option("-g", "--game", required=True, metavar="SLUG", shell_complete=completion.game_slugs, help="The game the document is for.")
 @click.option("-s", "--source", "source_id", required=True, metavar="ID", help="The source the drafts cite (declared in game.toml).")
 @click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
-@click.option("--force", is_flag=True, help="With --out: replace FILE if it exists.")
+@click.option(
+    "--force", is_flag=True,
+    help="With --out: replace FILE if it exists. With --append: import even when most drafts are already another source's.",
+)
 @click.option(
     "--append", is_flag=True, help="Write the drafts to the source's entries file in the corpus, where rulebot finds them (an update when there)."
 )
@@ -150,37 +158,22 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
     from rulebot.corpus import load as corpus
     from rulebot.corpus import scaffold, updating
 
-    if force and out is None:
-        raise click.UsageError("--force goes with --out")
+    if force and out is None and not append:
+        raise click.UsageError("--force goes with --out or --append")
     if append and out is not None:
         raise click.UsageError("--append and --out are two places for the drafts: choose one")
     if edition is not None and not append:
         raise click.UsageError("--edition goes with --append")
     loaded, _ = corpus.check(settings.corpus_dirs())
-    if not append:
-        drafted = importer.import_document(document, loaded, game, source_id)
-    else:
-        path = scaffold.writable_entries_file(scaffold.entries_file(loaded, game, source_id), game, instead=", write the drafts elsewhere (--out FILE)")
-        drafted = importer.import_document(document, updating.without_file(loaded, path), game, source_id)
-        if edition is not None:
-            the_source = loaded.game(game).source(source_id)
-            assert the_source is not None  # import_document has checked it
-            updating.check_edition(the_source, edition)
-    summary = drafted.summary()
     if append:
-        done = updating.append_drafts(path, drafted, edition)
-        summary += f"\n{done.summary()}"
-        for gone in done.gone:
-            summary += f"\n  gone from the document (kept, to restate or delete): {gone.id} ({gone.title})"
-        for gone in done.restated_gone:
-            summary += f"\n  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})"
-        vocabulary = drafted.vocabulary
-        keys = scaffold.write_vocabulary(loaded.game(game), vocabulary.synonyms, vocabulary.terms, document.name)
-        if keys:
-            summary += f"\nProposed vocabulary ({' and '.join(keys)}) written to {loaded.game(game).path}: review it"
-        # `check --sources DIR` then finds the curator's copy of the document by its name.
-        scaffold.name_document(loaded.game(game), source_id, document.name)
-    elif out is None:
+        update = updating.import_update(
+            loaded, document, game, source_id, edition, force=force, instead=", write the drafts elsewhere (--out FILE)"
+        )
+        click.echo(update.report(), err=True)
+        return
+    drafted = importer.import_document(document, loaded, game, source_id)
+    summary = drafted.summary()
+    if out is None:
         click.echo(drafted.to_markdown(), nl=False)
     else:
         scaffold.write_new(out, drafted.to_markdown(), force=force)
@@ -248,8 +241,8 @@ def new_game(
         id_prefix=id_prefix, edition=edition, date=date, language=language,
     )
     # The next command must find the game: a folder given with --corpus is read only when named again.
-    corpus = f" --corpus {shlex.quote(str(folder.parent))}" if settings.extra else ""
-    click.echo(f"{slug} started in {folder}; next: rulebot{corpus} import DOCUMENT --game {slug} --source {source_id} --append", err=True)
+    named = f" --corpus {shlex.quote(str(folder.parent))}" if settings.extra else ""
+    click.echo(f"{slug} started in {folder}; next: rulebot{named} import DOCUMENT --game {slug} --source {source_id} --append", err=True)
 
 
 @click.command()
@@ -308,8 +301,8 @@ REVIEW_CHOICES = (
 @click.option("--start-over", is_flag=True, help="Offer again the drafts skipped in earlier walks.")
 @click.pass_obj
 def review(settings: Settings, game: str, start_over: bool) -> None:
-    """Walk through a game's drafts one at a time, in document order (the only order: rulebot keeps no record
-    of what players ask most).
+    """Walk through a game's drafts one at a time, in file order (the game's sources, then each file's entries:
+    rulebot keeps no record of what players ask most).
 
     Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes),
     [e]dit it in $EDITOR (checked as `rulebot check` does on save; an edit that
@@ -319,14 +312,9 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
     drafts skipped) for the next time. Choices are read a line at a time from
     standard input, so that a script can give them.
     """
-    from rulebot.corpus import draft_review, scaffold
+    from rulebot.corpus import walk as draft_walk
 
-    walk = draft_review.load_walk(settings.corpus_dirs(), game)
-    for path, _source in walk.files:
-        scaffold.writable_entries_file(path, game)
-    if start_over:
-        walk.start_over()
-    counts: dict[str, int] = {}
+    walk = draft_walk.load_walk(settings.corpus_dirs(), game, start_over=start_over)
     letters = "/".join(letter for letter, _ in REVIEW_CHOICES)
     menu = ", ".join(f"{letter} {what}" for letter, what in REVIEW_CHOICES)
     while drafts := walk.drafts():
@@ -340,42 +328,44 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
             break
         if choice == "a":
             walk.accept(draft)
-            counts["accepted"] = counts.get("accepted", 0) + 1
         elif choice == "k":
             walk.skip(draft)
-            counts["skipped"] = counts.get("skipped", 0) + 1
         elif choice == "m":
             try:
-                merged = walk.merge_next(draft)
+                notify(f"{walk.merge_next(draft)} merged into {draft.id}")
             except CurationError as exc:
                 notify(f"not merged: {exc}")
-                continue
-            notify(f"{merged} merged into {draft.id}")
-            counts["merged"] = counts.get("merged", 0) + 1
-        elif choice in ("e", "s"):
-            ended = _review_edit(walk, draft, split=choice == "s")
-            if ended == "quit":
-                break
-            if ended == "saved":
-                what = "edited" if choice == "e" else "split"
-                counts[what] = counts.get(what, 0) + 1
-    left, skipped = len(walk.drafts()), walk.skipped()
-    done = ", ".join(f"{n} {what}" for what, n in counts.items()) or "nothing changed"
-    more = f", {skipped} skipped (--start-over offers them again)" if skipped else ""
-    notify(f"{done}; {plural(left, 'draft')} left to review in {game}{more}")
+        elif _review_edit(walk, draft, split=choice == "s") == "quit":
+            break
+    notify(walk.report())
 
 
-def _review_edit(walk, draft, split: bool) -> str:  # type: ignore[no-untyped-def]
+def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
     """Edit (or split) a draft until its edit passes: "saved", "discarded", or "quit" (the edit kept for later)."""
+    from rulebot.corpus.walk import ChangedMeanwhileError
+
     path = walk.edit_file(draft, split=split)
     while True:
         try:
             click.edit(filename=str(path))
         except click.ClickException as exc:
             raise click.ClickException(f"{exc.format_message()}; your edit is kept in {path}") from None
-        problems = walk.save_edit(draft)
+        try:
+            problems = walk.save_edit(draft)
+        except ChangedMeanwhileError as exc:
+            notify(str(exc))
+            again = _review_choice(
+                "[r/q] (r edit its current text afresh, your edit kept beside it to copy from; q quit and keep your edit for later): ",
+                {"r", "q"},
+            )
+            if again == "q":
+                return "quit"
+            notify(f"your earlier edit of {draft.id} is kept in {walk.reopen_edit(draft)}")
+            continue
         if not problems:
             notify(f"{draft.id} saved")
+            for warning in walk.warnings:
+                notify(f"{draft.id}: warning: {warning}")
             return "saved"
         for problem in problems:
             notify(f"{draft.id}: {problem}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -88,7 +88,7 @@ class RulebotGroup(click.Group):
         with _how_commands_end():
             return super().make_context(*args, **kwargs)
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         with _how_commands_end():
             result = super().invoke(ctx)
         if ctx.invoked_subcommand is None:
@@ -98,7 +98,7 @@ class RulebotGroup(click.Group):
             ctx.exit(status.OK)
         return result
 
-    def main(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         # Whoever calls it (the entry point, a test's runner), its output is cleaned (rulebot.cli.terminal).
         from rulebot.cli.terminal import cleaned_output
 

@@ -9,7 +9,7 @@ import shutil
 import sys
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulebot.cli import status
 from rulebot.cli.messages import N_, _, language, language_name
@@ -17,6 +17,7 @@ from rulebot.language import quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
 if TYPE_CHECKING:
+    from rulebot.index.payload import EntryJSON, Link, StoredEntry
     from rulebot.search.answer import Answer
 
 INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "player_counts")
@@ -179,7 +180,7 @@ def fit(lines: Iterable[str], width: int) -> list[str]:
     return out
 
 
-def public(payload: dict, **extra: object) -> dict:
+def public(payload: EntryJSON, **extra: object) -> dict[str, object]:
     """An entry payload as JSON readers get it."""
     out = {k: v for k, v in payload.items() if k not in INTERNAL_KEYS}
     out.update(extra)
@@ -196,7 +197,7 @@ def to_json(data: object) -> str:
 
 
 
-def answer_json(answer: Answer) -> dict:
+def answer_json(answer: Answer) -> dict[str, object]:
     """The one JSON object `ask --json` prints."""
     return {
         "query": answer.query,
@@ -237,7 +238,7 @@ def kind_label(kind: str) -> str:
     return _(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
 
 
-def heading(entry: dict, style: Style) -> str:
+def heading(entry: EntryJSON, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
     revised = " · " + _("revised in the edition of {date}").format(date=entry["revised"]) if entry.get("revised") else ""
@@ -252,7 +253,7 @@ def heading(entry: dict, style: Style) -> str:
     return "  ".join([f"{style(entry['title'], BOLD, CYAN)}  {style(tags, DIM)}", *flags])
 
 
-def citation(entry: dict) -> str:
+def citation(entry: EntryJSON) -> str:
     """Where the ruling comes from, precise enough to look it up."""
     source = entry["source"]
     parts = [source["title"]]
@@ -300,12 +301,12 @@ def _balance(line: str) -> str:
     return line
 
 
-def refs(items: list[dict], style: Style) -> str:
+def refs(items: list[Link], style: Style) -> str:
     """Linked entries as 'Title (id)'."""
     return "; ".join(f"{r['title']} {style('(' + r['id'] + ')', DIM)}" for r in items)
 
 
-def entry_block(entry: dict, style: Style, *, full: bool = True, numbered: bool = False) -> list[str]:
+def entry_block(entry: StoredEntry, style: Style, *, full: bool = True, numbered: bool = False) -> list[str]:
     """An entry for the terminal: heading, text, citation and cross-references; `numbered`: its See also
     numbered ("[1] Setup (lh-setup)"), for `play`'s `:see N`."""
     lines = [heading(entry, style)]
@@ -336,7 +337,7 @@ def for_players_label(players: int, expansion: str | None = None) -> str:
     return _("For 1 player: ") if players == 1 else _("For {players} players: ").format(players=players)
 
 
-def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
+def setup_lines(setup: dict[str, Any] | None, game_name: str, style: Style) -> list[str]:
     """The setup steps that answer a question for a player count (Answer.setup), a line each: "For 3 players: ...";
     or that the game is not played by that count; none without steps."""
     if not setup:
@@ -355,7 +356,7 @@ def setup_lines(setup: dict | None, game_name: str, style: Style) -> list[str]:
     ]
 
 
-def played_by_line(ranges: list[dict]) -> str:
+def played_by_line(ranges: list[dict[str, Any]]) -> str:
     """"Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5.": the base game's counts, then each
     expansion's that gives its own, and those no source gives (Answer.setup's "ranges")."""
     from rulebot.corpus.setup import count_range, played_by
@@ -369,7 +370,7 @@ def played_by_line(ranges: list[dict]) -> str:
     return "; ".join(parts) + "."
 
 
-def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -> list[str]:
+def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None = None) -> list[str]:
     """A setup checklist (rulebot.answering.setup_checklist) for the terminal, fitted to its width (or
     `columns`): a numbered step a paragraph, each with what the sources leave open and its citation."""
     from rulebot.corpus.setup import with_expansions
@@ -399,7 +400,7 @@ def checklist_lines(checklist: dict, style: Style, columns: int | None = None) -
     return lines
 
 
-def step_citation(step: dict) -> str:
+def step_citation(step: dict[str, Any]) -> str:
     """Where a setup step comes from: its expansion, its entry's document and section, the entry's id."""
     entry = step["entry"]
     parts = [step["expansion_name"]] if step.get("expansion_name") else []
@@ -459,7 +460,7 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
         shown = answer.parts if answer.confident else len(answer.results)
         for_players = for_players_lines(answer, style)
         if for_players:
-            lines += ["" if lines else None, *for_players]
+            lines += ["", *for_players] if lines else for_players
         for hit in answer.results[:shown]:
             lines += ["", *entry_block(hit.data, style, full=False, numbered=numbered and hit is answer.results[0])]
         rest = answer.results[shown:]
@@ -468,7 +469,7 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
         for hit in rest:
             house = style(" " + _("(house rule)"), YELLOW) if hit.data.get("house_rule") else ""
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {kind_label(hit.data['kind'])}, {hit.data['game_name']}{house}")
-    return "\n".join(fit([line for line in lines if line is not None], columns or width())).lstrip("\n")
+    return "\n".join(fit(lines, columns or width())).lstrip("\n")
 
 
 COLOR_MODES = ("auto", "always", "never")

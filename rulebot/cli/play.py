@@ -23,6 +23,9 @@ from rulebot.errors import RulebotError
 from rulebot.text import plural
 
 if TYPE_CHECKING:
+    from prompt_toolkit.completion import Completer
+
+    from rulebot.index.payload import Link, StoredEntry
     from rulebot.search.ranking import Searcher
 
 HISTORY_FILE = "play-history"
@@ -108,9 +111,9 @@ class PlaySession:
     """Entries per answer: the first in full, the others on one line each."""
     width: int | None = None
     """Columns to fit the output to; None for the terminal's (see rulebot.cli.output.width)."""
-    last: dict | None = None
+    last: StoredEntry | None = None
     """The payload of the entry shown last in full."""
-    see_also: list[dict] = field(default_factory=list)
+    see_also: list[Link] = field(default_factory=list)
     """The last entry's "See also" references ({id, title}), for `:see N`."""
     done: bool = False
     """True once the user asked to leave."""
@@ -228,11 +231,11 @@ class PlaySession:
         finally:
             messages.use("en")  # the session's own lines are in English
 
-    def _entry_lines(self, entry: dict, *, full: bool) -> list[str]:
+    def _entry_lines(self, entry: StoredEntry, *, full: bool) -> list[str]:
         """An entry as rulebot.cli.output prints it, with its See also numbered for `:see N`."""
         return output.entry_block(entry, self.style, full=full, numbered=True)
 
-    def _remember(self, entry: dict) -> None:
+    def _remember(self, entry: StoredEntry) -> None:
         self.last = entry
         self.see_also = list(entry.get("see_also_refs") or [])
 
@@ -240,7 +243,7 @@ class PlaySession:
         entry = self.searcher.get(entry_id)
         self._remember(entry)
         lines = self._entry_lines(entry, full=True)
-        referenced = [{"id": i, "title": self._ids.get(i, (i, ""))[0]} for i in entry.get("referenced_by", [])]
+        referenced: list[Link] = [{"id": i, "title": self._ids.get(i, (i, ""))[0]} for i in entry.get("referenced_by", [])]
         if referenced:
             lines.insert(-1, "  " + self.style("Referenced by: ", DIM) + output.refs(referenced, self.style))
         return self._fit(lines)
@@ -356,8 +359,9 @@ class PlaySession:
             return mine + [i for i, (_, g) in self._ids.items() if g != self.game]
         if command == ":see":
             return [str(n) for n in range(1, len(self.see_also) + 1)]
-        if command == ":setup" and self.game is not None and games[self.game].get("setup"):
-            return [str(n) for n in games[self.game]["setup"]["players"]]
+        if command == ":setup" and self.game is not None:
+            setup = games[self.game].get("setup")
+            return [str(n) for n in setup["players"]] if setup else []
         return []
 
     def _fit(self, lines: list[str]) -> str:
@@ -387,7 +391,7 @@ def run_plain(session: PlaySession, lines: Iterable[str], echo: Callable[[str], 
             break
 
 
-def make_completer(session: PlaySession):  # -> prompt_toolkit.completion.Completer
+def make_completer(session: PlaySession) -> Completer:
     """A prompt_toolkit completer offering `session.completions`, each with its description."""
     from prompt_toolkit.completion import Completer, Completion
 

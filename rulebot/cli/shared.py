@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from rulebot.cli.output import Style
     from rulebot.corpus.model import Corpus
     from rulebot.search.ranking import Searcher
+
+FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
+"""What a click decorator takes and gives back (as click types its own): a command's function, or the command."""
 
 
 @dataclass
@@ -92,7 +95,7 @@ warn = warner(notify)
 
 def color() -> bool:
     """Whether the command running prints in colour (the group's --color)."""
-    return click.get_current_context().find_object(Settings).color
+    return click.get_current_context().ensure_object(Settings).color
 
 
 def current_style() -> Style:
@@ -111,10 +114,10 @@ def echo(text: str) -> None:
     click.echo(printable(text, styles=colored), color=colored)
 
 
-def click_options(options: Iterable[Option]) -> Callable:
+def click_options(options: Iterable[Option]) -> Callable[[FC], FC]:
     """Declare a table's options (rulebot.cli.asking) on a click command, in the table's order."""
 
-    def declare(command: Callable) -> Callable:
+    def declare(command: FC) -> FC:
         for option in reversed(tuple(options)):
             command = click_option(option)(command)
         return command
@@ -122,9 +125,9 @@ def click_options(options: Iterable[Option]) -> Callable:
     return declare
 
 
-def click_option(option: Option, **changes: object) -> Callable:
+def click_option(option: Option, **changes: object) -> Callable[[FC], FC]:
     """The click declaration of an option of a table (rulebot.cli.asking), with `changes` to its attributes."""
-    attributes: dict[str, object] = {"help": option.help}
+    attributes: dict[str, Any] = {"help": option.help}  # click.option takes **attrs: Any
     if option.takes == FLAG:
         attributes["is_flag"] = True
     elif option.takes == VALUES:
@@ -154,15 +157,16 @@ def with_group_options(command: click.Command, *, color: bool) -> None:
     made (Settings.take); given nowhere, they leave it as it is."""
 
     def take(ctx: click.Context, param: click.Parameter, value: object) -> None:
-        # ensure_object: completing a line, click parses without running the group, which makes the Settings
-        ctx.ensure_object(Settings).take(**{param.name: value})  # type: ignore[arg-type, dict-item]
+        # ensure_object: completing a line, click parses without running the group, which makes the Settings.
+        # The value is of the type of the option named (click converts it): Settings.take's parameter of that name.
+        ctx.ensure_object(Settings).take(**{param.name: value})  # type: ignore[arg-type]
 
     for option in GROUP_OPTIONS:
         if color or option.dest != "color":
             click_option(option, default=None, show_default=False, expose_value=False, callback=take)(command)
 
 
-def with_option(help: str) -> Callable:
+def with_option(help: str) -> Callable[[FC], FC]:
     """The `--with EXP` option of the commands that answer questions, with a help of their own."""
     return click_option(WITH, help=help)
 
@@ -176,7 +180,7 @@ def bad_value(ctx: click.Context, param: click.Parameter | str, exc: Exception) 
     return click.BadParameter(str(exc), ctx=ctx, param=param)
 
 
-def kind_option(help: str, **kwargs: object) -> Callable:
+def kind_option(help: str, **kwargs: Any) -> Callable[[FC], FC]:
     """The `--kind` option: one of the kinds, else a usage error naming them (with the one meant, if close)."""
 
     def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

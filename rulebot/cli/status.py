@@ -1,4 +1,4 @@
-"""The exit statuses of the `rulebot` command: grep's convention, extended (the README has the table).
+"""The exit statuses of the `rulebot` command: grep's convention, extended (docs/scripts.md has the table).
 
 Shared by the click commands (rulebot.cli.main) and the quick path (rulebot.cli.quick),
 so that both end alike; nothing here imports anything.

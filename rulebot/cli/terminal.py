@@ -50,9 +50,9 @@ class CleanStream:
 def clean_output() -> None:
     """From now on, sys.stdout and sys.stderr write only what a terminal may be given (wrapped once only)."""
     if sys.stdout is not None and not isinstance(sys.stdout, CleanStream):
-        sys.stdout = CleanStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = CleanStream(sys.stdout)
     if sys.stderr is not None and not isinstance(sys.stderr, CleanStream):
-        sys.stderr = CleanStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = CleanStream(sys.stderr)
 
 
 @contextlib.contextmanager

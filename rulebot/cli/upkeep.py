@@ -58,7 +58,8 @@ def config_get(ctx: click.Context, key: str) -> None:
     from rulebot import config
 
     if key == config.LANG:
-        values = [config.language()] if config.language() else []
+        lang = config.language()
+        values = [lang] if lang else []
     else:
         game, setting = config.split_key(key)
         values = config.load().get(game, {}).get(setting, [])

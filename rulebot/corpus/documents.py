@@ -13,9 +13,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulebot.errors import CurationError
 from rulebot.text import plain_text
+
+if TYPE_CHECKING:  # markdown-it-py is imported where a document is read, not to load this module
+    from markdown_it.token import Token
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
@@ -153,8 +157,8 @@ def markdown_blocks(text: str) -> Iterator[Block]:
             index += 1
 
 
-def _inline_text(children: list) -> str:
-    parts = []
+def _inline_text(children: list[Token]) -> str:
+    parts: list[str] = []
     for child in children:
         if child.type in ("text", "code_inline"):
             parts.append(child.content)

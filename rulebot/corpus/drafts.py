@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rulebot.corpus import glossary
 from rulebot.corpus.documents import DASHES, NUMBER, escape_text, expand_range, nice_title, number_key, parent_number, plain, strip_number
-from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, unique_id
+from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, one_line, unique_id
 from rulebot.corpus.model import Corpus, Game
 from rulebot.text import fold, plural
 
@@ -117,7 +117,7 @@ class Imported:
         if self.unresolved or self.redirects_unresolved:
             lines.append("References that name nothing drafted (document line: reference):")
             lines.append("")
-            lines.extend(f"- {line}: {_one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
+            lines.extend(f"- {line}: {one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
         if self.vocabulary:
             lines.append("Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it there):")
@@ -458,17 +458,17 @@ class Drafting:
             result.entries.append(
                 DraftEntry(
                     id=draft.id,
-                    title=_one_line(draft.title),
+                    title=one_line(draft.title),
                     kind=draft.kind,
-                    section=_one_line(draft.section or draft.title),
+                    section=one_line(draft.section or draft.title),
                     text=_safe_text(text),
                     line=draft.line,
-                    aliases=tuple(_one_line(a) for a in draft.aliases),
+                    aliases=tuple(one_line(a) for a in draft.aliases),
                     see_also=tuple(links),
                 )
             )
 
-        others = []
+        others: list[str] = []
         if self.corpus is not None:
             for slug, game in self.corpus.games.items():
                 if slug != self.game.slug:
@@ -540,10 +540,6 @@ def _name_key(name: str) -> str:
 def _clean_section(text: str, acronyms: frozenset[str] = frozenset()) -> str:
     """A heading as a component of a section: title case, no `>` (the separator), no closing `:` or `.`."""
     return nice_title(text.replace(">", "›"), acronyms).rstrip(":.").strip()
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _safe_text(text: str) -> str:

@@ -13,6 +13,7 @@ import stat
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from rulebot.places import escaped_name, is_undecodable, shipped_corpus_dir
 
@@ -21,6 +22,8 @@ SETUP_FILE = "setup.toml"
 """In a game folder: the game's setup as data (rulebot.corpus.setup_toml)."""
 VOCABULARY_FILE = "vocabulary.toml"
 """At a corpus folder's top: synonyms shared by every game of that folder."""
+TomlTable = dict[str, Any]
+"""A table of those TOML files as tomllib parses it: its values are of any TOML type until checked where read."""
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Larger corpus files are refused rather than read: a whole rulebook's entries take a few hundred KB
 (corpus/README.md); the config file has the same limit."""
@@ -30,7 +33,7 @@ SETTLED_NS = 2_000_000_000
 """A file written this shortly before its stamp was taken may change again within the
 same timestamp tick (coarse on some file systems): such a stamp is not trusted."""
 
-Stamps = dict[str, list]
+Stamps = dict[str, list[int | str]]
 """Per file path: [size, mtime_ns, inode, sha256 of the content] when it was last read."""
 
 
@@ -133,7 +136,7 @@ def fingerprint(dirs: Iterable[Path], known: Stamps | None = None) -> tuple[str,
             key = [info.st_size, info.st_mtime_ns, info.st_ino]
             stamp = known.get(name)
             if stamp is not None and stamp[:3] == key and info.st_mtime_ns < now - SETTLED_NS:
-                content = stamp[3]
+                content = str(stamp[3])
             else:
                 data, refused = read_corpus_file(path)
                 content = hashlib.sha256(data).hexdigest() if data is not None else f"refused: {refused}"

@@ -57,12 +57,7 @@ def slugify(text: str) -> str:
 
 def unique_id(prefix: str, title: str, taken: set[str]) -> str:
     """`prefix-slug-of-title`, with -2, -3 ... added until it is not in `taken`."""
-    base = f"{prefix}-{slugify(title)}"
-    candidate, n = base, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{base}-{n}"
-    return candidate
+    return numbered(f"{prefix}-{slugify(title)}", taken)
 
 
 def split_list(value: str) -> list[str]:
@@ -240,11 +235,12 @@ def format_entry(entry_id: str, headers: Iterable[tuple[str, str]], text: str) -
     return "\n".join(lines)
 
 
-def joined(existing: str | None, text: str) -> str:
-    """Entries `text` added at the end of an entries file's `existing` content (None: no file), a blank line between."""
+def joined(existing: str | None, text: str, ending: str = "\n") -> str:
+    """Entries `text` added at the end of an entries file's `existing` content (None: no file), a blank line between
+    (of the file's line `ending`)."""
     if not existing:
         return text
-    return existing + ("" if existing.endswith("\n\n") else "\n" if existing.endswith("\n") else "\n\n") + text
+    return existing + ("" if existing.endswith(ending * 2) else ending if existing.endswith(ending) else ending * 2) + text
 
 
 def file_lines(path: str) -> list[str] | None:
@@ -271,3 +267,61 @@ def header_line(entry: Entry, key: str, lines: list[str] | None = None) -> int:
         if not lines[number].strip():
             break
     return entry.line
+
+
+# -- shared by the writers of entries files (rulebot.corpus.updating, rulebot.corpus.walk) -----------------
+
+
+def numbered(base: str, taken: set[str]) -> str:
+    """`base`, with -2, -3 ... added until it is not in `taken`: the one numbering of ids."""
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def renumbered_id(entry_id: str, title: str, taken: set[str]) -> str:
+    """An id unique_id gave (`prefix-slug`, perhaps numbered) numbered afresh against `taken`: `x-example-2`
+    becomes `x-example-3`, not `x-example-2-2`."""
+    match = re.fullmatch(rf"(.+-{re.escape(slugify(title))})(?:-\d+)?", entry_id)
+    return numbered(match.group(1) if match else entry_id, taken)
+
+
+def lines_with_ends(text: str) -> list[str]:
+    """A text's lines with their own line ends, cut where split_lines cuts them."""
+    parts = LINE_BREAK_RE.split(text)
+    ends = LINE_BREAK_RE.findall(text)
+    lines = [part + (ends[i] if i < len(ends) else "") for i, part in enumerate(parts)]
+    return lines if lines and lines[-1] else lines[:-1]
+
+
+def line_ending(lines: list[str]) -> str:
+    """The line ending a file's lines use (its first line's), LF for a file of one line or none."""
+    return next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
+
+
+def one_line(text: str) -> str:
+    """A value's words on one line, single-spaced."""
+    return " ".join(text.split())
+
+
+def header(raw: RawEntry, key: str) -> str:
+    """A header value of a raw entry, on one line ("" when it has none)."""
+    return one_line(raw.headers.get(key, ("", 0))[0])
+
+
+def is_draft(raw: RawEntry) -> bool:
+    """Still marked `draft: true`: anything else (no draft line, `false`, a value check refuses) is the curator's."""
+    return header(raw, "draft") == "true"
+
+
+def spans(raws: list[RawEntry], lines: list[str]) -> list[tuple[RawEntry, int]]:
+    """Each entry of a file, and the index of the line after it, the blank lines after it left out."""
+    ends = [*[r.line - 1 for r in raws[1:]], len(lines)]
+    found = []
+    for raw, end in zip(raws, ends):
+        while end > raw.line and not lines[end - 1].strip():
+            end -= 1
+        found.append((raw, end))
+    return found

@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
+from rulebot.corpus.files import TomlTable
 from rulebot.corpus.format import ID_RE, is_date, slugify, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
@@ -30,7 +31,7 @@ Groups = tuple[tuple[str, ...], ...]
 """Groups of words or phrases that mean the same (a vocabulary's synonyms, its French words)."""
 
 
-def parse_toml(path: Path, text: str, problems: list[Problem]) -> dict | None:
+def parse_toml(path: Path, text: str, problems: list[Problem]) -> TomlTable | None:
     """The parsed content of a TOML file's text, or None after adding why not to `problems`."""
     try:
         data = tomllib.loads(text)
@@ -75,14 +76,14 @@ def _strings(value: object) -> list[str]:
     return found
 
 
-def read_vocabulary(path: Path, text: str, data: dict, problems: list[Problem]) -> tuple[Groups, Groups]:
+def read_vocabulary(path: Path, text: str, data: TomlTable, problems: list[Problem]) -> tuple[Groups, Groups]:
     """The synonym groups and French groups of a corpus folder's vocabulary.toml."""
     toml = TomlFile(path, text, problems)
     toml.unknown_keys(data, {"synonyms", "french"})
     return groups(toml.string_lists(data, "synonyms")), groups(toml.string_lists(data, "french"))
 
 
-def read_game(path: Path, text: str, data: dict, games: dict[str, Game], problems: list[Problem]) -> Game | None:
+def read_game(path: Path, text: str, data: TomlTable, games: dict[str, Game], problems: list[Problem]) -> Game | None:
     """The game of a game.toml, or None when it has problems (or is one of `games` already)."""
     toml = TomlFile(path, text, problems)
     before = len(problems)
@@ -150,7 +151,7 @@ def read_game(path: Path, text: str, data: dict, games: dict[str, Game], problem
     )
 
 
-def read_house_rules(path: Path, text: str, data: dict, games: dict[str, Game], problems: list[Problem]) -> tuple[Game, Game] | None:
+def read_house_rules(path: Path, text: str, data: TomlTable, games: dict[str, Game], problems: list[Problem]) -> tuple[Game, Game] | None:
     """A house-rules folder's game.toml (it `extends` one of `games`): the game with the folder's sources
     added, and the game as the folder's own files see it (with those sources only); None when it has problems."""
     toml = TomlFile(path, text, problems)
@@ -178,7 +179,7 @@ def read_house_rules(path: Path, text: str, data: dict, games: dict[str, Game], 
     return replace(game, sources=game.sources + tuple(sources)), replace(game, sources=tuple(sources))
 
 
-def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_trust: str = "official") -> list[Source]:
+def read_sources(toml: TomlFile, data: TomlTable, expansion_slugs: set[str], default_trust: str = "official") -> list[Source]:
     """The `[[sources]]` of a game.toml, each checked."""
     sources = []
     for i, item in enumerate(toml.tables(data, "sources")):
@@ -204,7 +205,7 @@ def read_sources(toml: TomlFile, data: dict, expansion_slugs: set[str], default_
     return sources
 
 
-def read_editions(toml: TomlFile, item: dict, source: Source, index: int) -> tuple[Edition, ...]:
+def read_editions(toml: TomlFile, item: TomlTable, source: Source, index: int) -> tuple[Edition, ...]:
     """A source's earlier editions (`editions = [{ date = ..., edition = "..." }]`), each checked: a date
     before the next one's and before the source's own `date`, which they need."""
     value = item.get("editions", [])
@@ -234,7 +235,7 @@ def read_editions(toml: TomlFile, item: dict, source: Source, index: int) -> tup
     if any(later <= earlier for earlier, later in itertools.pairwise(dates)):
         toml.error("editions", f"the editions of source {source.id!r} must be oldest first, each before the next and before its date", "sources", index)
     return tuple(editions)
-def _headings(toml: TomlFile, item: dict, index: int) -> tuple[tuple[str, str], ...]:
+def _headings(toml: TomlFile, item: TomlTable, index: int) -> tuple[tuple[str, str], ...]:
     """A source's `headings`: its section headings in the entries' language, by heading as the document has it."""
     value = item.get("headings", {})
     if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip() for k, v in value.items()):
@@ -279,7 +280,7 @@ class TomlFile:
     def _where(self, key: str, table: str | None, index: int) -> str:
         return f"{table}[{index}].{key}" if table else key
 
-    def string(self, data: dict, key: str, required: bool = False, table: str | None = None, index: int = 0) -> str:
+    def string(self, data: TomlTable, key: str, required: bool = False, table: str | None = None, index: int = 0) -> str:
         value = data.get(key)
         if value is None:
             if required:
@@ -290,14 +291,14 @@ class TomlFile:
             return ""
         return value.strip()
 
-    def integer(self, data: dict, key: str, table: str | None = None, index: int = 0) -> int | None:
+    def integer(self, data: TomlTable, key: str, table: str | None = None, index: int = 0) -> int | None:
         value = data.get(key)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             self.error(key, f"{self._where(key, table, index)} must be a whole number", table, index)
             return None
         return value
 
-    def date(self, data: dict, key: str, table: str | None = None, index: int = 0) -> str | None:
+    def date(self, data: TomlTable, key: str, table: str | None = None, index: int = 0) -> str | None:
         value = data.get(key)
         if value is None:
             return None
@@ -308,21 +309,21 @@ class TomlFile:
         self.error(key, f"{self._where(key, table, index)} must be a date YYYY-MM-DD", table, index)
         return None
 
-    def tables(self, data: dict, key: str) -> list[dict]:
+    def tables(self, data: TomlTable, key: str) -> list[TomlTable]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             self.error(key, f"{key} must be an array of tables ([[{key}]])")
             return []
         return value
 
-    def string_list(self, data: dict, key: str) -> list[str]:
+    def string_list(self, data: TomlTable, key: str) -> list[str]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             self.error(key, f"{key} must be a list of non-empty strings")
             return []
         return [v.strip() for v in value]
 
-    def string_lists(self, data: dict, key: str) -> list[list[str]]:
+    def string_lists(self, data: TomlTable, key: str) -> list[list[str]]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(
             isinstance(group, list) and len(group) >= 2 and all(isinstance(v, str) and v.strip() for v in group)
@@ -332,7 +333,7 @@ class TomlFile:
             return []
         return [[v.strip() for v in group] for group in value]
 
-    def unknown_keys(self, data: dict, known: set[str]) -> None:
+    def unknown_keys(self, data: TomlTable, known: set[str]) -> None:
         for key in data:
             if key not in known:
                 self.error(key, f"unknown key {key!r} (known: {', '.join(sorted(known))})")

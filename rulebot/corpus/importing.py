@@ -388,7 +388,7 @@ PARAGRAPH_STEPS: tuple[tuple[str, Callable[[Drafting, Paragraph], bool]], ...] =
 """What a paragraph can be, in the order tried: a step returns whether it took the paragraph."""
 
 
-def _dash_lead_name(match: re.Match) -> bool:
+def _dash_lead_name(match: re.Match[str]) -> bool:
     """`Alliance — If you ...`: a short name without digits, then a new sentence."""
     name, rest = match.group("name").strip(), match.group("rest")
     return len(name.split()) <= 4 and not re.search(r"\d", name) and rest[:1].isupper()

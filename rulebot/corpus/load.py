@@ -22,7 +22,7 @@ from rulebot import collector
 from rulebot.corpus import games, setup_toml, translations
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
-from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, is_entries_file, read_corpus_file, translation_name
+from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, TomlTable, is_entries_file, read_corpus_file, translation_name
 from rulebot.corpus.format import split_lines
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CorpusError, Problem
@@ -116,9 +116,9 @@ def _drop_dangling_references(corpus: Corpus, cycle_links: set[tuple[str, str]])
     """Drop every see_also and modifies naming an entry that is not there (or the entry itself),
     and each modifies that closes a cycle; what was dropped ("see_also of a to b")."""
     entries = corpus.entries
-    dropped = []
+    dropped: list[str] = []
     for entry in list(entries.values()):
-        kept = {}
+        kept: dict[str, tuple[str, ...]] = {}
         for key in ("see_also", "modifies"):
             targets = getattr(entry, key)
             kept[key] = tuple(
@@ -126,7 +126,7 @@ def _drop_dangling_references(corpus: Corpus, cycle_links: set[tuple[str, str]])
             )
             dropped.extend(f"{key} of {entry.id} to {t}" for t in targets if t not in kept[key])
         if kept["see_also"] != entry.see_also or kept["modifies"] != entry.modifies:
-            entries[entry.id] = replace(entry, **kept)
+            entries[entry.id] = replace(entry, see_also=kept["see_also"], modifies=kept["modifies"])
     return dropped
 
 
@@ -155,7 +155,7 @@ class ParsedFiles:
         return self.folder / name
 
     @staticmethod
-    def key(text: str, context: tuple) -> bytes:
+    def key(text: str, context: tuple[object, ...]) -> bytes:
         """What a file's parse is kept under: a hash of its text, of what else the parse depends on (dataclasses,
         whose repr() shows all their fields) and of the parser's code."""
         made_of = repr(context).encode("utf-8", "surrogateescape")
@@ -202,7 +202,9 @@ def _parser_version() -> bytes:
 
     digest = hashlib.sha1()
     for module in (entries, entries_format, model, kinds, errors):
-        with contextlib.suppress(OSError, TypeError):
+        if module.__file__ is None:  # no source file to hash (a frozen build)
+            continue
+        with contextlib.suppress(OSError):
             digest.update(Path(module.__file__).read_bytes())
     return digest.digest()
 
@@ -213,7 +215,7 @@ class _Overlay:
 
     path: Path
     text: str
-    data: dict
+    data: TomlTable
     files: list[Path]
 
 
@@ -357,7 +359,7 @@ class _Loader:
             return None
         return text
 
-    def read_toml(self, path: Path) -> tuple[str, dict] | None:
+    def read_toml(self, path: Path) -> tuple[str, TomlTable] | None:
         """The text and parsed content of a TOML file, or None after recording why not."""
         text = self.read_text(path)
         if text is None:
@@ -426,10 +428,11 @@ class _Loader:
             parsed = parse_file(path, text, game, source, shown, house_only)
         else:
             key = self.parsed.key(text, (shown, house_only, game, source))  # all that parsing it depends on
-            parsed = self.parsed.get(path, key)
-            if parsed is None:
-                parsed = parse_file(path, text, game, source, shown, house_only)
-                self.parsed.put(path, key, parsed)
+            kept = self.parsed.get(path, key)
+            if kept is None:
+                kept = parse_file(path, text, game, source, shown, house_only)
+                self.parsed.put(path, key, kept)
+            parsed = kept
         self.problems.extend(parsed.problems)
         self.rejected.update(parsed.rejected)
         left_out = len(parsed.rejected)

@@ -129,7 +129,10 @@ def house_rules_file(corpus: Corpus, game: Game, source: str | None, own_dir: Pa
     the game, with a source `house`.
     """
     if source is not None:
-        if game.source(source).trust != HOUSE_TRUST:
+        given = game.source(source)
+        if given is None:  # new_entry checks the source first
+            raise CurationError(f"no source {source!r} in {game.slug}")
+        if given.trust != HOUSE_TRUST:
             raise CurationError(
                 f"{source!r} is an official source of {game.slug}: a house rule goes to a house source"
                 " (leave out --source for the game's house-rules folder)"
@@ -313,10 +316,11 @@ def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], do
             return None
         for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
             pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
-            if not values or not pattern.search(vocabulary):
+            empty = pattern.search(vocabulary) if values else None
+            if empty is None:
                 continue
             listed = "\n".join(f"  {value}," for value in values)
-            vocabulary = pattern.sub(lambda _m, k=key, v=listed: f"{note}\n{k} = [\n{v}\n]", vocabulary, count=1)
+            vocabulary = f"{vocabulary[: empty.start()]}{note}\n{key} = [\n{listed}\n]{vocabulary[empty.end() :]}"
             written.append(key)
         return head + marker + vocabulary if written else None
 

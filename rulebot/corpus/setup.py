@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_-]+)\}")
 """`{name}` in a step's text: its value for the player count (`values.name`)."""
@@ -115,7 +116,7 @@ class ChecklistStep:
     change: str | None = None
     """"add" or "replace" when an expansion made it; None otherwise."""
 
-    def to_json(self, cite: Callable[[str], dict], names: Mapping[str, str]) -> dict:
+    def to_json(self, cite: Callable[[str], dict[str, Any]], names: Mapping[str, str]) -> dict[str, Any]:
         """The step as `rulebot setup --json` prints it; `cite` gives an entry's citation from its id,
         `names` the expansions' names by slug."""
         return {
@@ -264,7 +265,7 @@ class GameSetup:
         for bits in range(1 << len(slugs)):
             yield tuple(slug for at, slug in enumerate(slugs) if bits >> at & 1)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The setup as JSON data (for the index: GameSetup.from_json reads it back)."""
         return {
             "game": self.game,
@@ -288,7 +289,7 @@ class GameSetup:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> GameSetup:
+    def from_json(cls, data: dict[str, Any]) -> GameSetup:
         """The setup of GameSetup.to_json()."""
         return cls(
             game=data["game"],
@@ -331,7 +332,7 @@ MAX_COMBINED = 10
 """Above this many expansions with setup data, not every set of them is tried (2 ** 10 sets)."""
 
 
-def _step_json(step: SetupStep) -> dict:
+def _step_json(step: SetupStep) -> dict[str, Any]:
     return {
         "id": step.id,
         "order": step.order,
@@ -345,7 +346,7 @@ def _step_json(step: SetupStep) -> dict:
     }
 
 
-def _step_of(data: dict) -> SetupStep:
+def _step_of(data: dict[str, Any]) -> SetupStep:
     return SetupStep(
         id=data["id"],
         order=data["order"],

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from rulebot.corpus.files import TomlTable
 from rulebot.corpus.format import ID_RE, split_lines
 from rulebot.corpus.model import Entry, Game
 from rulebot.corpus.setup import ACTIONS, PLACEHOLDER, WHO, ExpansionSetup, GameSetup, SetupChange, SetupStep, count_range
@@ -30,11 +31,11 @@ CHANGE_KEYS = (STEP_KEYS - {"id"}) | {"action", "step"}
 MAX_COUNT = 99
 """A player count above this is a typing mistake."""
 
-Where = tuple
+Where = tuple[str | int, ...]
 """A table of the file: () for the top, ("steps", 0), ("expansions", 1), ("expansions", 1, "steps", 2)."""
 
 
-def read_setup(path: Path, text: str, data: dict, game: Game, entries: Mapping[str, Entry], rejected: Iterable[str], problems: list[Problem]) -> GameSetup | None:
+def read_setup(path: Path, text: str, data: TomlTable, game: Game, entries: Mapping[str, Entry], rejected: Iterable[str], problems: list[Problem]) -> GameSetup | None:
     """The setup of a game's setup.toml (parsed as `data`), or None after adding its problems to `problems`.
 
     `entries`: the corpus's entries, which the steps must point at (of this game);
@@ -112,7 +113,7 @@ class _Reader:
 
     # -- the file ----------------------------------------------------------------
 
-    def setup(self, data: dict) -> GameSetup:
+    def setup(self, data: TomlTable) -> GameSetup:
         self.unknown_keys((), data, TOP_KEYS)
         players = self.counts((), data, "players", required=True)
         complete = data.get("complete", True)
@@ -121,7 +122,7 @@ class _Reader:
             complete = True
         note = self.string((), data, "note")
         steps = [self.step(("steps", at), table) for at, table in enumerate(self.tables((), data, "steps"))]
-        base = {}
+        base: dict[str, SetupStep] = {}
         for where, step in zip((("steps", at) for at in range(len(steps))), steps):
             if step.id in base:
                 self.problem(where, "id", f"step {step.id!r} is given twice")
@@ -141,7 +142,7 @@ class _Reader:
         self.check_counts(setup)
         return setup
 
-    def expansions(self, data: dict, base: dict[str, SetupStep]) -> list[ExpansionSetup]:
+    def expansions(self, data: TomlTable, base: dict[str, SetupStep]) -> list[ExpansionSetup]:
         out: list[ExpansionSetup] = []
         changed: dict[str, str] = {}  # step id -> the expansion that replaces or removes it
         added: dict[str, str] = {}  # step id -> the expansion that adds it
@@ -173,7 +174,7 @@ class _Reader:
                     self.problem(("expansions", at), "open", f"open.{step_id}: no step {step_id!r} (its steps: {', '.join(sorted(every))})")
         return out
 
-    def opens(self, where: Where, table: dict, uncovered: str) -> tuple[tuple[str, str, str], ...]:
+    def opens(self, where: Where, table: TomlTable, uncovered: str) -> tuple[tuple[str, str, str], ...]:
         """An uncovered expansion's `open` tables: `open.STEP = { text = ..., open = ... }`, the step's text with
         the expansion in play (no number it may change) and what the sources leave open of it."""
         raw = table.get("open", {})
@@ -192,7 +193,7 @@ class _Reader:
             out.append((step_id, item.get("text", "").strip(), item["open"].strip()))
         return tuple(out)
 
-    def change(self, where: Where, table: dict, expansion: str, base: dict[str, SetupStep], changed: dict[str, str], added: dict[str, str]) -> SetupChange | None:
+    def change(self, where: Where, table: TomlTable, expansion: str, base: dict[str, SetupStep], changed: dict[str, str], added: dict[str, str]) -> SetupChange | None:
         action = self.string(where, table, "action", required=True)
         step_id = self.string(where, table, "step", required=True)
         if action and action not in ACTIONS:
@@ -226,7 +227,7 @@ class _Reader:
 
     # -- a step ------------------------------------------------------------------
 
-    def step(self, where: Where, table: dict, default_order: int | None = None) -> SetupStep:
+    def step(self, where: Where, table: TomlTable, default_order: int | None = None) -> SetupStep:
         in_change = len(where) > 2
         if not in_change:
             self.unknown_keys(where, table, STEP_KEYS)
@@ -271,7 +272,7 @@ class _Reader:
             also=tuple(also),
         )
 
-    def values(self, where: Where, table: dict) -> dict[str, dict[int, str]]:
+    def values(self, where: Where, table: TomlTable) -> dict[str, dict[int, str]]:
         raw = table.get("values", {})
         if not isinstance(raw, dict):
             self.problem(where, "values", f"{self.name(where, 'values')} must be a table of values by player count")
@@ -342,9 +343,9 @@ class _Reader:
                     for name in PLACEHOLDER.findall(step.text):
                         if count not in step.values.get(name, {count: ""}):
                             missing.setdefault((expansion, step.id, name), set()).add(count)
-        for (expansion, step_id, name), counts in missing.items():
+        for (expansion, step_id, name), lacking in missing.items():
             where = self.located.get((expansion, step_id), ())
-            self.problem(where, "values", f"values.{name} of step {step_id!r} has no value for {count_range(counts)} players, which the game supports")
+            self.problem(where, "values", f"values.{name} of step {step_id!r} has no value for {count_range(lacking)} players, which the game supports")
         steps = [(None, s) for s in setup.steps] + [(e.expansion, c.new) for e in setup.expansions for c in e.changes if c.new]
         for expansion, step in steps:
             where = self.located.get((expansion, step.id), ())
@@ -359,14 +360,14 @@ class _Reader:
 
     # -- typed values --------------------------------------------------------------
 
-    def tables(self, where: Where, data: dict, key: str) -> list[dict]:
+    def tables(self, where: Where, data: TomlTable, key: str) -> list[TomlTable]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             self.problem(where, key, f"{self.name(where, key)} must be an array of tables ([[...{key}]])")
             return []
         return value
 
-    def string(self, where: Where, data: dict, key: str, required: bool = False) -> str:
+    def string(self, where: Where, data: TomlTable, key: str, required: bool = False) -> str:
         value = data.get(key)
         if value is None:
             if required:
@@ -377,14 +378,14 @@ class _Reader:
             return ""
         return value.strip()
 
-    def strings(self, where: Where, data: dict, key: str) -> list[str]:
+    def strings(self, where: Where, data: TomlTable, key: str) -> list[str]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             self.problem(where, key, f"{self.name(where, key)} must be a list of non-empty strings")
             return []
         return [v.strip() for v in value]
 
-    def counts(self, where: Where, data: dict, key: str, required: bool = False) -> list[int]:
+    def counts(self, where: Where, data: TomlTable, key: str, required: bool = False) -> list[int]:
         value = data.get(key)
         if value is None:
             if required:
@@ -400,7 +401,7 @@ class _Reader:
             return []
         return value
 
-    def unknown_keys(self, where: Where, data: dict, known: set[str], why: str = "") -> None:
+    def unknown_keys(self, where: Where, data: TomlTable, known: set[str], why: str = "") -> None:
         for key in data:
             if key not in known:
                 self.problem(where, key, f"unknown key {self.name(where, key)!r} ({why or 'known: ' + ', '.join(sorted(known))})")

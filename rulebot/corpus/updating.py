@@ -7,7 +7,8 @@ the title or section leave alone. Importing a document again, or a new
 edition of it, pairs each draft with the entry of the same anchor (else of
 the same section and title, for entries drafted before anchors were
 written; else, for what is left, of a title only one draft and one entry
-have: a question renumbered, a heading moved), then:
+have: a question renumbered, a heading moved; else a draft entry of the
+same text: its heading renamed), then:
 
 - an entry still marked `draft: true` is rewritten in place with the new
   draft (its id, and the header keys the importer does not write, kept);
@@ -17,7 +18,8 @@ have: a question renumbered, a heading moved), then:
   holds several anchors or shares one;
 - a draft paired with nothing is added at the end of the file;
 - a draft entry of the file paired with no draft is gone from the document:
-  it is kept as it is and listed, for the curator to decide.
+  it is kept and listed, for the curator to decide, without the aliases a
+  draft of the document now claims (no name claimed twice).
 
 All of it under the file's lock, whole or not at all (rulebot.atomic).
 """
@@ -25,13 +27,28 @@ All of it under the file's lock, whole or not at all (rulebot.atomic).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rulebot import atomic
+from rulebot.corpus import importing, scaffold
 from rulebot.corpus.drafts import DraftEntry, Imported
-from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, joined, split_entries, split_list
+from rulebot.corpus.format import (
+    LIST_SEPARATOR,
+    RawEntry,
+    format_entry,
+    header,
+    is_draft,
+    joined,
+    line_ending,
+    lines_with_ends,
+    one_line,
+    renumbered_id,
+    spans,
+    split_entries,
+    split_list,
+)
 from rulebot.corpus.model import Corpus, Source
 from rulebot.errors import CurationError
 from rulebot.text import fold
@@ -49,6 +66,8 @@ class Gone:
     title: str
     line: int
     """Its heading's line in the file, as it was read."""
+    gave_up: tuple[str, ...] = ()
+    """Its aliases a draft of the document now claims, taken off it so that no name is claimed twice."""
 
 
 @dataclass
@@ -65,6 +84,8 @@ class DraftsWritten:
     """Ids of the draft entries the document drafts the same as before."""
     restated: list[str] = field(default_factory=list)
     """Ids of the entries of the document a curator has restated (no longer drafts): left as they are."""
+    reshaped: list[str] = field(default_factory=list)
+    """Ids of the entries a curator has merged from several drafts or split (`rulebot review`): left as they are."""
     gone: list[Gone] = field(default_factory=list)
     """Draft entries of the file the document no longer has: kept, for the curator to decide."""
     restated_gone: list[Gone] = field(default_factory=list)
@@ -73,13 +94,14 @@ class DraftsWritten:
 
     @property
     def written(self) -> bool:
-        return bool(self.added or self.updated)
+        return bool(self.added or self.updated or any(g.gave_up for g in self.gone))
 
     def summary(self) -> str:
         """One line: how many of each, and the gone ones named."""
         counts = (
             f"{len(self.updated)} updated, {len(self.added)} added, {len(self.unchanged)} unchanged, "
             f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
+            + (f", {len(self.reshaped)} kept as merged or split" if self.reshaped else "")
         )
         where = f"written to {self.path}" if self.written else f"nothing written to {self.path}"
         return f"{counts}; {where}"
@@ -105,6 +127,84 @@ def check_edition(source: Source, date: str) -> str:
     )
 
 
+@dataclass
+class Update:
+    """What `rulebot import --append` did: the drafting, the entries file's update, the vocabulary proposed."""
+
+    drafted: Imported
+    written: DraftsWritten
+    vocabulary: list[str] = field(default_factory=list)
+    """The game.toml keys the proposed vocabulary was written to."""
+    game_file: str = ""
+    """The game's game.toml."""
+
+    def report(self) -> str:
+        """The lines told to the curator: the counts, each entry gone from the document, the vocabulary written."""
+        lines = [self.drafted.summary(), self.written.summary()]
+        for gone in self.written.gone:
+            moved = f"; its aliases {', '.join(gone.gave_up)} are now the document's new draft's" if gone.gave_up else ""
+            lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
+        for gone in self.written.restated_gone:
+            lines.append(f"  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})")
+        if self.vocabulary:
+            lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
+        return "\n".join(lines)
+
+
+SAME_DOCUMENT_SHARE = 0.5
+"""More than this share of an import's drafts found by anchor in another source's entries file: the document is
+likely that source's, imported under the wrong id."""
+
+
+def import_update(
+    corpus: Corpus, document: Path, game: str, source_id: str, edition: str | None = None, force: bool = False, instead: str = ""
+) -> Update:
+    """Draft a document and write its drafts to its source's entries file as an update (`rulebot import --append`).
+
+    The edition is checked first, before any drafting. CurationError, nothing
+    written, when the source's file is the installed corpus's (`instead` says
+    what to do then), or, unless `force`, when most drafts are another
+    source's of the game (the same document under another source id).
+    """
+    the_game = corpus.game(game)
+    the_source = the_game.source(source_id)
+    if edition is not None and the_source is not None:
+        check_edition(the_source, edition)
+    path = scaffold.writable_entries_file(scaffold.entries_file(corpus, game, source_id), game, instead=instead)
+    # Drafted as the first time: the names of the file's own entries not taken, its links not sent to them.
+    drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
+    if not force:
+        _refuse_another_sources(corpus, game, source_id, path, drafted)
+    written = write_drafts(path, drafted, edition)
+    vocabulary = drafted.vocabulary
+    keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
+    # `check --sources DIR` then finds the curator's copy of the document by its name.
+    scaffold.name_document(the_game, source_id, document.name)
+    return Update(drafted, written, keys, the_game.path)
+
+
+def _refuse_another_sources(corpus: Corpus, game: str, source_id: str, path: Path, drafted: Imported) -> None:
+    """CurationError when most of the drafts' anchors are in another source's entries file of the game."""
+    mine = {fold(name) for name in anchors_of(drafted.entries).values()}
+    if not mine:
+        return
+    for source in corpus.game(game).sources:
+        other = scaffold.entries_file(corpus, game, source.id)
+        if source.id == source_id or other.resolve() == path.resolve() or not other.is_file():
+            continue
+        try:
+            text = other.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # `rulebot check` tells what is wrong with it
+        theirs = {fold(name) for raw in split_entries(other, text) for name in split_list(header(raw, "anchor"))}
+        shared = len(mine & theirs)
+        if shared > SAME_DOCUMENT_SHARE * len(mine):
+            raise CurationError(
+                f"{shared} of the {len(mine)} drafts are already in {other}, of source {source.id!r}: is the document"
+                f" that source's? Import it with --source {source.id}, or add --force to import it as {source_id!r} too"
+            )
+
+
 QUESTION_NUMBER_RE = re.compile(r"(?:^|,\s*)question \d+$")
 """How the importer numbers a question in its section (`FAQ, question 3`): a place that moves when a question
 is added above it, left out of the anchor, which the question itself (the title) makes precise."""
@@ -113,7 +213,7 @@ is added above it, left out of the anchor, which the question itself (the title)
 def anchor(section: str, title: str) -> str:
     """A draft's anchor: its section, and its title when the section does not end with it already (without `;`,
     which separates the anchors of an entry merged from several drafts, nor a question's number)."""
-    section, title = _one_line(section).replace(LIST_SEPARATOR, ","), _one_line(title).replace(LIST_SEPARATOR, ",")
+    section, title = one_line(section).replace(LIST_SEPARATOR, ","), one_line(title).replace(LIST_SEPARATOR, ",")
     if title:
         section = QUESTION_NUMBER_RE.sub("", section)
     if not section:
@@ -122,7 +222,7 @@ def anchor(section: str, title: str) -> str:
     return section if not title or fold(last) == fold(title) else f"{section} > {title}"
 
 
-def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> DraftsWritten:
+def write_drafts(path: Path, drafted: Imported, edition: str | None = None) -> DraftsWritten:
     """Update a source's entries file (created if missing) with an import's drafts (see the module).
 
     `edition`: the date of the document's edition; the drafts it adds or
@@ -130,57 +230,59 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
     read or written; it is then as it was.
     """
     done = DraftsWritten(path)
+    anchors = anchors_of(drafted.entries)
 
     def change(existing: str | None) -> str | None:
         nonlocal done
         done = DraftsWritten(path)
         text = existing or ""
         raws = list(split_entries(path, text))
-        pairs = _pair(drafted.entries, raws)
+        pairs, moved = _pair(drafted.entries, raws, anchors)
         taken = {raw.id for raw in raws}
         renamed = {draft.id: found[0].id for draft, found in pairs.items()}
         used = taken | {d.id for d in drafted.entries if d not in pairs}
         for draft in drafted.entries:
             if draft not in pairs and draft.id in taken:
                 # An id written meanwhile, or an entry of the file left out of the corpus for a problem.
-                number = 2
-                while f"{draft.id}-{number}" in used:
-                    number += 1
-                renamed[draft.id] = f"{draft.id}-{number}"
+                renamed[draft.id] = renumbered_id(draft.id, draft.title, used)
                 used.add(renamed[draft.id])
-        lines = _lines_with_ends(text)
-        ending = next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
+        lines = lines_with_ends(text)
+        ending = line_ending(lines)
+        # The names the document's drafts now have: an entry gone from it gives up those it held (a heading renamed
+        # with its text changed), so that no name is claimed twice.
+        claimed = {fold(name) for d in drafted.entries for name in (d.title, *d.aliases)}
         replaced: dict[int, tuple[int, str]] = {}
         drafts_of: dict[int, list[DraftEntry]] = {}
         for draft, found in pairs.items():
             for raw in found:
                 drafts_of.setdefault(id(raw), []).append(draft)
-        for raw, end in zip(raws, [*[r.line - 1 for r in raws[1:]], len(lines)]):
+        for raw, end in spans(raws, lines):
             mine = drafts_of.get(id(raw), [])
             if not mine:
-                if _is_draft(raw):
-                    done.gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
-                elif _header(raw, "anchor"):
-                    done.restated_gone.append(Gone(raw.id, raw.headers.get("title", ("", 0))[0], raw.line))
+                if is_draft(raw):
+                    gave_up = _give_up_aliases(raw, claimed, lines, ending, replaced)
+                    done.gone.append(Gone(raw.id, header(raw, "title"), raw.line, gave_up))
+                elif header(raw, "anchor"):
+                    done.restated_gone.append(Gone(raw.id, header(raw, "title"), raw.line))
                 continue
             draft = mine[0]
             # Merged or split by a curator (several drafts in one entry, one draft in several): the curator's now.
-            reshaped = len(mine) > 1 or len(pairs[draft]) > 1 or len(split_list(_header(raw, "anchor"))) > 1
-            if not _is_draft(raw) or reshaped:
+            if len(mine) > 1 or len(pairs[draft]) > 1 or len(split_list(header(raw, "anchor"))) > 1:
+                done.reshaped.append(raw.id)
+                continue
+            if not is_draft(raw):
                 done.restated.append(raw.id)
                 continue
-            as_before = next(split_entries(path, _block(draft, renamed, raw, revised=None)))
+            as_before = next(split_entries(path, _block(draft, anchors[draft], renamed, raw, revised=None)))
             if _content(raw) == _content(as_before):
                 done.unchanged.append(raw.id)  # its bytes left as they are, whatever the layout of its header
                 continue
-            # Only moved (a heading renamed above it, a question renumbered): its rule has not changed, no `revised`.
-            moved = _content(raw, "section") == _content(as_before, "section")
-            start = raw.line - 1
-            while end > start + 1 and not lines[end - 1].strip():
-                end -= 1  # the blank lines after the entry stay as they are
-            new = _block(draft, renamed, raw, revised=None if moved else edition)
+            # Only moved (a heading renamed above it or its own, a question renumbered): its rule has not changed,
+            # no `revised`.
+            same_rule = draft in moved or _content(raw, "section") == _content(as_before, "section")
+            new = _block(draft, anchors[draft], renamed, raw, revised=None if same_rule else edition)
             done.updated.append(raw.id)
-            replaced[start] = (end, new.rstrip("\n").replace("\n", ending) + ending)
+            replaced[raw.line - 1] = (end, new.rstrip("\n").replace("\n", ending) + ending)
         added = [d for d in drafted.entries if d not in pairs]
         done.added = [renamed.get(d.id, d.id) for d in added]
         if not done.written:
@@ -196,41 +298,69 @@ def append_drafts(path: Path, drafted: Imported, edition: str | None = None) -> 
                 index += 1
         result = "".join(out)
         if added:
-            blocks = "\n".join(_block(d, renamed, None, revised=edition) for d in added)
+            blocks = "\n".join(_block(d, anchors[d], renamed, None, revised=edition) for d in added)
             if raws:
-                result = joined(result, blocks.replace("\n", ending))
+                result = joined(result, blocks.replace("\n", ending), ending)
             else:
                 # A file without entries gets the import's notes first (after entries, they would end the last one's text).
                 notes = drafted.to_markdown()[: -len(drafted.entries_markdown())] if drafted.entries else ""
-                result = joined(result, (notes + blocks).replace("\n", ending))
+                result = joined(result, (notes + blocks).replace("\n", ending), ending)
         return result
 
     atomic.update_file(path, change)
     return done
 
 
-def _pair(drafts: list[DraftEntry], raws: list[RawEntry]) -> dict[DraftEntry, list[RawEntry]]:
+def _give_up_aliases(
+    raw: RawEntry, claimed: set[str], lines: list[str], ending: str, replaced: dict[int, tuple[int, str]]
+) -> tuple[str, ...]:
+    """The aliases of a gone draft that are `claimed`, its `aliases` line rewritten without them (in `replaced`)."""
+    value, line = raw.headers.get("aliases", ("", 0))
+    given = tuple(a for a in split_list(value) if fold(one_line(a)) in claimed)
+    if given and line:
+        kept = [a for a in split_list(value) if a not in given]
+        replaced[line - 1] = (line, f"aliases: {(LIST_SEPARATOR + ' ').join(kept)}{ending}" if kept else "")
+    return given
+
+
+def anchors_of(drafts: list[DraftEntry]) -> dict[DraftEntry, str]:
+    """Each draft's anchor (see anchor); the same heading twice in one section told apart by its order there:
+    the second's anchor ends with ` (2)`, and so on."""
+    seen: dict[str, int] = {}
+    found = {}
+    for draft in drafts:
+        name = anchor(draft.section, draft.title)
+        seen[fold(name)] = count = seen.get(fold(name), 0) + 1
+        found[draft] = name if count == 1 else f"{name} ({count})"
+    return found
+
+
+def _pair(
+    drafts: list[DraftEntry], raws: list[RawEntry], anchors: dict[DraftEntry, str]
+) -> tuple[dict[DraftEntry, list[RawEntry]], set[DraftEntry]]:
     """Each draft's entries in the file, where it has some: by anchor (every entry naming it: the parts of a
     draft split by `rulebot review`), then one by section and title, then one by a title unique on both sides
-    among those left."""
+    among those left, then one draft entry of the same text (a heading renamed); and the drafts paired so last,
+    moved rather than changed."""
     pairs: dict[DraftEntry, list[RawEntry]] = {}
     by_anchor: dict[str, list[RawEntry]] = {}
     for raw in raws:
-        for name in split_list(_header(raw, "anchor")):
+        for name in split_list(header(raw, "anchor")):
             by_anchor.setdefault(fold(name), []).append(raw)
     for draft in drafts:
-        found = by_anchor.get(fold(anchor(draft.section, draft.title)))
+        found = by_anchor.get(fold(anchors[draft]))
         if found:
             pairs[draft] = found
     claimed = {id(raw) for found in pairs.values() for raw in found}
     free = [raw for raw in raws if id(raw) not in claimed]
 
-    def match(key_of_draft, key_of_raw) -> None:  # type: ignore[no-untyped-def]
-        waiting: dict[object, list[RawEntry]] = {}
+    def match(key_of_draft: Callable[[DraftEntry], Hashable], key_of_raw: Callable[[RawEntry], Hashable]) -> set[DraftEntry]:
+        waiting: dict[Hashable, list[RawEntry]] = {}
         for raw in free:
             key = key_of_raw(raw)
             if key:
                 waiting.setdefault(key, []).append(raw)
+        paired = set()
         for draft in drafts:
             if draft in pairs:
                 continue
@@ -238,17 +368,26 @@ def _pair(drafts: list[DraftEntry], raws: list[RawEntry]) -> dict[DraftEntry, li
             if found:
                 raw = found.pop(0)
                 pairs[draft] = [raw]
+                paired.add(draft)
                 free.remove(raw)
+        return paired
 
     # Entries written before drafts had anchors.
-    match(lambda d: (_one_line(d.section), _one_line(d.title)), lambda r: (_header(r, "section"), _header(r, "title")) if not _header(r, "anchor") else None)
+    match(lambda d: (one_line(d.section), one_line(d.title)), lambda r: (header(r, "section"), header(r, "title")) if not header(r, "anchor") else None)
     # What is left: a title that one draft and one entry alone have (a question renumbered, a heading moved).
     left = [d for d in drafts if d not in pairs]
-    titles = _unique(fold(_one_line(d.title)) for d in left)
-    raw_titles = _unique(fold(_header(r, "title")) for r in free)
-    match(lambda d: fold(_one_line(d.title)) if fold(_one_line(d.title)) in titles else None,
-          lambda r: fold(_header(r, "title")) if fold(_header(r, "title")) in raw_titles else None)
-    return pairs
+    titles = _unique(fold(one_line(d.title)) for d in left)
+    raw_titles = _unique(fold(header(r, "title")) for r in free)
+    match(lambda d: fold(one_line(d.title)) if fold(one_line(d.title)) in titles else None,
+          lambda r: fold(header(r, "title")) if fold(header(r, "title")) in raw_titles else None)
+    # Then a draft entry gone from its place with the very text of a draft left: its heading renamed.
+    moved = match(lambda d: _text(d.text), lambda r: _text("\n".join(r.body)) if is_draft(r) else None)
+    return pairs, moved
+
+
+def _text(text: str) -> str:
+    """A text as compared: its lines without their trailing spaces, the blank lines around it left out."""
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
 
 
 def _unique(values: Iterable[str]) -> set[str]:
@@ -258,10 +397,10 @@ def _unique(values: Iterable[str]) -> set[str]:
     return {v for v, n in seen.items() if n == 1 and v}
 
 
-def _block(draft: DraftEntry, renamed: dict[str, str], raw: RawEntry | None, revised: str | None) -> str:
+def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawEntry | None, revised: str | None) -> str:
     """The draft as an entry of the file: the id and the other header keys of its entry `raw` kept, `revised`
     set when given."""
-    headers = [("title", draft.title), ("kind", draft.kind), ("section", draft.section), ("anchor", anchor(draft.section, draft.title))]
+    headers = [("title", draft.title), ("kind", draft.kind), ("section", draft.section), ("anchor", anchor_of)]
     if draft.aliases:
         headers.append(("aliases", f"{LIST_SEPARATOR} ".join(draft.aliases)))
     links = [renamed.get(i, i) for i in draft.see_also]
@@ -277,27 +416,7 @@ def _block(draft: DraftEntry, renamed: dict[str, str], raw: RawEntry | None, rev
     return format_entry(entry_id, headers, draft.text)
 
 
-def _header(raw: RawEntry, key: str) -> str:
-    return _one_line(raw.headers.get(key, ("", 0))[0])
-
-
-def _is_draft(raw: RawEntry) -> bool:
-    """Still marked `draft: true`: anything else (no draft line, `false`, a value check refuses) is the curator's."""
-    return _header(raw, "draft") == "true"
-
-
 def _content(raw: RawEntry, *ignored: str) -> tuple[dict[str, str], str]:
     """What an entry says, as compared: its header values but the anchor and `ignored` (in any order), and its text."""
-    headers = {key: _one_line(value) for key, (value, _) in raw.headers.items() if key != "anchor" and key not in ignored}
-    return headers, "\n".join(line.rstrip() for line in raw.body).strip()
-
-
-def _lines_with_ends(text: str) -> list[str]:
-    """A text's lines with their own line ends, cut where rulebot.corpus.format.split_lines cuts them."""
-    parts = re.split(r"(\r\n|\r|\n)", text)
-    lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
-    return lines if lines[-1] else lines[:-1]
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    headers = {key: one_line(value) for key, (value, _) in raw.headers.items() if key != "anchor" and key not in ignored}
+    return headers, _text("\n".join(raw.body))

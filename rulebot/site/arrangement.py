@@ -13,7 +13,7 @@ import urllib.parse
 from dataclasses import dataclass
 
 from rulebot.corpus.changes import REVISED, changes
-from rulebot.corpus.model import Corpus, Entry, Game
+from rulebot.corpus.model import TEXT_LANGUAGE, Corpus, Entry, Game
 from rulebot.site import languages, setup_page
 from rulebot.site import pages as site_pages
 from rulebot.site.links import NameTable
@@ -28,7 +28,7 @@ class Site:
     """The corpus arranged for the pages: games by name, links, names to link; in the entries' own language, or
     in `lang`, the entries of `translated` in it (rulebot.site.languages)."""
 
-    def __init__(self, corpus: Corpus, lang: str = languages.TEXT_LANGUAGE, translated: frozenset[str] = frozenset()):
+    def __init__(self, corpus: Corpus, lang: str = TEXT_LANGUAGE, translated: frozenset[str] = frozenset()):
         self.corpus = corpus
         self.lang = lang
         self.translated = translated
@@ -75,7 +75,7 @@ class Site:
 
     def entry_lang(self, entry: Entry) -> str:
         """The language of an entry's title and text on the pages."""
-        return self.lang if entry.id in self.translated else languages.TEXT_LANGUAGE
+        return self.lang if entry.id in self.translated else TEXT_LANGUAGE
 
     def href(self, entry_id: str, page: str) -> str | None:
         """The link to an entry from a page, on whichever page it is (None when there is no such entry)."""

@@ -87,14 +87,14 @@ def game_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]
         whats_new_count = sum(len(group.items) for group in whats_new)
         if not layout.split:
             page = layout.pages[0]
-            context = GameContext(
+            whole = GameContext(
                 **site.base(page.path, game.name, game),
                 sources=[_source_view(source, _section_views(page, source, views, site.lang)) for source in summary.sources],
                 entry_count=len(entries),
                 whats_new=whats_new,
                 whats_new_count=whats_new_count,
             )
-            yield page.path, render_page(env, [f"game-{slug}.html", "game.html"], context)
+            yield page.path, render_page(env, [f"game-{slug}.html", "game.html"], whole)
             continue
         contents = GameContentsContext(
             **site.base(layout.index, game.name, game),

@@ -62,6 +62,7 @@ from typing import Any
 
 from rulebot.corpus.model import Corpus, Entry
 from rulebot.index import fields
+from rulebot.index.payload import StoredEntry
 from rulebot.index.reader import PAYLOAD_FIELD
 from rulebot.index.whoosh_format import LENGTHS
 from rulebot.language import analysis, quantities
@@ -169,7 +170,7 @@ class Indexed:
 
     terms: dict[str, list[list[str]]]
     """Each entry's terms, by entry id: a list per field of fields.FIELDS, in order."""
-    payloads: dict[str, dict]
+    payloads: dict[str, StoredEntry]
     """Each entry's stored payload (rulebot.index.entry_payload, with name_stems, counted, player_counts), by id."""
     documents: int
     """How many entries the index has."""
@@ -177,7 +178,7 @@ class Indexed:
     """Each entry's number in the index (its place in the corpus), by id: the later of two that score alike comes after."""
     lengths: dict[str, float]
     """The average length (in terms) of each field."""
-    df: list[Counter]
+    df: list[Counter[str]]
     """Per field (fields.FIELDS), how many entries hold each term there."""
 
 
@@ -186,8 +187,8 @@ def index_entries(corpus: Corpus) -> Indexed:
     from rulebot.index.build import documents
 
     terms: dict[str, list[list[str]]] = {}
-    payloads: dict[str, dict] = {}
-    totals = Counter()
+    payloads: dict[str, StoredEntry] = {}
+    totals: Counter[str] = Counter()
     known: dict[str, dict[str, str | None]] = {analysed_as: {} for _name, analysed_as, _typed in fields.FIELDS}
     for _digest, make in documents(corpus, terminal=False):
         document = make()
@@ -203,7 +204,7 @@ def index_entries(corpus: Corpus) -> Indexed:
 
 
 def _terms(analysed_as: str, text: str, known: dict[str, str | None]) -> list[str]:
-    """analysis.terms(), each distinct word analysed once (as rulebot.segments does for the index)."""
+    """analysis.terms(), each distinct word analysed once (as rulebot.index.build does for the index)."""
     term_of = analysis.ANALYSES[analysed_as]
     found = []
     for word in analysis.split(text):
@@ -355,7 +356,7 @@ def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
 def encode(numbers: list[int]) -> str:
     """Numbers (0 or more) as a string of DIGITS: base 32, the last digit of each from the first 32 digits, the others
     from the last 32 (so that numbers need no separator)."""
-    out = []
+    out: list[str] = []
     for value in numbers:
         digits = [DIGITS[value % 32]]
         value //= 32

@@ -29,6 +29,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     link swapped in between).
     """
 
+    server: _Server
+    """The server it answers for (socketserver gives any server): a TCP one, so its address is (host, port)."""
+
     def log_message(self, *args: Any) -> None:
         pass
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import jinja2
 
+from rulebot.corpus.model import TEXT_LANGUAGE
 from rulebot.places import shipped
 from rulebot.site import languages
 from rulebot.site.views import PageContext
@@ -16,7 +17,7 @@ def templates_dir() -> Path:
     return shipped("templates")
 
 
-def environment(lang: str = languages.TEXT_LANGUAGE) -> jinja2.Environment:
+def environment(lang: str = TEXT_LANGUAGE) -> jinja2.Environment:
     """The templates' environment, in a language (`{{ _("Source:") }}`: rulebot.site.languages.install_catalog)."""
     env = jinja2.Environment(
         extensions=["jinja2.ext.i18n"],

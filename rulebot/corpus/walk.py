@@ -3,7 +3,8 @@
 Not to be confused with rulebot.corpus.review, which is `rulebot check`'s
 review of a whole corpus. Here each draft of a game's entries files (those
 still marked `draft: true`, as `rulebot import` wrote them) is offered in
-document order: the order of the game's sources, then of each file. There
+file order: the order of the game's sources, then of each file (an import adds
+its new drafts at the file's end). There
 is no record of which entries players ask for most, so there is no other
 order. For each draft the curator may
 
@@ -12,7 +13,9 @@ order. For each draft the curator may
   editor changes; on save it is checked with the parser and checks of
   `rulebot check`, then written back in place of the entry. An edit that
   does not pass is kept, its problems written at its top, for the editor to
-  be opened on it again, now or at the next walk;
+  be opened on it again, now or at the next walk. It is never saved over the
+  draft changed since it started (an import of the document again): the
+  digest of the draft's block is kept when the edit starts;
 - merge it with the entry after it: one draft, the texts one after the
   other, the second's title an alias, links to the second going to the first,
   and both anchors kept;
@@ -34,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,10 +46,23 @@ from rulebot.corpus import load as corpus_load
 from rulebot.corpus import scaffold
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import parse_file
-from rulebot.corpus.format import LIST_SEPARATOR, RawEntry, format_entry, split_entries, split_list, unique_id
+from rulebot.corpus.format import (
+    LIST_SEPARATOR,
+    RawEntry,
+    format_entry,
+    header,
+    is_draft,
+    line_ending,
+    lines_with_ends,
+    spans,
+    split_entries,
+    split_list,
+    unique_id,
+)
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError, Problem
 from rulebot.places import user_dir
+from rulebot.text import plural
 
 SPLIT_MARK = ">>> split"
 """The line a curator puts where a draft is to be split; words after it title the second part."""
@@ -75,6 +92,13 @@ class State:
 
     skipped: list[str] = field(default_factory=list)
     """Ids of the drafts skipped, not offered again until the walk starts over."""
+    edits: dict[str, str] = field(default_factory=dict)
+    """The digest of each draft's block when an edit of it started, by id: an edit of a draft changed since (by an
+    import of its document again) is not saved over it."""
+
+
+class ChangedMeanwhileError(CurationError):
+    """The draft an edit is of was changed in its file since the edit started: the edit is not saved."""
 
 
 class DraftWalk:
@@ -85,6 +109,10 @@ class DraftWalk:
         self.game: Game = corpus.game(game)
         self.state_dir = state_dir if state_dir is not None else user_dir("data") / STATE_FOLDER
         self.files: list[tuple[Path, Source]] = []
+        self.done: dict[str, int] = {}
+        """What this walk has done so far: how many drafts accepted, skipped, merged, edited, split."""
+        self.warnings: list[str] = []
+        """What the last edit saved may have got wrong without being refused (its anchor line dropped, say)."""
         seen: set[Path] = set()
         for source in self.game.sources:
             path = scaffold.entries_file(corpus, self.game.slug, source.id)
@@ -95,25 +123,35 @@ class DraftWalk:
     # -- what is left --------------------------------------------------------
 
     def drafts(self) -> list[Draft]:
-        """The drafts still to review, in document order, without those skipped."""
+        """The drafts still to review, in file order, without those skipped."""
         found = []
         for path, _source in self.files:
             skipped = set(self.state(path).skipped)
             text = _read(path)
-            lines = _lines_with_ends(text)
+            lines = lines_with_ends(text)
             for raw, end in _spans(path, text, lines):
-                if _is_draft(raw) and raw.id not in skipped:
-                    found.append(Draft(path, raw.id, _header(raw, "title"), raw.line, "".join(lines[raw.line - 1 : end])))
+                if is_draft(raw) and raw.id not in skipped:
+                    found.append(Draft(path, raw.id, header(raw, "title"), raw.line, "".join(lines[raw.line - 1 : end])))
         return found
 
     def skipped(self) -> int:
         """How many drafts the walk has skipped so far."""
         return sum(len(self.state(path).skipped) for path, _ in self.files)
 
+    def report(self) -> str:
+        """One line: what this walk did, and what is left."""
+        done = ", ".join(f"{n} {what}" for what, n in self.done.items()) or "nothing changed"
+        left, skipped = len(self.drafts()), self.skipped()
+        more = f", {skipped} skipped (--start-over offers them again)" if skipped else ""
+        return f"{done}; {plural(left, 'draft')} left to review in {self.game.slug}{more}"
+
+    def _count(self, what: str) -> None:
+        self.done[what] = self.done.get(what, 0) + 1
+
     def start_over(self) -> None:
         """Forget the drafts skipped (and keep any edit in progress)."""
         for path, _ in self.files:
-            self.save_state(path, State())
+            self.save_state(path, State(edits=self.state(path).edits))
 
     # -- the curator's choices -----------------------------------------------
 
@@ -121,12 +159,14 @@ class DraftWalk:
         """The draft as it is: its `draft: true` line removed."""
 
         def change(text: str) -> str:
-            lines = _lines_with_ends(text)
+            lines = lines_with_ends(text)
             raw, _end = _find(draft.path, text, lines, draft.id)
             _, line = raw.headers["draft"]
             return "".join(lines[: line - 1] + lines[line:])
 
         self._update(draft.path, change)
+        self.discard_edit(draft)  # accepted as it is: an edit of it left in progress would be an orphan
+        self._count("accepted")
 
     def skip(self, draft: Draft) -> None:
         """Leave the draft for a later walk."""
@@ -134,6 +174,7 @@ class DraftWalk:
         if draft.id not in state.skipped:
             state.skipped.append(draft.id)
         self.save_state(draft.path, state)
+        self._count("skipped")
 
     def edit_file(self, draft: Draft, split: bool = False) -> Path:
         """The file the curator edits the draft in: the one of an edit in progress, else a new one with its block."""
@@ -143,7 +184,23 @@ class DraftWalk:
             if split:
                 notes.append(f"{NOTE_START} put a line '{SPLIT_MARK} TITLE' where its second part starts (at a blank line or a bullet). -->")
             atomic.write_file(path, "\n".join(notes) + "\n\n" + draft.block.rstrip("\n") + "\n")
+            self._started(draft, _digest(draft.block))
         return path
+
+    def reopen_edit(self, draft: Draft) -> Path:
+        """Start the edit of a draft changed meanwhile afresh, on its current text: the curator's earlier edit file
+        kept beside it (its path returned), to copy from."""
+        path = self._edit_path(draft)
+        earlier = path.with_suffix(".earlier.md")
+        if path.is_file():
+            path.replace(earlier)
+        self._started(draft, None)
+        text = _read(draft.path)
+        lines = lines_with_ends(text)
+        raw, end = _find(draft.path, text, lines, draft.id)
+        current = replace(draft, line=raw.line, block="".join(lines[raw.line - 1 : end]))
+        self.edit_file(current)
+        return earlier
 
     def has_edit(self, draft: Draft) -> bool:
         """Whether an edit of this draft is in progress (kept from an edit that did not pass)."""
@@ -153,54 +210,89 @@ class DraftWalk:
         """Check the edit file of the draft and, when it passes, put its entries in place of the draft and remove
         it: the problems found (the edit file then kept, with them at its top), else none."""
         path = self._edit_path(draft)
+        started = self.state(draft.path).edits.get(draft.id)
+        if started is not None and started != _digest(self._block(draft)):
+            raise ChangedMeanwhileError(
+                f"{draft.id} was changed in {draft.path} since your edit of it started (the document imported again?):"
+                f" your edit was not saved over it; it is kept in {path}"
+            )
         text = _read(path)
         body = "\n".join(line for line in text.split("\n") if not line.startswith(NOTE_START)).lstrip("\n")
-        if SPLIT_MARK in body:
+        split = SPLIT_MARK in body
+        if split:
             body = self._split(draft, body)
+        self.warnings = []
+        had = header(next(iter(split_entries(draft.path, draft.block)), RawEntry("", draft.path, 0)), "anchor")
+        if had and not any(header(raw, "anchor") for raw in split_entries(draft.path, body)):
+            # Without it, a new import of the document finds the entry by its section and title only, or not at all.
+            self.warnings.append(f"its 'anchor: {had}' line is gone: a new import of the document may draft it again")
         problems = self._put(draft, body, path)
         if problems:
             notes = [f"{NOTE_START} fix what is below, save and close (or quit: this edit is kept for the next walk). -->"]
             notes += [f"{NOTE_START} problem: {p} -->" for p in problems]
             atomic.write_file(path, "\n".join(notes) + "\n\n" + body)
         else:
-            path.unlink(missing_ok=True)
+            self.discard_edit(draft)
+            self._count("split" if split else "edited")
         return problems
 
     def discard_edit(self, draft: Draft) -> None:
         """Drop an edit in progress."""
         self._edit_path(draft).unlink(missing_ok=True)
+        self._started(draft, None)
+
+    def _started(self, draft: Draft, digest: str | None) -> None:
+        """Record (or forget) the digest of the draft's block as an edit of it starts."""
+        state = self.state(draft.path)
+        if digest is None and draft.id not in state.edits:
+            return
+        if digest is None:
+            del state.edits[draft.id]
+        else:
+            state.edits[draft.id] = digest
+        self.save_state(draft.path, state)
+
+    def _block(self, draft: Draft) -> str:
+        """The draft's block as its file has it now ("" when it is no longer there)."""
+        text = _read(draft.path)
+        lines = lines_with_ends(text)
+        try:
+            raw, end = _find(draft.path, text, lines, draft.id)
+        except CurationError:
+            return ""
+        return "".join(lines[raw.line - 1 : end])
 
     def merge_next(self, draft: Draft) -> str:
         """Merge the draft with the entry after it in its file (a draft too): the id of the entry merged in.
         CurationError when there is none, or it is no draft, or the merge would bring a problem."""
         text = _read(draft.path)
-        lines = _lines_with_ends(text)
-        spans = _spans(draft.path, text, lines)
-        index = next((i for i, (raw, _) in enumerate(spans) if raw.id == draft.id), None)
+        lines = lines_with_ends(text)
+        found = _spans(draft.path, text, lines)
+        index = next((i for i, (raw, _) in enumerate(found) if raw.id == draft.id), None)
         if index is None:
             raise CurationError(f"{draft.id} is no longer in {draft.path}")
-        if index + 1 >= len(spans):
+        if index + 1 >= len(found):
             raise CurationError(f"{draft.id} is the last entry of {draft.path}: there is none after it to merge with")
-        first, (second, second_end) = spans[index][0], spans[index + 1]
-        if not _is_draft(second):
+        first, (second, second_end) = found[index][0], found[index + 1]
+        if not is_draft(second):
             raise CurationError(f"the entry after {draft.id}, {second.id}, is restated (not a draft): merge it by hand")
         headers = [(key, value) for key, (value, _) in first.headers.items()]
         merged = dict(headers)
-        aliases = [*split_list(merged.get("aliases", "")), _header(second, "title"), *split_list(_header(second, "aliases"))]
+        aliases = [*split_list(merged.get("aliases", "")), header(second, "title"), *split_list(header(second, "aliases"))]
         merged["aliases"] = f"{LIST_SEPARATOR} ".join(dict.fromkeys(a for a in aliases if a and a != merged.get("title")))
-        anchors = split_list(merged.get("anchor", "")) + split_list(_header(second, "anchor"))
+        anchors = split_list(merged.get("anchor", "")) + split_list(header(second, "anchor"))
         if anchors:
             # Both places in the document: a new import of it leaves the merged entry to the curator (rulebot.corpus.updating).
             merged["anchor"] = f"{LIST_SEPARATOR} ".join(dict.fromkeys(anchors))
         for key in ("see_also", "asked"):
-            values = split_list(merged.get(key, "")) + split_list(_header(second, key))
+            values = split_list(merged.get(key, "")) + split_list(header(second, key))
             values = [v for v in dict.fromkeys(values) if v not in (first.id, second.id)]
             if values:
                 merged[key] = f"{LIST_SEPARATOR} ".join(values)
         order = [k for k, _ in headers] + [k for k in ("anchor", "aliases", "see_also", "asked") if k in merged and k not in dict(headers)]
         text_of = "\n".join(first.body).strip() + "\n\n" + "\n".join(second.body).strip()
         block = format_entry(first.id, [*[(k, merged[k]) for k in order if k != "draft" and merged[k]], ("draft", "true")], text_of)
-        ending = _ending(lines)
+        ending = line_ending(lines)
         start = first.line - 1
         new_lines = [*lines[:start], block.replace("\n", ending), *lines[second_end:]]
         candidate = _repoint("".join(new_lines), second.id, first.id)
@@ -208,6 +300,7 @@ class DraftWalk:
         if problems:
             raise CurationError(f"merging {second.id} into {draft.id} would bring a problem: {problems[0].message}")
         self._replace(draft.path, text, candidate)
+        self._count("merged")
         return second.id
 
     # -- state ---------------------------------------------------------------
@@ -216,12 +309,13 @@ class DraftWalk:
         """The walk's state for an entries file (a fresh one when it has none, or it cannot be read)."""
         try:
             data = json.loads(self._state_path(path).read_text(encoding="utf-8"))
-            return State(skipped=[str(i) for i in data.get("skipped", [])])
+            edits = data.get("edits", {})
+            return State(skipped=[str(i) for i in data.get("skipped", [])], edits={str(k): str(v) for k, v in edits.items()})
         except (OSError, ValueError, AttributeError):
             return State()
 
     def save_state(self, path: Path, state: State) -> None:
-        data = {"game": self.game.slug, "file": str(path.resolve()), "skipped": state.skipped}
+        data = {"game": self.game.slug, "file": str(path.resolve()), "skipped": state.skipped, "edits": state.edits}
         self.state_dir.mkdir(parents=True, exist_ok=True)
         atomic.write_file(self._state_path(path), json.dumps(data, indent=1) + "\n")
 
@@ -250,7 +344,7 @@ class DraftWalk:
         if at is None:
             return body  # a mark outside the text: checked as it is
         named = lines[at].strip()[len(SPLIT_MARK) :].strip()
-        title = named or f"{_header(raw, 'title')} (2)"
+        title = named or f"{header(raw, 'title')} (2)"
         taken = set(self.corpus.entries) | {r.id for r in split_entries(draft.path, _read(draft.path))}
         new_id = unique_id(self.game.id_prefix, title, taken | {raw.id})
         headers = [(key, value) for key, (value, _) in raw.headers.items()]
@@ -270,12 +364,12 @@ class DraftWalk:
         if problems:
             return problems
         text = _read(draft.path)
-        lines = _lines_with_ends(text)
+        lines = lines_with_ends(text)
         try:
             raw, end = _find(draft.path, text, lines, draft.id)
         except CurationError as exc:
             return [str(exc)]
-        ending = _ending(lines)
+        ending = line_ending(lines)
         candidate = "".join([*lines[: raw.line - 1], body.strip("\n").replace("\n", ending) + ending, *lines[end:]])
         problems = [p.message for p in self._problems(draft.path, text, candidate)]
         if problems:
@@ -310,7 +404,7 @@ class DraftWalk:
 
         self._update(path, change)
 
-    def _update(self, path: Path, change) -> None:  # type: ignore[no-untyped-def]
+    def _update(self, path: Path, change: Callable[[str], str]) -> None:
         def guarded(existing: str | None) -> str:
             if existing is None:
                 raise CurationError(f"{path} is gone")
@@ -319,10 +413,16 @@ class DraftWalk:
         atomic.update_file(path, guarded)
 
 
-def load_walk(dirs: list[Path], game: str, state_dir: Path | None = None) -> DraftWalk:
-    """The walk through a game's drafts, the corpus of `dirs` loaded (its valid entries)."""
+def load_walk(dirs: list[Path], game: str, start_over: bool = False, state_dir: Path | None = None) -> DraftWalk:
+    """The walk through a game's drafts, the corpus of `dirs` loaded (its valid entries); CurationError when one
+    of its files is the installed corpus's, never changed. `start_over`: the drafts skipped offered again."""
     loaded, _ = corpus_load.check(dirs)
-    return DraftWalk(loaded, game, state_dir)
+    walk = DraftWalk(loaded, game, state_dir)
+    for path, _source in walk.files:
+        scaffold.writable_entries_file(path, game)
+    if start_over:
+        walk.start_over()
+    return walk
 
 
 # -- reading entries files ---------------------------------------------------------
@@ -338,14 +438,11 @@ def _read(path: Path) -> str:
 
 def _spans(path: Path, text: str, lines: list[str]) -> list[tuple[RawEntry, int]]:
     """Each entry of a file, and the index of the line after it (its blank lines after it left out)."""
-    raws = list(split_entries(path, text))
-    ends = [*[r.line - 1 for r in raws[1:]], len(lines) if lines else 0]
-    spans = []
-    for raw, end in zip(raws, ends):
-        while lines and end > raw.line and not lines[end - 1].strip():
-            end -= 1
-        spans.append((raw, end))
-    return spans
+    return spans(list(split_entries(path, text)), lines)
+
+
+def _digest(block: str) -> str:
+    return hashlib.sha256(block.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _find(path: Path, text: str, lines: list[str], entry_id: str) -> tuple[RawEntry, int]:
@@ -362,22 +459,3 @@ def _repoint(text: str, old: str, new: str) -> str:
     while previous != text:
         previous, text = text, pattern.sub(lambda m: m.group(1) + new, text)
     return text
-
-
-def _is_draft(raw: RawEntry) -> bool:
-    return _header(raw, "draft") == "true"
-
-
-def _header(raw: RawEntry, key: str) -> str:
-    return " ".join(raw.headers.get(key, ("", 0))[0].split())
-
-
-def _ending(lines: list[str]) -> str:
-    return next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
-
-
-def _lines_with_ends(text: str) -> list[str]:
-    parts = re.split(r"(\r\n|\r|\n)", text)
-    lines = [parts[i] + (parts[i + 1] if i + 1 < len(parts) else "") for i in range(0, len(parts), 2)]
-    return lines if lines and lines[-1] else lines[:-1]
-
