@@ -4,7 +4,6 @@ a calibrated probability; and answers that do not depend on how many are asked f
 from __future__ import annotations
 
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
@@ -131,37 +130,3 @@ def test_shipped_weights_are_not_stale(run_cli):
     """The shipped weights were fitted on the features computed: `check` says nothing of them."""
     assert not features.STALE.missing and not features.STALE.unknown
     assert "weights.json" not in run_cli("check").stderr
-
-
-def test_a_lone_candidate_is_ahead_of_nothing(shipped: Searcher):
-    """An entry found alone has no margin over anything (not the widest one): being alone is a feature of its own,
-    fitted, and its probability still grows with the strength of its match."""
-    answer = shipped.ask("dune what does the mentat do", limit=5)
-    assert len(answer.results) == 1
-    at = features.CONFIDENCE.index
-    assert answer.evidence[at("margin")] == 0.0 and answer.evidence[at("linked_margin")] == 0.0
-    assert answer.evidence[at("alone")] == answer.evidence[at("coverage")] > 0
-    weaker = list(answer.evidence)
-    weaker[at("strength")] -= 1.0
-    assert features.probability(weaker) < answer.probability
-
-
-def test_another_games_answer_lowers_the_probability_and_vetoes_nothing(shipped: Searcher):
-    """With no game named, how far the first answer is ahead of the best entry of another game is a confidence
-    feature (game_margin), fitted like the others; whether the answer is stood by is its probability alone."""
-    at = features.CONFIDENCE.index("game_margin")
-    seen = 0
-    for row in _questions():
-        answer = shipped.ask(row["q"], game=None, limit=40)
-        if not answer.results:
-            continue
-        best = answer.results[0]
-        others = [h.score for h in answer.results if h.game != best.game]
-        if others:
-            seen += 1
-            expected = max(-features.MAX_MARGIN, min(features.MAX_MARGIN, math.log(best.score / max(others))))
-            assert answer.evidence[at] == pytest.approx(expected)
-        assert answer.confident == features.confident(answer.probability, best.coverage)
-    assert seen
-    named = shipped.ask("how many cards do i draw", game="dune-imperium", limit=5)
-    assert named.evidence[at] == features.MAX_MARGIN  # the game named: no other game is in question

@@ -70,8 +70,8 @@ FEATURES = (
 )
 """The features of a candidate, in the order of its vector."""
 CONFIDENCE = (
-    "bias", "margin", "linked_margin", "alone", "coverage", "strength", "name", "exact", "asked", "stated", "unstated",
-    "game_margin", "draft", "absent",
+    "bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "stated", "unstated", "other_games", "draft",
+    "unmatched", "absent",
 )
 """The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
 MAX_MARGIN = 3.0
@@ -207,30 +207,23 @@ def score(vector: Sequence[float]) -> float:
     return exp(sum(weights[name] * value for name, value in zip(FEATURES, vector)))
 
 
-def evidence(ranked: list[Hit], context: Context, unstated: bool) -> list[float]:
+def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: bool) -> list[float]:
     """The CONFIDENCE features of an answer: its candidates best first (ranked[0] the first answer, as ordered).
 
     margin: the log of the first entry's score over the best score of an entry unrelated to it (neither changing
     nor changed by it, nor linked to it), up to MAX_MARGIN, times the share of the question's units it matches
     (being ahead counts for little when the entry answers little of the question); linked_margin: the same over
-    the entries it links to. Either is 0 when no such entry was found: an entry alone is ahead of nothing, and
-    what being alone tells is fitted (alone: when no unrelated entry was found, the share of the question's units
-    it matches, as for margin: alone with little of the question is no sure answer), beside its own strength (its
-    words, coverage, name), instead of counting as the widest margin;
-    game_margin: the log of its score over the best score of another game's entry (from -MAX_MARGIN to
-    MAX_MARGIN; MAX_MARGIN when no other game's entry was found, as when the game is named): how far the
-    question is about its game rather than another;
+    the entries it links to;
     its coverage, its words feature (strength), its name, exact and asked features; unstated: a count was asked
     for and it states none, stated: its quantity feature (the share of what is counted it states a number for);
-    draft: it is an imported draft, not yet restated by a curator;
-    absent: its absent feature (the share of the question's units found in no entry)."""
+    other_games: other games answer close to it; draft: it is an imported draft, not yet restated by a curator;
+    unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage; absent: its
+    absent feature (the share of the question's units found in no entry)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
-    unrelated = linked_best = other_game = 0.0
+    unrelated = linked_best = 0.0
     for hit in ranked[1:]:
-        if hit.game != best.game:
-            other_game = max(other_game, hit.score)
         if hit.id == best.id or changes(best, hit) or changes(hit, best):
             continue  # the rule an expansion or erratum changes completes the answer
         if linked(best, hit):
@@ -243,7 +236,6 @@ def evidence(ranked: list[Hit], context: Context, unstated: bool) -> list[float]
         1.0,
         best.coverage * _margin(best.score, unrelated),
         best.coverage * _margin(best.score, linked_best),
-        best.coverage if unrelated <= 0 else 0.0,
         best.coverage,
         vector[at("words")],
         vector[at("name")],
@@ -251,15 +243,15 @@ def evidence(ranked: list[Hit], context: Context, unstated: bool) -> list[float]
         vector[at("asked")],
         vector[at("quantity")],
         1.0 if unstated else 0.0,
-        MAX_MARGIN if other_game <= 0 else max(-MAX_MARGIN, _margin(best.score, other_game)),
+        1.0 if other_games else 0.0,
         1.0 if best.data.get("draft") else 0.0,
+        (1 - best.coverage) * len(context.said),
         vector[at("absent")],
     ]
 
 
 def _margin(best: float, other: float) -> float:
-    """How far ahead of `other` (a score; 0: none) `best` is, up to MAX_MARGIN: 0 when there is no other."""
-    return 0.0 if other <= 0 else min(MAX_MARGIN, log(best / other))
+    return MAX_MARGIN if other <= 0 else min(MAX_MARGIN, log(best / other))
 
 
 def probability(vector: Sequence[float]) -> float:
@@ -271,5 +263,6 @@ def probability(vector: Sequence[float]) -> float:
 
 def confident(chance: float, coverage: float) -> bool:
     """Whether an answer this likely right, whose first entry matches this share of the question's units, is stood
-    by: from the threshold and the coverage floor chosen on development questions (bench/fit_ranking.py)."""
+    by: from the threshold and the coverage floor chosen on development questions (bench/fit_ranking.py; an
+    answer of several games alike never is: see rulebot.search.ranking)."""
     return bool(chance >= MODEL["threshold"] and coverage > MODEL["min_coverage"])

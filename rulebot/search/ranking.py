@@ -237,10 +237,10 @@ class Searcher:
         if ordered:
             # A count asked for is only answered by an entry that states a number for what is counted.
             unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words)
-            answer.evidence = features.evidence(ordered[:1] + candidates, context, unstated)
+            answer.evidence = features.evidence(ordered[:1] + candidates, context, bool(answer.other_games), unstated)
             answer.probability = features.probability(answer.evidence)
-            # (several games answering alike lower the probability: its game_margin feature)
-            answer.confident = features.confident(answer.probability, ordered[0].coverage)
+            # Several games answer alike: each is answered, none is stood by (which game is meant is the question).
+            answer.confident = features.confident(answer.probability, ordered[0].coverage) and not answer.other_games
         if answer.players is not None and answer.results:
             from rulebot.search.for_players import setup_answer
 

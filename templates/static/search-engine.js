@@ -941,22 +941,20 @@
   }
 
   function margin(top, other) {
-    return other <= 0 ? 0 : Math.min(R.MAX_MARGIN, Math.log(top / other));
+    return other <= 0 ? R.MAX_MARGIN : Math.min(R.MAX_MARGIN, Math.log(top / other));
   }
 
-  function evidence(ranked, context, unstated) {
-    var top = ranked[0], unrelated = 0, linkedTop = 0, otherGame = 0;
+  function evidence(ranked, context, others, unstated) {
+    var top = ranked[0], unrelated = 0, linkedTop = 0;
     ranked.slice(1).forEach(function (hit) {
-      if (hit.game !== top.game) otherGame = Math.max(otherGame, hit.score);
       if (hit.id === top.id || changes(top, hit) || changes(hit, top)) return;
       if (linked(top, hit)) linkedTop = Math.max(linkedTop, hit.score);
       else unrelated = Math.max(unrelated, hit.score);
     });
     var at = function (name) { return top.features[R.FEATURES.indexOf(name)]; };
     return [
-      1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), unrelated <= 0 ? top.coverage : 0, top.coverage, at("words"), at("name"), at("exact"),
-      at("asked"), at("quantity"), unstated ? 1 : 0,
-      otherGame <= 0 ? R.MAX_MARGIN : Math.max(-R.MAX_MARGIN, margin(top.score, otherGame)), top.entry.draft ? 1 : 0,
+      1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
+      at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
       at("absent")
     ];
   }
@@ -1101,12 +1099,12 @@
     if (ordered.length) {
       // A count asked for is only answered by an entry that states a number for what is counted.
       var unstated = intent.quantity && !statesCount(ordered[0], list);
-      chance = probability(evidence(ordered.slice(0, 1).concat(candidates), context, unstated));
+      chance = probability(evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated));
     }
     return {
       results: ordered.slice(0, MAX_RESULTS),
-      // (several games answering alike lower the probability: its game_margin feature)
-      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage,
+      // Several games answering alike: none is stood by.
+      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length,
       probability: chance,
       searcher: searcher,
       words: list,
