@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from math import exp, log
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -91,13 +90,18 @@ CONFIDENCE_PRIOR = dict.fromkeys(CONFIDENCE, 0.0)
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
 
-@dataclass
 class Stale:
     """How weights.json differs from the features this module computes, as "rank.NAME" or "confidence.NAME":
-    the features it has no weight for (those take their prior) and weights of features no longer computed (ignored)."""
+    the features it has no weight for (those take their prior) and weights of features no longer computed (ignored).
 
-    missing: list[str] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)
+    A plain class, as the search's records are (rulebot.search.answer.Hit): a cold `rulebot ask` loads no
+    `dataclasses`."""
+
+    __slots__ = ("missing", "unknown")
+
+    def __init__(self) -> None:
+        self.missing: list[str] = []
+        self.unknown: list[str] = []
 
 
 def _load(path: Path) -> tuple[dict[str, Any], Stale]:
