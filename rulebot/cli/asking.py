@@ -114,7 +114,7 @@ ASK_OPTIONS = (
     Option(
         ("--json",),
         "as_json",
-        "Print one JSON object: {query, game, confident, results: [...]}; exit 0 once printed.",
+        "Print one JSON object: {query, game, games, confident, probability, results: [...]} (docs/scripts.md); exit 0 once printed.",
         takes=FLAG,
     ),
     Option(("--official-only",), "official_only", "Leave out house rules (kind house-rule, or a source of trust house).", takes=FLAG),

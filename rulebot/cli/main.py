@@ -34,7 +34,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
     Ask a question (the game is found from the question when not given):
       rulebot ask "can i trash assassination mission"
       rulebot ask --game catalyst "how many coins can i keep"
-      rulebot ask "combien d'actions par tour"
+      rulebot ask "molthar combien d'actions par tour"
     Look around:
       rulebot games               the games and their expansions
       rulebot list --game res-arcana --kind faq
