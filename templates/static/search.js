@@ -107,48 +107,31 @@
     document.head.appendChild(script);
   }
 
-  // The files this page's search ranks with (every game's, once the list of games is in).
-  function wanted() {
-    var list = ["_static/stemmers.js", "_static/search-engine.js", "_search/games.js"];
-    if (here) list.push("_search/lexicon.js", "_search/" + here + ".names.js", "_search/" + here + ".index.js");
-    ((DATA.games && DATA.games.games) || []).forEach(function (game) {
-      if (game.slug === here) return;
-      list.push("_search/" + game.slug + ".names.js");
-      if (!here) list.push("_search/" + game.slug + ".index.js");
-    });
-    return list;
-  }
+  // The files every search needs, whatever its words: the engine, the stemmers, the settings and the lexicon.
+  var WANTED = ["_static/stemmers.js", "_static/search-engine.js", "_search/games.js", "_search/lexicon.js"];
+  var asked = [];  // the files the engine asked for, for the questions searched so far
 
   function start() {
     started = true;
-    wanted().forEach(function (file) { load(file); });
+    WANTED.forEach(function (file) { load(file); });
   }
 
-  function complete() {
-    return wanted().every(function (file) { return files[file] === "loaded" || files[file] === "failed"; });
-  }
-
-  function failed() {
-    return wanted().some(function (file) { return files[file] === "failed"; });
+  function isIn(file) {
+    return files[file] === "loaded" || files[file] === "failed";
   }
 
   // An #anchor that is no element of this game page: the entry is on another
-  // of the game's pages (its names say which); go there.
+  // of the game's pages (its pages file says which); go there.
   function followMovedEntry() {
     var id = window.location.hash.slice(1);
     if (!here || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id) || document.getElementById(id)) return;
-    load("_search/" + here + ".names.js", function () {
-      var names = DATA["names:" + here];
-      if (!names) return;
+    load("_search/" + here + ".pages.js", function () {
+      var pages = DATA["pages:" + here];  // each page's entries' ids
+      if (!pages) return;
       var current = window.location.pathname.split("/").pop() || "index.html";
-      for (var i = 0; i < names.entries.length; i++) {
-        var row = names.entries[i];  // [id, kind, title, aliases, flags, page]
-        if (row[0] === id) {
-          var page = names.pages[row[5]];
-          if (page !== current) window.location.replace(page + "#" + id);
-          return;
-        }
-      }
+      Object.keys(pages.pages).forEach(function (page) {
+        if (page !== current && pages.pages[page].split(" ").indexOf(id) >= 0) window.location.replace(page + "#" + id);
+      });
     });
   }
 
@@ -182,10 +165,9 @@
 
   // An entry's text in `lang` (its file, and its text once that is in), for its snippet.
   function translatedText(entry, lang) {
-    var game = entry.game, n = game.pages.indexOf(entry.page);
     var file = entry.texts.replace(/\.js$/, "." + lang + ".js");
-    var texts = DATA["texts:" + game.slug + ":" + n + ":" + lang];
-    return { file: file, text: texts ? texts.texts[game.byPage[n].indexOf(entry)] : null };
+    var texts = DATA["texts:" + entry.game.slug + ":" + entry.pageNumber + ":" + lang];
+    return { file: file, text: texts ? texts.texts[entry.place] : null };
   }
 
   // The page a result opens: in the answer's language when its game has pages in it.
@@ -306,7 +288,7 @@
       var query = input.value.trim();
       var lang = pageLang !== "en" ? pageLang : null;
       var extra = lang ? [languageFile(lang)] : [];
-      var state = query + "\n" + wanted().concat(extra).filter(function (file) { return files[file] === "loaded" || files[file] === "failed"; }).length;
+      var state = query + "\n" + WANTED.concat(asked, extra).filter(isIn).length;
       state += "\n" + Object.keys(DATA).filter(function (key) { return key.indexOf("lang:") === 0; }).length;
       if (state === shown) return;
       shown = state;
@@ -318,8 +300,16 @@
       setOpen(!!query);
       if (!query) { status.textContent = ""; list.removeAttribute("data-lang"); return; }
       start();
-      var done = complete();
       var answer = engine() && engine().ready() ? engine().search(query) : null;
+      // The files this question still needs (its words' terms, its candidates' entries): loaded, then it is asked again.
+      var lacking = answer ? answer.lacking : [];
+      lacking.forEach(function (file) {
+        if (asked.indexOf(file) < 0) asked.push(file);
+        load(file);
+      });
+      var done = WANTED.every(isIn) && lacking.every(isIn);
+      // A file that failed, or is in without its data, cannot be waited for.
+      var failed = WANTED.some(function (file) { return files[file] === "failed"; }) || lacking.some(isIn);
       lang = answerLanguage(answer);
       if (lang !== "en" && !DATA["lang:" + lang]) {
         load(languageFile(lang));  // its words, then the answer again
@@ -328,12 +318,12 @@
       if (!done) list.setAttribute("data-complete", "false");
       list.setAttribute("data-lang", lang);
       var results = answer ? answer.results : [];
-      if (answer) list.setAttribute("data-confident", answer.confident ? "true" : "false");
+      if (answer && !lacking.length) list.setAttribute("data-confident", answer.confident ? "true" : "false");
       var count = results.length === 1 ? say(lang, "1 result") : say(lang, "{count} results", { count: results.length });
       status.textContent = results.length
         ? (answer.confident ? count : say(lang, "No entry answers this clearly; the closest of {results}.", { results: count }))
         : !done ? say(lang, "Loading the search\u2026")
-        : failed() ? say(lang, "The search could not load its data.")
+        : failed ? say(lang, "The search could not load its data.")
         : say(lang, "No entry matches \u201c{query}\u201d.", { query: query });
       if (lang !== pageLang) status.lang = lang; else status.removeAttribute("lang");
       results.forEach(function (r) {
