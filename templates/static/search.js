@@ -311,6 +311,7 @@
       // A file that failed, or is in without its data, cannot be waited for.
       var failed = WANTED.some(function (file) { return files[file] === "failed"; }) || lacking.some(isIn);
       lang = answerLanguage(answer);
+      if (lacking.length) answer = null;  // no answer until its files are in
       if (lang !== "en" && !DATA["lang:" + lang]) {
         load(languageFile(lang));  // its words, then the answer again
         if (files[languageFile(lang)] !== "failed") done = false;
@@ -318,7 +319,7 @@
       if (!done) list.setAttribute("data-complete", "false");
       list.setAttribute("data-lang", lang);
       var results = answer ? answer.results : [];
-      if (answer && !lacking.length) list.setAttribute("data-confident", answer.confident ? "true" : "false");
+      if (answer) list.setAttribute("data-confident", answer.confident ? "true" : "false");
       var count = results.length === 1 ? say(lang, "1 result") : say(lang, "{count} results", { count: results.length });
       status.textContent = results.length
         ? (answer.confident ? count : say(lang, "No entry answers this clearly; the closest of {results}.", { results: count }))
