@@ -82,7 +82,7 @@ GAMES_FILE = f"{SEARCH_DIR}/games.js"
 LEXICON_FILE = f"{SEARCH_DIR}/lexicon.js"
 ENGLISH_FIELDS = ("title", "aliases", "asked")
 FRENCH_FIELDS = ("title_fr", "aliases_fr", "asked_fr", "body_fr")
-"""The fields whose words tell a French question from an English one, besides the body (Searcher._only_french)."""
+"""The fields whose words tell a French question from an English one, besides the body (rulebot.search.question.QuestionReader._only_french)."""
 FLAG_HOUSE = "house"
 """Flag of an entry that is a house rule (kind house-rule, or a source of trust house)."""
 FLAG_DRAFT = "draft"

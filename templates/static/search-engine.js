@@ -24,7 +24,7 @@
  * says whether it is sure, by the same model's probability. The constants
  * and weights are rulebot/index/fields.py's, rulebot/search/constants.py's
  * and rulebot/search/weights.json's, the word lists rulebot/language/analysis.py's and
- * rulebot/quantities.py's, all read from the search data: this file holds
+ * rulebot/language/quantities.py's, all read from the search data: this file holds
  * none of them.
  *
  * Defines window.RULEBOT_ENGINE: update() (takes in the search data loaded
@@ -61,12 +61,12 @@
     return collapse(stripped.replace(/[\u0153\u00e6\u00f8\u0111\u00f0\u00fe\u0142\u0131]/g, function (c) { return UNDECOMPOSED[c]; }));
   }
 
-  // The folded words of a text (analysis.words).
+  // The folded words of a text (rulebot.language.analysis.words).
   function words(text) {
     return fold(text).match(WORD) || [];
   }
 
-  // The words of a text as written, composed (analysis.split).
+  // The words of a text as written, composed (rulebot.language.analysis.split).
   function split(text) {
     return String(text).normalize("NFC").match(WORD) || [];
   }
@@ -311,7 +311,7 @@
     return GAMES[slug];
   }
 
-  // Each member of each synonym group, by its stems, mapped to every member of its groups (analysis.synonym_table).
+  // Each member of each synonym group, by its stems, mapped to every member of its groups (rulebot.language.analysis.synonym_table).
   function synonymTable(groups) {
     var table = new Map();
     groups.forEach(function (group) {
@@ -480,7 +480,7 @@
 
   var NO_SCORES = { docs: [], values: [], places: [] };
 
-  // -- the searcher (rulebot.search.Searcher) ---------------------------------------------
+  // -- the searcher (rulebot.search.ranking.Searcher) -------------------------------------
 
   // One question's look-ups: the games searched, close spellings.
   function Searcher(slugs) {
@@ -506,7 +506,7 @@
   };
 
   // Entries whose field holds a phrase's words in order, each 1 to `slop` places after the one before:
-  // the sum of the words' scores (BM25F._phrase_scores).
+  // the sum of the words' scores (rulebot.search.scoring.BM25F._phrase_scores).
   Searcher.prototype.phraseScores = function (clause, games, among, scores) {
     var each = clause.words.map(function (word) {
       var kept = termScores(clause.field, word) || NO_SCORES, map = new Map();
@@ -532,7 +532,7 @@
     return true;
   }
 
-  // The scores of the question's units (BM25F.score): per unit, per field, the best alternative; summed.
+  // The scores of the question's units (rulebot.search.scoring.BM25F.score): per unit, per field, the best alternative; summed.
   Searcher.prototype.score = function (units, eligible) {
     var self = this, byUnit = [], parts = [];
     units.forEach(function (unit) {
@@ -613,7 +613,7 @@
     return evidence >= 2 ? "fr" : "en";
   }
 
-  // Group the words of a question into units, dropping question filler (search.make_units).
+  // Group the words of a question into units, dropping question filler (rulebot.search.question.make_units).
   function makeUnits(list, table) {
     var stemsOf = list.map(stem), units = [], i = 0;
     while (i < list.length) {
@@ -637,7 +637,7 @@
     return content.length ? content : units;
   }
 
-  // -- close spellings (Searcher._close_spellings) -----------------------------------------
+  // -- close spellings (rulebot.search.spelling.Spellings) ---------------------------------
 
   // Every game's names' words with how many entries have each (the index's `names` field, from the lexicon).
   var namesVocabulary = null;
@@ -681,9 +681,9 @@
     return ranked.slice(0, 3).map(function (r) { return [r[0]]; });
   };
 
-  // -- asking (Searcher.ask) ----------------------------------------------------------------
+  // -- asking (rulebot.search.ranking.Searcher.ask) -----------------------------------------
 
-  // What a unit may match, per field: alternatives (Searcher._analyse_unit).
+  // What a unit may match, per field: alternatives (rulebot.search.query.Clauses.of_unit).
   Searcher.prototype.unitClauses = function (unit, acrossGames) {
     var self = this, alternatives = [[unit.alternatives[0], 1, null]];
     unit.alternatives.slice(1).forEach(function (alt) {
@@ -744,7 +744,7 @@
   };
 
   // Search for the units in one game (or all when slug is null): the best candidates by their words, with what
-  // their features are made of (Searcher._search); they are scored in ask.
+  // their features are made of (rulebot.search.ranking.Searcher._search); they are scored in ask.
   Searcher.prototype.search = function (units, slug) {
     var self = this, list = [];
     units.forEach(function (unit) { list = list.concat(unit.words); });
@@ -950,7 +950,7 @@
     return one.entry.modifies.indexOf(other.entry.docnum) >= 0;
   }
 
-  // The results with those that make up the answer first (search._answer_first).
+  // The results with those that make up the answer first (rulebot.search.answer.answer_first).
   function answerFirst(results) {
     if (!results.length) return results;
     var top = results[0].score, parts = results.slice(0, 1), rest = [];
@@ -963,7 +963,7 @@
     return parts.concat(rest);
   }
 
-  // Put the entry of an expansion the question names before the rule it changes (Searcher._modifications_first).
+  // Put the entry of an expansion the question names before the rule it changes (rulebot.search.answer.modifications_first).
   Searcher.prototype.modificationsFirst = function (hits, ordering) {
     var out = [], placed = new Set(), byDocnum = new Map();
     hits.forEach(function (hit) { byDocnum.set(hit.entry.docnum, hit); });
@@ -987,7 +987,7 @@
     return out;
   };
 
-  // The best entry of each other game scoring at least `share` of the best answer (search.answer.runners_up).
+  // The best entry of each other game scoring at least `share` of the best answer (rulebot.search.answer.runners_up).
   function runnersUp(byGameHits, results, share) {
     var top = results[0].score, shown = results[0].game, out = [];
     byGameHits.forEach(function (hits, slug) {
@@ -996,24 +996,24 @@
     return out;
   }
 
-  // How many of a game's own terms the question uses (QuestionReader.game_terms_in).
+  // How many of a game's own terms the question uses (rulebot.search.question.QuestionReader.game_terms_in).
   function gameTermsIn(stemsOf, slug) {
     return gameSettings(slug).terms.filter(function (term) { return findPhrase(stemsOf, term) >= 0; }).length;
   }
 
-  // The stems of a question's words that say what it is about (signals.content_stems).
+  // The stems of a question's words that say what it is about (rulebot.search.signals.content_stems).
   function contentStems(list) {
     return new Set(list.filter(function (w) { return !A.filler.has(w) && numberOf(w) === null; }).map(stem));
   }
 
-  // Whether an entry states a number for something the question counts (signals.states_count).
+  // Whether an entry states a number for something the question counts (rulebot.search.signals.states_count).
   function statesCount(hit, list) {
     var found = false;
     contentStems(list).forEach(function (s) { if (hit.entry.counted.has(s)) found = true; });
     return found;
   }
 
-  // Rank the entries that answer a question, best first: {results, confident, words, meanings} (Searcher.ask).
+  // Rank the entries that answer a question, best first: {results, confident, words, meanings} (rulebot.search.ranking.Searcher.ask).
   function ask(question, game) {
     var text = cleanQuestion(question);
     var list = words(text);
