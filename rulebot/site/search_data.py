@@ -372,8 +372,8 @@ def term_shards(indexed: Indexed) -> list[dict[str, dict[str, Any]]]:
     shards: list[dict[str, dict[str, Any]]] = [{"terms": {}, "names": {}} for _ in range(count)]
     for term, text in written.items():
         shards[shard_of(term, count)]["terms"][term] = text
-    for stem, found in names.items():
-        shards[shard_of(stem, count)]["names"][stem] = found
+    for stem, named in names.items():
+        shards[shard_of(stem, count)]["names"][stem] = named
     return shards
 
 
