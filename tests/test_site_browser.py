@@ -345,15 +345,17 @@ def test_no_search_data_until_the_search_box_is_used(page, base, which, path, qu
 
 
 def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-untyped-def]
-    """A game's page loads the settings, the lexicon, the terms files of the question's words and the entries files
-    of its candidates, each once, and the texts of its own game's results only: never a whole index."""
+    """A game's page loads the settings, the lexicon files of its words' letters, the terms files of its words and
+    the entries files of its candidates, each once, and the texts of its own game's results only: never a whole
+    index."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "Perlae Imperii overview")
     page.locator("#search--results .result-snippet").first.wait_for()  # the game's texts, for its results' snippets
     loaded = _search_requests(page)
     assert sorted(name for name in loaded if ".texts" in name) == ["catalyst.texts.js"]
-    assert {"games.js", "lexicon.js"} <= set(loaded)
-    assert all(re.fullmatch(r"(terms|entries)-[0-9]+\.js|games\.js|lexicon\.js|catalyst\.texts\.js", name) for name in loaded), loaded
+    assert {"games.js", "lexicon-p.js", "lexicon-i.js", "lexicon-o.js"} <= set(loaded)
+    assert all(re.fullmatch(r"(terms|entries)-[0-9]+\.js|lexicon-[a-z0-9_]\.js|games\.js|catalyst\.texts\.js", name) for name in loaded), loaded
+    assert len([name for name in loaded if name.startswith("lexicon-")]) == 3
     shards = page.evaluate("window.RULEBOT_DATA.games.search.shards")
     assert 0 < len([name for name in loaded if name.startswith("terms-")]) < shards / 2
     assert len(loaded) == len(set(loaded))  # each file once
@@ -400,17 +402,17 @@ def _data_file(site_dir: Path, name: str) -> dict:
 
 
 def _refused_file(site_dir: Path, which: str) -> str:
-    """The search data file refused: the lexicon, the terms file of "tiebreak", the entries file of catalyst-tiebreak."""
+    """The search data file refused: the lexicon's of "tiebreak", its terms file, the entries file of catalyst-tiebreak."""
     if which == "terms":
         return f"terms-{site_search.shard_of('tiebreak', _data_file(site_dir, 'games.js')['search']['shards'])}.js"
     if which == "entries":
         return next(p.name for p in (site_dir / "_search").glob("entries-*.js") if '"catalyst-tiebreak"' in p.read_text(encoding="ascii"))
-    return "lexicon.js"
+    return site_search.lexicon_file("t").rpartition("/")[2]
 
 
 @pytest.mark.parametrize(("address", "which"), [("res-arcana/index.html", "lexicon"), ("index.html", "terms"), ("catalyst/index.html", "entries")])
 def test_search_data_that_fails_to_load_is_said(browser, sites, servers, address, which):  # type: ignore[no-untyped-def]
-    """A search data file that cannot be loaded (the lexicon, the terms file of a word of the question, the entries
+    """A search data file that cannot be loaded (the lexicon's, the terms file of a word of the question, the entries
     file of a candidate): the results area says so in one line, the list is complete (nothing more is coming), and
     no script fails."""
     context = browser.new_context()

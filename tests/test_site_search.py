@@ -231,18 +231,28 @@ def test_texts_are_written_per_page(tmp_path: Path):
 
 def test_lexicon_is_every_games_words(shipped_site: Path):
     """The lexicon holds every game's body terms and names' words with the index's counts, and the terms of the
-    other fields that tell a French question: the search looks a question's words up as the command does."""
-    lexicon = _data(shipped_site / site_search.LEXICON_FILE)
+    other fields that tell a French question: the search looks a question's words up as the command does. Each
+    part holds the words of its first letter."""
     reader = open_index([shipped_corpus_dir()]).index
+    files = sorted((shipped_site / site_search.SEARCH_DIR).glob("lexicon-*.js"))
+    assert len(files) > 20
+    parts = {path.stem.removeprefix("lexicon-"): _data(path) for path in files}
 
     def terms(*fields: str) -> set[str]:
         return {t.decode("utf-8") for name in fields for t in reader.lexicon(name)}
 
-    body = lexicon["body"].split(" ")
-    assert body == sorted(terms("body"))
-    assert site_search.decode(lexicon["df"]) == [reader.doc_frequency("body", t) for t in body]
-    names = lexicon["names"].split(" ")
-    assert names == sorted(terms("names"))
-    assert site_search.decode(lexicon["names_df"]) == [reader.doc_frequency("names", t) for t in names]
-    assert set(lexicon["english"].split(" ")) == terms(*site_search.ENGLISH_FIELDS) - set(body)
-    assert set(lexicon["french"].split(" ")) == terms(*site_search.FRENCH_FIELDS)
+    def listed(kind: str) -> list[str]:
+        found = [word for part, data in parts.items() for word in data[kind].split(" ") if word]
+        assert all(site_search.lexicon_part(word) == part for part, data in parts.items() for word in data[kind].split(" ") if word)
+        return found
+
+    body, names = listed("body"), listed("names")
+    assert sorted(body) == sorted(terms("body")) and len(body) == len(set(body))
+    counts = [n for data in parts.values() for n in site_search.decode(data["df"])]
+    assert counts == [reader.doc_frequency("body", t) for t in body]
+    assert sorted(names) == sorted(terms("names"))
+    counts = [n for data in parts.values() for n in site_search.decode(data["names_df"])]
+    assert counts == [reader.doc_frequency("names", t) for t in names]
+    assert set(listed("english")) == terms(*site_search.ENGLISH_FIELDS) - set(body)
+    assert set(listed("french")) == terms(*site_search.FRENCH_FIELDS)
+    assert {site_search.lexicon_part(w) for w in ("rule", "9", "Été", "é", "")} == {"r", "9", "_"}

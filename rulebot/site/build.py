@@ -18,7 +18,7 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
                              game, its letters, each on `a-z-<letter>.html`)
     _static/                 CSS and the search script (templates/static/)
     _search/games.js         the games and the search's settings (rulebot/site/search_data.py)
-    _search/lexicon.js       every game's words, for reading a question
+    _search/lexicon-<c>.js   every game's words that begin with c, for reading a question
     _search/terms-<n>.js     the search index's postings, cut by term
     _search/entries-<n>.js   the entries, cut by their number in the index, for the search's candidates
     _search/<game>.pages.js  the game's entries' pages, for an anchor on another of its pages
@@ -148,7 +148,8 @@ def _search_files(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, st
     shards = site_search.term_shards(indexed)
     games = site_search.games_data(site.corpus, site.games, indexed, site.page_of, len(shards))
     yield site_search.GAMES_FILE, site_search.assignment("games", games)
-    yield site_search.LEXICON_FILE, site_search.assignment("lexicon", site_search.lexicon_data(indexed))
+    for part, words in site_search.lexicon_data(indexed).items():
+        yield site_search.lexicon_file(part), site_search.assignment(f"lexicon:{part}", words)
     for shard, terms in enumerate(shards):
         yield site_search.terms_file(shard), site_search.assignment(f"terms:{shard}", terms)
     rows = site_search.entry_rows(site.corpus, indexed, site.page_of)

@@ -18,12 +18,13 @@ what its words need, whatever the size of the corpus:
   its field-length bytes stand for), how many files the terms and the
   entries are cut into, and each game's documents, names, expansions,
   terms and vocabulary (synonyms and French groups).
-- `_search/lexicon.js` (key "lexicon"): every game's terms of the fields a
-  question's words are looked up in before it is searched: the body's, with
-  how many entries hold each (close spellings of unknown words), the names'
-  words, with how many entries have each in a name (close spellings, first),
-  and those of the other English and of the French fields (is a word only
-  French?).
+- `_search/lexicon-<c>.js` (key "lexicon:<c>"): every game's terms of the
+  fields a question's words are looked up in before it is searched, those
+  that begin with the letter or digit c (`lexicon_part`; "_" for the rest):
+  the body's, with how many entries hold each (close spellings of unknown
+  words), the names' words, with how many entries have each in a name (close
+  spellings, first), and those of the other English and of the French
+  fields (is a word only French?).
 - `_search/terms-<n>.js` (key "terms:<n>"): the postings of the terms whose
   `shard_of` is n (`term_shards`): for each term, per field of fields.FIELDS,
   each entry holding it with the field's length and the term's places in
@@ -47,9 +48,10 @@ what its words need, whatever the size of the corpus:
   games.js pages), in corpus order, for result snippets: a result's snippet
   loads the texts of its page only.
 
-Every page loads the settings and the lexicon on the first search; then the
-term files of the question's words, then the entry files of its candidates
-(the engine says what it lacks; search.js loads it and asks again).
+Every page loads the settings on the first search; then the lexicon files of
+the question's words' letters, the terms files of its words, then the
+entries files of its candidates (the engine says what it lacks; search.js
+loads it and asks again).
 
 Numbers in the postings are written with `encode`: base 32 with a digit set
 for the last digit of a number and another for the others, so that a list
@@ -79,7 +81,6 @@ from rulebot.search import constants, features
 SEARCH_DIR = "_search"
 """The output folder of the search data (an underscore: no game slug can clash)."""
 GAMES_FILE = f"{SEARCH_DIR}/games.js"
-LEXICON_FILE = f"{SEARCH_DIR}/lexicon.js"
 ENGLISH_FIELDS = ("title", "aliases", "asked")
 FRENCH_FIELDS = ("title_fr", "aliases_fr", "asked_fr", "body_fr")
 """The fields whose words tell a French question from an English one, besides the body (rulebot.search.question.QuestionReader._only_french)."""
@@ -104,6 +105,11 @@ TRUST_LEVELS = ("official", "designer", "community", "house")
 def pages_file(slug: str) -> str:
     """The path of a game's entries' pages, relative to the site root (a `.`: no clash with another game's files)."""
     return f"{SEARCH_DIR}/{slug}.pages.js"
+
+
+def lexicon_file(part: str) -> str:
+    """The path of the lexicon's words that begin with one letter (`lexicon_part`), relative to the site root."""
+    return f"{SEARCH_DIR}/lexicon-{part}.js"
 
 
 def terms_file(shard: int) -> str:
@@ -311,22 +317,37 @@ def _group(group: tuple[str, ...]) -> str:
     return ",".join(" ".join(found) for found in map(analysis.words, group) if found)
 
 
-def lexicon_data(indexed: Indexed) -> dict[str, str]:
-    """Every game's terms a question's words are looked up in: "body" (separated by spaces, in order) and "df" (how
-    many entries hold each there, `encode`); "names" and "names_df": the same of the names' words (the `names`
-    field); "english": those of ENGLISH_FIELDS that no body has; "french": those of FRENCH_FIELDS."""
+def lexicon_part(word: str) -> str:
+    """The lexicon file of a word: its first letter or digit (a to z, 0 to 9), "_" for any other first character (as
+    search-engine.js tells it)."""
+    first = word[:1]
+    return first if first.isascii() and first.isalnum() else "_"
+
+
+def lexicon_data(indexed: Indexed) -> dict[str, dict[str, str]]:
+    """The lexicon, by `lexicon_part`: every game's terms a question's words are looked up in, those of each part
+    that begin with its letter. "body" (separated by spaces, in order) and "df" (how many entries hold each there,
+    `encode`); "names" and "names_df": the same of the names' words (the `names` field); "english": those of
+    ENGLISH_FIELDS that no body has; "french": those of FRENCH_FIELDS. A question's close spellings begin with its
+    word's letter: a question loads the parts of its words' letters only."""
     at = {name: number for number, (name, _analysed, _typed) in enumerate(fields.FIELDS)}
     body, names = indexed.df[at["body"]], indexed.df[at["names"]]
-    terms, words = sorted(body), sorted(names)
     english = set().union(*(indexed.df[at[name]] for name in ENGLISH_FIELDS)) - set(body)
     french = set().union(*(indexed.df[at[name]] for name in FRENCH_FIELDS))
+    parts: dict[str, dict[str, list[str]]] = {}
+    for kind, words in (("body", body), ("names", names), ("english", english), ("french", french)):
+        for word in sorted(words):
+            parts.setdefault(lexicon_part(word), {}).setdefault(kind, []).append(word)
     return {
-        "body": " ".join(terms),
-        "df": encode([body[t] for t in terms]),
-        "names": " ".join(words),
-        "names_df": encode([names[w] for w in words]),
-        "english": " ".join(sorted(english)),
-        "french": " ".join(sorted(french)),
+        part: {
+            "body": " ".join(found.get("body", [])),
+            "df": encode([body[t] for t in found.get("body", [])]),
+            "names": " ".join(found.get("names", [])),
+            "names_df": encode([names[w] for w in found.get("names", [])]),
+            "english": " ".join(found.get("english", [])),
+            "french": " ".join(found.get("french", [])),
+        }
+        for part, found in sorted(parts.items())
     }
 
 

@@ -122,10 +122,10 @@
   var ENTRIES = new Map();  // the entries whose file is in, by document number
   var untexted = [];  // the entries whose text is not in yet
 
-  // Whether the search can start: the settings, the stemmers and the lexicon are in (the terms and entries
-  // files a question needs are asked for by search()).
+  // Whether the search can start: the settings and the stemmers are in (the lexicon, terms and entries files a
+  // question needs are asked for by search()).
   function ready() {
-    return !!(S && window.RULEBOT_STEMMERS && DATA.lexicon);
+    return !!(S && window.RULEBOT_STEMMERS);
   }
 
   // Take in the settings once they are in, and the texts of the entries built so far once theirs are.
@@ -153,6 +153,7 @@
   // What a search lacks: the files it needs that are not in yet (search() reports them, search.js loads them and
   // asks again, until nothing is lacking).
   var lacking = new Set();
+  var lackingWords = false;  // a lexicon file is lacking: the question cannot be read yet
   var lackingTerms = false;  // a terms file is lacking: the candidates are not known yet
 
   // A terms file's postings of a term: per field, {docs: document numbers, lengths: the field's, places: the term's
@@ -584,27 +585,43 @@
   // Whether the French fields of the corpus have a word and the English ones never do.
   function onlyFrench(word) {
     if (A.filler.has(word) || /^[0-9]+$/.test(word)) return false;
-    var english = terms("english", word), words = lexicon();
-    if (!english.length || words.body.has(english[0]) || words.english.has(english[0])) return false;
+    var english = terms("english", word);
+    if (!english.length || lexiconOf(english[0]).body.has(english[0]) || lexiconOf(english[0]).english.has(english[0])) return false;
     var french = terms("french", word);
-    return french.length > 0 && words.french.has(french[0]);
+    return french.length > 0 && lexiconOf(french[0]).french.has(french[0]);
   }
 
-  // Every game's terms a question's words are looked up in (the lexicon): the body's with how many entries hold each
-  // (close spellings of unknown words), and those of the other English fields and of the French ones (is a word
-  // only French?).
-  var LEXICON = null;
+  // Every game's terms a question's words are looked up in (the lexicon), in parts by their first letter
+  // (search_data.lexicon_part): the body's with how many entries hold each (close spellings of unknown words), the
+  // names' words with how many entries have each (the index's `names` field), and those of the other English fields
+  // and of the French ones (is a word only French?). Null while the part is not in.
+  var LEXICON = new Map();
 
-  function lexicon() {
-    if (LEXICON) return LEXICON;
-    var words = { body: new Map(), english: new Set(), french: new Set() }, data = DATA.lexicon;
+  function lexicon(word) {
+    var first = word.charAt(0), part = /^[A-Za-z0-9]$/.test(first) ? first : "_";
+    var words = LEXICON.get(part), data = DATA["lexicon:" + part];
+    if (words) return words;
+    if (!data) {
+      lacking.add("_search/lexicon-" + part + ".js");
+      lackingWords = true;
+      return null;
+    }
+    words = { body: new Map(), names: new Map(), english: new Set(), french: new Set() };
     var list = function (text) { return text ? text.split(" ") : []; };
-    var df = decode(data.df);
+    var df = decode(data.df), namesDf = decode(data.names_df);
     list(data.body).forEach(function (term, i) { words.body.set(term, df[i]); });
+    list(data.names).forEach(function (term, i) { words.names.set(term, namesDf[i]); });
     list(data.english).forEach(function (term) { words.english.add(term); });
     list(data.french).forEach(function (term) { words.french.add(term); });
-    LEXICON = words;
+    LEXICON.set(part, words);
     return words;
+  }
+
+  var NO_WORDS = { body: new Map(), names: new Map(), english: new Set(), french: new Set() };
+
+  // The lexicon's part of a word, empty while it is not in (the question is asked again once it is).
+  function lexiconOf(word) {
+    return lexicon(word) || NO_WORDS;
   }
 
   function languageOf(text, list) {
@@ -639,21 +656,10 @@
 
   // -- close spellings (rulebot.search.spelling.Spellings) ---------------------------------
 
-  // Every game's names' words with how many entries have each (the index's `names` field, from the lexicon).
-  var namesVocabulary = null;
-
-  function nameWords() {
-    if (namesVocabulary) return namesVocabulary;
-    var counts = new Map(), data = DATA.lexicon, df = decode(data.names_df);
-    (data.names ? data.names.split(" ") : []).forEach(function (word, i) { counts.set(word, df[i]); });
-    namesVocabulary = counts;
-    return counts;
-  }
-
   Searcher.prototype.known = function (word) {
     if (word.length < 4 || /^[0-9]+$/.test(word)) return true;
-    if (nameWords().get(word)) return true;
-    return terms("english", word).some(function (term) { return lexicon().body.has(term); });
+    if (lexiconOf(word).names.get(word)) return true;
+    return terms("english", word).some(function (term) { return lexiconOf(term).body.has(term); });
   };
 
   Searcher.prototype.closeSpellings = function (word) {
@@ -666,12 +672,13 @@
 
   Searcher.prototype.corrections = function (word) {
     var max = word.length <= 6 ? 1 : 2, found = new Map(), typedStem = stem(word);
-    nameWords().forEach(function (count, candidate) {
+    // A close spelling begins with the word's letter: it is in the word's part of the lexicon.
+    lexiconOf(word).names.forEach(function (count, candidate) {
       if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max && !found.has(candidate)) {
         found.set(candidate, [0, -count]);
       }
     });
-    lexicon().body.forEach(function (count, candidate) {
+    lexiconOf(typedStem).body.forEach(function (count, candidate) {
       if (candidate !== typedStem && candidate[0] === typedStem[0] && !found.has(candidate) && distance(candidate, typedStem, max) <= max) {
         found.set(candidate, [1, -count]);
       }
@@ -1020,6 +1027,9 @@
     if (!list.length) return null;
     var searcher = new Searcher(game ? [game] : order);
     var language = searcher.language = languageOf(text, list);
+    // A question is read with the lexicon's parts of its words: until they are in, it is not searched.
+    list.forEach(function (word) { searcher.closeSpellings(word); });
+    if (lackingWords) return { results: [], confident: false, probability: 0, searcher: searcher, words: list, asked: list };
     var intent = readIntent(list, language);
     list = intent.words.length ? intent.words : list;
     var asked = list;
@@ -1130,11 +1140,11 @@
   // first, then the entries files of its candidates.
   function search(query) {
     lacking = new Set();
-    lackingTerms = false;
+    lackingWords = lackingTerms = false;
     var answer = ask(query, here);
     if (!answer) return null;
     var results = answer.results.map(function (hit) { return { entry: hit.entry, other: false }; });
-    if (here) results = results.concat(otherGames(answer));
+    if (here && !lackingWords) results = results.concat(otherGames(answer));
     var files = Array.from(lacking);
     if (files.length) results = [];
     return { results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language, lacking: files };

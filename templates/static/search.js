@@ -107,8 +107,8 @@
     document.head.appendChild(script);
   }
 
-  // The files every search needs, whatever its words: the engine, the stemmers, the settings and the lexicon.
-  var WANTED = ["_static/stemmers.js", "_static/search-engine.js", "_search/games.js", "_search/lexicon.js"];
+  // The files every search needs, whatever its words: the engine, the stemmers and the settings.
+  var WANTED = ["_static/stemmers.js", "_static/search-engine.js", "_search/games.js"];
   var asked = [];  // the files the engine asked for, for the questions searched so far
 
   function start() {
