@@ -2,8 +2,21 @@
  * rulebot site search, its engine: it answers a question as `rulebot ask`
  * does, with the same analysis, the same index and the same ranking, step
  * for step (rulebot/search/, rulebot/language/quantities.py),
- * in the browser. search.js loads it, with the search data and the Snowball
- * stemmers (stemmers.js), on the first use of the search box.
+ * in the browser. search.js loads it, with the search's settings and the
+ * Snowball stemmers (stemmers.js), on the first use of the search box.
+ *
+ * DATA. The index is inverted and cut into files (rulebot/site/search_data.py
+ * documents them), so that a question loads what its words need, however
+ * large the corpus: the lexicon's parts of its words' first letters (to read
+ * it: French words, close spellings), then the terms files of its words and
+ * of their synonyms and close spellings (their postings: for each entry
+ * holding a term, the field's length and the term's places in it), then the
+ * entries files of its candidates (what the results show of them and what
+ * the ranking reads). search(query) runs the whole question with what is in;
+ * what it lacks it lists instead of answering (`lacking`), search.js loads
+ * it and asks again, until nothing is lacking: then the answer is the one
+ * all the data gives. Entries are known by their document number in the
+ * index (GAME_OF: their game; a tie between scores goes to the earlier).
  *
  * ANSWERING. On a game's page the question is asked of that game (as
  * `rulebot ask --game`): its entries come first; then other games' entries
@@ -14,7 +27,7 @@
  * are read; the game's vocabulary groups words into units with their
  * synonyms (weighing less than the words typed); an unknown word also tries
  * its close spellings; each entry is scored by BM25F over its fields (the
- * terms the site build wrote, the index's own), with the bonus of adjacent
+ * postings the site build wrote, the index's own), with the bonus of adjacent
  * words found together; then every candidate gets the ranking model's
  * feature vector (rulebot/search/features.py: the share of the question it
  * matches, the names and questions it answers that the question says, its
@@ -28,8 +41,9 @@
  * none of them.
  *
  * Defines window.RULEBOT_ENGINE: update() (takes in the search data loaded
- * so far), ready() (whether what the page's search ranks with is in),
- * search(query) ({results: [{entry, other}], confident, said, language} or null),
+ * so far), ready() (whether the settings and stemmers are in), search(query)
+ * ({results: [{entry, other}], confident, said, language, lacking: the files
+ * it still needs, when its results wait for them} or null),
  * snippet(entry, said), aliasShown(entry, said); and
  * window.RULEBOT_SEARCH: the browser's analysis, terms(analysis, text) and
  * words(text), for scripts and tests.

@@ -10,31 +10,35 @@
  * global window.RULEBOT_DATA, loaded by <script> tags, so the search works
  * over http and from file:// alike (where fetch() of a JSON file is refused).
  * rulebot/site/search_data.py writes them and documents their content:
- *   _search/games.js          "games": the games, and under "search" the
- *                             ranking's constants (rulebot/index/fields.py, rulebot/search/constants.py), the
+ *   _search/games.js          "games": the games and their pages, and under
+ *                             "search" the ranking's constants
+ *                             (rulebot/index/fields.py, rulebot/search/constants.py), the
  *                             stop words and question words, the words of
  *                             counts, the index's statistics and each game's
- *                             names, expansions, terms and vocabulary
- *   _search/<game>.names.js   "names:<slug>": each entry's id, kind, title,
- *                             aliases, flags and page
- *   _search/<game>.index.js   "index:<slug>": each entry's terms per field,
- *                             as the index has them, and what the ranking reads
- *   _search/lexicon.js        "lexicon": every game's words a question's words are
- *                             looked up in (close spellings, French), for a game's page
+ *                             documents, names, expansions, terms and vocabulary
+ *   _search/lexicon-<c>.js    "lexicon:<c>": every game's words that begin with
+ *                             the letter c (close spellings, French words)
+ *   _search/terms-<n>.js      "terms:<n>": the postings of the terms whose hash
+ *                             is n, as the index has them
+ *   _search/entries-<n>.js    "entries:<n>": the entries numbered from n times
+ *                             32 in the index: what a result shows of each and
+ *                             what the ranking reads
  *   _search/<game>.texts.js   "texts:<slug>:0": each entry's plain text, for snippets
  *                             (a game of several pages: its n-th page's, <game>.texts-<n>.js)
+ *   _search/<game>.pages.js   "pages:<slug>": the ids of each page's entries
  * with the scripts _static/search-engine.js and _static/stemmers.js (the
  * Snowball stemmers, which stem questions as PyStemmer stemmed the corpus).
  * A page loads none of them when it opens: the first focus of the search box
- * (or a key typed in it, or a page opened with ?q=) injects their <script>
- * tags. A game's page loads that game's names and index, the other games'
- * names and the lexicon; pages of no game (home, sources) load every game's
- * names and index.
+ * (or a key typed in it, or a page opened with ?q=) injects the tags of the
+ * engine, the stemmers and games.js; then each question's search lists the
+ * files it lacks (its words' lexicon and terms files, its candidates'
+ * entries files), which are loaded, and the question is asked again once
+ * they are in. A file that cannot be loaded is said in the results area.
  * The texts of a page's entries are loaded when one of them is among the
  * results, for its snippet. On a game's page, an address whose #anchor is no
  * element of the page (an entry on another page of a large game, from a link
- * made before it was split) loads the game's names to find the entry's page,
- * and goes there.
+ * made before it was split) loads the game's pages file to find the entry's
+ * page, and goes there.
  *
  * SHOWING. Up to ten results, best first, each a row that opens its
  * entry's anchor on the page it is on (the whole row is the link's target),
