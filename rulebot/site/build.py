@@ -153,9 +153,9 @@ def _search_files(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, st
     for shard, terms in enumerate(shards):
         yield site_search.terms_file(shard), site_search.assignment(f"terms:{shard}", terms)
     rows = site_search.entry_rows(site.corpus, indexed, site.page_of)
-    for part, start in enumerate(range(0, len(rows), site_search.ENTRIES_PER_FILE)):
+    for number, start in enumerate(range(0, len(rows), site_search.ENTRIES_PER_FILE)):
         entries = {"entries": rows[start : start + site_search.ENTRIES_PER_FILE]}
-        yield site_search.entries_file(part), site_search.assignment(f"entries:{part}", entries)
+        yield site_search.entries_file(number), site_search.assignment(f"entries:{number}", entries)
     for slug in site.games:
         yield site_search.pages_file(slug), site_search.assignment(f"pages:{slug}", site_search.pages_data(site.corpus, slug, site.page_of))
         for page, on_page in enumerate(site_search.entries_by_page(site.corpus, slug, site.page_of)):
