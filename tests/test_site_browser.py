@@ -490,6 +490,18 @@ def test_browser_analysis_is_rulebots(search_tab):  # type: ignore[no-untyped-de
         assert (english, french, names) == (analysis.terms("english", text), analysis.terms("french", text), analysis.terms("names", text)), text
 
 
+def test_browser_finds_the_files_of_terms_as_the_build_writes_them(search_tab):  # type: ignore[no-untyped-def]
+    """The browser looks a term up in the terms file and a word in the lexicon file the build wrote it to, whatever
+    its letters (accented, Greek, an emoji beyond the BMP)."""
+    from rulebot.language import analysis
+
+    words = ["rule", "tiebreak", "égalité", "1.11.2.a", "Été", "σπαθί", "\U0001f3b2dé", "_x", "Z9", "ß"]
+    words += sorted({term for text in _corpus_texts() for term in analysis.terms("names", text)})[:500]
+    shards = search_tab.evaluate("window.RULEBOT_DATA.games.search.shards")
+    found = search_tab.evaluate("words => words.map(w => [window.RULEBOT_SEARCH.shard(w), window.RULEBOT_SEARCH.lexiconPart(w)])", words)
+    assert found == [[site_search.shard_of(w, shards), site_search.lexicon_part(w)] for w in words]
+
+
 def _differences(browser, site_dir: Path, questions: list[tuple[str, str | None]]) -> list[tuple]:  # type: ignore[no-untyped-def]
     """The questions (and games) the site's search box answers otherwise than `rulebot ask` (its entries of the
     game asked, in order, and its confidence), typed on the game's page or on the home page."""

@@ -611,8 +611,14 @@
   // and of the French ones (is a word only French?). Null while the part is not in.
   var LEXICON = new Map();
 
+  // The part of the lexicon a word is in: its first letter or digit, "_" for any other (search_data.lexicon_part).
+  function lexiconPart(word) {
+    var first = word.charAt(0);
+    return /^[A-Za-z0-9]$/.test(first) ? first : "_";
+  }
+
   function lexicon(word) {
-    var first = word.charAt(0), part = /^[A-Za-z0-9]$/.test(first) ? first : "_";
+    var part = lexiconPart(word);
     var words = LEXICON.get(part), data = DATA["lexicon:" + part];
     if (words) return words;
     if (!data) {
@@ -1201,10 +1207,13 @@
   };
 
   // The browser's analysis, for scripts and tests: the terms an analysis ("english", "french", "names") makes
-  // of a text, and its folded words, as rulebot.language.analysis makes them (once the search's settings are in).
+  // of a text, and its folded words, as rulebot.language.analysis makes them (once the search's settings are in);
+  // and the files a term's postings and a word's lexicon are in (rulebot.site.search_data.shard_of, lexicon_part).
   window.RULEBOT_SEARCH = {
     terms: function (analysis, text) { return terms(analysis, text); },
-    words: words
+    words: words,
+    shard: function (term) { return shardOf(term); },
+    lexiconPart: lexiconPart
   };
 
   update();
