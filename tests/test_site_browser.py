@@ -561,6 +561,16 @@ def test_game_page_reads_words_as_the_command(browser, sites):  # type: ignore[n
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_question_of_letters_no_entry_has_is_answered(page, base):  # type: ignore[no-untyped-def]
+    """A question whose words begin with letters no word of the corpus begins with says that no entry matches."""
+    page.goto(base["shipped"] + "index.html")
+    page.fill("#search--q", "σπαθί")
+    page.wait_for_function(
+        "() => { const l = document.getElementById('search--results'); return l.dataset.query === 'σπαθί' && l.dataset.complete === 'true'; }"
+    )
+    assert page.text_content("#search--status") == "No entry matches “σπαθί”."
+
+
 def test_unsure_answer_says_so(page, base):  # type: ignore[no-untyped-def]
     """When no entry answers clearly (several games answer alike), the site says so, as `rulebot ask` does."""
     page.goto(base["shipped"] + "index.html")

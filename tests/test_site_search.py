@@ -255,4 +255,12 @@ def test_lexicon_is_every_games_words(shipped_site: Path):
     assert counts == [reader.doc_frequency("names", t) for t in names]
     assert set(listed("english")) == terms(*site_search.ENGLISH_FIELDS) - set(body)
     assert set(listed("french")) == terms(*site_search.FRENCH_FIELDS)
-    assert {site_search.lexicon_part(w) for w in ("rule", "9", "Été", "é", "")} == {"r", "9", "_"}
+    assert {site_search.lexicon_part(w) for w in ("rule", "9", "Été", "é", "", "Rule")} == {"r", "9", "_"}
+
+
+def test_every_part_of_the_lexicon_is_written(shipped_site: Path):
+    """A word of any first letter finds its lexicon file, even when no word of the corpus begins with that letter
+    (the shipped corpus has no word beginning with a Greek letter): else its question could never be read."""
+    written = {path.stem.removeprefix("lexicon-") for path in (shipped_site / site_search.SEARCH_DIR).glob("lexicon-*.js")}
+    assert written == set(site_search.LEXICON_PARTS)
+    assert site_search.lexicon_part("σπαθί") in written

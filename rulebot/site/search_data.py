@@ -317,11 +317,15 @@ def _group(group: tuple[str, ...]) -> str:
     return ",".join(" ".join(found) for found in map(analysis.words, group) if found)
 
 
+LEXICON_PARTS = (*"0123456789abcdefghijklmnopqrstuvwxyz", "_")
+"""The lexicon's parts (`lexicon_part`), each written even when no word of the corpus begins with its letter."""
+
+
 def lexicon_part(word: str) -> str:
-    """The lexicon file of a word: its first letter or digit (a to z, 0 to 9), "_" for any other first character (as
-    search-engine.js tells it)."""
+    """The lexicon file of a word: its first letter or digit (a to z, 0 to 9), "_" for any other first character,
+    upper case included (the lexicon's words are folded), as search-engine.js tells it."""
     first = word[:1]
-    return first if first.isascii() and first.isalnum() else "_"
+    return first if first and first in LEXICON_PARTS[:-1] else "_"
 
 
 def lexicon_data(indexed: Indexed) -> dict[str, dict[str, str]]:
@@ -334,7 +338,7 @@ def lexicon_data(indexed: Indexed) -> dict[str, dict[str, str]]:
     body, names = indexed.df[at["body"]], indexed.df[at["names"]]
     english = set().union(*(indexed.df[at[name]] for name in ENGLISH_FIELDS)) - set(body)
     french = set().union(*(indexed.df[at[name]] for name in FRENCH_FIELDS))
-    parts: dict[str, dict[str, list[str]]] = {}
+    parts: dict[str, dict[str, list[str]]] = {part: {} for part in LEXICON_PARTS}
     for kind, words in (("body", body), ("names", names), ("english", english), ("french", french)):
         for word in sorted(words):
             parts.setdefault(lexicon_part(word), {}).setdefault(kind, []).append(word)
@@ -347,7 +351,7 @@ def lexicon_data(indexed: Indexed) -> dict[str, dict[str, str]]:
             "english": " ".join(found.get("english", [])),
             "french": " ".join(found.get("french", [])),
         }
-        for part, found in sorted(parts.items())
+        for part, found in parts.items()
     }
 
 

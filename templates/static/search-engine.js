@@ -614,7 +614,7 @@
   // The part of the lexicon a word is in: its first letter or digit, "_" for any other (search_data.lexicon_part).
   function lexiconPart(word) {
     var first = word.charAt(0);
-    return /^[A-Za-z0-9]$/.test(first) ? first : "_";
+    return /^[a-z0-9]$/.test(first) ? first : "_";
   }
 
   function lexicon(word) {
