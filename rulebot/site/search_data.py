@@ -7,7 +7,7 @@ it when it opens: the search script injects the tags when someone first
 focuses the search box or types in it (or opens a page with `?q=`).
 
 The index is inverted and cut into files, so that a question loads only
-what its words need, whatever the size of the corpus:
+what its words need, on every page alike:
 
 - `_search/games.js` (key "games"): every game's slug, name and pages, in
   the site's order, and under "search" what the search needs to read a
