@@ -6,8 +6,8 @@
  * Snowball stemmers (stemmers.js), on the first use of the search box.
  *
  * DATA. The index is inverted and cut into files (rulebot/site/search_data.py
- * documents them), so that a question loads what its words need, however
- * large the corpus: the lexicon's parts of its words' first letters (to read
+ * documents them), so that a question loads what its words need, on every
+ * page alike: the lexicon's parts of its words' first letters (to read
  * it: French words, close spellings), then the terms files of its words and
  * of their synonyms and close spellings (their postings: for each entry
  * holding a term, the field's length and the term's places in it), then the
