@@ -92,10 +92,10 @@ FLAG_DRAFT = "draft"
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 """The digits of `encode`: the first 32 end a number, the last 32 go before its last digit."""
-TERM_SHARD_BYTES = 6000
+TERM_SHARD_BYTES = 2000
 """About how many bytes of postings a terms file holds: a question's words load a file each, so the smaller they
 are the less a question loads (a common term's postings stay whole, however long)."""
-ENTRIES_PER_FILE = 32
+ENTRIES_PER_FILE = 16
 """How many entries an entries file holds: a search loads the files of its candidates (up to
 constants.CANDIDATES), scattered through the index."""
 TRUST_LEVELS = ("official", "designer", "community", "house")
