@@ -20,9 +20,9 @@
  *                             the letter c (close spellings, French words)
  *   _search/terms-<n>.js      "terms:<n>": the postings of the terms whose hash
  *                             is n, as the index has them
- *   _search/entries-<n>.js    "entries:<n>": the entries numbered from n times
- *                             32 in the index: what a result shows of each and
- *                             what the ranking reads
+ *   _search/entries-<n>.js    "entries:<n>": the n-th run of entries in the
+ *                             index (games.js says how many a file holds): what
+ *                             a result shows of each and what the ranking reads
  *   _search/<game>.texts.js   "texts:<slug>:0": each entry's plain text, for snippets
  *                             (a game of several pages: its n-th page's, <game>.texts-<n>.js)
  *   _search/<game>.pages.js   "pages:<slug>": the ids of each page's entries
