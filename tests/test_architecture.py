@@ -69,7 +69,7 @@ def test_every_front_end_answers_through_the_front_door(monkeypatch: pytest.Monk
 
     def spy(self: Searcher, *args: object, **options: object) -> object:
         callers.append(sys._getframe(1).f_globals["__name__"])
-        return ask(self, *args, **options)  # type: ignore[arg-type]
+        return ask(self, *args, **options)
 
     monkeypatch.setattr(Searcher, "ask", spy)
     toy = ["--no-shipped", "--corpus", str(MINIMAL)]
