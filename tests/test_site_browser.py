@@ -448,6 +448,8 @@ def test_browser_stems_are_pystemmers(search_tab):  # type: ignore[no-untyped-de
     from rulebot.language import analysis
 
     found = {word for text in _corpus_texts() + _question_texts() for word in analysis.split(text)}
+    # Words whose stems changed between Snowball releases: the site's stemmers and PyStemmer are of one release.
+    found |= {"internal", "international", "internment", "interval", "interfered", "interfering", "skis"}
     words = sorted({analysis.fold(word) for word in found} | {word.lower() for word in found})
     assert len(words) > 3000
     stems = search_tab.evaluate(
