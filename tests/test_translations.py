@@ -107,20 +107,3 @@ def test_every_molthar_entry_has_a_french_text_agreeing_in_numbers():
         french = entry.translation("fr")
         assert french is not None, entry.id
         assert stated_numbers(f"{french.title}\n{french.text}") == stated_numbers(f"{entry.title}\n{entry.text}"), entry.id
-
-
-def test_a_french_count_question_finds_the_number_in_the_french_text(tmp_path: Path):
-    """What an entry's numbers count is read in each language it is written in: "combien de cartes" meets
-    "5 cartes" of its French text, as "how many cards" meets "5 cards" of its English one."""
-    from rulebot.index.cache import open_index
-    from rulebot.search import features
-    from rulebot.search.ranking import Searcher
-
-    root = write_corpus(tmp_path / "c", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY, "toy/rules.fr.md": FRENCH})
-    with Searcher(open_index([root])) as searcher:
-        at = features.FEATURES.index("quantity")
-        english = searcher.ask("how many cards can i keep in hand", game="toy").results[0]
-        french = searcher.ask("combien de cartes je garde en main", game="toy").results[0]
-    assert english.id == french.id == "toy-hand"
-    assert english.features[at] > 0
-    assert french.features[at] > 0

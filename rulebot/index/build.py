@@ -116,9 +116,7 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
         if terminal and any(may_be_markup(t.text) for t in entry.translations):
             payload[TRANSLATED_TERMINAL] = {t.lang: to_terminal(t.text) for t in entry.translations if may_be_markup(t.text)}
         payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
-        # What its numbers count and the player counts it gives, in every language it is written in: a
-        # question in French counts in French words.
-        described = "\n".join([*entry.names(), entry.text, *(part for t in entry.translations for part in (t.title, t.text))])
+        described = "\n".join([*entry.names(), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
         french = entry.translation("fr")
