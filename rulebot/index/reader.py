@@ -9,7 +9,8 @@ which the index keeps in a column of its own (PAYLOAD_FIELD).
 
 This is what the layers above see of an index: documents numbered across
 segments, a term's postings as plain numbers (TermPostings), a block at a
-time, and field lengths as numbers. How Whoosh lays them out stays in
+time, and each document's field lengths as the index keeps them
+(length_codes, STORED_LENGTHS). How Whoosh lays them out stays in
 rulebot.index.whoosh_format.
 """
 
@@ -39,6 +40,10 @@ from rulebot.index.whoosh_format import (
 if TYPE_CHECKING:
     from rulebot.index.payload import StoredEntry
 
+STORED_LENGTHS: tuple[int, ...] = LENGTHS
+"""The 256 lengths the index can keep a field's length as, ascending (it keeps the first that is as long
+or longer); a document's length code (IndexReader.length_codes) is an index into them. A scorer works out
+what it needs of each once, not of every posting; the site's search rounds lengths with them as the index does."""
 PAYLOAD_FIELD = "data"
 """The field whose column holds each entry's payload (rulebot.index.payload.entry_payload) as JSON."""
 TRANSLATED_TERMINAL: Final = "translated_terminal"
@@ -61,7 +66,7 @@ class IndexReader:
         self.segments = segments
         """Whoosh's segments, as rulebot.index.whoosh_format reads them: for rulebot.index only."""
         self._files = files
-        self._lengths: dict[tuple[int, str], bytes] = {}
+        self._length_codes: dict[str, bytes] = {}
 
     @classmethod
     def open(cls, folder: Path | None, index_name: str = INDEX_NAME, contents: Mapping[str, bytes] | None = None) -> IndexReader:
@@ -109,23 +114,19 @@ class IndexReader:
             info = segment.term_info(field, term)
             if info is not None:
                 found.append((number, info))
-        return TermPostings(self, field, found)
+        return TermPostings(self, found)
 
     def field_length(self, docnum: int, field: str) -> int:
         """The length of a document's field as the index keeps it (an approximation, as BM25F reads it)."""
-        for number in range(len(self.segments) - 1, -1, -1):
-            offset = self.segments[number].offset
-            if docnum >= offset:
-                return LENGTHS[self._field_lengths(number, field)[docnum - offset]]
-        raise IndexError(docnum)
+        return STORED_LENGTHS[self.length_codes(field)[docnum]]
 
-    def _field_lengths(self, number: int, field: str) -> bytes:
-        """A segment's encoded lengths of a field, one byte per document (see LENGTHS)."""
-        key = (number, field)
-        lengths = self._lengths.get(key)
-        if lengths is None:
-            lengths = self._lengths[key] = self.segments[number].lengths(field)
-        return lengths
+    def length_codes(self, field: str) -> bytes:
+        """The length code of a field in each document, by docnum (deleted ones included): an index into
+        STORED_LENGTHS. One byte each, read once: a scorer looks each posting's up as it goes."""
+        codes = self._length_codes.get(field)
+        if codes is None:
+            codes = self._length_codes[field] = b"".join(s.lengths(field) for s in self.segments)
+        return codes
 
     def expand_prefix(self, field: str, prefix: str) -> list[bytes]:
         """The field's terms that start with a prefix, in order, each once."""
@@ -159,8 +160,6 @@ class Postings(NamedTuple):
     """The documents, numbered across segments; deleted ones left out."""
     weights: Iterable[float]
     """The term's weight in each: its frequency in the field times the field's boost (may be read once only)."""
-    lengths: Sequence[int]
-    """The field's length in each, as the index keeps it (see IndexReader.field_length)."""
 
 
 class Kept(Protocol):
@@ -173,10 +172,10 @@ class Kept(Protocol):
 class TermPostings:
     """A term's postings in one field of an index, read a block at a time when asked."""
 
-    __slots__ = ("_field", "_found", "_reader", "doc_frequency")
+    __slots__ = ("_found", "_reader", "doc_frequency")
 
-    def __init__(self, reader: IndexReader, field: str, found: list[tuple[int, TermInfo]]):
-        self._reader, self._field, self._found = reader, field, found
+    def __init__(self, reader: IndexReader, found: list[tuple[int, TermInfo]]):
+        self._reader, self._found = reader, found
         self.doc_frequency = sum(info.doc_frequency for _, info in found)
         """Documents whose field holds the term, deleted ones included (as Whoosh counts, and its idf reads)."""
 
@@ -185,17 +184,15 @@ class TermPostings:
 
     def blocks(self) -> Iterator[Postings]:
         """The postings, a block at a time, in document order."""
-        get_length = LENGTHS.__getitem__
         for number, info in self._found:
             segment = self._reader.segments[number]
             offset, deleted = segment.offset, segment.deleted
-            lengths = self._reader._field_lengths(number, self._field).__getitem__
             for _last, unpack in segment.blocks(info):
                 ids, weights, _values = unpack()
                 if deleted and not deleted.isdisjoint(ids):
                     kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
                     ids, weights = [d for d, _ in kept], [w for _, w in kept]
-                yield Postings([offset + d for d in ids] if offset else ids, weights, list(map(get_length, map(lengths, ids))))
+                yield Postings([offset + d for d in ids] if offset else ids, weights)
 
     def docnums(self) -> set[int]:
         """The documents whose field holds the term."""

@@ -311,7 +311,7 @@ class Segment:
         """The length of a field in each document, one byte each (see LENGTHS)."""
         name = f"{self._name}._{field}_len.col"
         raw = self._parts.whole(name) if self._parts.exists(name) else b""
-        return raw + bytes(max(0, self.doc_count - len(raw)))
+        return raw[:self.doc_count] + bytes(max(0, self.doc_count - len(raw)))
 
     def column(self, field: str, docnum: int) -> bytes:
         """A document's value in a field's column of compressed bytes (Whoosh's CompressedBytesColumn), b"" if none."""

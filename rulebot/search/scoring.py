@@ -41,7 +41,7 @@ from math import log
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from rulebot.index.fields import K1, B
-from rulebot.index.reader import IndexReader
+from rulebot.index.reader import STORED_LENGTHS, IndexReader
 
 RECENT_BLOCKS = 2_000
 """How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
@@ -207,10 +207,13 @@ class BM25F:
         idf = log(self.reader.doc_count_all() / (postings.doc_frequency + 1)) + 1  # Whoosh's idf
         average = self.reader.avg_field_length(field) or 1
         k_fixed, k_length = K1 * (1 - B), K1 * B / average
+        by_code = [k_fixed + k_length * length for length in STORED_LENGTHS]
+        """The length part of the formula, for each length the index keeps."""
+        codes = self.reader.length_codes(field)
         scale = idf * (K1 + 1)
         for block in postings.blocks():
             docnums.extend(block.docnums)
-            scores.extend([scale * tf / (tf + (k_fixed + k_length * length)) for tf, length in zip(block.weights, block.lengths)])
+            scores.extend([scale * tf / (tf + by_code[codes[d]]) for d, tf in zip(block.docnums, block.weights)])
         return docnums, scores, max(scores, default=0.0)
 
     def docs(self, field: str, text: str) -> set[int]:
