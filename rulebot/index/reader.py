@@ -219,7 +219,7 @@ class TermPostings:
         return found
 
 
-Block = tuple[list[int], tuple[bytes, ...]]
+_Block = tuple[list[int], tuple[bytes, ...]]
 """A posting block of a field with positions, as kept: its docnums, and each one's encoded positions."""
 
 
@@ -240,18 +240,18 @@ def _values(segment: Segment, info: TermInfo, wanted: set[int], number: int, kep
         yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
 
 
-def _block(number: int, extent: tuple[int, int] | None, last: int, unpack: Unpack, kept: Kept | None) -> Block:
+def _block(number: int, extent: tuple[int, int] | None, last: int, unpack: Unpack, kept: Kept | None) -> _Block:
     """A posting block's docnums and encoded values, unpacked or as kept. Its weights are not kept:
     positions need none, and they may be a one-pass iterator."""
 
-    def ids_and_values() -> Block:
+    def ids_and_values() -> _Block:
         ids, _weights, values = unpack()
         assert values is not None, "a field with positions has values"
         return ids, values
 
     if kept is None or extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
         return ids_and_values()
-    block: Block = kept.get((number, extent, last), ids_and_values)
+    block: _Block = kept.get((number, extent, last), ids_and_values)
     return block
 
 
