@@ -194,6 +194,7 @@ class Searcher:
         for slug in in_play:
             self.check_game(slug)
         asked = self.reading.read(text, game=game, in_play=in_play, official_only=official_only)
+        in_play = {g: set(e) for g, e in asked.in_play.items()}  # with what the question says ("base game only")
         words = asked.words
         found: dict[str, list[_Found]] = {}
         if asked.games:
