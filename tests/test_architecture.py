@@ -35,3 +35,34 @@ def test_every_module_is_in_a_layer():
     tops = {f"rulebot.{p.stem if p.is_file() else p.name}" for p in package.iterdir() if (p.suffix == ".py" or (p / "__init__.py").is_file())}
     tops -= {"rulebot.__init__", "rulebot.__main__"}
     assert tops <= named, f"modules in no layer: {sorted(tops - named)}"
+
+
+MAX_MODULE_LINES = 600
+"""A module longer than this holds more than one thing: split it by what it holds."""
+
+
+def rulebot_modules() -> list[Path]:
+    return sorted((ROOT / "rulebot").rglob("*.py"))
+
+
+def test_no_module_is_over_600_lines():
+    """Every module of the package has at most MAX_MODULE_LINES lines."""
+    lengths = {path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines()) for path in rulebot_modules()}
+    assert {name: n for name, n in lengths.items() if n > MAX_MODULE_LINES} == {}
+
+
+def test_no_module_touches_sys_modules():
+    """No module of the package reads or changes sys.modules: imports are left to the import system (a
+    stand-in module in sys.modules depends on a dependency's private lines, and breaks on its next release)."""
+    import ast
+
+    touching = []
+    for path in rulebot_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            named = (
+                isinstance(node, ast.Attribute) and node.attr == "modules" and isinstance(node.value, ast.Name) and node.value.id == "sys"
+            ) or (isinstance(node, ast.ImportFrom) and node.module == "sys" and any(alias.name == "modules" for alias in node.names))
+            if named:
+                touching.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+    assert touching == []
