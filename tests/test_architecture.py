@@ -41,12 +41,41 @@ def test_every_module_is_in_a_layer():
     assert tops <= named, f"modules in no layer: {sorted(tops - named)}"
 
 
+MAX_MODULE_LINES = 600
+"""A module longer than this holds more than one thing: split it by what it holds."""
+
+
+def rulebot_modules() -> list[Path]:
+    return sorted((ROOT / "rulebot").rglob("*.py"))
+
+
+def test_no_module_is_over_600_lines():
+    """Every module of the package has at most MAX_MODULE_LINES lines."""
+    lengths = {path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines()) for path in rulebot_modules()}
+    assert {name: n for name, n in lengths.items() if n > MAX_MODULE_LINES} == {}
+
+
+def test_no_module_touches_sys_modules():
+    """No module of the package reads or changes sys.modules: imports are left to the import system (a
+    stand-in module in sys.modules depends on a dependency's private lines, and breaks on its next release)."""
+    touching = []
+    for path in rulebot_modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            named = (
+                isinstance(node, ast.Attribute) and node.attr == "modules" and isinstance(node.value, ast.Name) and node.value.id == "sys"
+            ) or (isinstance(node, ast.ImportFrom) and node.module == "sys" and any(alias.name == "modules" for alias in node.names))
+            if named:
+                touching.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+    assert touching == []
+
+
 def test_only_the_front_door_calls_the_search():
     """Every `.ask(...)` of the package is on an Answerer, but the front door's own calls of Searcher.ask
     (rulebot/answering.py): no command, page or API answers around it."""
     front_door = ROOT / "rulebot" / "answering.py"
     strays = []
-    for path in sorted((ROOT / "rulebot").rglob("*.py")):
+    for path in rulebot_modules():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "ask"):
                 continue
