@@ -62,7 +62,7 @@ class Answer:
     """What rulebot answers to a question: the one answer of the search, the command line and the Python API.
 
     It cannot be changed once made (each attribute is read-only): what the
-    search finds and what the front door (rulebot.answering.FrontDoor) adds
+    search finds and what the front door (rulebot.answering.Answerer) adds
     to it are known before it is made; a changed answer is a new one
     (`replace`). A plain class, as Hit is, not a frozen dataclass: a cold
     `rulebot ask` loads no `dataclasses`. The Python API's view of its hits
