@@ -6,8 +6,8 @@
 
 Each input becomes a question (arbitrary Unicode, lone surrogates included,
 or a mix of query-syntax fragments and corpus words, chosen by the input's
-first byte), an optional game, and is asked of rulebot's Searcher over the
-shipped corpus; the answer is then printed as text and as JSON, as
+first byte), an optional game, and is asked of rulebot's front door (Answerer) over
+the shipped corpus; the answer is then printed as text and as JSON, as
 `rulebot ask` does. A *crash* is any exception other than QueryError (the
 clean refusal). Unlike plain libFuzzer, the run does not stop at the first
 crash: it counts them, keeps the first input of each kind under
@@ -37,11 +37,10 @@ sys.path.insert(0, str(ROOT))
 os.environ["RULEBOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebot-fuzz-")
 
 with atheris.instrument_imports(include=["rulebot"]):
+    from rulebot.answering import Answerer, searcher_over
     from rulebot.cli import output
     from rulebot.errors import QueryError
-    from rulebot.index.cache import open_index
     from rulebot.places import shipped_corpus_dir
-    from rulebot.search.ranking import Searcher
 
 FRAGMENTS = [
     "title:*", "id:*", "body:x", "*", "?", "AND", "OR", "NOT", "ANDNOT", '"', "(", ")", "[a TO z]", "{", "}",
@@ -61,7 +60,7 @@ class Run:
         self.refused = 0
         self.bad_utf8_json = 0
         self.slowest = (0.0, "")
-        self.searcher = Searcher(open_index([shipped_corpus_dir()]))
+        self.answerer = Answerer(searcher_over([shipped_corpus_dir()]))
 
     def question(self, data: bytes) -> tuple[str, str | None]:
         provider = atheris.FuzzedDataProvider(data)
@@ -84,7 +83,7 @@ class Run:
         question, game = self.question(data)
         started = time.perf_counter()
         try:
-            answer = self.searcher.ask(question, game=game)
+            answer = self.answerer.ask(question, game=game)  # the front door, as `rulebot ask` asks
             printed = output.to_json(output.answer_json(answer))
             output.answer_text(answer, output.Style(False))
             try:

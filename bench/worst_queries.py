@@ -6,7 +6,7 @@
 
 The questions are WORST of tests/test_query_hostile.py (the test checks that
 each completes; this measures how long it takes, which a test must not
-assert), plus two ordinary questions for scale. Each is asked on a fresh
+assert), plus two ordinary questions for scale. Each is asked (through the front door, rulebot.answering) on a fresh
 Searcher, as one `rulebot ask` does, and timed; the typo look-ups
 (close words of the names and text vocabulary, rulebot.search.spelling) are counted, since
 they are where the time goes. With --process, each also runs as a real
@@ -37,6 +37,7 @@ os.environ["RULEBOT_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebot-bench-")
 
 from test_query_hostile import WORST  # noqa: E402
 
+from rulebot.answering import Answerer  # noqa: E402
 from rulebot.errors import QueryError  # noqa: E402
 from rulebot.index.cache import open_index  # noqa: E402
 from rulebot.language.analysis import words  # noqa: E402
@@ -63,7 +64,7 @@ def ask_once(opened, question: str) -> tuple[float, int, str]:
         vocabulary.within = counting
         started = time.perf_counter()
         try:
-            answer = searcher.ask(question)
+            answer = Answerer(searcher).ask(question)  # the front door, as `rulebot ask` asks
             outcome = f"{len(answer.results)} results"
         except QueryError as exc:
             outcome = f"QueryError: {exc}"

@@ -1,8 +1,13 @@
-"""Asking the index as the commands do: open it with the user told what happens, answer with the user's settings.
+"""The front door: the one way a question is answered (Answerer), with the user told what happens and settings.
 
-Shared by the Python API (rulebot.api) and the command line, whose `ask`
-(rulebot.cli.asking.run) is the same with click or without it (the quick
-path, rulebot.cli.quick), so that all answer alike. Nothing here imports click.
+Every front end answers through an Answerer: the Python API (rulebot.api.Library)
+and the command line, whose `ask` (rulebot.cli.asking.run) is the same with
+click or without it (the quick path, rulebot.cli.quick), and whose `play`
+asks each question of a session; so that all answer alike. Only the Answerer
+calls the search (Searcher.ask: tests/test_architecture.py). What it adds to
+the search's answer (the game it was asked of, each entry in the answer's
+language, without house rules) makes a new Answer: an Answer is never
+changed. Nothing here imports click.
 """
 
 from __future__ import annotations
@@ -13,17 +18,27 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rulebot.index.payload import Link, StoredEntry, Translated
-    from rulebot.search.answer import Answer
-    from rulebot.search.ranking import Searcher
+    from rulebot.search.answer import Answer as Answer
+    from rulebot.search.answer import Hit
+    from rulebot.search.ranking import Searcher as Searcher  # the front ends name its type from here
 
 Notify = Callable[[str], None]
 """Tells the user one line (on standard error): progress of a build, a warning."""
 
 
-def open_searcher(dirs: Iterable[Path], notify: Notify) -> Searcher:
-    """A searcher over the index of corpus folders, built first when missing or stale (the user is told)."""
+def searcher_over(
+    dirs: Iterable[Path], *, progress: Callable[[int, int], None] | None = None, warn: Callable[[str], None] | None = None
+) -> Searcher:
+    """A searcher over the index of corpus folders, built first when missing or stale (`progress(done, total)` is
+    told how far); each problem of a corpus told once to `warn`. For look-ups; questions go to an Answerer."""
     from rulebot.index.cache import open_index
     from rulebot.search.ranking import Searcher
+
+    return Searcher(open_index(dirs, progress=progress, warn=warn))
+
+
+def open_searcher(dirs: Iterable[Path], notify: Notify) -> Searcher:
+    """A searcher over the index of corpus folders, built first when missing or stale (the user is told)."""
     from rulebot.text import plural
 
     announced = False
@@ -34,7 +49,7 @@ def open_searcher(dirs: Iterable[Path], notify: Notify) -> Searcher:
             notify(f"Building the search index ({plural(total, 'entry', 'entries')})…")
             announced = True
 
-    return Searcher(open_index(dirs, progress=progress, warn=warner(notify)))
+    return searcher_over(dirs, progress=progress, warn=warner(notify))
 
 
 def warner(notify: Notify) -> Callable[[str], None]:
@@ -51,58 +66,86 @@ def expansions_in_play(searcher: Searcher, with_: Collection[str], game: str | N
     return in_play
 
 
-def answer(
-    searcher: Searcher,
-    question: str,
-    *,
-    game: str | None = None,
-    limit: int = 3,
-    with_: Collection[str] = (),
-    in_play: Mapping[str, set[str]] | None = None,
-    official_only: bool = False,
-    lang: str | None = None,
-) -> Answer:
-    """The answer to a question, with the expansions in play (configured, then given); the one answer of every
-    front end (`ask`, `play`, the Python API). `in_play`: the expansions in play per game, when the front end
-    keeps them (`play`); else from the configuration and `with_`. `official_only`: without house rules, in
-    the results and in what they link to; each entry in the answer's language (answer_language), where it has
-    a text in it.
+class Answerer:
+    """The front door: answers questions from one opened index, as every front end does (`ask`, `play`, the
+    Python API). Its `searcher` is there for look-ups (an entry, the games); a question goes to `ask`."""
 
-    An expansion given (`with_`) without a game says which game comes first: its own. When the game given
-    or come first has no clear answer and the question names an entry of another game (its title or an
-    alias) that answers clearly, that entry is the answer, and the answer says which game it was asked of
-    (Answer.instead_of): a card of another game never vanishes behind the game in play."""
-    if in_play is None:
-        in_play = expansions_in_play(searcher, with_, game)
-    first = game
-    if first is None:
-        implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
-        if len(implied) == 1:
-            first = next(iter(implied))
-    found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only)
-    if first is not None and not found.confident:
-        wider = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only)
-        best = wider.results[0] if wider.results else None
-        # Only a name whose words the game asked of never uses can mean another game's entry: "setup" or
-        # "dragon" said of Res Arcana are about Res Arcana, even where another game has an entry of that name.
-        # A game the user chose (`--game`) is left only for one the question names as well ("dune assassination
-        # mission"): a game may simply lack what it is asked about ("alliance", "is there a solo mode").
-        if (
-            wider.confident
-            and best is not None
-            and best.game != first
-            and (game is None or best.game in searcher.reading.named_games(question))
-            and names_entry(searcher, question, best.data, foreign_to=first)
-        ):
-            wider.instead_of = {"slug": first, "name": searcher.games[first]["name"]}
-            found = wider
-    if official_only:
-        for hit in found.results + found.other_games:
-            hit.data = without_house_rules(searcher, hit.data)
-    found.answer_language = answer_language(found.language, lang)
-    for hit in found.results + found.other_games:
-        hit.data = in_language(hit.data, found.answer_language)
-    return found
+    def __init__(self, searcher: Searcher) -> None:
+        self.searcher = searcher
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    def __enter__(self) -> Answerer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def ask(
+        self,
+        question: str,
+        *,
+        game: str | None = None,
+        limit: int = 3,
+        with_: Collection[str] = (),
+        in_play: Mapping[str, set[str]] | None = None,
+        official_only: bool = False,
+        lang: str | None = None,
+    ) -> Answer:
+        """The answer to a question, with the expansions in play (configured, then given). `in_play`: the
+        expansions in play per game, when the front end keeps them (`play`); else from the configuration and
+        `with_`. `official_only`: without house rules, in the results and in what they link to; each entry in the
+        answer's language (answer_language), where it has a text in it.
+
+        An expansion given (`with_`) without a game says which game comes first: its own. When the game given
+        or come first has no clear answer and the question names an entry of another game (its title or an
+        alias) that answers clearly, that entry is the answer, and the answer says which game it was asked of
+        (Answer.instead_of): a card of another game never vanishes behind the game in play."""
+        searcher = self.searcher
+        if in_play is None:
+            in_play = expansions_in_play(searcher, with_, game)
+        first = game
+        if first is None:
+            implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
+            if len(implied) == 1:
+                first = next(iter(implied))
+        found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only)
+        instead_of = None
+        if first is not None and not found.confident:
+            wider = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only)
+            best = wider.results[0] if wider.results else None
+            # Only a name whose words the game asked of never uses can mean another game's entry: "setup" or
+            # "dragon" said of Res Arcana are about Res Arcana, even where another game has an entry of that name.
+            # A game the user chose (`--game`) is left only for one the question names as well ("dune assassination
+            # mission"): a game may simply lack what it is asked about ("alliance", "is there a solo mode").
+            if (
+                wider.confident
+                and best is not None
+                and best.game != first
+                and (game is None or best.game in searcher.reading.named_games(question))
+                and names_entry(searcher, question, best.data, foreign_to=first)
+            ):
+                found, instead_of = wider, {"slug": first, "name": searcher.games[first]["name"]}
+        language = answer_language(found.language, lang)
+
+        def shown(hit: Hit) -> Hit:
+            """The hit as the answer gives it: without house rules when asked, in the answer's language."""
+            data = without_house_rules(searcher, hit.data) if official_only else hit.data
+            return hit.with_data(in_language(data, language))
+
+        return found.replace(
+            results=[shown(hit) for hit in found.results],
+            runners_up=[shown(hit) for hit in found.runners_up],
+            answer_language=language,
+            instead_of=instead_of,
+        )
+
+
+def answer(searcher: Searcher, question: str, **options: Any) -> Answer:
+    """The answer to a question from an opened searcher, through the front door (Answerer.ask, whose options
+    these are): for a searcher a program already has open (the benchmarks, tests)."""
+    return Answerer(searcher).ask(question, **options)
 
 
 def names_entry(searcher: Searcher, question: str, payload: StoredEntry, foreign_to: str | None = None) -> bool:

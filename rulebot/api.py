@@ -21,218 +21,18 @@ deep inside.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from rulebot import answering
+from rulebot.answering import Answerer, searcher_over
 from rulebot.config import LANGUAGES, LIMITS
 from rulebot.corpus.files import chosen_dirs
 from rulebot.errors import UsageError
-from rulebot.index.cache import open_index
-from rulebot.index.payload import EntryJSON
-from rulebot.index.payload import Link as LinkJSON
-from rulebot.search.answer import Answer as SearchAnswer
-from rulebot.search.ranking import Searcher
+from rulebot.search.answer import Answer
+from rulebot.search.rulings import Citation, Link, Match, Phrase, Ruling, Translated
 
-
-@dataclass(frozen=True)
-class Citation:
-    """Where a ruling comes from."""
-
-    document: str
-    """The source's id."""
-    title: str
-    """The source document's title."""
-    edition: str
-    """Its edition, version or revision."""
-    date: str | None
-    """Its date (YYYY-MM-DD), when known."""
-    trust: str | None
-    """official, designer, community or house."""
-    section: str
-    """Where in the document."""
-
-
-@dataclass(frozen=True)
-class Link:
-    """Another entry a ruling links to."""
-
-    id: str
-    title: str
-    game: str | None = None
-    expansion: str | None = None
-    house_rule: bool = False
-    titles: tuple[tuple[str, str], ...] = ()
-    """Its title in its other languages: (language, title) each."""
-
-    def __post_init__(self) -> None:
-        if isinstance(self.titles, dict):  # as the JSON gives them
-            object.__setattr__(self, "titles", tuple(self.titles.items()))
-
-    @classmethod
-    def from_payload(cls, link: LinkJSON) -> Link:
-        """A link as an entry's payload gives it (rulebot.index.payload.Link)."""
-        return cls(
-            id=link["id"],
-            title=link["title"],
-            game=link.get("game"),
-            expansion=link.get("expansion"),
-            house_rule=link.get("house_rule", False),
-            titles=tuple(link.get("titles", {}).items()),
-        )
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A name or question players use for a ruling, with its language."""
-
-    text: str
-    lang: str
-
-
-@dataclass(frozen=True)
-class Translated:
-    """A ruling's title and text in another of its languages."""
-
-    lang: str
-    title: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Ruling:
-    """One entry of the corpus: a rule, setup step, fine point, FAQ answer or erratum.
-
-    Its fields are those of the entry's JSON (rulebot.index.payload.EntryJSON, as `ask --json` prints it)."""
-
-    id: str
-    """Its stable id (`rulebot show ID`)."""
-    game: str
-    """The game's slug."""
-    game_name: str
-    kind: str
-    """rule, setup, faq, errata, fine-point, term, variant or house-rule."""
-    title: str
-    text: str
-    """The ruling, in Markdown."""
-    source: Citation
-    expansion: str | None = None
-    """The expansion's slug, None for the base game."""
-    expansion_name: str | None = None
-    lang: str = "en"
-    """The language of its title and text."""
-    translations: tuple[Translated, ...] = ()
-    """Its title and text in its other languages."""
-    aliases: tuple[Phrase, ...] = ()
-    asked: tuple[Phrase, ...] = ()
-    """Questions players ask that it answers."""
-    see_also: tuple[str, ...] = ()
-    """Ids of the related entries."""
-    see_also_refs: tuple[Link, ...] = ()
-    """The related entries, with their titles."""
-    modifies: tuple[Link, ...] = ()
-    """The rulings it changes."""
-    modified_by: tuple[Link, ...] = ()
-    """The rulings that change it."""
-    referenced_by: tuple[str, ...] = ()
-    """Ids of the entries whose See also names it."""
-    revised: str | None = None
-    draft: bool = False
-    house_rule: bool = False
-    """A group's own rule, never an official ruling."""
-
-    @classmethod
-    def from_payload(cls, payload: EntryJSON) -> Ruling:
-        """A ruling from an entry as the index stores it (rulebot.index.payload.entry_payload)."""
-        return cls(
-            id=payload["id"],
-            game=payload["game"],
-            game_name=payload["game_name"],
-            kind=payload["kind"],
-            title=payload["title"],
-            text=payload["text"],
-            source=Citation(**payload["source"]),
-            expansion=payload.get("expansion"),
-            expansion_name=payload.get("expansion_name"),
-            lang=payload.get("lang", "en"),
-            translations=tuple(Translated(**t) for t in payload.get("translations", ())),
-            aliases=tuple(Phrase(**a) for a in payload.get("aliases", ())),
-            asked=tuple(Phrase(**a) for a in payload.get("asked", ())),
-            see_also=tuple(payload.get("see_also", ())),
-            see_also_refs=tuple(Link.from_payload(r) for r in payload.get("see_also_refs", ())),
-            modifies=tuple(Link.from_payload(r) for r in payload.get("modifies", ())),
-            modified_by=tuple(Link.from_payload(r) for r in payload.get("modified_by", ())),
-            referenced_by=tuple(payload.get("referenced_by", ())),
-            revised=payload.get("revised"),
-            draft=bool(payload.get("draft")),
-            house_rule=bool(payload.get("house_rule")),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The ruling as plain JSON data."""
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class Match:
-    """A ruling found for a question."""
-
-    ruling: Ruling
-    score: float
-    """Comparable within one answer only."""
-    coverage: float
-    """Share of the question's words the ruling matches (0..1)."""
-    part_of_answer: bool
-    """Whether it is one of the rulings that make up the answer (the best, and those that complete it)."""
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What rulebot answers to a question."""
-
-    question: str
-    game: str | None
-    """The game answered: given, named in the question, or of the best ruling."""
-    confident: bool
-    """False when no ruling answers clearly, or when several games answer alike."""
-    matches: tuple[Match, ...]
-    """Best first; those that make up the answer come first."""
-    games: tuple[str, ...] = ()
-    """Every game answered (more than one when several games answer alike)."""
-    other_games: tuple[Ruling, ...] = ()
-    """The best ruling of each other game that answers alike."""
-    language: str = "en"
-    """The question's language (en or fr)."""
-    players: int | None = None
-    """The player count the question is asked for, if any."""
-    suggestions: tuple[str, ...] = ()
-    """Corrected spellings of the question, when unsure."""
-    probability: float = 0.0
-    """How likely the first ruling is right, by the ranking model (`confident` is decided from it)."""
-
-    @property
-    def rulings(self) -> list[Ruling]:
-        """The rulings that make up the answer."""
-        return [match.ruling for match in self.matches if match.part_of_answer]
-
-    @classmethod
-    def from_search(cls, found: SearchAnswer) -> Answer:
-        return cls(
-            question=found.query,
-            game=found.game,
-            confident=found.confident,
-            matches=tuple(
-                Match(Ruling.from_payload(hit.data), hit.score, hit.coverage, number < found.parts)
-                for number, hit in enumerate(found.results)
-            ),
-            games=(found.game, *(hit.game for hit in found.other_games)) if found.game else (),
-            other_games=tuple(Ruling.from_payload(hit.data) for hit in found.other_games),
-            language=found.language,
-            players=found.players,
-            suggestions=tuple(found.suggestions),
-            probability=found.probability,
-        )
+__all__ = ["Answer", "Citation", "GameInfo", "Library", "Link", "Match", "Phrase", "Ruling", "Translated"]
 
 
 @dataclass(frozen=True)
@@ -280,7 +80,7 @@ class Library:
         dirs = chosen_dirs(folders, shipped=shipped)
         if not dirs:
             raise UsageError("no corpus: shipped=False needs at least one corpus folder")
-        self._searcher = Searcher(open_index(dirs, progress=progress, warn=warn))
+        self._answerer = Answerer(searcher_over(dirs, progress=progress, warn=warn))
 
     def ask(
         self,
@@ -305,14 +105,12 @@ class Library:
         _expect("official_only", official_only, bool, "True or False")
         if lang is not None and lang not in LANGUAGES:
             raise UsageError(f"lang must be one of {', '.join(LANGUAGES)} (or None: the question's), not {_shown(lang)}")
-        return Answer.from_search(
-            answering.answer(self._searcher, question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
-        )
+        return self._answerer.ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
 
     def ruling(self, entry_id: str) -> Ruling:
         """One ruling by its id (any case); UnknownEntryError, with close ids, if there is none."""
         _expect("entry_id", entry_id, str, "an entry's id")
-        return Ruling.from_payload(self._searcher.get(entry_id))
+        return Ruling.from_payload(self._answerer.searcher.get(entry_id))
 
     def rulings(self, *, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[Ruling]:
         """Every ruling, or those of a game, kind or expansion ('base' for the base game's), in corpus order.
@@ -321,17 +119,17 @@ class Library:
         UnknownExpansionError, each naming the valid values and the one meant), never an empty list."""
         for name, value in (("game", game), ("kind", kind), ("expansion", expansion)):
             _expect(name, value, (str, type(None)), "a string or None")
-        return [Ruling.from_payload(payload) for payload in self._searcher.entries(game=game, kind=kind, expansion=expansion)]
+        return [Ruling.from_payload(payload) for payload in self._answerer.searcher.entries(game=game, kind=kind, expansion=expansion)]
 
     def games(self) -> list[GameInfo]:
         """The games of the library."""
         return [
             GameInfo(g["slug"], g["name"], g["language"], g["entries"], tuple((e["slug"], e["name"]) for e in g["expansions"]))
-            for g in self._searcher.games.values()
+            for g in self._answerer.searcher.games.values()
         ]
 
     def close(self) -> None:
-        self._searcher.close()
+        self._answerer.close()
 
     def __enter__(self) -> Library:
         return self

@@ -111,6 +111,25 @@ class TestArguments:
             library.ask("tie", limit=0)
         assert not issubclass(UnknownKindError, ValueError) and not issubclass(UnknownGameError, ValueError)
 
+    def test_one_answer_that_cannot_be_changed(self, library: Library):
+        """The search, the command line and the API give one Answer, which no one can change: a changed answer is
+        a new one (Answer.replace), the first left as it was."""
+        from rulebot.search.answer import Answer as SearchAnswer
+
+        assert Answer is SearchAnswer
+        answer = library.ask("ferry gull")
+        for name in ("confident", "results", "query", "instead_of", "answer_language", "anything"):
+            with pytest.raises(AttributeError):
+                setattr(answer, name, None)
+        with pytest.raises(AttributeError):
+            del answer.game
+        assert isinstance(answer.results, tuple) and isinstance(answer.suggestions, tuple)
+        changed = answer.replace(confident=False, results=answer.results[:1])
+        assert not changed.confident and len(changed.results) == 1 and changed != answer
+        assert answer.confident and answer == library.ask("ferry gull") and len(answer.results) > 1
+        with pytest.raises(TypeError, match="no question"):
+            answer.replace(question="other")
+
     def test_limit_is_kept(self, library: Library):
         assert len(library.ask("tie", limit=1).matches) == 1
 

@@ -109,7 +109,7 @@ class TestExitStatus:
         def interrupted(*args, **kwargs):
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(answering, "answer", interrupted)
+        monkeypatch.setattr(answering.Answerer, "ask", interrupted)
         result = run_cli(*TOY, "ask", "--limit", "2", *CLEAR)
         assert result.exit_code == 130 and result.stderr.strip() == "Aborted!"
 

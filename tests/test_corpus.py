@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from conftest import MINIMAL, TOY_GAME_TOML, write_corpus
 from rulebot.corpus import files as corpus_files
 from rulebot.corpus import load as corpus
 from rulebot.corpus import review as corpus_review
-from rulebot.errors import CorpusError
+from rulebot.errors import CorpusError, corpus_warning
 
 GAME_TOML = TOY_GAME_TOML
 
@@ -185,6 +186,16 @@ def test_fingerprint_trusts_only_unchanged_settled_stamps(tmp_path: Path):
     assert corpus_files.fingerprint([root], stamps)[0] != settled
 
 
+class _Call:
+    """Pickled as a call of a function (as a forged pickle names one)."""
+
+    def __init__(self, function, *args):
+        self.function, self.args = function, args
+
+    def __reduce__(self):
+        return self.function, self.args
+
+
 class TestParsedFiles:
     """Entries files kept as parsed (corpus.ParsedFiles): a load gives what a fresh parse gives, and parses only what changed."""
 
@@ -244,6 +255,25 @@ class TestParsedFiles:
             kept.write_bytes(data[: len(data) // 2] if damage is None else damage)
         loaded, problems, again = self.load_counting(minimal_copy, parsed, monkeypatch)
         assert len(again) == 2 and problems == []
+        assert loaded.entries == corpus.load([minimal_copy]).entries
+
+    @pytest.mark.parametrize("call", ["open", "os.system", "corpus_warning"])
+    def test_a_forged_kept_file_is_refused_and_parsed_again(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch, call):
+        """A pickle planted in the cache folder under the right key runs nothing (nothing but rulebot's data classes
+        and plain values is made): it is refused, and its file parsed again."""
+        parsed, marker = tmp_path / "parsed", tmp_path / "ran"
+        forged = {
+            "open": _Call(open, str(marker), "w"),
+            "os.system": _Call(os.system, f"touch {marker}"),
+            "corpus_warning": _Call(corpus_warning, [], []),  # a function of rulebot's, not a data class
+        }[call]
+        self.load_counting(minimal_copy, parsed, monkeypatch)
+        for kept in parsed.iterdir():
+            key = kept.read_bytes().split(b"\n", 1)[0]
+            kept.write_bytes(key + b"\n" + pickle.dumps(forged, pickle.HIGHEST_PROTOCOL))
+        loaded, problems, again = self.load_counting(minimal_copy, parsed, monkeypatch)
+        assert not marker.exists()
+        assert sorted(again) == ["rulebook.md", "tides-faq.md"] and problems == []
         assert loaded.entries == corpus.load([minimal_copy]).entries
 
     def test_files_no_longer_in_the_corpus_are_forgotten(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):

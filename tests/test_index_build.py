@@ -1,6 +1,6 @@
 """How an index is built: two processes for large corpora, each word analysed once, the terminal text.
 
-That rulebot's segment writer (rulebot.index.whoosh_format.write_segment)
+That rulebot's segment writer (rulebot.index.whoosh_writing.write_segment)
 makes the index Whoosh's writer makes is tests/test_whoosh_format.py's.
 """
 
@@ -25,7 +25,7 @@ from rulebot.corpus import load as corpus_module
 from rulebot.corpus.load import load
 from rulebot.errors import IndexBuildError
 from rulebot.index import build as build_module
-from rulebot.index import cache, whoosh_format
+from rulebot.index import cache, whoosh_writing
 from rulebot.index.build import terms_of, write_index
 from rulebot.index.cache import open_index
 from rulebot.index.schema import schema
@@ -134,7 +134,7 @@ def test_spare_work_is_done_once(tmp_path: Path):
 
 def _failing_in_helper(failure):
     """A write_segment that fails as `failure` says in the helper process only."""
-    parent, real = os.getpid(), whoosh_format.write_segment
+    parent, real = os.getpid(), whoosh_writing.write_segment
 
     def write_segment(*args, **kwargs):
         if os.getpid() != parent:
@@ -152,7 +152,7 @@ def _full_disk():
 def test_full_disk_in_the_helper_process(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
     """The helper process's disk error reaches the build: memory, a warning, no build folder left."""
     monkeypatch.setattr(build_module, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(whoosh_format, "write_segment", _failing_in_helper(_full_disk))
+    monkeypatch.setattr(whoosh_writing, "write_segment", _failing_in_helper(_full_disk))
     warnings: list[str] = []
     opened = open_index([MINIMAL], warn=warnings.append)
     assert opened.path is None and "No space left on device" in warnings[0]
@@ -166,7 +166,7 @@ def test_full_disk_in_the_helper_process(fresh_cache: Path, monkeypatch: pytest.
 def test_helper_process_dying(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
     """A helper process that dies without a word fails the build clearly, and leaves no build folder."""
     monkeypatch.setattr(build_module, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(whoosh_format, "write_segment", _failing_in_helper(lambda: os._exit(3)))
+    monkeypatch.setattr(whoosh_writing, "write_segment", _failing_in_helper(lambda: os._exit(3)))
     with pytest.raises(IndexBuildError, match="exit code 3"):
         open_index([MINIMAL])
     (home,) = (fresh_cache / "index").iterdir()
@@ -283,80 +283,3 @@ def test_edit_of_most_entries_builds_afresh(fresh_cache: Path, minimal_copy: Pat
     assert opened.meta["games"]["lantern-harbor"]["name"] == "Lantern Haven"
     with Searcher(opened) as searcher:
         assert searcher.ask("ferry gull").results[0].id == "lh-ferry-gull"
-
-
-# -- importing Whoosh for a build (rulebot.index.whoosh_imports) -----------------------------
-
-
-def run_python(code: str, tmp_path: Path) -> str:
-    env = dict(os.environ, RULEBOT_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def test_a_build_and_an_update_load_neither_urllib_request_nor_asyncio(tmp_path: Path, minimal_copy: Path):
-    """With the installed Whoosh-Reloaded (its newest release, pinned) and cached-property, building and updating an
-    index never loads the two modules Whoosh imports for what rulebot never uses."""
-    out = run_python(
-        f"""
-import sys
-from pathlib import Path
-from rulebot.index.cache import open_index
-from rulebot.search.ranking import Searcher
-corpus = Path({str(minimal_copy)!r})
-open_index([corpus]).index.close()
-rules = corpus / "lantern-harbor" / "rulebook.md"
-rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
-opened = open_index([corpus])
-with Searcher(opened) as searcher:
-    print(opened.meta["updated"], searcher.ask("stormy dock").results[0].id)
-print("whoosh.reading" in sys.modules, "asyncio" in sys.modules, "urllib.request" in sys.modules)
-""",
-        tmp_path,
-    )
-    assert out.split("\n")[:2] == ["{'changed': 1, 'removed': 0} lh-ferry-gull", "True False False"]
-
-
-def test_the_stand_ins_leave_the_real_modules_to_everyone_else(tmp_path: Path):
-    source = tmp_path / "source.txt"
-    source.write_text("copied", encoding="utf-8")
-    out = run_python(
-        f"""
-import sys
-import rulebot.index.build
-assert "asyncio" not in sys.modules and "urllib.request" not in sys.modules
-import asyncio, urllib.request
-from whoosh import compat
-assert type(asyncio).__name__ == "module" and hasattr(asyncio, "get_event_loop")
-# Whoosh's own name for urlretrieve reaches the real function when called.
-target, _ = compat.urlretrieve({source.as_uri()!r}, {str(tmp_path / "copy.txt")!r})
-print(open(target).read())
-""",
-        tmp_path,
-    )
-    assert out.strip() == "copied"
-
-
-def test_cached_properties_work_without_asyncio(tmp_path: Path):
-    out = run_python(
-        """
-import sys
-import rulebot.index.build
-from whoosh import query
-from whoosh.fields import ID, Schema
-from whoosh.filedb.filestore import RamStorage
-index = RamStorage().create_index(Schema(id=ID(stored=True)))
-with index.writer() as writer:
-    writer.add_document(id="a")
-    writer.add_document(id="b")
-with index.writer() as writer:
-    writer.delete_by_term("id", "a")
-with index.searcher() as searcher:
-    # Term postings skip deleted documents through a cached property.
-    found = [hit["id"] for word in "ab" for hit in searcher.search(query.Term("id", word))]
-print(found, "asyncio" in sys.modules)
-""",
-        tmp_path,
-    )
-    assert out.strip() == "['b'] False"

@@ -114,10 +114,54 @@ class TestVocabulary:
         assert [u.words for u in units] == [("victory", "points")]
         assert ("vp",) in units[0].alternatives
 
+    @pytest.mark.parametrize("word", ["most", "only", "again", "before", "after"])
+    def test_words_that_tell_rules_apart_are_searched(self, word: str):
+        """"most coins" asks for a majority, "only", "again", "before", "after" for a rule's limits: no filler."""
+        units = make_units(["who", "has", word, "coins"], {})
+        assert [u.words for u in units] == [(word,), ("coins",)]
+
     def test_filler_only_question_still_searches(self, toy: Searcher):
         """A question made only of filler or stop words is searched as typed, without error."""
         answer = toy.ask("it and")
         assert answer.query == "it and"
+
+
+class TestBaseGame:
+    """A question that says it is about the base game alone is read as `--with base` is."""
+
+    @pytest.mark.parametrize(
+        ("question", "saying"),
+        [
+            ("how many places of power with 2 players", "base game only"),
+            ("how many places of power with 2 players", "in the base game"),
+            ("how many places of power with 2 players", "without expansions"),
+            ("combien de lieux de pouvoir à 2 joueurs", "sans extension"),
+            ("combien de lieux de pouvoir à 2 joueurs", "jeu de base"),
+        ],
+    )
+    def test_base_game_only_leaves_the_expansions_out(self, shipped: Searcher, question: str, saying: str):
+        said = shipped.ask(f"{question} {saying}", game="res-arcana", limit=10)
+        given = shipped.ask(question, game="res-arcana", expansions={"res-arcana": set()}, limit=10)
+        assert [h.id for h in said.results] == [h.id for h in given.results]
+        assert all(h.data["expansion"] in (None, "base") for h in said.results)
+
+    def test_without_it_the_expansions_answer_too(self, shipped: Searcher):
+        answer = shipped.ask("how many places of power with 2 players", game="res-arcana", limit=10)
+        assert any(h.data["expansion"] not in (None, "base") for h in answer.results)
+
+    def test_an_expansion_given_still_stands(self, shipped: Searcher):
+        """`--with` says what is played; the question's words do not take it back."""
+        with_ = shipped.ask("how many places of power with 2 players base game only", game="res-arcana",
+                            expansions={"res-arcana": {"perlae-imperii"}}, limit=10)
+        assert any(h.data["expansion"] == "perlae-imperii" for h in with_.results)
+
+    def test_a_game_without_expansions_keeps_its_words(self, toy: Searcher):
+        """Where no game in question has an expansion, "base game" is no reading but words to search for."""
+        from rulebot.search.question import _without_base_game
+
+        assert _without_base_game(["base", "game", "only", "setup"]) == (["setup"], True)
+        assert _without_base_game(["base", "game"]) == (["base", "game"], False)
+        assert toy.ask("base game setup").query == "base game setup"
 
 
 class TestGames:

@@ -356,9 +356,11 @@ class TestLinks:
                 assert not urllib.parse.urlsplit(resource).netloc and not resource.startswith("//"), (name, resource)
 
     def test_static_files_name_no_other_host(self):
-        """The CSS and the search script name no URL of another host."""
+        """The CSS and the search script name no URL of another host (but in the comment that the Snowball generator
+        heads each vendored stemmer with, kept verbatim)."""
         for path in (site_templates.templates_dir() / "static").iterdir():
-            assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", path.read_text(encoding="utf-8")), path
+            text = re.sub(r"^// Generated from \w+\.sbl by Snowball [\d.]+ - https://snowballstem\.org/$", "", path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+            assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text), path
 
     def test_see_also_links_each_target(self, shipped: Corpus, shipped_site: Path):
         """See also lists each target by title, linked to its anchor."""

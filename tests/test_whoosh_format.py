@@ -1,4 +1,4 @@
-"""rulebot.index.whoosh_format against Whoosh's own reader and writer.
+"""rulebot.index.whoosh_format and whoosh_writing against Whoosh's own reader and writer.
 
 Everything rulebot reads of an index without Whoosh (the table of contents,
 term tables, postings, columns) is read here from indexes Whoosh wrote, and
@@ -29,7 +29,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import NO_MERGE
 
 from rulebot.corpus.load import load
-from rulebot.index import whoosh_format
+from rulebot.index import whoosh_format, whoosh_writing
 from rulebot.index.build import documents, write_index
 from rulebot.index.reader import IndexReader
 from rulebot.index.schema import schema
@@ -240,7 +240,7 @@ def test_blocks_read_as_whoosh_reads_them(level: int):
         deltas = tuple(rng.choice((rng.randint(1, 255), rng.randint(256, 65535), rng.randint(65536, 2**31 - 1))) for _ in range(count))
         weights = rng.choice((None, rng.uniform(0.1, 9.0), tuple(rng.uniform(0.1, 9.0) for _ in range(count))))
         values = tuple(rng.randbytes(rng.randint(1, 12)) for _ in range(count))
-        for protocol in (2, whoosh_format._BLOCK_PROTOCOL):
+        for protocol in (2, whoosh_writing.BLOCK_PROTOCOL):
             data = pickle.dumps((deltas, weights, values), protocol)
             ids, read_weights, read_values = whoosh_format._unpack(zlib.compress(data, level) if level else data, level)
             assert ids == [sum(deltas[:n + 1]) for n in range(count)]

@@ -19,8 +19,8 @@ from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
 if TYPE_CHECKING:
+    from rulebot.answering import Searcher
     from rulebot.index.payload import GameJSON, Link
-    from rulebot.search.ranking import Searcher
 
 
 class QuestionArgument(click.Argument):

@@ -219,8 +219,8 @@ def run(
 
     lang = lang or config.language()  # chosen, else configured: read once, for the messages and the answer
     messages.use(lang or "en")  # for an error on the way, in the language chosen
-    with answering.open_searcher(dirs, notify=notify) as searcher:
-        answer = answering.answer(searcher, question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
+    with answering.Answerer(answering.open_searcher(dirs, notify=notify)) as answerer:
+        answer = answerer.ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
     messages.use(answer.answer_language)
     echo(output.answer_output(answer, as_json=as_json, colored=colored))
     return output.answer_status(answer, as_json=as_json)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import click
     from click.shell_completion import CompletionItem
 
-    from rulebot.search.ranking import Searcher
+    from rulebot.answering import Searcher
 
 T = TypeVar("T")
 
@@ -53,13 +53,12 @@ def _quietly(ctx: click.Context, use: Callable[[Searcher], list[T]]) -> list[T]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            from rulebot.index.cache import open_index
-            from rulebot.search.ranking import Searcher
+            from rulebot.answering import searcher_over
 
             dirs = corpus_dirs(ctx)
             if not dirs:
                 return []
-            with Searcher(open_index(dirs)) as searcher:
+            with searcher_over(dirs) as searcher:
                 return use(searcher)
     except Exception:
         return []

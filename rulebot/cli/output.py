@@ -206,7 +206,7 @@ def answer_json(answer: Answer) -> dict[str, object]:
         "probability": round(answer.probability, 3),
         "language": answer.language,
         "answer_language": answer.answer_language,
-        "games": [answer.game, *(h.game for h in answer.other_games)] if answer.game else [],
+        "games": [answer.game, *(h.game for h in answer.runners_up)] if answer.game else [],
         "players": answer.players,
         "instead_of": answer.instead_of,
         "setup": answer.setup,
@@ -216,7 +216,7 @@ def answer_json(answer: Answer) -> dict[str, object]:
         ],
         "suggestions": answer.suggestions,
         "close_titles": answer.close_titles,
-        "other_games": [public(h.data, score=round(h.score, 4)) for h in answer.other_games],
+        "other_games": [public(h.data, score=round(h.score, 4)) for h in answer.runners_up],
     }
 
 
@@ -440,7 +440,7 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
     lines: list[str] = []
     if not answer.results:
         lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
-    elif answer.other_games:
+    elif answer.runners_up:
         lines.append(style(_("Several games have a ruling for this (add --game to choose):"), YELLOW))
     elif not answer.confident:
         lines.append(style(_("No entry answers this clearly. The closest ones:"), YELLOW))
@@ -450,12 +450,12 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
         lines.append(_("Did you mean: ") + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
     if not answer.results and answer.close_titles:
         lines.append(_("Close titles: ") + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
-    if answer.other_games:
-        for hit in [answer.results[0], *answer.other_games]:
+    if answer.runners_up:
+        for hit in [answer.results[0], *answer.runners_up]:
             for_players = setup_lines(answer.setup, hit.data["game_name"], style) if hit is answer.results[0] else []
             block = entry_block(hit.data, style, full=False, numbered=numbered and hit is answer.results[0])
             lines += ["", style(_("In {game}:").format(game=hit.data["game_name"]), BOLD), *for_players, *[""][: len(for_players)], *block]
-        rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.other_games}]
+        rest = [hit for hit in answer.results[1:] if hit.id not in {other.id for other in answer.runners_up}]
     else:
         shown = answer.parts if answer.confident else len(answer.results)
         for_players = for_players_lines(answer, style)
@@ -463,7 +463,7 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
             lines += ["", *for_players] if lines else for_players
         for hit in answer.results[:shown]:
             lines += ["", *entry_block(hit.data, style, full=False, numbered=numbered and hit is answer.results[0])]
-        rest = answer.results[shown:]
+        rest = list(answer.results[shown:])
     if rest:
         lines += ["", style(_("Other matches:"), DIM)]
         for hit in rest:

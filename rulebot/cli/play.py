@@ -25,8 +25,8 @@ from rulebot.text import plural
 if TYPE_CHECKING:
     from prompt_toolkit.completion import Completer
 
+    from rulebot.answering import Searcher
     from rulebot.index.payload import Link, StoredEntry
-    from rulebot.search.ranking import Searcher
 
 HISTORY_FILE = "play-history"
 
@@ -216,13 +216,13 @@ class PlaySession:
     # -- questions ---------------------------------------------------------------
 
     def _ask(self, question: str) -> str:
-        from rulebot.answering import answer as answer_to
+        from rulebot.answering import Answerer
         from rulebot.cli import messages
 
         # The one answer and the one rendering of `ask`, with the game and expansions of the session as its
         # options; only the first entry's See also is numbered, for `:see N`.
         given = [slug for chosen in self.given.values() for slug in sorted(chosen)]
-        answer = answer_to(self.searcher, question, game=self.game, limit=self.limit, with_=given, in_play=self.expansions)
+        answer = Answerer(self.searcher).ask(question, game=self.game, limit=self.limit, with_=given, in_play=self.expansions)
         if answer.results:
             self._remember(answer.results[0].data)
         messages.use(answer.answer_language)

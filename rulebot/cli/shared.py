@@ -22,9 +22,9 @@ from rulebot.cli.asking import FLAG, GROUP_OPTIONS, VALUES, WITH, Option
 from rulebot.corpus.kinds import KINDS
 
 if TYPE_CHECKING:
+    from rulebot.answering import Searcher
     from rulebot.cli.output import Style
     from rulebot.corpus.model import Corpus
-    from rulebot.search.ranking import Searcher
 
 FC = TypeVar("FC", bound=Callable[..., Any] | click.Command)
 """What a click decorator takes and gives back (as click types its own): a command's function, or the command."""

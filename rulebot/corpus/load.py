@@ -9,14 +9,17 @@ rulebot.corpus.checks; the loader walks the folders and puts it together.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import os
 import pickle
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
 
 from rulebot import collector
 from rulebot.corpus import games, setup_toml, translations
@@ -138,8 +141,9 @@ class ParsedFiles:
     whole corpus to find the few entries that changed: this makes that load
     cost about as much as the files edited. Each file is kept under a hash
     of its path, as the key it was parsed with (a line), then the pickled
-    result. Anything unreadable is parsed again; anything not used by a load
-    is removed after it. The files parsed anew are written by save(), which
+    result, read back by a restricted unpickler (_KeptUnpickler): a file put
+    in the cache folder by anyone else cannot run code. Anything unreadable
+    or refused is parsed again; anything not used by a load is removed after it. The files parsed anew are written by save(), which
     an index build calls when it has a core to spare: writing them is about a
     third of parsing them.
     """
@@ -166,8 +170,8 @@ class ParsedFiles:
             with open(self._place(path), "rb") as kept:
                 if kept.readline() != key + b"\n":
                     return None
-                parsed = pickle.load(kept)
-        except Exception:  # missing, or damaged in any of the ways a pickle can be: parsed again
+                parsed = _KeptUnpickler(kept).load()
+        except Exception:  # missing, refused, or damaged in any of the ways a pickle can be: parsed again
             return None
         return parsed if isinstance(parsed, ParsedFile) else None
 
@@ -193,15 +197,40 @@ class ParsedFiles:
                     child.unlink(missing_ok=True)
 
 
+class _KeptUnpickler(pickle.Unpickler):
+    """Reads a kept parse, making rulebot's own data classes (dataclasses and named tuples of the modules a
+    parse is made by) and plain values only: any other class or function a pickle names is refused."""
+
+    _PLAIN: frozenset[str] = frozenset({"bool", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str", "tuple"})
+
+    def find_class(self, module: str, name: str) -> Callable[..., object]:
+        if module == "builtins" and name in self._PLAIN:
+            found: object = getattr(builtins, name)
+        else:
+            owner = next((m for m in _parser_modules() if m.__name__ == module), None)
+            found = getattr(owner, name, None) if owner is not None and name.isidentifier() else None
+            is_model = isinstance(found, type) and (dataclasses.is_dataclass(found) or (issubclass(found, tuple) and hasattr(found, "_fields")))
+            if not is_model:
+                raise pickle.UnpicklingError(f"unexpected {module}.{name}")
+        assert callable(found)
+        return found
+
+
 @functools.cache
-def _parser_version() -> bytes:
-    """What parsing an entries file depends on besides the file: the code that parses, and the classes it makes."""
+def _parser_modules() -> tuple[ModuleType, ...]:
+    """The modules that parse an entries file and define what it is parsed into."""
     from rulebot import errors
     from rulebot.corpus import entries, kinds, model
     from rulebot.corpus import format as entries_format
 
+    return (entries, entries_format, model, kinds, errors)
+
+
+@functools.cache
+def _parser_version() -> bytes:
+    """What parsing an entries file depends on besides the file: the code that parses, and the classes it makes."""
     digest = hashlib.sha1()
-    for module in (entries, entries_format, model, kinds, errors):
+    for module in _parser_modules():
         if module.__file__ is None:  # no source file to hash (a frozen build)
             continue
         with contextlib.suppress(OSError):

@@ -1,8 +1,8 @@
 """Building an index: the documents of a corpus's entries, written as segments by one process or two.
 
 rulebot.index.cache builds an index here when none serves; Whoosh is
-imported to build, never to answer (rulebot.index.whoosh_imports). Its segments are written by
-rulebot.index.whoosh_format.write_segment, several times faster than
+imported to build, never to answer. Its segments are written by
+rulebot.index.whoosh_writing.write_segment, several times faster than
 Whoosh's writer, as Whoosh would write them.
 """
 
@@ -17,10 +17,6 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-# isort: off
-from rulebot.index import whoosh_imports  # noqa: F401  (before Whoosh: see its docstring)
-# isort: on
-
 import whoosh
 from whoosh.codec import default_codec
 from whoosh.filedb.filestore import FileStorage, RamStorage
@@ -28,7 +24,7 @@ from whoosh.index import TOC
 
 from rulebot import collector
 from rulebot.errors import IndexBuildError
-from rulebot.index import sealed, whoosh_format
+from rulebot.index import sealed, whoosh_writing
 from rulebot.index.opened import ALL_GAMES, OpenIndex
 from rulebot.index.payload import entry_payload, game_payload
 from rulebot.index.reader import PAYLOAD_FIELD, TRANSLATED_TERMINAL, IndexReader, encode_payload
@@ -239,13 +235,13 @@ def _fill(storage: FileStorage | RamStorage, corpus: Corpus, fingerprint: str, p
     if total:
         report()  # the end: total of total (if not told yet)
     TOC(schema(), written, 0).write(storage, INDEX_NAME)
-    whoosh_format.remove_scratch(storage)
+    whoosh_writing.remove_scratch(storage)
     return index_meta(corpus, fingerprint, digests)
 
 
 def _segment(storage: FileStorage | RamStorage, documents: Iterable[dict[str, Any]]) -> Any:
     """Write documents as a segment of the storage; the segment."""
-    return whoosh_format.write_segment(storage, default_codec(), schema(), documents, terms_of)
+    return whoosh_writing.write_segment(storage, default_codec(), schema(), documents, terms_of)
 
 
 def _every(seconds: float, work: Callable[[], None], stop: threading.Event, failed: list[Exception]) -> None:

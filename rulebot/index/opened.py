@@ -1,8 +1,8 @@
 """An opened index, as searching sees it: the read-only side of rulebot.index.
 
-rulebot.search imports this, rulebot.index.reader and
-rulebot.index.whoosh_format, never the code that builds or updates an index
-(an import-linter contract in pyproject.toml keeps it so).
+rulebot.search imports this and rulebot.index.reader, never the code that
+builds or updates an index, nor Whoosh's file layout (import-linter
+contracts in pyproject.toml keep it so).
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ rulebot scores questions itself (rulebot.search.scoring), so all it reads are
 the segments the table of contents lists, each parsed by
 rulebot.index.whoosh_format, and each entry's payload: rulebot's own JSON,
 which the index keeps in a column of its own (PAYLOAD_FIELD).
+
+This is what the layers above see of an index: documents numbered across
+segments, a term's postings as plain numbers (TermPostings), a block at a
+time, and each document's field lengths as the index keeps them
+(length_codes, STORED_LENGTHS). How Whoosh lays them out stays in
+rulebot.index.whoosh_format.
 """
 
 from __future__ import annotations
@@ -13,15 +19,31 @@ from __future__ import annotations
 import heapq
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
-from rulebot.index.whoosh_format import INDEX_NAME, Files, IndexFormatError, Read, Segment, latest_toc, read_toc
+from rulebot.index.whoosh_format import (
+    INDEX_NAME,
+    LENGTHS,
+    Files,
+    IndexFormatError,
+    Read,
+    Segment,
+    TermInfo,
+    Unpack,
+    latest_toc,
+    positions,
+    read_toc,
+)
 
 if TYPE_CHECKING:
     from rulebot.index.payload import StoredEntry
 
+STORED_LENGTHS: tuple[int, ...] = LENGTHS
+"""The 256 lengths the index can keep a field's length as, ascending (it keeps the first that is as long
+or longer); a document's length code (IndexReader.length_codes) is an index into them. A scorer works out
+what it needs of each once, not of every posting; the site's search rounds lengths with them as the index does."""
 PAYLOAD_FIELD = "data"
 """The field whose column holds each entry's payload (rulebot.index.payload.entry_payload) as JSON."""
 TRANSLATED_TERMINAL: Final = "translated_terminal"
@@ -42,7 +64,9 @@ class IndexReader:
 
     def __init__(self, segments: list[Segment], files: _Files):
         self.segments = segments
+        """Whoosh's segments, as rulebot.index.whoosh_format reads them: for rulebot.index only."""
         self._files = files
+        self._length_codes: dict[str, bytes] = {}
 
     @classmethod
     def open(cls, folder: Path | None, index_name: str = INDEX_NAME, contents: Mapping[str, bytes] | None = None) -> IndexReader:
@@ -80,8 +104,29 @@ class IndexReader:
 
     def doc_frequency(self, field: str, text: str) -> int:
         """Documents whose field holds a term, deleted ones included (as Whoosh counts)."""
+        return self.postings(field, text).doc_frequency
+
+    def postings(self, field: str, text: str) -> TermPostings:
+        """A term's postings in a field (looked up in each segment now, read when asked)."""
         term = text.encode("utf-8")
-        return sum(info.doc_frequency for s in self.segments if (info := s.term_info(field, term)) is not None)
+        found = []
+        for number, segment in enumerate(self.segments):
+            info = segment.term_info(field, term)
+            if info is not None:
+                found.append((number, info))
+        return TermPostings(self, found)
+
+    def field_length(self, docnum: int, field: str) -> int:
+        """The length of a document's field as the index keeps it (an approximation, as BM25F reads it)."""
+        return STORED_LENGTHS[self.length_codes(field)[docnum]]
+
+    def length_codes(self, field: str) -> bytes:
+        """The length code of a field in each document, by docnum (deleted ones included): an index into
+        STORED_LENGTHS. One byte each, read once: a scorer looks each posting's up as it goes."""
+        codes = self._length_codes.get(field)
+        if codes is None:
+            codes = self._length_codes[field] = b"".join(s.lengths(field) for s in self.segments)
+        return codes
 
     def expand_prefix(self, field: str, prefix: str) -> list[bytes]:
         """The field's terms that start with a prefix, in order, each once."""
@@ -106,6 +151,108 @@ class IndexReader:
                 payload: StoredEntry = _PAYLOADS.raw_decode(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))[0]
                 return payload
         raise IndexError(docnum)
+
+
+class Postings(NamedTuple):
+    """Some of a term's postings (a block of them), in document order."""
+
+    docnums: Sequence[int]
+    """The documents, numbered across segments; deleted ones left out."""
+    weights: Iterable[float]
+    """The term's weight in each: its frequency in the field times the field's boost (may be read once only)."""
+
+
+class Kept(Protocol):
+    """Where values made lately are kept by key (rulebot.search.scoring keeps posting blocks so)."""
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The value kept for a key, else made (and kept)."""
+
+
+class TermPostings:
+    """A term's postings in one field of an index, read a block at a time when asked."""
+
+    __slots__ = ("_found", "_reader", "doc_frequency")
+
+    def __init__(self, reader: IndexReader, found: list[tuple[int, TermInfo]]):
+        self._reader, self._found = reader, found
+        self.doc_frequency = sum(info.doc_frequency for _, info in found)
+        """Documents whose field holds the term, deleted ones included (as Whoosh counts, and its idf reads)."""
+
+    def __bool__(self) -> bool:
+        return bool(self._found)
+
+    def blocks(self) -> Iterator[Postings]:
+        """The postings, a block at a time, in document order."""
+        for number, info in self._found:
+            segment = self._reader.segments[number]
+            offset, deleted = segment.offset, segment.deleted
+            for _last, unpack in segment.blocks(info):
+                ids, weights, _values = unpack()
+                if deleted and not deleted.isdisjoint(ids):
+                    kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
+                    ids, weights = [d for d, _ in kept], [w for _, w in kept]
+                yield Postings([offset + d for d in ids] if offset else ids, weights)
+
+    def docnums(self) -> set[int]:
+        """The documents whose field holds the term."""
+        found: set[int] = set()
+        for block in self.blocks():
+            found.update(block.docnums)
+        return found
+
+    def positions(self, wanted: Collection[int], kept: Kept | None = None) -> dict[int, list[int]]:
+        """Where the term occurs in the field of each wanted document that holds it (none of them deleted).
+
+        Only the blocks that can hold a wanted document are unpacked, each
+        through `kept` when given: the blocks of common words come back
+        question after question."""
+        found: dict[int, list[int]] = {}
+        for number, info in self._found:
+            segment = self._reader.segments[number]
+            local = {d - segment.offset for d in wanted}
+            docnums, values = [], []
+            for docnum, value in _values(segment, info, local, number, kept):
+                docnums.append(segment.offset + docnum)
+                values.append(value)
+            found.update(zip(docnums, positions(values)))
+        return found
+
+
+_Block = tuple[list[int], tuple[bytes, ...]]
+"""A posting block of a field with positions, as kept: its docnums, and each one's encoded positions."""
+
+
+def _values(segment: Segment, info: TermInfo, wanted: set[int], number: int, kept: Kept | None) -> Iterator[tuple[int, bytes]]:
+    """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment (the `number`-th)."""
+    # A block holds the docnums after the previous block's last one, up to
+    # its own: the blocks before the next wanted document are skipped.
+    remaining = sorted(wanted)
+    start = 0
+    for last, unpack in segment.blocks(info):
+        if start == len(remaining):
+            return
+        if remaining[start] > last:
+            continue
+        ids, values = _block(number, info.extent, last, unpack, kept)
+        while start < len(remaining) and remaining[start] <= last:
+            start += 1
+        yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
+
+
+def _block(number: int, extent: tuple[int, int] | None, last: int, unpack: Unpack, kept: Kept | None) -> _Block:
+    """A posting block's docnums and encoded values, unpacked or as kept. Its weights are not kept:
+    positions need none, and they may be a one-pass iterator."""
+
+    def ids_and_values() -> _Block:
+        ids, _weights, values = unpack()
+        assert values is not None, "a field with positions has values"
+        return ids, values
+
+    if kept is None or extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
+        return ids_and_values()
+    block: _Block = kept.get((number, extent, last), ids_and_values)
+    return block
 
 
 def _groups(merged: Iterator[tuple[bytes, None]]) -> Iterator[tuple[bytes, None]]:

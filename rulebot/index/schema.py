@@ -11,10 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-# isort: off
-from rulebot.index import whoosh_imports  # noqa: F401  (before Whoosh: see its docstring)
-# isort: on
-
 from whoosh.analysis import Token, Tokenizer
 from whoosh.columns import CompressedBytesColumn
 from whoosh.fields import COLUMN, ID, TEXT, Schema

@@ -13,10 +13,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-# isort: off
-from rulebot.index import whoosh_imports  # noqa: F401  (before Whoosh: see its docstring)
-# isort: on
-
 from whoosh import index as whoosh_index
 from whoosh.reading import SegmentReader
 

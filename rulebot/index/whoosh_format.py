@@ -1,17 +1,16 @@
-"""Whoosh's index files, as rulebot reads and writes them: the one module that knows their layout.
+"""Whoosh's index files, as rulebot reads them: the module that knows their layout.
 
 rulebot answers questions without Whoosh: rulebot.index.reader opens a built
-index and rulebot.search.scoring scores it, from the files themselves. And
-it writes its segments itself (write_segment), several times faster than
-Whoosh's writer. Both depend on how the pinned Whoosh-Reloaded (WHOOSH)
-lays out its files, and on some of its private names: all of that is here,
-and nowhere else. tests/test_whoosh_format.py checks each part against
-Whoosh's own reader and writer. This module is longer than 500 lines by
-design: split, Whoosh's layout would be spread over several modules again.
+index from the files themselves, through this module, and hands
+rulebot.search.scoring plain postings. rulebot also writes its segments
+itself (rulebot.index.whoosh_writing), several times faster than Whoosh's
+writer. Both depend on how the pinned Whoosh-Reloaded (WHOOSH) lays out its
+files, and on some of its private names: all of that is in these two
+modules of rulebot.index, and nowhere else (an import-linter contract in
+pyproject.toml keeps every other layer out). tests/test_whoosh_format.py
+checks each part against Whoosh's own reader and writer.
 
-It never imports Whoosh: writing is given Whoosh's objects (its storage,
-codec and fields) by rulebot.index.build, and answering a question loads
-none of Whoosh.
+It never imports Whoosh: answering a question loads none of it.
 
 An index is a table of contents (read_toc: the Whoosh release that wrote it,
 then the segments) and its segments (Segment), each packed in a compound
@@ -56,7 +55,8 @@ _EXTENT = struct.Struct("!qi")
 _FIELD_NUMBER = struct.Struct("!H")
 _INT = struct.Struct("!i")
 _BLOCK_SIZE = struct.Struct("!i")
-_POSTINGS_MAGIC = b"W3Bl"
+POSTINGS_MAGIC = b"W3Bl"
+"""The tag a term's posting blocks start with."""
 _POSITIONS_COUNT = 4
 """A posting's value in a field with positions: their count (an unsigned int), then a pickle of their gaps."""
 
@@ -311,7 +311,7 @@ class Segment:
         """The length of a field in each document, one byte each (see LENGTHS)."""
         name = f"{self._name}._{field}_len.col"
         raw = self._parts.whole(name) if self._parts.exists(name) else b""
-        return raw + bytes(max(0, self.doc_count - len(raw)))
+        return raw[:self.doc_count] + bytes(max(0, self.doc_count - len(raw)))
 
     def column(self, field: str, docnum: int) -> bytes:
         """A document's value in a field's column of compressed bytes (Whoosh's CompressedBytesColumn), b"" if none."""
@@ -480,7 +480,7 @@ def posting_blocks(data: bytes) -> Iterator[tuple[int, Unpack]]:
     int, negative for the last), a pickled summary (count, last docnum, max
     weight, zlib level, min and max length bytes), then the pickle of its
     docnum gaps, weights and encoded values (deflated, at that level)."""
-    if data[:4] != _POSTINGS_MAGIC:
+    if data[:4] != POSTINGS_MAGIC:
         raise IndexFormatError("damaged postings: no block header")
     stream = io.BytesIO(data)  # shares the bytes: no block is copied to read its summary
     summaries = _Unpickler(stream)
@@ -516,183 +516,3 @@ def positions(values: list[bytes]) -> list[list[int]]:
     # A buffered stream lets the unpickler read ahead, as fast as from bytes.
     unpickler = _Unpickler(io.BufferedReader(io.BytesIO(pickles)))
     return [list(accumulate(unpickler.load())) for _ in values]
-
-
-# -- writing a segment --------------------------------------------------------------
-
-_BLOCK_PROTOCOL = 5
-"""The pickle protocol of the posting blocks rulebot writes. Whoosh pickles its blocks with protocol 2,
-which writes each encoded value (bytes) as a call to _codecs.encode; any protocol reads alike, Whoosh's
-reader too, and from protocol 3 on bytes are written as they are: a block is a third smaller, and read
-in half the time."""
-
-Terms = Callable[[str], tuple[list[str], "list[int] | range"]]
-"""The terms a field's analyzer makes of a value, and their positions, in order."""
-
-
-def write_segment(storage: Any, codec: Any, fields: Any, documents: Iterable[dict[str, Any]], terms_of: Callable[[object], Terms]) -> Any:
-    """Write documents as a new segment of a storage, with a schema's fields, the same as Whoosh's writer would; return the segment.
-
-    Whoosh's writer passes each word through a chain of generators, keeps
-    every posting as a tuple to sort (spilling sorted runs to disk past a
-    memory limit), then reads each posting's field length back from disk to
-    write it: most of a build's time went there. Here each field's analysis
-    is `terms_of(field)` (rulebot.index.build analyses each distinct word
-    once), postings are gathered by term as documents come (so already in
-    order), and each term's postings are written a block at a time with
-    Whoosh's codec (`codec`). tests/test_whoosh_format.py checks that both
-    writers make the same index.
-    """
-    segment = codec.new_segment(storage, INDEX_NAME)
-    perdoc = codec.per_document_writer(storage, segment)
-    analysed = {name: terms_of(spec) for name, spec in fields.items() if spec.indexed}
-    postings: dict[tuple[str, str], list[Any]] = {}  # (field, term): [docnum, frequency, encoded positions, docnum, ...]
-    lengths: dict[str, list[int]] = {name: [] for name, spec in fields.items() if spec.scorable}  # by document
-    lone: dict[str, dict[int, bytes]] = {name: {} for name in lengths}  # the encoding of each lone position, shared
-    count = 0
-    for docnum, document in enumerate(documents):
-        perdoc.start_doc(docnum)
-        for name, spec in fields.items():  # in name order, as Whoosh adds them
-            value = document.get(name)
-            length = 0
-            if value is not None and spec.indexed:
-                terms, places = analysed[name](value)
-                if spec.scorable:
-                    length = len(terms)
-                    where_each: dict[str, list[int]] = {}
-                    for position, term in zip(places, terms):
-                        if term in where_each:
-                            where_each[term].append(position)
-                        else:
-                            where_each[term] = [position]
-                    for term, where in where_each.items():
-                        if len(where) > 1:
-                            encoded = spec.format.encode(where)
-                        elif (encoded := lone[name].get(where[0])) is None:
-                            encoded = lone[name][where[0]] = spec.format.encode(where)
-                        if (found := postings.get((name, term))) is None:
-                            postings[name, term] = [docnum, len(where), encoded]
-                        else:
-                            found += (docnum, len(where), encoded)
-                else:
-                    for term in dict.fromkeys(terms):
-                        if (found := postings.get((name, term))) is None:
-                            postings[name, term] = [docnum, 1, b""]
-                        else:
-                            found += (docnum, 1, b"")
-            if spec.scorable:
-                lengths[name].append(LENGTHS[length_to_byte(length)])  # as Whoosh reads it back
-            if value is not None:
-                perdoc.add_field(name, spec, value if spec.stored else None, length)
-                if spec.column_type is not None:
-                    perdoc.add_column_value(name, spec.column_type, spec.to_column_value(value))
-        perdoc.finish_doc()
-        count += 1
-    perdoc.close()
-    writer = codec.field_writer(storage, segment)
-    current = None
-    for name, term in sorted(postings):  # str order is the UTF-8 byte order Whoosh sorts terms in
-        if name != current:
-            if current is not None:
-                writer.finish_field()
-            writer.start_field(name, fields[name])
-            current, spec, field_lengths = name, fields[name], lengths.get(name)
-        writer.start_term(term.encode("utf-8"))
-        found = postings[name, term]
-        _write_postings(writer, spec.format, found[0::3], found[1::3], found[2::3], field_lengths)
-        writer.finish_term()
-    if current is not None:
-        writer.finish_field()
-    writer.close()
-    segment.set_doc_count(count)
-    segment.create_compound_file(storage)
-    segment.compound = True
-    return segment
-
-
-def remove_scratch(storage: Any, index_name: str = INDEX_NAME) -> None:
-    """Remove the scratch folder in which Whoosh writes a segment's columns before packing them."""
-    storage.temp_storage(f"{index_name}.tmp").destroy()
-
-
-class _Block:
-    """A block of postings, with what Whoosh's term info adds up of each block (its W3TermInfo.add_block)."""
-
-    def __init__(self, ids: list[int], weights: array[float], max_weight: float, sizes: list[int]):
-        self.ids, self._weights, self._max_weight = ids, weights, max_weight
-        self._min_length = min(sizes, default=None)
-        self._max_length = max(sizes, default=0)
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def min_id(self) -> int:
-        return self.ids[0]
-
-    def max_id(self) -> int:
-        return self.ids[-1]
-
-    def min_length(self) -> int | None:
-        return self._min_length
-
-    def max_length(self) -> int:
-        return self._max_length
-
-    def max_weight(self) -> float:
-        return self._max_weight
-
-
-def _write_postings(writer: Any, format_: Any, docnums: list[int], frequencies: list[int], encoded: list[bytes], lengths: list[int] | None) -> None:
-    """Write a term's postings as Whoosh's W3PostingsWriter does (after its start_postings), but a block at a time.
-
-    Its add_posting() checks and files each posting on its own, which was a
-    good part of a build's time: here each block is made at once, and
-    written as its _write_block() writes it (pickled with _BLOCK_PROTOCOL).
-    The private names are those of the pinned Whoosh: the tests compare the
-    postings written with Whoosh's own, blocks of several included.
-    """
-    postings = writer._postwriter
-    limit, level, boost = postings._blocklimit, writer._codec._compression, format_.field_boost
-    fixed = format_.fixed_value_size()
-    for start in range(0, len(docnums), limit):
-        block = slice(start, start + limit)
-        ids, frequency = docnums[block], frequencies[block]
-        weights = array("f", [f * boost for f in frequency])
-        values = [v for v in encoded[block] if v]
-        sizes = [lengths[d] for d in ids] if lengths else []  # never 0: a posting has a word
-        made = _Block(ids, weights, max(frequency) * boost, sizes)
-        # A block of one posting (an id, a rare word: most terms) is left
-        # uncompressed, as each block says: zlib would make it no shorter (its
-        # header and checksum outweigh what it saves), and a call for each of
-        # 100k such blocks at 100k entries was ~5% of writing a segment.
-        # (Whoosh means to leave out pickles under 20 bytes, but a slip has it
-        # compress every block.)
-        _write_block(postings, made, values, fixed, level if len(ids) > 1 else 0, last=start + limit >= len(docnums))
-
-
-def _write_block(postings: Any, block: _Block, values: list[bytes], fixed: int | None, level: int, last: bool) -> None:
-    """Write a block as W3PostingsWriter._write_block does: the postings tag before the first block, then the block's
-    size (negative for the last), its summary, and its docnum gaps, weights and values, as small as Whoosh makes them."""
-    out = postings._postfile
-    if not postings._blockcount:
-        out.write(_POSTINGS_MAGIC)
-    postings._terminfo.add_block(block)
-    ids, weights = block.ids, block._weights
-    gaps = tuple(b - a for a, b in zip([0, *ids], ids))
-    kept_weights: float | tuple[float, ...] | None
-    if all(w == 1.0 for w in weights):
-        kept_weights = None
-    elif all(w == weights[0] for w in weights):
-        kept_weights = weights[0]
-    else:
-        kept_weights = tuple(weights)
-    kept_values = tuple(values) if fixed is None or fixed < 0 else None if fixed == 0 else b"".join(values)
-    data = pickle.dumps((gaps, kept_weights, kept_values), _BLOCK_PROTOCOL)
-    if level:
-        data = zlib.compress(data, level)
-    summary = pickle.dumps((len(ids), ids[-1], block.max_weight(), level, length_to_byte(block.min_length()), length_to_byte(block.max_length())), 2)
-    size = len(summary) + len(data)
-    out.write_int(-size if last else size)
-    out.write(summary)
-    out.write(data)
-    postings._blockcount += 1

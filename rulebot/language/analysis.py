@@ -41,13 +41,15 @@ WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
 
 # Words that carry the grammar of a question rather than its subject. They are
 # dropped from questions (not from the index) so that "can I", "what happens
-# if", "combien de" do not outweigh the terms that matter.
+# if", "combien de" do not outweigh the terms that matter. Words that tell
+# rules apart are kept: "most" (a majority, not a count), "only", "again",
+# "before", "after".
 QUESTION_FILLER = frozenset(
     """
-    a about after again all also am an and any anyone are as at be been before being but by can
+    a about all also am an and any anyone are as at be been being but by can
     cannot could did do does doing done dont either else ever exactly for from get gets getting
     go goes got had happen happens has have having how i if im in into is isnt it its just
-    know let many me might mine more most much must my need needs no not now of off ok on only or
+    know let many me might mine more much must my need needs no not now of off ok on or
     other our out per please really rule rules say says should so some someone something still
     such than that thats the their them then there these they thing things this those though to
     too us use used using was way we were what whats when where whether which while who whom
@@ -58,6 +60,17 @@ QUESTION_FILLER = frozenset(
     si son sur t ta te tes toi ton tu un une vous y
     """.split()
 )
+
+BASE_GAME_ONLY = tuple(
+    tuple(phrase.split())
+    for phrase in (
+        "base game only", "only the base game", "only base game", "base game", "without expansions",
+        "without expansion", "without the expansions", "without the expansion", "no expansions", "no expansion",
+        "jeu de base", "jeu de base seul", "sans extensions", "sans extension", "sans l extension", "sans les extensions",
+    )
+)
+"""Phrases (folded words) by which a question says it is about the base game alone, as `--with base` does:
+longest first where one holds another, so that the whole phrase is taken out of the question's words."""
 
 # Words that mark a question as French: its grammar words that English
 # questions do not use ("on", "a", "son", "d" as in "I'd" are left out).

@@ -17,13 +17,14 @@ which is presentation. The constants are in rulebot.search.constants.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rulebot.search.constants import CLOSE_SHARE, MAX_PARTS, PART_SHARE
 
 if TYPE_CHECKING:
     from rulebot.index.payload import StoredEntry
+    from rulebot.search.rulings import Match, Ruling
 
 
 class Hit:
@@ -49,69 +50,157 @@ class Hit:
         self.features = features if features is not None else []
         """Its feature vector (rulebot.search.features.FEATURES), which its score is made of."""
 
+    def with_data(self, data: StoredEntry) -> Hit:
+        """The same hit with another payload (the entry in another language, without house rules)."""
+        return Hit(self.id, self.game, self.score, self.coverage, data, self.features)
+
     def __repr__(self) -> str:
         return f"Hit({self.id!r}, {self.game!r}, score={self.score:.3f}, coverage={self.coverage:.2f})"
 
 
 class Answer:
-    """What `ask` found for a question (a plain class, as Hit is)."""
+    """What rulebot answers to a question: the one answer of the search, the command line and the Python API.
 
-    __slots__ = (
-        "answer_language", "close_titles", "confident", "evidence", "game", "instead_of", "language", "other_games", "parts",
-        "players", "probability", "query", "results", "setup", "suggestions",
+    It cannot be changed once made (each attribute is read-only): what the
+    search finds and what the front door (rulebot.answering.Answerer) adds
+    to it are known before it is made; a changed answer is a new one
+    (`replace`). A plain class, as Hit is, not a frozen dataclass: a cold
+    `rulebot ask` loads no `dataclasses`. The Python API's view of its hits
+    (`matches`, `rulings`, `other_games`: rulebot.search.rulings) is made
+    when asked for.
+    """
+
+    __slots__ = FIELDS = (
+        "query", "game", "results", "parts", "confident", "probability", "evidence", "suggestions", "close_titles",
+        "runners_up", "language", "answer_language", "players", "setup", "instead_of",
     )
+
+    query: str
+    """The question as received."""
+    game: str | None
+    """The game answered: given, named in the question, or of the best hit."""
+    results: tuple[Hit, ...]
+    """The entries found, best first; those that make up the answer come first."""
+    parts: int
+    """How many of the first results make up the answer: the best, and those that complete it."""
+    confident: bool
+    """Whether the answer is stood by: its probability reaches the model's threshold, and no other game answers alike."""
+    probability: float
+    """How likely the first result is right (rulebot.search.features.probability)."""
+    evidence: tuple[float, ...]
+    """What that probability is computed from (rulebot.search.features.CONFIDENCE)."""
+    suggestions: tuple[str, ...]
+    """Corrected spellings of the question, for "did you mean" (when unsure)."""
+    close_titles: tuple[dict[str, str], ...]
+    """Entries whose names resemble the question's words ({id, title, game}), when unsure."""
+    runners_up: tuple[Hit, ...]
+    """When the game was not given: the best entry of each other game that scores close."""
+    language: str
+    """The language the question is written in (en or fr)."""
+    answer_language: str
+    """The language the answer is given in (en or fr): each entry's text in it where the entry has one."""
+    players: int | None
+    """The player count the question is asked for ("with 3 players"), if it gives one."""
+    setup: dict[str, Any] | None
+    """For a question with a player count: the setup steps for that count that the answer's entries state
+    (rulebot.search.for_players), or None."""
+    instead_of: dict[str, str] | None
+    """The game the question was asked of, {"slug", "name"} (given, or whose expansion is in play), when the
+    answer is an entry of another game that the question names (rulebot.answering); else None."""
 
     def __init__(
         self,
         query: str,
         game: str | None,
-        results: list[Hit] | None = None,
+        results: Iterable[Hit] = (),
+        *,
+        parts: int = 1,
         confident: bool = False,
-        suggestions: list[str] | None = None,
-        close_titles: list[dict[str, str]] | None = None,
-        other_games: list[Hit] | None = None,
+        probability: float = 0.0,
+        evidence: Iterable[float] = (),
+        suggestions: Iterable[str] = (),
+        close_titles: Iterable[dict[str, str]] = (),
+        runners_up: Iterable[Hit] = (),
         language: str = "en",
         answer_language: str = "en",
         players: int | None = None,
-        parts: int = 1,
         setup: dict[str, Any] | None = None,
-        probability: float = 0.0,
+        instead_of: dict[str, str] | None = None,
     ) -> None:
-        self.query = query
-        """The question as received."""
-        self.game = game
-        """The game searched: given, named in the question, or of the best hit."""
-        self.results = results if results is not None else []
-        """Best first."""
-        self.confident = confident
-        """Whether the answer is stood by: its probability reaches the model's threshold."""
-        self.probability = probability
-        """How likely the first result is right (rulebot.search.features.probability)."""
-        self.evidence: list[float] = []
-        """What that probability is computed from (rulebot.search.features.CONFIDENCE)."""
-        self.suggestions = suggestions if suggestions is not None else []
-        """Corrected spellings of the question, for "did you mean"."""
-        self.close_titles = close_titles if close_titles is not None else []
-        """Entries whose names resemble the question's words ({id, title, game})."""
-        self.other_games = other_games if other_games is not None else []
-        """When the game was not given: the best entry of other games that score close."""
-        self.language = language
-        """The language the question is written in (en or fr)."""
-        self.answer_language = answer_language
-        """The language the answer is given in (en or fr): each entry's text in it where the entry has one."""
-        self.players = players
-        """The player count the question is asked for ("with 3 players"), if it gives one."""
-        self.parts = parts
-        """How many of the first results make up the answer: the best, and those that complete it."""
-        self.instead_of: dict[str, str] | None = None
-        """The game the question was asked of, {"slug", "name"} (given, or whose expansion is in play), when the
-        answer is an entry of another game that the question names (rulebot.answering.answer); else None."""
-        self.setup = setup
-        """For a question with a player count: the setup steps for that count that the answer's entries
-        state (rulebot.search.for_players), or None."""
+        given = {
+            "query": query, "game": game, "results": tuple(results), "parts": parts, "confident": confident,
+            "probability": probability, "evidence": tuple(evidence), "suggestions": tuple(suggestions),
+            "close_titles": tuple(close_titles), "runners_up": tuple(runners_up), "language": language,
+            "answer_language": answer_language, "players": players, "setup": setup, "instead_of": instead_of,
+        }
+        for name, value in given.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Answer cannot be changed ({name}): make another with Answer.replace")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Answer cannot be changed ({name})")
+
+    def replace(self, **changes: Any) -> Answer:
+        """Another answer: this one with some attributes changed (as dataclasses.replace)."""
+        unknown = set(changes) - set(self.FIELDS)
+        if unknown:
+            raise TypeError(f"an Answer has no {', '.join(sorted(unknown))}")
+        kept = {name: getattr(self, name) for name in self.FIELDS}
+        return Answer(**{**kept, **changes})
+
+    def _key(self) -> tuple[object, ...]:
+        """What tells two answers apart: every attribute, each hit by what it is (Hit has no equality of its own)."""
+        return tuple(
+            tuple(_hit_key(h) for h in value) if name in ("results", "runners_up") else value
+            for name, value in ((name, getattr(self, name)) for name in self.FIELDS)
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Answer) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # its setup and hits' payloads are dicts
 
     def __repr__(self) -> str:
-        return f"Answer({self.query!r}, game={self.game!r}, results={self.results!r}, confident={self.confident})"
+        return f"Answer({self.query!r}, game={self.game!r}, results={list(self.results)!r}, confident={self.confident})"
+
+    # -- the Python API's view (rulebot.api) ----------------------------------
+
+    @property
+    def question(self) -> str:
+        """The question as received (as `query`)."""
+        return self.query
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """Every game answered (more than one when several games answer alike)."""
+        return (self.game, *(hit.game for hit in self.runners_up)) if self.game else ()
+
+    @property
+    def matches(self) -> tuple[Match, ...]:
+        """The rulings found, each with its score, best first; those that make up the answer come first."""
+        from rulebot.search.rulings import Match, Ruling
+
+        return tuple(
+            Match(Ruling.from_payload(hit.data), hit.score, hit.coverage, number < self.parts) for number, hit in enumerate(self.results)
+        )
+
+    @property
+    def rulings(self) -> list[Ruling]:
+        """The rulings that make up the answer."""
+        return [match.ruling for match in self.matches if match.part_of_answer]
+
+    @property
+    def other_games(self) -> tuple[Ruling, ...]:
+        """The best ruling of each other game that answers alike (the runners-up as rulings)."""
+        from rulebot.search.rulings import Ruling
+
+        return tuple(Ruling.from_payload(hit.data) for hit in self.runners_up)
+
+
+def _hit_key(hit: Hit) -> tuple[object, ...]:
+    return (hit.id, hit.game, hit.score, hit.coverage, hit.data)
 
 
 def modifications_first(

@@ -108,6 +108,14 @@ class QuestionReader:
         games = [game] if game else self._named_games(words)
         if len(games) == 1:
             words = self._without_game_name(words, games[0])
+        about = games or list(self.games)
+        base_only = False
+        if any(self.games[slug]["expansions"] for slug in about):
+            words, base_only = _without_base_game(words)
+        if base_only:
+            # "base game only" rules out the expansions, as --with base does, for the games it is about (every game,
+            # when it names none); the expansions given (--with) for a game still stand.
+            in_play = {**{slug: set() for slug in about}, **in_play}
         named = {slug: self.named_expansions(words, synonyms[slug], slug) for slug in games}
         if len(games) == 1:
             # An expansion's name says which rules are meant, as --with would:
@@ -201,6 +209,16 @@ class QuestionReader:
             if at >= 0 and (at == 0 or at + len(name) == len(words)) and len(words) > len(name):
                 return words[:at] + words[at + len(name):]
         return words
+
+
+def _without_base_game(words: list[str]) -> tuple[list[str], bool]:
+    """The question's words without a phrase saying it is about the base game alone (analysis.BASE_GAME_ONLY),
+    and whether it has one (never when that phrase is all the question says)."""
+    for phrase in sorted(analysis.BASE_GAME_ONLY, key=len, reverse=True):
+        at = analysis.find_phrase(words, phrase)
+        if at >= 0 and len(words) > len(phrase):
+            return words[:at] + words[at + len(phrase):], True
+    return words, False
 
 
 def valid_text(text: str) -> str:

@@ -194,6 +194,7 @@ class Searcher:
         for slug in in_play:
             self.check_game(slug)
         asked = self.reading.read(text, game=game, in_play=in_play, official_only=official_only)
+        in_play = {g: set(e) for g, e in asked.in_play.items()}  # with what the question says ("base game only")
         words = asked.words
         found: dict[str, list[_Found]] = {}
         if asked.games:
@@ -226,30 +227,35 @@ class Searcher:
         ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
         # The whole ranking is ordered before it is cut to `limit`: its first k are the same whatever the limit.
         ordered, parts = answer_first(modifications_first(candidates, ordering, in_play, self.get, official_only))
-        answer = Answer(
-            query=valid_text(question), game=game or (ordered[0].game if ordered else None), results=ordered[:limit],
-            language=asked.language, players=asked.intent.players, parts=min(parts, limit),
-        )
+        # What the answer is made of is known before it is made: an Answer is never changed (rulebot.search.answer).
+        results, parts = ordered[:limit], min(parts, limit)
+        other_games: list[Hit] = []
         if len(searched) > 1 and ordered:
             # A question with no word of any game's own terms could be about any of them.
             generic = not any(self.reading.game_terms_in(stems, slug) for slug in searched)
-            answer.other_games = runners_up(by_game, ordered, GENERIC_SHARE if generic else AMBIGUOUS_SHARE)
+            other_games = runners_up(by_game, ordered, GENERIC_SHARE if generic else AMBIGUOUS_SHARE)
+        evidence: list[float] = []
+        probability, confident = 0.0, False
         if ordered:
             # A count asked for is only answered by an entry that states a number for what is counted.
             unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words)
-            answer.evidence = features.evidence(ordered[:1] + candidates, context, bool(answer.other_games), unstated)
-            answer.probability = features.probability(answer.evidence)
+            evidence = features.evidence(ordered[:1] + candidates, context, bool(other_games), unstated)
+            probability = features.probability(evidence)
             # Several games answer alike: each is answered, none is stood by (which game is meant is the question).
-            answer.confident = features.confident(answer.probability, ordered[0].coverage) and not answer.other_games
-        if answer.players is not None and answer.results:
+            confident = features.confident(probability, ordered[0].coverage) and not other_games
+        setup = None
+        if asked.intent.players is not None and results:
             from rulebot.search.for_players import setup_answer
 
-            first = answer.results[0].game
-            answer.setup = setup_answer(self.games, answer.results[: answer.parts], answer.players, words, ordering.get(first, set()), self.get)
-        if not answer.confident:
-            answer.suggestions = self.spellings.suggestions(words)
-            answer.close_titles = self._close_titles(asked)
-        return answer
+            first = results[0].game
+            setup = setup_answer(self.games, results[:parts], asked.intent.players, words, ordering.get(first, set()), self.get)
+        return Answer(
+            query=valid_text(question), game=game or (ordered[0].game if ordered else None), results=results, parts=parts,
+            confident=confident, probability=probability, evidence=evidence,
+            suggestions=() if confident else self.spellings.suggestions(words),
+            close_titles=() if confident else self._close_titles(asked),
+            runners_up=other_games, language=asked.language, players=asked.intent.players, setup=setup,
+        )
 
     def _search_everywhere(self, question: Question) -> list[_Found]:
         """One search over every game, with every game's synonyms, for a question that names none.

@@ -7,11 +7,11 @@ the postings, and Whoosh's DisjunctionMax gives a document that only some
 alternatives match the score another document has (its max() reads
 sub-matchers that sit on other documents).
 
-Here each term's postings are read block by block and its scores added up
-in a dict: the same BM25F formula and statistics as Whoosh's (B 0.75,
-K1 1.2; field boosts are in the posting weights), the true maximum among a
-unit's alternatives in a field, and which units each document matches, at
-no extra cost. A phrase is looked for only where all its words are, from
+Here each term's postings are read block by block, as plain numbers
+(rulebot.index.reader), and its scores added up in a dict: the same BM25F
+formula and statistics as Whoosh's (B 0.75, K1 1.2; field boosts are in
+the posting weights), the true maximum among a unit's alternatives in a
+field, and which units each document matches, at no extra cost. A phrase is looked for only where all its words are, from
 their positions, by Whoosh's rule (each word 1 to `slop` places after the one
 before), and scored as the sum of its words, as Whoosh scores it.
 
@@ -37,13 +37,11 @@ from collections.abc import (
     Iterable,
     Iterator,
 )
-from functools import partial
 from math import log
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from rulebot.index.fields import K1, B
-from rulebot.index.reader import IndexReader
-from rulebot.index.whoosh_format import LENGTHS, Segment, TermInfo, Unpack, positions
+from rulebot.index.reader import STORED_LENGTHS, IndexReader
 
 RECENT_BLOCKS = 2_000
 """How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
@@ -121,10 +119,9 @@ class BM25F:
 
     def __init__(self, reader: IndexReader):
         self.reader = reader
-        self._lengths: dict[tuple[int, str], bytes] = {}
         self._recent = _Recent(RECENT_POSTINGS, _cost)
         """The scores of terms and phrases met lately: the same words come back question after question."""
-        self._recent_blocks: _Recent[Block] = _Recent(RECENT_BLOCKS)
+        self._recent_blocks: _Recent[Any] = _Recent(RECENT_BLOCKS)
         """Posting blocks unpacked lately for their positions."""
 
     def score(self, units: Iterable[Unit], best: int | None = None, eligible: Container[int] | None = None) -> Scores:
@@ -204,42 +201,24 @@ class BM25F:
 
     def _read_term(self, field: str, text: str) -> Kept:
         docnums, scores = array("I"), array("d")
-        found = self._term_infos(field, text)
-        if not found:
+        postings = self.reader.postings(field, text)
+        if not postings:
             return docnums, scores, 0.0
-        frequency = sum(info.doc_frequency for _, info in found)
-        idf = log(self.reader.doc_count_all() / (frequency + 1)) + 1  # Whoosh's idf
+        idf = log(self.reader.doc_count_all() / (postings.doc_frequency + 1)) + 1  # Whoosh's idf
         average = self.reader.avg_field_length(field) or 1
         k_fixed, k_length = K1 * (1 - B), K1 * B / average
-        by_byte = [k_fixed + k_length * length for length in LENGTHS]
-        """The length part of the formula, for each of the 256 lengths a byte encodes."""
+        by_code = [k_fixed + k_length * length for length in STORED_LENGTHS]
+        """The length part of the formula, for each length the index keeps."""
+        codes = self.reader.length_codes(field)
         scale = idf * (K1 + 1)
-        for number, info in found:
-            segment = self.reader.segments[number]
-            lengths, offset = self._field_lengths(number, field), segment.offset
-            for ids, weights in _posting_blocks(segment, info):
-                docnums.extend([offset + d for d in ids] if offset else ids)
-                scores.extend([scale * tf / (tf + by_byte[lengths[d]]) for d, tf in zip(ids, weights)])
+        for block in postings.blocks():
+            docnums.extend(block.docnums)
+            scores.extend([scale * tf / (tf + by_code[codes[d]]) for d, tf in zip(block.docnums, block.weights)])
         return docnums, scores, max(scores, default=0.0)
-
-    def _term_infos(self, field: str, text: str) -> list[tuple[int, TermInfo]]:
-        """(segment number, term info) of each segment that has the term: one look-up each."""
-        term = text.encode("utf-8")
-        found = []
-        for number, segment in enumerate(self.reader.segments):
-            info = segment.term_info(field, term)
-            if info is not None:
-                found.append((number, info))
-        return found
 
     def docs(self, field: str, text: str) -> set[int]:
         """The documents whose field holds a term (for filters)."""
-        found: set[int] = set()
-        for number, info in self._term_infos(field, text):
-            segment = self.reader.segments[number]
-            for ids, _weights in _posting_blocks(segment, info):
-                found.update(segment.offset + d for d in ids)
-        return found
+        return self.reader.postings(field, text).docnums()
 
     def _phrase_scores(self, clause: Clause, among: set[int] | None) -> dict[int, float]:
         if among is None:
@@ -257,45 +236,13 @@ class BM25F:
         }
 
     def _positions(self, field: str, text: str, wanted: set[int]) -> dict[int, list[int]]:
-        """Where a term occurs in a field of each wanted document."""
-        found: dict[int, list[int]] = {}
-        for number, info in self._term_infos(field, text):
-            segment = self.reader.segments[number]
-            local = {d - segment.offset for d in wanted}
-            docnums, values = [], []
-            for docnum, value in _values(segment, info, local, partial(self._block, number, info.extent)):
-                docnums.append(segment.offset + docnum)
-                values.append(value)
-            found.update(zip(docnums, positions(values)))
-        return found
-
-    def _block(self, number: int, extent: tuple[int, int] | None, last: int, unpack: Unpack) -> Block:
-        """A posting block's docnums and encoded values, unpacked or as kept from a recent question (the blocks of
-        common words come back). Its weights are not kept: positions need none, and they may be a one-pass iterator."""
-
-        def ids_and_values() -> Block:
-            ids, _weights, values = unpack()
-            assert values is not None, "a field with positions has values"
-            return ids, values
-
-        if extent is None:  # postings kept in the term table: nothing to read, and no place to name them by
-            return ids_and_values()
-        return self._recent_blocks.get((number, extent, last), ids_and_values)
+        """Where a term occurs in a field of each wanted document: from posting blocks unpacked or as kept
+        from a recent question (the blocks of common words come back)."""
+        return self.reader.postings(field, text).positions(wanted, self._recent_blocks)
 
     def stored_length(self, docnum: int, field: str) -> int:
-        """The length of a document's field as the index keeps it (one byte: an approximation, as BM25F reads it)."""
-        for number in range(len(self.reader.segments) - 1, -1, -1):
-            offset = self.reader.segments[number].offset
-            if docnum >= offset:
-                return LENGTHS[self._field_lengths(number, field)[docnum - offset]]
-        raise IndexError(docnum)
-
-    def _field_lengths(self, number: int, field: str) -> bytes:
-        """A segment's encoded lengths of a field, one byte per document."""
-        key = (number, field)
-        if key not in self._lengths:
-            self._lengths[key] = self.reader.segments[number].lengths(field)
-        return self._lengths[key]
+        """The length of a document's field as the index keeps it (an approximation, as BM25F reads it)."""
+        return self.reader.field_length(docnum, field)
 
 
 _V = TypeVar("_V")
@@ -332,8 +279,6 @@ class _Recent(Generic[_V]):
 
 Kept = tuple["array[int]", "array[float]", float]
 """The scores of a term or phrase as kept: the documents in order, the score in each, the highest score."""
-Block = tuple[list[int], tuple[bytes, ...]]
-"""A posting block of a field with positions as kept: its docnums, and each one's encoded positions."""
 
 
 def _cost(kept: Kept) -> int:
@@ -428,36 +373,6 @@ def _looked_up(ids: array[int], values: array[float], wanted: Iterable[int]) -> 
 def _kth_highest(values: Collection[float], k: int) -> float:
     """The k-th highest of the values; 0 when there are fewer."""
     return heapq.nlargest(k, values)[-1] if len(values) >= k else 0.0
-
-
-def _posting_blocks(segment: Segment, info: TermInfo) -> Iterator[tuple[list[int], Iterable[float]]]:
-    """(docnums, weights) of the postings of a term in a segment, a block at a time, without deleted documents."""
-    deleted = segment.deleted
-    for _last, unpack in segment.blocks(info):
-        ids, weights, _values = unpack()
-        if deleted and not deleted.isdisjoint(ids):
-            kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
-            ids, weights = [d for d, _ in kept], [w for _, w in kept]
-        yield ids, weights
-
-
-def _values(segment: Segment, info: TermInfo, wanted: set[int], block: Callable[[int, Unpack], Block]) -> Iterator[tuple[int, bytes]]:
-    """(docnum, encoded positions) of the postings of a term in the wanted documents of a segment;
-    `block(last, unpack)` gives a block's docnums and encoded values."""
-    # Only the blocks that can hold a wanted document are unpacked: a block
-    # holds the docnums after the previous block's last one, up to its own
-    # (the callers never ask for a deleted one).
-    remaining = sorted(wanted)
-    start = 0
-    for last, unpack in segment.blocks(info):
-        if start == len(remaining):
-            return
-        if remaining[start] > last:
-            continue
-        ids, values = block(last, unpack)
-        while start < len(remaining) and remaining[start] <= last:
-            start += 1
-        yield from ((d, values[i]) for i, d in enumerate(ids) if d in wanted)
 
 
 def _in_order(positions: list[list[int]], slop: int) -> bool:
