@@ -30,8 +30,8 @@ what its words need, on every page alike:
   each entry holding it with the field's length and the term's places in
   it (what BM25F and the phrase and proximity steps read), made by
   rulebot.language.analysis from the very documents the index is built from
-  (rulebot.index.build.documents); and the entries whose name's stems begin
-  with the term (a game's page finds the other games' entries a question
+  (rulebot.index.build.documents); and the entries with a name whose first
+  stem is the term (a game's page finds the other games' entries a question
   names by them).
 - `_search/entries-<n>.js` (key "entries:<n>"): the entries numbered
   n * ENTRIES_PER_FILE and up in the index (`entry_rows`): what the results
@@ -94,10 +94,12 @@ DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 """The digits of `encode`: the first 32 end a number, the last 32 go before its last digit."""
 TERM_SHARD_BYTES = 2000
 """About how many bytes of postings a terms file holds: a question's words load a file each, so the smaller they
-are the less a question loads (a common term's postings stay whole, however long)."""
+are the less a question loads (a common term's postings stay whole, however long). At 10,000 entries, 2,000 rather
+than 6,000 took a 31-word question's terms files from 155 to 96 KB gzipped (1,500: 89 KB, in a third more files)."""
 ENTRIES_PER_FILE = 16
 """How many entries an entries file holds: a search loads the files of its candidates (up to
-constants.CANDIDATES), scattered through the index."""
+constants.CANDIDATES), scattered through the index. At 10,000 entries, 16 rather than 32 took a first search's
+entries files from 29 to 19 KB gzipped."""
 TRUST_LEVELS = ("official", "designer", "community", "house")
 """The trust levels, by their number in the index data (the trust feature of rulebot.search.features counts them)."""
 
