@@ -317,3 +317,23 @@ class TestAnotherGamesEntry:
                     if best and best.game != slug and answering.names_entry(searcher, word, best.data, foreign_to=slug):
                         switched.append((slug, word, best.id))
         assert switched == []
+
+
+class TestBaseGameOnly:
+    """A question that says it is about the base game alone says so in its answer, in text and in JSON."""
+
+    def test_the_answer_says_the_expansions_are_left_out(self, run_cli):
+        result = run_cli("ask", "--game", "res-arcana", "how many places of power with 2 players, base game only")
+        assert result.exit_code in (0, 3)
+        assert "Base game only: the expansions of Res Arcana are left out." in _flat(result.output)
+        assert "· Perlae Imperii]" not in _flat(result.output)
+
+    def test_in_french(self, run_cli):
+        result = run_cli("ask", "--game", "res-arcana", "combien de lieux de pouvoir à 2 joueurs sans extension")
+        assert "Jeu de base seul : les extensions de Res Arcana sont laissées de côté." in _flat(result.output)
+
+    def test_json_names_the_games(self, run_cli):
+        said = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "places of power at 2 players without expansions").output)
+        plain = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "places of power at 2 players").output)
+        assert said["base_game_only"] == ["res-arcana"] and plain["base_game_only"] == []
+        assert all(r["expansion"] in (None, "base") for r in said["results"])

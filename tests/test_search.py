@@ -149,19 +149,45 @@ class TestBaseGame:
         answer = shipped.ask("how many places of power with 2 players", game="res-arcana", limit=10)
         assert any(h.data["expansion"] not in (None, "base") for h in answer.results)
 
-    def test_an_expansion_given_still_stands(self, shipped: Searcher):
-        """`--with` says what is played; the question's words do not take it back."""
-        with_ = shipped.ask("how many places of power with 2 players base game only", game="res-arcana",
-                            expansions={"res-arcana": {"perlae-imperii"}}, limit=10)
-        assert any(h.data["expansion"] == "perlae-imperii" for h in with_.results)
+    def test_the_question_wins_over_an_expansion_in_play(self, shipped: Searcher):
+        """What the question says now wins over `--with` and the saved defaults (which reach the search alike), and
+        the answer says which games' expansions it left out."""
+        answer = shipped.ask("how many places of power with 2 players base game only", game="res-arcana",
+                             expansions={"res-arcana": {"perlae-imperii"}}, limit=10)
+        assert all(h.data["expansion"] in (None, "base") for h in answer.results)
+        assert answer.base_game_only == ("res-arcana",)
 
-    def test_a_game_without_expansions_keeps_its_words(self, toy: Searcher):
-        """Where no game in question has an expansion, "base game" is no reading but words to search for."""
-        from rulebot.search.question import _without_base_game
+    @pytest.mark.parametrize(
+        ("question", "game"),
+        [
+            ("how does perlae imperii change the base game setup", None),  # names an expansion: what it changes
+            ("how do i add the expansion to the base game", None),  # speaks of expansions
+            ("does rise of ix replace base game cards", "dune-imperium"),
+            ("base game setup", None),  # a bare "base game" needs a game given or named
+            ("base game only", None),  # nothing else is asked
+            ("res arcana base game only", None),
+        ],
+    )
+    def test_no_such_reading(self, shipped: Searcher, question: str, game: str | None):
+        answer = shipped.ask(question, game=game, limit=10)
+        assert answer.base_game_only == ()
+        assert answer.results
 
-        assert _without_base_game(["base", "game", "only", "setup"]) == (["setup"], True)
-        assert _without_base_game(["base", "game"]) == (["base", "game"], False)
-        assert toy.ask("base game setup").query == "base game setup"
+    def test_a_game_whose_rules_say_base(self, tmp_path: Path):
+        """Beside games that have expansions, "base game" in a question naming no game is words of a game's rules
+        (a card type called a base), never a reading: its entries are found by them."""
+        import os
+
+        root = write_corpus(tmp_path / "c", {
+            "outpost/game.toml": 'slug = "outpost"\nname = "Star Outpost"\nid_prefix = "outpost"\n\n[[sources]]\nid = "rules"\n'
+                                 'title = "Outpost rules"\n',
+            "outpost/rules.md": "## outpost-base-destroyed\ntitle: Base destroyed\nkind: rule\nsection: End\n\n"
+                                "When your base takes 30 damage, the game is over and you lose.\n",
+        })
+        os.environ["RULEBOT_CACHE_DIR"] = str(tmp_path / "cache")
+        with Searcher(open_index([shipped_corpus_dir(), root])) as searcher:
+            answer = searcher.ask("30 damage on my base, game over?")
+        assert answer.base_game_only == () and answer.results[0].id == "outpost-base-destroyed"
 
 
 class TestGames:

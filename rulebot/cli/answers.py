@@ -52,7 +52,9 @@ def ask(ctx: click.Context, /, question: tuple[str, ...], **options: Any) -> Non
     With expansions in play (--with, or `rulebot config set GAME.with EXP`),
     entries of other expansions of that game are left out, and a rule an
     expansion changes is shown after the change. Without any, every entry
-    counts, and an expansion named in the question is taken as in play.
+    counts, and an expansion named in the question is taken as in play. A
+    question that says "base game only" (or "without expansions", "sans
+    extension") leaves the expansions out, whatever is in play, and says so.
 
     Exits 0 for a clear answer, 3 when no entry answers clearly (the closest
     are shown), 1 when nothing matches at all; with --json, 0 whenever the

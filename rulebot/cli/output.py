@@ -209,6 +209,7 @@ def answer_json(answer: Answer) -> dict[str, object]:
         "games": [answer.game, *(h.game for h in answer.runners_up)] if answer.game else [],
         "players": answer.players,
         "instead_of": answer.instead_of,
+        "base_game_only": list(answer.base_game_only),
         "setup": answer.setup,
         "results": [
             public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < answer.parts)
@@ -419,6 +420,15 @@ def instead_of_line(answer: Answer) -> str:
     return _("Not in {asked}: {title} is in {game}.").format(asked=asked, title=best["title"], game=best["game_name"])
 
 
+def base_game_line(answer: Answer) -> str:
+    """For a question about the base game alone (Answer.base_game_only): whose expansions were left out."""
+    names = {hit.game: hit.data["game_name"] for hit in (*answer.results, *answer.runners_up)}
+    games = [names[slug] for slug in answer.base_game_only if slug in names]
+    if not games:
+        return _("Base game only: the expansions are left out.")
+    return _("Base game only: the expansions of {games} are left out.").format(games=", ".join(games))
+
+
 def for_players_lines(answer: Answer, style: Style) -> list[str]:
     """The lines that open an answer asked for a player count, "For 3 players: ...": the setup steps that answer
     it, else the row of the best entry's table for that count; none for another question."""
@@ -446,6 +456,8 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
         lines.append(style(_("No entry answers this clearly. The closest ones:"), YELLOW))
     if answer.instead_of and answer.results:
         lines.append(style(instead_of_line(answer), YELLOW))
+    if answer.base_game_only and answer.results:
+        lines.append(style(base_game_line(answer), DIM))
     if answer.suggestions:
         lines.append(_("Did you mean: ") + " / ".join(style(s, BOLD) for s in answer.suggestions) + " ?")
     if not answer.results and answer.close_titles:

@@ -64,13 +64,18 @@ QUESTION_FILLER = frozenset(
 BASE_GAME_ONLY = tuple(
     tuple(phrase.split())
     for phrase in (
-        "base game only", "only the base game", "only base game", "base game", "without expansions",
-        "without expansion", "without the expansions", "without the expansion", "no expansions", "no expansion",
-        "jeu de base", "jeu de base seul", "sans extensions", "sans extension", "sans l extension", "sans les extensions",
+        "base game only", "only the base game", "only base game", "just the base game", "just base game",
+        "without expansions", "without expansion", "without the expansions", "without the expansion", "without any expansion",
+        "no expansions", "no expansion", "jeu de base seul", "jeu de base uniquement", "seulement le jeu de base",
+        "sans extensions", "sans extension", "sans l extension", "sans les extensions", "sans aucune extension",
     )
 )
-"""Phrases (folded words) by which a question says it is about the base game alone, as `--with base` does:
-longest first where one holds another, so that the whole phrase is taken out of the question's words."""
+"""Phrases (folded words) by which a question says it is about the base game alone, as `--with base` does."""
+BASE_GAME = (("base", "game"), ("jeu", "de", "base"))
+"""The base game named: "alone" only when the question is about a game (given or named), for "base game" may be
+words of a game's own rules (a card type called a base)."""
+EXPANSION_WORDS = frozenset({"expansion", "expansions", "extension", "extensions"})
+"""A question that names the base game and says these is about what the expansions change, not the base game alone."""
 
 # Words that mark a question as French: its grammar words that English
 # questions do not use ("on", "a", "son", "d" as in "I'd" are left out).

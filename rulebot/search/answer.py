@@ -72,7 +72,7 @@ class Answer:
 
     __slots__ = FIELDS = (
         "query", "game", "results", "parts", "confident", "probability", "evidence", "suggestions", "close_titles",
-        "runners_up", "language", "answer_language", "players", "setup", "instead_of",
+        "runners_up", "language", "answer_language", "players", "setup", "instead_of", "base_game_only",
     )
 
     query: str
@@ -107,6 +107,9 @@ class Answer:
     instead_of: dict[str, str] | None
     """The game the question was asked of, {"slug", "name"} (given, or whose expansion is in play), when the
     answer is an entry of another game that the question names (rulebot.answering); else None."""
+    base_game_only: tuple[str, ...]
+    """The games whose expansions were left out because the question says it is about the base game alone ("base
+    game only", "sans extension"), as `--with base` leaves them out; empty when it says nothing of the kind."""
 
     def __init__(
         self,
@@ -126,12 +129,14 @@ class Answer:
         players: int | None = None,
         setup: dict[str, Any] | None = None,
         instead_of: dict[str, str] | None = None,
+        base_game_only: Iterable[str] = (),
     ) -> None:
         given = {
             "query": query, "game": game, "results": tuple(results), "parts": parts, "confident": confident,
             "probability": probability, "evidence": tuple(evidence), "suggestions": tuple(suggestions),
             "close_titles": tuple(close_titles), "runners_up": tuple(runners_up), "language": language,
             "answer_language": answer_language, "players": players, "setup": setup, "instead_of": instead_of,
+            "base_game_only": tuple(base_game_only),
         }
         for name, value in given.items():
             object.__setattr__(self, name, value)

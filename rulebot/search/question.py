@@ -66,13 +66,16 @@ class Question(NamedTuple):
     named: Mapping[str, set[str]]
     """The expansions it names, for each game of `games` (directly or by a synonym)."""
     in_play: Mapping[str, set[str]]
-    """The expansions in play, by game (--with): the game's entries of other expansions are left out."""
+    """The expansions in play, by game (--with and the saved defaults, or none of a game whose base game alone the
+    question asks about): the game's entries of other expansions are left out."""
     official_only: bool
     """Whether house rules are left out."""
     synonyms: Mapping[str, SynonymTable]
     """Each game's synonym table for questions in its language."""
     all_synonyms: SynonymTable
     """Every game's synonyms together, for questions in its language: for a search of every game."""
+    base_game_only: tuple[str, ...] = ()
+    """The games whose expansions it leaves out by saying it is about the base game alone ("base game only")."""
 
 
 class QuestionReader:
@@ -108,15 +111,17 @@ class QuestionReader:
         games = [game] if game else self._named_games(words)
         if len(games) == 1:
             words = self._without_game_name(words, games[0])
-        about = games or list(self.games)
-        base_only = False
-        if any(self.games[slug]["expansions"] for slug in about):
-            words, base_only = _without_base_game(words)
-        if base_only:
-            # "base game only" rules out the expansions, as --with base does, for the games it is about (every game,
-            # when it names none); the expansions given (--with) for a game still stand.
-            in_play = {**{slug: set() for slug in about}, **in_play}
         named = {slug: self.named_expansions(words, synonyms[slug], slug) for slug in games}
+        # "base game only" leaves the expansions out, as --with base does, of the games the question is about (of
+        # every game that has expansions when it names none): what the question says wins over --with and the
+        # saved defaults. A question naming an expansion asks what it changes: it is no such reading.
+        about = [slug for slug in games or self.games if self.games[slug]["expansions"]]
+        base_game_only: tuple[str, ...] = ()
+        if about and not any(named.values()):
+            rest = _without_base_game(words, bare=bool(games))
+            if rest is not None:
+                words, base_game_only = rest, tuple(about)
+                in_play = {**in_play, **{slug: set() for slug in about}}
         if len(games) == 1:
             # An expansion's name says which rules are meant, as --with would:
             # its words describe no ruling ("perlae imperii 3 players how many monuments").
@@ -124,6 +129,7 @@ class QuestionReader:
         return Question(
             text=text, words=tuple(words), language=language, intent=intent, game=game, games=tuple(games),
             named=named, in_play=in_play, official_only=official_only, synonyms=synonyms, all_synonyms=all_synonyms,
+            base_game_only=base_game_only,
         )
 
     def named_expansions(self, words: Sequence[str], synonyms: SynonymTable, slug: str) -> set[str]:
@@ -211,14 +217,20 @@ class QuestionReader:
         return words
 
 
-def _without_base_game(words: list[str]) -> tuple[list[str], bool]:
-    """The question's words without a phrase saying it is about the base game alone (analysis.BASE_GAME_ONLY),
-    and whether it has one (never when that phrase is all the question says)."""
-    for phrase in sorted(analysis.BASE_GAME_ONLY, key=len, reverse=True):
+def _without_base_game(words: list[str], *, bare: bool) -> list[str] | None:
+    """The question's words without the phrase by which it says it is about the base game alone
+    (analysis.BASE_GAME_ONLY; analysis.BASE_GAME too when `bare`), or None when it says none: nor when the rest of
+    it speaks of expansions ("how do I add the expansion to the base game"), nor when nothing but filler is left."""
+    phrases = analysis.BASE_GAME_ONLY + (analysis.BASE_GAME if bare else ())
+    for phrase in sorted(phrases, key=len, reverse=True):
         at = analysis.find_phrase(words, phrase)
-        if at >= 0 and len(words) > len(phrase):
-            return words[:at] + words[at + len(phrase):], True
-    return words, False
+        if at < 0:
+            continue
+        rest = words[:at] + words[at + len(phrase):]
+        if any(w in analysis.EXPANSION_WORDS for w in rest) or all(w in analysis.QUESTION_FILLER for w in rest):
+            return None
+        return rest
+    return None
 
 
 def valid_text(text: str) -> str:

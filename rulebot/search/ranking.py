@@ -255,6 +255,7 @@ class Searcher:
             suggestions=() if confident else self.spellings.suggestions(words),
             close_titles=() if confident else self._close_titles(asked),
             runners_up=other_games, language=asked.language, players=asked.intent.players, setup=setup,
+            base_game_only=asked.base_game_only,
         )
 
     def _search_everywhere(self, question: Question) -> list[_Found]:
