@@ -170,9 +170,17 @@ def _data(path: Path) -> dict:
 
 
 def _names(site_dir: Path) -> dict[str, dict]:
-    """Each game's names file (`site_search.names_data`), by slug, in the order of the games file."""
-    games = _data(site_dir / site_search.GAMES_FILE)["games"]
-    return {game["slug"]: _data(site_dir / site_search.names_file(game["slug"])) for game in games}
+    """Each game's name, pages and entries' rows (`site_search.entry_rows`: [id, kind, title, aliases, flags, page,
+    ...]) in corpus order, by slug, in the order of the games file."""
+    data = _data(site_dir / site_search.GAMES_FILE)
+    rows: list[list] = []
+    while (site_dir / site_search.entries_file(len(rows) // site_search.ENTRIES_PER_FILE)).exists() and len(rows) < data["search"]["documents"]:
+        rows += _data(site_dir / site_search.entries_file(len(rows) // site_search.ENTRIES_PER_FILE))["entries"]
+    games = {}
+    for game in data["games"]:
+        docnums = [first + at for first, count in data["search"]["games"][game["slug"]]["docs"] for at in range(count)]
+        games[game["slug"]] = {"name": game["name"], "pages": game["pages"], "entries": [rows[docnum] for docnum in docnums]}
+    return games
 
 
 def _rows(site_dir: Path) -> dict[str, list]:
@@ -333,7 +341,7 @@ class TestLinks:
         pages = _pages(shipped_site)
         for slug, names in _names(shipped_site).items():
             assert names["name"] == shipped.games[slug].name
-            for entry_id, *_, page in names["entries"]:
+            for entry_id, _kind, _title, _aliases, _flags, page, *_ in names["entries"]:
                 assert entry_id in pages[f"{slug}/{names['pages'][page]}"].ids
             texts = _data(shipped_site / site_search.texts_file(slug))["texts"]
             assert texts == [site_search.plain_text(e.text) for e in shipped.entries_of(slug)]
@@ -918,8 +926,11 @@ class TestLargeGame:
         names = _names(large_site)[LARGE_GAME]
         pages = _pages(large_site)
         assert len(names["pages"]) == 5
-        for entry_id, *_, page in names["entries"]:
+        for entry_id, _kind, _title, _aliases, _flags, page, *_ in names["entries"]:
             assert entry_id in pages[f"{LARGE_GAME}/{names['pages'][page]}"].ids
+        where = _data(large_site / site_search.pages_file(LARGE_GAME))["pages"]  # an anchor moved to another page
+        assert {entry_id: page for page, ids in where.items() for entry_id in ids.split(" ")} == {
+            row[0]: names["pages"][row[5]] for row in names["entries"]}
 
     def test_large_index_is_split_by_letter(self, large: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """An A–Z of more than AZ_PAGE_NAMES names lists its letters' pages; a letter of more names is cut into parts."""

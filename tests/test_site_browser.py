@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +15,7 @@ from conftest import LARGE_GAME, write_large_game
 from rulebot.corpus.load import load
 from rulebot.places import shipped_corpus_dir
 from rulebot.site import build as site
+from rulebot.site import search_data as site_search
 from rulebot.site import server as site_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -342,15 +345,19 @@ def test_no_search_data_until_the_search_box_is_used(page, base, which, path, qu
 
 
 def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-untyped-def]
-    """A game's page searches its own index and texts and every game's names: it never loads another game's texts or index."""
+    """A game's page loads the settings, the lexicon files of its words' letters, the terms files of its words and
+    the entries files of its candidates, each once, and the texts of its own game's results only: never a whole
+    index."""
     page.goto(base["shipped"] + "catalyst/index.html")
     _search(page, "Perlae Imperii overview")
     page.locator("#search--results .result-snippet").first.wait_for()  # the game's texts, for its results' snippets
     loaded = _search_requests(page)
-    assert sorted(name for name in loaded if name.endswith(".texts.js")) == ["catalyst.texts.js"]
-    assert sorted(name for name in loaded if name.endswith(".index.js")) == ["catalyst.index.js"]
-    assert sorted(name for name in loaded if name.endswith(".names.js")) == sorted(f"{slug}.names.js" for slug in (
-        "catalyst", "dune-imperium", "portals-of-molthar", "res-arcana"))
+    assert sorted(name for name in loaded if ".texts" in name) == ["catalyst.texts.js"]
+    assert {"games.js", "lexicon-p.js", "lexicon-i.js", "lexicon-o.js"} <= set(loaded)
+    assert all(re.fullmatch(r"(terms|entries)-[0-9]+\.js|lexicon-[a-z0-9_]\.js|games\.js|catalyst\.texts\.js", name) for name in loaded), loaded
+    assert len([name for name in loaded if name.startswith("lexicon-")]) == 3
+    shards = page.evaluate("window.RULEBOT_DATA.games.search.shards")
+    assert 0 < len([name for name in loaded if name.startswith("terms-")]) < shards / 2
     assert len(loaded) == len(set(loaded))  # each file once
 
 
@@ -359,10 +366,10 @@ def test_snippets_load_the_texts_of_their_pages_only(page, base):  # type: ignor
     page.goto(base["large"] + f"{LARGE_GAME}/index.html")
     _search(page, "observatory deck")
     page.locator("#search--results .result-snippet").first.wait_for()
-    names = page.evaluate(f"() => window.RULEBOT_DATA['names:{LARGE_GAME}']")
-    shown = [href.rpartition("#")[2] for href in page.eval_on_selector_all("#search--results li:not(.search-more) a", "l => l.map(a => a.getAttribute('href'))")]
-    pages = {row[5] for row in names["entries"] if row[0] in shown}
-    assert len(names["pages"]) > len(pages) >= 1
+    game = page.evaluate(f"() => window.RULEBOT_DATA.games.games.find(game => game.slug === '{LARGE_GAME}')")
+    shown = page.eval_on_selector_all("#search--results li:not(.search-more) a", "l => l.map(a => a.getAttribute('href'))")
+    pages = {game["pages"].index(href.rpartition("#")[0].rpartition("/")[2]) for href in shown}
+    assert len(game["pages"]) > len(pages) >= 1
     texts = sorted(name for name in _search_requests(page) if ".texts" in name)
     assert texts == sorted(f"{LARGE_GAME}.texts.js" if n == 0 else f"{LARGE_GAME}.texts-{n}.js" for n in pages)
 
@@ -388,21 +395,40 @@ def test_snippets_arriving_leave_the_results_alone(browser, servers):  # type: i
     context.close()
 
 
-@pytest.mark.parametrize(("address", "refused"), [("res-arcana/index.html", "res-arcana.index.js"), ("index.html", "catalyst.names.js")])
-def test_search_data_that_fails_to_load_is_said(browser, servers, address, refused):  # type: ignore[no-untyped-def]
-    """A search data file that cannot be loaded (a game's page's own index, another game's names on the home page):
-    the results area says so in one line, the list is complete (nothing more is coming), and no script fails."""
+def _data_file(site_dir: Path, name: str) -> dict:
+    """The value a search data file of a built site assigns."""
+    line = (site_dir / "_search" / name).read_text(encoding="ascii").rstrip().splitlines()[-1]
+    return json.loads(line.split("] = ", 1)[1].removesuffix(";"))
+
+
+def _refused_file(site_dir: Path, which: str) -> str:
+    """The search data file refused: the lexicon's of "tiebreak", its terms file, the entries file of catalyst-tiebreak."""
+    if which == "terms":
+        return f"terms-{site_search.shard_of('tiebreak', _data_file(site_dir, 'games.js')['search']['shards'])}.js"
+    if which == "entries":
+        return next(p.name for p in (site_dir / "_search").glob("entries-*.js") if '"catalyst-tiebreak"' in p.read_text(encoding="ascii"))
+    return site_search.lexicon_file("t").rpartition("/")[2]
+
+
+@pytest.mark.parametrize(("address", "which"), [("res-arcana/index.html", "lexicon"), ("index.html", "terms"), ("catalyst/index.html", "entries")])
+def test_search_data_that_fails_to_load_is_said(browser, sites, servers, address, which):  # type: ignore[no-untyped-def]
+    """A search data file that cannot be loaded (the lexicon's, the terms file of a word of the question, the entries
+    file of a candidate): the results area says so in one line, the list is complete (nothing more is coming), and
+    no script fails."""
     context = browser.new_context()
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.route(f"**/_search/{refused}", lambda route: route.abort())
+    refused = _refused_file(sites["shipped"], which)
+    aborted: list[str] = []
+    tab.route(f"**/_search/{refused}", lambda route: (aborted.append(route.request.url), route.abort()))
     tab.goto(servers["shipped"].url + address)
     tab.fill("#search--q", "tiebreak")
     tab.wait_for_function(
         "() => { const list = document.getElementById('search--results');"
         " return list.dataset.query === 'tiebreak' && list.dataset.complete === 'true'; }"
     )
+    assert aborted
     assert tab.text_content("#search--status") == "The search could not load its data."
     assert tab.locator("#search--results li").count() == 0
     assert errors == []
@@ -475,6 +501,18 @@ def test_browser_analysis_is_rulebots(search_tab):  # type: ignore[no-untyped-de
         assert (english, french, names) == (analysis.terms("english", text), analysis.terms("french", text), analysis.terms("names", text)), text
 
 
+def test_browser_finds_the_files_of_terms_as_the_build_writes_them(search_tab):  # type: ignore[no-untyped-def]
+    """The browser looks a term up in the terms file and a word in the lexicon file the build wrote it to, whatever
+    its letters (accented, Greek, an emoji beyond the BMP)."""
+    from rulebot.language import analysis
+
+    words = ["rule", "tiebreak", "égalité", "1.11.2.a", "Été", "σπαθί", "\U0001f3b2dé", "_x", "Z9", "ß"]
+    words += sorted({term for text in _corpus_texts() for term in analysis.terms("names", text)})[:500]
+    shards = search_tab.evaluate("window.RULEBOT_DATA.games.search.shards")
+    found = search_tab.evaluate("words => words.map(w => [window.RULEBOT_SEARCH.shard(w), window.RULEBOT_SEARCH.lexiconPart(w)])", words)
+    assert found == [[site_search.shard_of(w, shards), site_search.lexicon_part(w)] for w in words]
+
+
 def _differences(browser, site_dir: Path, questions: list[tuple[str, str | None]]) -> list[tuple]:  # type: ignore[no-untyped-def]
     """The questions (and games) the site's search box answers otherwise than `rulebot ask` (its entries of the
     game asked, in order, and its confidence), typed on the game's page or on the home page."""
@@ -532,6 +570,16 @@ def test_game_page_reads_words_as_the_command(browser, sites):  # type: ignore[n
         ("gemme de pouvoir", "res-arcana"),
     ]
     assert _differences(browser, sites["shipped"], questions) == []
+
+
+def test_question_of_letters_no_entry_has_is_answered(page, base):  # type: ignore[no-untyped-def]
+    """A question whose words begin with letters no word of the corpus begins with says that no entry matches."""
+    page.goto(base["shipped"] + "index.html")
+    page.fill("#search--q", "σπαθί")
+    page.wait_for_function(
+        "() => { const l = document.getElementById('search--results'); return l.dataset.query === 'σπαθί' && l.dataset.complete === 'true'; }"
+    )
+    assert page.text_content("#search--status") == "No entry matches “σπαθί”."
 
 
 def test_unsure_answer_says_so(page, base):  # type: ignore[no-untyped-def]

@@ -43,91 +43,110 @@ def _settings(site_dir: Path) -> dict:
     return _data(site_dir / site_search.GAMES_FILE)["search"]
 
 
-def _indexes(site_dir: Path) -> dict[str, dict]:
-    """Each game's index data, by slug."""
-    return {slug: _data(site_dir / site_search.index_file(slug)) for slug in _settings(site_dir)["order"]}
+def _shards(site_dir: Path) -> list[dict]:
+    """The terms files' contents, by number."""
+    return [_data(site_dir / site_search.terms_file(n)) for n in range(_settings(site_dir)["shards"])]
 
 
-def _fields(index: dict) -> list[list[list[str]]]:
-    """A game's index data decoded: per entry, per field (index_fields.FIELDS), its terms in order."""
-    vocabulary = index["terms"].split(" ")
-    return [[[vocabulary[n] for n in site_search.decode(field)] for field in doc.split("|")] for doc in index["docs"]]
+def _postings(text: str) -> list[tuple[int, int, list[int]]]:
+    """A term's postings in a field, decoded: (document number, the field's length, the term's places)."""
+    numbers, found, docnum, at = site_search.decode(text), [], 0, 0
+    while at < len(numbers):
+        docnum += numbers[at]
+        length, count = numbers[at + 1], numbers[at + 2]
+        gaps = numbers[at + 3 : at + 3 + count]
+        found.append((docnum, length, [sum(gaps[: i + 1]) for i in range(count)]))
+        at += 3 + count
+    return found
+
+
+def _rows(site_dir: Path) -> list[list]:
+    """Every entry's row (site_search.entry_rows), by document number."""
+    rows: list[list] = []
+    part = 0
+    while (site_dir / site_search.entries_file(part)).exists():
+        rows += _data(site_dir / site_search.entries_file(part))["entries"]
+        part += 1
+    return rows
 
 
 def test_site_index_scores_as_the_commands_index(shipped_site: Path):
     """Every term of every field scores each entry in the site's data exactly as it does in the command's index:
-    the same terms, document frequencies (across every game), field lengths and document numbers."""
-    settings, indexes = _settings(shipped_site), _indexes(shipped_site)
+    the same terms, document frequencies (across every game), field lengths and document numbers; and each term is
+    in the terms file its hash names."""
+    settings, shards = _settings(shipped_site), _shards(shipped_site)
     opened = open_index([shipped_corpus_dir()])
     reader, scorer = opened.index, scoring.BM25F(opened.index)
     assert settings["documents"] == reader.doc_count_all()
-    docnum = {}
-    for slug, index in indexes.items():
-        numbers = index["docnums"]
-        for at, data in enumerate(_data(shipped_site / site_search.names_file(slug))["entries"]):
-            docnum[slug, at] = numbers + at if isinstance(numbers, int) else numbers[at]
-            assert reader.payload(docnum[slug, at])["id"] == data[0]
+    for docnum, row in enumerate(_rows(shipped_site)):
+        assert reader.payload(docnum)["id"] == row[0]
+    for n, shard in enumerate(shards):
+        assert all(site_search.shard_of(term, len(shards)) == n for term in (*shard["terms"], *shard["names"]))
+    postings = {term: text.split("|") for shard in shards for term, text in shard["terms"].items()}
     for f, (name, _analysed, _typed) in enumerate(index_fields.FIELDS):
         assert settings["lengths"][name] == pytest.approx(reader.avg_field_length(name), rel=1e-12)
-        found: dict[str, dict[int, float]] = {}
-        for slug, index in indexes.items():
-            fields = _fields(index)
-            vocabulary = index["terms"].split(" ")
-            others = site_search.decode(index["df"][f])
-            other_df, term = {}, 0
-            for delta, count in zip(others[0::2], others[1::2]):
-                term += delta
-                other_df[vocabulary[term]] = count
-            own_df = {}
-            for doc in fields:
-                for t in set(doc[f]):
-                    own_df[t] = own_df.get(t, 0) + 1
-            # Every term a game has (in any field) knows its count in every field, across the games.
-            assert {t: own_df.get(t, 0) + other_df.get(t, 0) for t in vocabulary} == {t: reader.doc_frequency(name, t) for t in vocabulary}
-            for at, doc in enumerate(fields):
-                length = byte_to_length(length_to_byte(len(doc[f])))
-                for t in set(doc[f]):
-                    # The formula of rulebot.scoring, from the site's data alone.
-                    df = own_df[t] + other_df.get(t, 0)
-                    idf = scoring.log(settings["documents"] / (df + 1)) + 1
-                    weight = array("f", [doc[f].count(t) * index_fields.FIELD_BOOSTS[name]])[0]
-                    k_length = index_fields.K1 * index_fields.B / (settings["lengths"][name] or 1)
-                    value = idf * (index_fields.K1 + 1) * weight / (weight + (index_fields.K1 * (1 - index_fields.B) + k_length * length))
-                    found.setdefault(t, {})[docnum[slug, at]] = value
         terms = [t.decode("utf-8") for t in reader.lexicon(name)]
-        assert sorted(found) == terms, name
+        assert sorted(term for term, fields in postings.items() if fields[f]) == terms, name
         for t in terms:
+            found = _postings(postings[t][f])
+            assert len(found) == reader.doc_frequency(name, t)
+            values = {}
+            for docnum, length, places in found:
+                # The formula of rulebot.scoring, from the site's data alone.
+                idf = scoring.log(settings["documents"] / (len(found) + 1)) + 1
+                weight = array("f", [len(places) * index_fields.FIELD_BOOSTS[name]])[0]
+                k_length = index_fields.K1 * index_fields.B / (settings["lengths"][name] or 1)
+                stored = byte_to_length(length_to_byte(length))
+                values[docnum] = idf * (index_fields.K1 + 1) * weight / (weight + (index_fields.K1 * (1 - index_fields.B) + k_length * stored))
             expected = scorer.term_scores(name, t)
-            assert found[t].keys() == expected.keys(), (name, t)
-            assert all(found[t][d] == pytest.approx(expected[d], rel=1e-12) for d in expected), (name, t)
+            assert values.keys() == expected.keys(), (name, t)
+            assert all(values[d] == pytest.approx(expected[d], rel=1e-12) for d in expected), (name, t)
+
+
+def test_site_postings_hold_each_fields_terms_in_order(shipped_site: Path):
+    """The places of the terms of an entry's field, put together, are the field's terms in order (what the phrase
+    and proximity steps read), and its length is theirs."""
+    corpus = load([shipped_corpus_dir()])
+    indexed = site_search.index_entries(corpus)
+    made: dict[tuple[int, int], dict[int, str]] = {}
+    lengths: dict[tuple[int, int], int] = {}
+    for shard in _shards(shipped_site):
+        for term, text in shard["terms"].items():
+            for f, field in enumerate(text.split("|")):
+                for docnum, length, places in _postings(field):
+                    lengths[docnum, f] = length
+                    made.setdefault((docnum, f), {}).update(dict.fromkeys(places, term))
+    for entry_id, fields in indexed.terms.items():
+        for f, found in enumerate(fields):
+            key = (indexed.docnums[entry_id], f)
+            assert [made.get(key, {})[at] for at in range(len(found))] == found
+            assert lengths.get(key, 0) == len(found)
 
 
 def test_site_entries_carry_what_the_ranking_reads(shipped_site: Path):
-    """Each entry's names' stems, counted stems, player counts, expansion, trust and links are the index's payload's."""
+    """Each entry's names' stems, counted stems, player counts, expansion, trust and links are the index's payload's,
+    and the terms files list its names by their first stem."""
     opened = open_index([shipped_corpus_dir()])
-    payloads = {}
-    for docnum in opened.index.docnums():
-        data = opened.index.payload(docnum)
-        payloads[data["id"]] = data
-    for slug, index in _indexes(shipped_site).items():
-        vocabulary = index["terms"].split(" ")
-        ids = [row[0] for row in _data(shipped_site / site_search.names_file(slug))["entries"]]
-        expansions = [None] + [e[0] for e in _settings(shipped_site)["games"][slug]["expansions"]]
-        players = dict((at, counts) for at, counts in index["players"])
-        links = {row[0]: row[1:] for row in index["links"]}
-        for at, entry_id in enumerate(ids):
-            payload = payloads[entry_id]
-            names = [[vocabulary[n] for n in site_search.decode(name)] for name in index["names"][at].split(",")]
-            assert names == payload["name_stems"]
-            assert [vocabulary[n] for n in site_search.decode(index["counted"][at])] == payload["counted"]
-            assert players.get(at, []) == payload["player_counts"]
-            assert expansions[site_search.decode(index["expansion"])[at]] == payload["expansion"]
-            assert site_search.TRUST_LEVELS[site_search.decode(index["trust"])[at]] == (payload["source"]["trust"] or "official")
-            see_also, modifies, modified_by = links.get(at, ([], [], []))
-            name = lambda ref, ids=ids: ids[ref] if isinstance(ref, int) else ref  # noqa: E731
-            assert [name(r) for r in see_also] == payload["see_also"]
-            assert [name(r) for r in modifies] == [r["id"] for r in payload["modifies"]]
-            assert [name(r) for r in modified_by] == [r["id"] for r in payload["modified_by"]]
+    payloads = [opened.index.payload(docnum) for docnum in opened.index.docnums()]
+    ids = [payload["id"] for payload in payloads]
+    names = {}
+    for shard in _shards(shipped_site):
+        for first, found in shard["names"].items():
+            for docnum, stems in found:
+                assert stems.split(" ")[0] == first
+                names.setdefault(docnum, []).append(stems.split(" "))
+    for docnum, row in enumerate(_rows(shipped_site)):
+        payload = payloads[docnum]
+        assert row[0] == payload["id"]
+        assert [name.split(" ") if name else [] for name in row[8].split(",")] == payload["name_stems"]
+        assert sorted(names.get(docnum, [])) == sorted(map(list, {tuple(name) for name in payload["name_stems"] if name}))
+        assert (row[10].split(" ") if row[10] else []) == payload["counted"]
+        assert row[13] == payload["player_counts"]
+        assert row[11] == payload["expansion"]
+        assert site_search.TRUST_LEVELS[row[12]] == (payload["source"]["trust"] or "official")
+        assert [ids[r] for r in row[14]] == payload["see_also"]
+        assert [ids[r] for r in row[15]] == [r["id"] for r in payload["modifies"]]
+        assert [[ids[r], expansion] for r, expansion in row[16]] == [[r["id"], r.get("expansion")] for r in payload["modified_by"]]
 
 
 def test_search_settings_are_the_commands(shipped_site: Path):
@@ -185,15 +204,11 @@ def test_encoded_numbers_decode(numbers: list[int]):
     assert re.fullmatch(r"[0-9A-Za-z_-]*", encoded)
 
 
-def test_common_terms_take_fewer_letters(shipped_site: Path):
-    """A game's terms are numbered most used first: its commonest terms take one letter, the rest mostly two."""
-    for index in _indexes(shipped_site).values():
-        vocabulary = index["terms"].split(" ")
-        assert len(vocabulary) == len(set(vocabulary))
-        assert site_search.encode([31]) == "V" and len(site_search.encode([1023])) == 2
-        letters = sum(len(field) for doc in index["docs"] for field in doc.split("|"))
-        terms = sum(len(site_search.decode(field)) for doc in index["docs"] for field in doc.split("|"))
-        assert letters < 2 * terms
+def test_a_question_loads_few_terms_files(shipped_site: Path):
+    """The terms are spread over the files: no file holds more than a few times its share of the postings."""
+    sizes = [len(site_search.script_json(shard)) for shard in _shards(shipped_site)]
+    assert len(sizes) > 10
+    assert max(sizes) < 5 * sum(sizes) / len(sizes)
 
 
 def test_texts_are_written_per_page(tmp_path: Path):
@@ -203,26 +218,49 @@ def test_texts_are_written_per_page(tmp_path: Path):
     corpus = load([write_large_game(tmp_path / "corpus")])
     out = tmp_path / "site"
     site.build(corpus, out)
-    names = _data(out / site_search.names_file(LARGE_GAME))
-    assert len(names["pages"]) > 1
-    for page in range(len(names["pages"])):
-        on_page = [row[0] for row in names["entries"] if row[5] == page]
+    pages = next(game["pages"] for game in _data(out / site_search.GAMES_FILE)["games"] if game["slug"] == LARGE_GAME)
+    rows = [row for row in _rows(out) if corpus.entries[row[0]].game == LARGE_GAME]
+    assert len(pages) > 1
+    for page in range(len(pages)):
+        on_page = [row[0] for row in rows if row[5] == page]
+        assert [row[6] for row in rows if row[5] == page] == list(range(len(on_page)))  # each one's place in the texts
         texts = _data(out / site_search.texts_file(LARGE_GAME, page))["texts"]
         assert texts == [site_search.plain_text(corpus.entries[entry_id].text) for entry_id in on_page]
-    assert not (out / site_search.texts_file(LARGE_GAME, len(names["pages"]))).exists()
+    assert not (out / site_search.texts_file(LARGE_GAME, len(pages))).exists()
 
 
 def test_lexicon_is_every_games_words(shipped_site: Path):
-    """The lexicon (for a game's page) holds every game's body terms with the index's counts, and the terms of the
-    other fields that tell a French question: a game's page looks a question's words up as the command does."""
-    lexicon = _data(shipped_site / site_search.LEXICON_FILE)
+    """The lexicon holds every game's body terms and names' words with the index's counts, and the terms of the
+    other fields that tell a French question: the search looks a question's words up as the command does. Each
+    part holds the words of its first letter."""
     reader = open_index([shipped_corpus_dir()]).index
+    files = sorted((shipped_site / site_search.SEARCH_DIR).glob("lexicon-*.js"))
+    assert len(files) > 20
+    parts = {path.stem.removeprefix("lexicon-"): _data(path) for path in files}
 
     def terms(*fields: str) -> set[str]:
         return {t.decode("utf-8") for name in fields for t in reader.lexicon(name)}
 
-    body = lexicon["body"].split(" ")
-    assert body == sorted(terms("body"))
-    assert site_search.decode(lexicon["df"]) == [reader.doc_frequency("body", t) for t in body]
-    assert set(lexicon["english"].split(" ")) == terms(*site_search.ENGLISH_FIELDS) - set(body)
-    assert set(lexicon["french"].split(" ")) == terms(*site_search.FRENCH_FIELDS)
+    def listed(kind: str) -> list[str]:
+        found = [word for part, data in parts.items() for word in data[kind].split(" ") if word]
+        assert all(site_search.lexicon_part(word) == part for part, data in parts.items() for word in data[kind].split(" ") if word)
+        return found
+
+    body, names = listed("body"), listed("names")
+    assert sorted(body) == sorted(terms("body")) and len(body) == len(set(body))
+    counts = [n for data in parts.values() for n in site_search.decode(data["df"])]
+    assert counts == [reader.doc_frequency("body", t) for t in body]
+    assert sorted(names) == sorted(terms("names"))
+    counts = [n for data in parts.values() for n in site_search.decode(data["names_df"])]
+    assert counts == [reader.doc_frequency("names", t) for t in names]
+    assert set(listed("english")) == terms(*site_search.ENGLISH_FIELDS) - set(body)
+    assert set(listed("french")) == terms(*site_search.FRENCH_FIELDS)
+    assert {site_search.lexicon_part(w) for w in ("rule", "9", "Été", "é", "", "Rule")} == {"r", "9", "_"}
+
+
+def test_every_part_of_the_lexicon_is_written(shipped_site: Path):
+    """A word of any first letter finds its lexicon file, even when no word of the corpus begins with that letter
+    (the shipped corpus has no word beginning with a Greek letter): else its question could never be read."""
+    written = {path.stem.removeprefix("lexicon-") for path in (shipped_site / site_search.SEARCH_DIR).glob("lexicon-*.js")}
+    assert written == set(site_search.LEXICON_PARTS)
+    assert site_search.lexicon_part("σπαθί") in written

@@ -17,10 +17,11 @@ Layout of a built site (`_` folders cannot clash with a game slug)::
     <game>/a-z.html          the game's cards and terms, A to Z (for a large
                              game, its letters, each on `a-z-<letter>.html`)
     _static/                 CSS and the search script (templates/static/)
-    _search/games.js         the games, for the search (rulebot/site/search_data.py)
-    _search/lexicon.js       every game's words, for the search on a game's page
-    _search/<game>.names.js  the game's entry names and pages, for the search
-    _search/<game>.index.js  the game's entries as the search index has them
+    _search/games.js         the games and the search's settings (rulebot/site/search_data.py)
+    _search/lexicon-<c>.js   every game's words that begin with c, for reading a question
+    _search/terms-<n>.js     the search index's postings, cut by term
+    _search/entries-<n>.js   the entries, cut by their number in the index, for the search's candidates
+    _search/<game>.pages.js  the game's entries' pages, for an anchor on another of its pages
     _search/<game>.texts.js  the game's entry texts, for the search (a file per page: .texts-<n>.js)
     _search/<lang>.js        the search's words and the entries' titles in another language
     _search/<game>.texts.<lang>.js
@@ -144,14 +145,21 @@ def _translated_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str
 
 def _search_files(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     indexed = site_search.index_entries(site.corpus)
-    yield site_search.GAMES_FILE, site_search.assignment("games", site_search.games_data(site.corpus, site.games, indexed))
-    yield site_search.LEXICON_FILE, site_search.assignment("lexicon", site_search.lexicon_data(indexed))
+    shards = site_search.term_shards(indexed)
+    games = site_search.games_data(site.corpus, site.games, indexed, site.page_of, len(shards))
+    yield site_search.GAMES_FILE, site_search.assignment("games", games)
+    for part, words in site_search.lexicon_data(indexed).items():
+        yield site_search.lexicon_file(part), site_search.assignment(f"lexicon:{part}", words)
+    for shard, terms in enumerate(shards):
+        yield site_search.terms_file(shard), site_search.assignment(f"terms:{shard}", terms)
+    rows = site_search.entry_rows(site.corpus, indexed, site.page_of)
+    for number, start in enumerate(range(0, len(rows), site_search.ENTRIES_PER_FILE)):
+        entries = {"entries": rows[start : start + site_search.ENTRIES_PER_FILE]}
+        yield site_search.entries_file(number), site_search.assignment(f"entries:{number}", entries)
     for slug in site.games:
-        names = site_search.names_data(site.corpus, slug, site.layouts[slug].page_of)
-        yield site_search.names_file(slug), site_search.assignment(f"names:{slug}", names)
-        yield site_search.index_file(slug), site_search.assignment(f"index:{slug}", site_search.index_data(site.corpus, slug, indexed))
-        for page, entries in enumerate(site_search.entries_by_page(site.corpus, slug, site.layouts[slug].page_of)):
-            yield site_search.texts_file(slug, page), site_search.assignment(f"texts:{slug}:{page}", site_search.texts_data(entries))
+        yield site_search.pages_file(slug), site_search.assignment(f"pages:{slug}", site_search.pages_data(site.corpus, slug, site.page_of))
+        for page, on_page in enumerate(site_search.entries_by_page(site.corpus, slug, site.page_of)):
+            yield site_search.texts_file(slug, page), site_search.assignment(f"texts:{slug}:{page}", site_search.texts_data(on_page))
 
 
 def _static_files(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, bytes]]:

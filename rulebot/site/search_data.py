@@ -6,47 +6,56 @@ tags: each file adds one key to `window.RULEBOT_DATA`. No page loads any of
 it when it opens: the search script injects the tags when someone first
 focuses the search box or types in it (or opens a page with `?q=`).
 
-- `_search/games.js` (key "games"): every game's slug and name, in the
-  site's order, and under "search" what the search needs to read a
+The index is inverted and cut into files, so that a question loads only
+what its words need, on every page alike:
+
+- `_search/games.js` (key "games"): every game's slug, name and pages, in
+  the site's order, and under "search" what the search needs to read a
   question as `rulebot ask` does (`search_settings`): the ranking's
   constants (rulebot.index.fields, rulebot.search.constants), the stop words, question words and French
   markers (rulebot.language.analysis), the words of counts (rulebot.language.quantities),
   the index's statistics (documents, average field lengths, the lengths
-  its field-length bytes stand for), and each
-  game's names, expansions, terms and vocabulary (synonyms and French
-  groups).
-- `_search/<game>.names.js` (key "names:<slug>"): the game's name, its pages and, for
-  each entry, its id, kind, title, aliases with their language, flags
-  (FLAG_HOUSE for a house rule, never an official ruling; FLAG_DRAFT for a
-  draft) and page: enough to find any card or term by name, to flag house
-  rules in the results and to link each result to the page it is on.
-- `_search/<game>.index.js` (key "index:<slug>"): the game's entries as the
-  search index has them (`index_data`): the terms of each field of each
-  entry, in order, made by rulebot.language.analysis from the very documents the
-  index is built from (rulebot.index.build.documents); how many entries of the
-  other games hold each term; and what the ranking reads of each entry
-  (its names' stems, what its numbers count, the player counts it gives, its
-  expansion, its source's trust, its links).
-- `_search/lexicon.js` (key "lexicon"): every game's terms of the fields
-  a question's words are looked up in before it is searched, for a game's
-  page (which loads no other game's index): the body's, with how many
-  entries hold each (close spellings of unknown words), and those of the
-  other English and of the French fields (is a word only French?).
+  its field-length bytes stand for), how many files the terms and the
+  entries are cut into, and each game's documents, names, expansions,
+  terms and vocabulary (synonyms and French groups).
+- `_search/lexicon-<c>.js` (key "lexicon:<c>"): every game's terms of the
+  fields a question's words are looked up in before it is searched, those
+  that begin with the letter or digit c (`lexicon_part`; "_" for the rest):
+  the body's, with how many entries hold each (close spellings of unknown
+  words), the names' words, with how many entries have each in a name (close
+  spellings, first), and those of the other English and of the French
+  fields (is a word only French?).
+- `_search/terms-<n>.js` (key "terms:<n>"): the postings of the terms whose
+  `shard_of` is n (`term_shards`): for each term, per field of fields.FIELDS,
+  each entry holding it with the field's length and the term's places in
+  it (what BM25F and the phrase and proximity steps read), made by
+  rulebot.language.analysis from the very documents the index is built from
+  (rulebot.index.build.documents); and the entries with a name whose first
+  stem is the term (a game's page finds the other games' entries a question
+  names by them).
+- `_search/entries-<n>.js` (key "entries:<n>"): the entries numbered
+  n * ENTRIES_PER_FILE and up in the index (`entry_rows`): what the results
+  show of each (id, kind, title, aliases, flags, page) and what the ranking
+  reads of it (its body's length, its names' and questions' stems, what its
+  numbers count, the player counts it gives, its expansion, its source's
+  trust, its links). A search loads those of its candidates only.
+- `_search/<game>.pages.js` (key "pages:<slug>"): the ids of the entries of
+  each of the game's pages, for an address whose #anchor is on another of
+  its pages.
 - `_search/<game>.texts.js` (key "texts:<slug>:0") and, for a game of
   several pages, `_search/<game>.texts-<n>.js` (key "texts:<slug>:<n>"): the
   plain texts of the game's entries on its page number n (numbered as in its
-  names file), in the order of its names file, for result snippets: a
-  result's snippet loads the texts of its page only.
+  games.js pages), in corpus order, for result snippets: a result's snippet
+  loads the texts of its page only.
 
-A game's page loads its own game's names and index, the names of the other
-games and the lexicon; a page of no game (home, sources) loads every game's
-names and index. Texts are loaded for the results shown.
+Every page loads the settings on the first search; then the lexicon files of
+the question's words' letters, the terms files of its words, then the
+entries files of its candidates (the engine says what it lacks; search.js
+loads it and asks again).
 
-Terms are written as numbers (`encode`): each game's terms are listed once,
-the most used first, and each term of a field is its place in that list,
-in base 32 with a digit set for the last digit of a number and another for
-the others, so that a field is a short string of ASCII letters and the most
-used terms take one or two of them.
+Numbers in the postings are written with `encode`: base 32 with a digit set
+for the last digit of a number and another for the others, so that a list
+of numbers is a short string of ASCII letters with no separator.
 
 The JSON is made safe to embed in a script: `<`, `>`, `&` and every non-ASCII
 character (U+2028 and U+2029 included) are written as `\\uXXXX` escapes, so no
@@ -72,10 +81,9 @@ from rulebot.search import constants, features
 SEARCH_DIR = "_search"
 """The output folder of the search data (an underscore: no game slug can clash)."""
 GAMES_FILE = f"{SEARCH_DIR}/games.js"
-LEXICON_FILE = f"{SEARCH_DIR}/lexicon.js"
 ENGLISH_FIELDS = ("title", "aliases", "asked")
 FRENCH_FIELDS = ("title_fr", "aliases_fr", "asked_fr", "body_fr")
-"""The fields whose words tell a French question from an English one, besides the body (Searcher._only_french)."""
+"""The fields whose words tell a French question from an English one, besides the body (rulebot.search.question.QuestionReader._only_french)."""
 FLAG_HOUSE = "house"
 """Flag of an entry that is a house rule (kind house-rule, or a source of trust house)."""
 FLAG_DRAFT = "draft"
@@ -84,24 +92,42 @@ FLAG_DRAFT = "draft"
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 """The digits of `encode`: the first 32 end a number, the last 32 go before its last digit."""
+TERM_SHARD_BYTES = 2000
+"""About how many bytes of postings a terms file holds: a question's words load a file each, so the smaller they
+are the less a question loads (a common term's postings stay whole, however long). At 10,000 entries, 2,000 rather
+than 6,000 took a 31-word question's terms files from 155 to 96 KB gzipped (1,500: 89 KB, in a third more files)."""
+ENTRIES_PER_FILE = 16
+"""How many entries an entries file holds: a search loads the files of its candidates (up to
+constants.CANDIDATES), scattered through the index. At 10,000 entries, 16 rather than 32 took a first search's
+entries files from 29 to 19 KB gzipped."""
 TRUST_LEVELS = ("official", "designer", "community", "house")
 """The trust levels, by their number in the index data (the trust feature of rulebot.search.features counts them)."""
 
 
-def names_file(slug: str) -> str:
-    """The path of a game's names, relative to the site root (a `.`: no clash with another game's files)."""
-    return f"{SEARCH_DIR}/{slug}.names.js"
+def pages_file(slug: str) -> str:
+    """The path of a game's entries' pages, relative to the site root (a `.`: no clash with another game's files)."""
+    return f"{SEARCH_DIR}/{slug}.pages.js"
+
+
+def lexicon_file(part: str) -> str:
+    """The path of the lexicon's words that begin with one letter (`lexicon_part`), relative to the site root."""
+    return f"{SEARCH_DIR}/lexicon-{part}.js"
+
+
+def terms_file(shard: int) -> str:
+    """The path of the postings of the terms of one shard (`shard_of`), relative to the site root."""
+    return f"{SEARCH_DIR}/terms-{shard}.js"
+
+
+def entries_file(part: int) -> str:
+    """The path of the entries numbered part * ENTRIES_PER_FILE and up in the index, relative to the site root."""
+    return f"{SEARCH_DIR}/entries-{part}.js"
 
 
 def texts_file(slug: str, page: int = 0) -> str:
     """The path of the texts of a game's entries on one of its pages (by its number in the names' pages), relative
     to the site root: `<game>.texts.js` for the first page (a game of one page has no other), `<game>.texts-<n>.js`."""
     return f"{SEARCH_DIR}/{slug}.texts.js" if page == 0 else f"{SEARCH_DIR}/{slug}.texts-{page}.js"
-
-
-def index_file(slug: str) -> str:
-    """The path of a game's index data, relative to the site root."""
-    return f"{SEARCH_DIR}/{slug}.index.js"
 
 
 def script_json(value: Any) -> str:
@@ -132,20 +158,26 @@ def flags(entry: Entry, house: bool) -> list[str]:
     return [flag for flag, on in ((FLAG_HOUSE, house), (FLAG_DRAFT, entry.draft)) if on]
 
 
-def games_data(corpus: Corpus, games: list[str], indexed: Indexed) -> dict[str, Any]:
-    """The games, in the site's order ([{"slug", "name"}]), and the search's settings (`search_settings`)."""
-    return {"games": [{"slug": slug, "name": corpus.games[slug].name} for slug in games], "search": search_settings(corpus, indexed)}
+def games_data(corpus: Corpus, games: list[str], indexed: Indexed, page_of: dict[str, str], shards: int) -> dict[str, Any]:
+    """The games, in the site's order ([{"slug", "name", "pages"}]: its pages are file names in its folder, in the
+    order their entries come in the corpus), and the search's settings (`search_settings`)."""
+    return {
+        "games": [{"slug": slug, "name": corpus.games[slug].name, "pages": game_pages(corpus, slug, page_of)} for slug in games],
+        "search": search_settings(corpus, indexed, shards),
+    }
 
 
-def names_data(corpus: Corpus, slug: str, page_of: dict[str, str]) -> dict[str, Any]:
-    """A game's name, its pages (file names in its folder) and [id, kind, title, [[alias, lang], ...], [flag, ...], page index] per entry."""
-    pages: dict[str, int] = {}
-    entries: list[list[Any]] = []
+def game_pages(corpus: Corpus, slug: str, page_of: dict[str, str]) -> list[str]:
+    """A game's pages that have entries (file names in its folder), numbered in the order their first entries come."""
+    return list(dict.fromkeys(page_of[entry.id].rpartition("/")[2] for entry in corpus.entries_of(slug)))
+
+
+def pages_data(corpus: Corpus, slug: str, page_of: dict[str, str]) -> dict[str, Any]:
+    """A game's pages (file names in its folder) with the ids of their entries, separated by spaces, in corpus order."""
+    pages: dict[str, list[str]] = {}
     for entry in corpus.entries_of(slug):
-        page = pages.setdefault(page_of[entry.id].rpartition("/")[2], len(pages))
-        aliases = [[a.text, a.lang] for a in entry.aliases]
-        entries.append([entry.id, entry.kind, entry.title, aliases, flags(entry, corpus.is_house_rule(entry)), page])
-    return {"name": corpus.games[slug].name, "pages": list(pages), "entries": entries}
+        pages.setdefault(page_of[entry.id].rpartition("/")[2], []).append(entry.id)
+    return {"pages": {page: " ".join(ids) for page, ids in pages.items()}}
 
 
 def texts_data(entries: list[Entry]) -> dict[str, Any]:
@@ -216,10 +248,11 @@ def _terms(analysed_as: str, text: str, known: dict[str, str | None]) -> list[st
     return found
 
 
-def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
+def search_settings(corpus: Corpus, indexed: Indexed, shards: int) -> dict[str, Any]:
     """What the site's search needs besides the games' entries: the constants the command ranks and reads questions
-    by, the index's statistics, and each game's names, expansions, terms and vocabulary (by the number of its groups
-    in `groups`)."""
+    by, the index's statistics, how many terms files (`shards`) and entries files there are, and each game's
+    documents (`docs`: [first document number, how many follow it] for each run of its entries in the index), names,
+    expansions, terms and vocabulary (by the number of its groups in `groups`)."""
     groups: dict[tuple[str, ...], int] = {}
 
     def numbers(found: tuple[tuple[str, ...], ...]) -> list[int]:
@@ -228,6 +261,7 @@ def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
     games = {}
     for slug, game in corpus.games.items():
         games[slug] = {
+            "docs": _runs([indexed.docnums[entry.id] for entry in corpus.entries_of(slug)]),
             "names": sorted({" ".join(analysis.words(name)) for name in (game.name, *game.aliases)} - {""}, key=lambda n: (-len(n.split()), n)),
             "expansions": [[expansion.slug, " ".join(analysis.words(expansion.name))] for expansion in game.expansions],
             "terms": [stems for stems in (" ".join(map(analysis.stem, analysis.words(term))) for term in game.terms) if stems],
@@ -258,6 +292,8 @@ def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
         "english_fields": list(ENGLISH_FIELDS),
         "french_fields": list(FRENCH_FIELDS),
         "documents": indexed.documents,
+        "shards": shards,
+        "per_file": ENTRIES_PER_FILE,
         "length_bytes": list(LENGTHS),
         "lengths": indexed.lengths,
         "order": list(corpus.games),
@@ -266,91 +302,149 @@ def search_settings(corpus: Corpus, indexed: Indexed) -> dict[str, Any]:
     }
 
 
+def _runs(numbers: list[int]) -> list[list[int]]:
+    """Numbers as runs of consecutive ones: [first, how many] each."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and runs[-1][0] + runs[-1][1] == number:
+            runs[-1][1] += 1
+        else:
+            runs.append([number, 1])
+    return runs
+
+
 def _group(group: tuple[str, ...]) -> str:
     """A synonym group as analysis.synonym_table reads it: its members' folded words, members separated by
     commas (members without words left out). Questions are stemmed in the browser, and so are their synonyms."""
     return ",".join(" ".join(found) for found in map(analysis.words, group) if found)
 
 
-def lexicon_data(indexed: Indexed) -> dict[str, str]:
-    """Every game's terms a question's words are looked up in: "body" (separated by spaces, in order) and "df" (how
-    many entries hold each there, `encode`); "english": those of ENGLISH_FIELDS that no body has; "french": those of
-    FRENCH_FIELDS."""
+LEXICON_PARTS = (*"0123456789abcdefghijklmnopqrstuvwxyz", "_")
+"""The lexicon's parts (`lexicon_part`), each written even when no word of the corpus begins with its letter."""
+
+
+def lexicon_part(word: str) -> str:
+    """The lexicon file of a word: its first letter or digit (a to z, 0 to 9), "_" for any other first character,
+    upper case included (the lexicon's words are folded), as search-engine.js tells it."""
+    first = word[:1]
+    return first if first and first in LEXICON_PARTS[:-1] else "_"
+
+
+def lexicon_data(indexed: Indexed) -> dict[str, dict[str, str]]:
+    """The lexicon, by `lexicon_part`: every game's terms a question's words are looked up in, those of each part
+    that begin with its letter. "body" (separated by spaces, in order) and "df" (how many entries hold each there,
+    `encode`); "names" and "names_df": the same of the names' words (the `names` field); "english": those of
+    ENGLISH_FIELDS that no body has; "french": those of FRENCH_FIELDS. A question's close spellings begin with its
+    word's letter: a question loads the parts of its words' letters only."""
     at = {name: number for number, (name, _analysed, _typed) in enumerate(fields.FIELDS)}
-    body = indexed.df[at["body"]]
-    terms = sorted(body)
+    body, names = indexed.df[at["body"]], indexed.df[at["names"]]
     english = set().union(*(indexed.df[at[name]] for name in ENGLISH_FIELDS)) - set(body)
     french = set().union(*(indexed.df[at[name]] for name in FRENCH_FIELDS))
-    return {"body": " ".join(terms), "df": encode([body[t] for t in terms]), "english": " ".join(sorted(english)), "french": " ".join(sorted(french))}
-
-
-def index_data(corpus: Corpus, slug: str, indexed: Indexed) -> dict[str, Any]:
-    """A game's entries as the index has them, in corpus order (the order of its names):
-
-    - "terms": the game's terms, most used first, separated by spaces;
-    - "docnums": each entry's number in the index, in order: the first one's when they follow each other;
-    - "docs": per entry, its fields (fields.FIELDS) separated by `|`, each its terms in order (`encode`);
-    - "df": per field, how many entries of the other games hold each of the game's terms there: pairs of
-      numbers (the term's number, counted from the previous pair's; the count), for the terms the other
-      games have (`encode`);
-    - "names": per entry, the stems of its title and aliases (analysis.name_stems), names separated by `,`;
-    - "asked": per entry, the stems of each question it answers (analysis.name_stems), separated by `,`;
-    - "counted": per entry, the stems of what its numbers count (quantities.counted_stems);
-    - "expansion": per entry, its expansion's number among the game's (from 1), 0 for the base game (`encode`);
-    - "trust": per entry, its source's trust level's number in TRUST_LEVELS (`encode`);
-    - "players": [entry number, [player counts]] of the entries giving a value for player counts;
-    - "links": [entry number, see also, modifies, modified by] of the entries linked to others, each link
-      the other entry's number in the game, or its id when it is another game's.
-    """
-    entries = corpus.entries_of(slug)
-    number = {entry.id: at for at, entry in enumerate(entries)}
-    expansions = {expansion.slug: at for at, expansion in enumerate(corpus.games[slug].expansions, 1)}
-    payloads = [indexed.payloads[entry.id] for entry in entries]
-    fields = [indexed.terms[entry.id] for entry in entries]
-    used = Counter(term for found in fields for field in found for term in field)
-    used.update(stem for payload in payloads for name in payload["name_stems"] for stem in name)
-    asked = [[analysis.name_stems(line["text"]) for line in payload["asked"]] for payload in payloads]
-    used.update(stem for lines in asked for line in lines for stem in line)
-    used.update(stem for payload in payloads for stem in payload["counted"])
-    vocabulary = sorted(used, key=lambda term: (-used[term], term))
-    code = {term: at for at, term in enumerate(vocabulary)}
-    df = []
-    for at, everywhere in enumerate(indexed.df):
-        own = Counter(term for found in fields for term in set(found[at]))
-        pairs, last = [], 0
-        for term_number, term in enumerate(vocabulary):
-            others = everywhere[term] - own[term]
-            if others:
-                pairs += [term_number - last, others]
-                last = term_number
-        df.append(encode(pairs))
-
-    def ref(entry_id: str) -> int | str:
-        return number.get(entry_id, entry_id)
-
-    links = []
-    for at, payload in enumerate(payloads):
-        found = [
-            [ref(i) for i in payload["see_also"]],
-            [ref(r["id"]) for r in payload["modifies"]],
-            [ref(r["id"]) for r in payload["modified_by"]],
-        ]
-        if any(found):
-            links.append([at, *found])
-    docnums = [indexed.docnums[entry.id] for entry in entries]
+    parts: dict[str, dict[str, list[str]]] = {part: {} for part in LEXICON_PARTS}
+    for kind, words in (("body", body), ("names", names), ("english", english), ("french", french)):
+        for word in sorted(words):
+            parts.setdefault(lexicon_part(word), {}).setdefault(kind, []).append(word)
     return {
-        "docnums": docnums[0] if docnums and docnums == list(range(docnums[0], docnums[0] + len(docnums))) else docnums,
-        "terms": " ".join(vocabulary),
-        "docs": ["|".join(encode([code[t] for t in field]) for field in found) for found in fields],
-        "df": df,
-        "names": [",".join(encode([code[s] for s in name]) for name in payload["name_stems"]) for payload in payloads],
-        "asked": [",".join(encode([code[s] for s in line]) for line in lines) for lines in asked],
-        "counted": [encode([code[s] for s in payload["counted"]]) for payload in payloads],
-        "expansion": encode([expansions.get(payload["expansion"] or "", 0) for payload in payloads]),
-        "trust": encode([TRUST_LEVELS.index(payload["source"]["trust"] or "official") for payload in payloads]),
-        "players": [[at, payload["player_counts"]] for at, payload in enumerate(payloads) if payload["player_counts"]],
-        "links": links,
+        part: {
+            "body": " ".join(found.get("body", [])),
+            "df": encode([body[t] for t in found.get("body", [])]),
+            "names": " ".join(found.get("names", [])),
+            "names_df": encode([names[w] for w in found.get("names", [])]),
+            "english": " ".join(found.get("english", [])),
+            "french": " ".join(found.get("french", [])),
+        }
+        for part, found in parts.items()
     }
+
+
+def shard_of(term: str, shards: int) -> int:
+    """The terms file of a term: its FNV-1a hash (32 bits, over its code points) modulo the number of files, as
+    search-engine.js computes it."""
+    value = 0x811C9DC5
+    for char in term:
+        value = ((value ^ ord(char)) * 0x01000193) & 0xFFFFFFFF
+    return value % shards
+
+
+def term_shards(indexed: Indexed) -> list[dict[str, dict[str, Any]]]:
+    """The terms files' contents, by their number (`shard_of`), as many as TERM_SHARD_BYTES makes of the postings:
+
+    - "terms": per term, its postings in each field of fields.FIELDS, separated by `|`: for each entry holding it
+      there (by document number), the number counted from the previous entry's (from 0 for the first), the
+      field's length in terms, how many times the term is in it, and its places (the first, then each counted
+      from the one before), `encode`d;
+    - "names": per stem, [document number, the stems of the name separated by spaces] of the entries' names
+      (analysis.name_stems) whose first stem it is.
+    """
+    by_term: dict[str, list[list[int]]] = {}
+    last: dict[tuple[str, int], int] = {}
+    for entry_id, found_in in indexed.terms.items():
+        docnum = indexed.docnums[entry_id]
+        for at, found in enumerate(found_in):
+            places: dict[str, list[int]] = {}
+            for place, term in enumerate(found):
+                places.setdefault(term, []).append(place)
+            for term, where in places.items():
+                postings = by_term.setdefault(term, [[] for _ in fields.FIELDS])[at]
+                gaps = [b - a for a, b in zip([0, *where], where)]
+                postings += [docnum - last.get((term, at), 0), len(found), len(where), where[0], *gaps[1:]]
+                last[term, at] = docnum
+    written = {term: "|".join(encode(postings) for postings in found) for term, found in by_term.items()}
+    names: dict[str, list[list[Any]]] = {}
+    for entry_id, payload in indexed.payloads.items():
+        for stems in dict.fromkeys(" ".join(name) for name in payload["name_stems"] if name):
+            names.setdefault(stems.split(" ")[0], []).append([indexed.docnums[entry_id], stems])
+    size = sum(len(term) + len(text) for term, text in written.items()) + sum(len(json.dumps(found)) for found in names.values())
+    count = max(1, round(size / TERM_SHARD_BYTES))
+    shards: list[dict[str, dict[str, Any]]] = [{"terms": {}, "names": {}} for _ in range(count)]
+    for term, text in written.items():
+        shards[shard_of(term, count)]["terms"][term] = text
+    for stem, named in names.items():
+        shards[shard_of(stem, count)]["names"][stem] = named
+    return shards
+
+
+def entry_rows(corpus: Corpus, indexed: Indexed, page_of: dict[str, str]) -> list[list[Any]]:
+    """Every entry's row, by document number: [id, kind, title, [[alias, lang], ...], [flag, ...], its page's
+    number (in its game's pages), its place among its page's entries, its body's length in terms, the stems of its
+    names (analysis.name_stems: separated by spaces, names by `,`), those of each question it answers (the same),
+    those of what its numbers count (quantities.counted_stems, by spaces), its expansion (null for the base game),
+    its source's trust (its number in TRUST_LEVELS), the player counts it gives, and the document numbers of the
+    entries it links to (see also, modifies) and of those that modify it ([number, their expansion])]."""
+    body = [name for name, _analysed, _typed in fields.FIELDS].index("body")
+    where: dict[str, tuple[int, int]] = {}
+    for slug in corpus.games:
+        pages = {page: at for at, page in enumerate(game_pages(corpus, slug, page_of))}
+        for on_page in entries_by_page(corpus, slug, page_of):
+            for place, entry in enumerate(on_page):
+                where[entry.id] = (pages[page_of[entry.id].rpartition("/")[2]], place)
+    rows: list[list[Any]] = [[] for _ in range(indexed.documents)]
+    docnum = indexed.docnums
+
+    def numbers(ids: list[str]) -> list[int]:  # an id of no entry links to nothing the search can find
+        return [docnum[i] for i in ids if i in docnum]
+
+    for entry_id, payload in indexed.payloads.items():
+        entry = corpus.entries[entry_id]
+        rows[docnum[entry_id]] = [
+            entry.id,
+            entry.kind,
+            entry.title,
+            [[a.text, a.lang] for a in entry.aliases],
+            flags(entry, corpus.is_house_rule(entry)),
+            *where[entry_id],
+            len(indexed.terms[entry_id][body]),
+            ",".join(" ".join(name) for name in payload["name_stems"]),
+            ",".join(" ".join(analysis.name_stems(line["text"])) for line in payload["asked"]),
+            " ".join(payload["counted"]),
+            payload["expansion"],
+            TRUST_LEVELS.index(payload["source"]["trust"] or "official"),
+            payload["player_counts"],
+            numbers(payload["see_also"]),
+            numbers([r["id"] for r in payload["modifies"]]),
+            [[docnum[r["id"]], r.get("expansion")] for r in payload["modified_by"] if r["id"] in docnum],
+        ]
+    return rows
 
 
 def encode(numbers: list[int]) -> str:

@@ -2,8 +2,21 @@
  * rulebot site search, its engine: it answers a question as `rulebot ask`
  * does, with the same analysis, the same index and the same ranking, step
  * for step (rulebot/search/, rulebot/language/quantities.py),
- * in the browser. search.js loads it, with the search data and the Snowball
- * stemmers (stemmers.js), on the first use of the search box.
+ * in the browser. search.js loads it, with the search's settings and the
+ * Snowball stemmers (stemmers.js), on the first use of the search box.
+ *
+ * DATA. The index is inverted and cut into files (rulebot/site/search_data.py
+ * documents them), so that a question loads what its words need, on every
+ * page alike: the lexicon's parts of its words' first letters (to read
+ * it: French words, close spellings), then the terms files of its words and
+ * of their synonyms and close spellings (their postings: for each entry
+ * holding a term, the field's length and the term's places in it), then the
+ * entries files of its candidates (what the results show of them and what
+ * the ranking reads). search(query) runs the whole question with what is in;
+ * what it lacks it lists instead of answering (`lacking`), search.js loads
+ * it and asks again, until nothing is lacking: then the answer is the one
+ * all the data gives. Entries are known by their document number in the
+ * index (GAME_OF: their game; a tie between scores goes to the earlier).
  *
  * ANSWERING. On a game's page the question is asked of that game (as
  * `rulebot ask --game`): its entries come first; then other games' entries
@@ -14,7 +27,7 @@
  * are read; the game's vocabulary groups words into units with their
  * synonyms (weighing less than the words typed); an unknown word also tries
  * its close spellings; each entry is scored by BM25F over its fields (the
- * terms the site build wrote, the index's own), with the bonus of adjacent
+ * postings the site build wrote, the index's own), with the bonus of adjacent
  * words found together; then every candidate gets the ranking model's
  * feature vector (rulebot/search/features.py: the share of the question it
  * matches, the names and questions it answers that the question says, its
@@ -24,12 +37,13 @@
  * says whether it is sure, by the same model's probability. The constants
  * and weights are rulebot/index/fields.py's, rulebot/search/constants.py's
  * and rulebot/search/weights.json's, the word lists rulebot/language/analysis.py's and
- * rulebot/quantities.py's, all read from the search data: this file holds
+ * rulebot/language/quantities.py's, all read from the search data: this file holds
  * none of them.
  *
  * Defines window.RULEBOT_ENGINE: update() (takes in the search data loaded
- * so far), ready() (whether what the page's search ranks with is in),
- * search(query) ({results: [{entry, other}], confident, said, language} or null),
+ * so far), ready() (whether the settings and stemmers are in), search(query)
+ * ({results: [{entry, other}], confident, said, language, lacking: the files
+ * it still needs, when its results wait for them} or null),
  * snippet(entry, said), aliasShown(entry, said); and
  * window.RULEBOT_SEARCH: the browser's analysis, terms(analysis, text) and
  * words(text), for scripts and tests.
@@ -61,12 +75,12 @@
     return collapse(stripped.replace(/[\u0153\u00e6\u00f8\u0111\u00f0\u00fe\u0142\u0131]/g, function (c) { return UNDECOMPOSED[c]; }));
   }
 
-  // The folded words of a text (analysis.words).
+  // The folded words of a text (rulebot.language.analysis.words).
   function words(text) {
     return fold(text).match(WORD) || [];
   }
 
-  // The words of a text as written, composed (analysis.split).
+  // The words of a text as written, composed (rulebot.language.analysis.split).
   function split(text) {
     return String(text).normalize("NFC").match(WORD) || [];
   }
@@ -116,64 +130,148 @@
   var S = null;       // the search's settings (games.js "search"), once in
   var R = null;       // the ranking's constants (rulebot/index/fields.py, rulebot/search/constants.py)
   var order = null;   // every game's slug in the site's order, once games.js is in
-  var byGame = {};    // slug -> {slug, name, pages, entries, byPage: entries by page, index: whether its index is in, texts: whether each page's are}
+  var byGame = {};    // slug -> {slug, name, pages}
+  var GAME_OF = [];   // by document number: its entry's game (slug)
+  var N_OF = [];      // by document number: its entry's number in its game (corpus order)
+  var ENTRIES = new Map();  // the entries whose file is in, by document number
+  var untexted = [];  // the entries whose text is not in yet
 
-  // Whether everything the search ranks with is in: the settings, the stemmers, every game's names,
-  // and the index of each game searched (this page's game and the lexicon, or every game).
+  // Whether the search can start: the settings and the stemmers are in (the lexicon, terms and entries files a
+  // question needs are asked for by search()).
   function ready() {
-    if (!S || !window.RULEBOT_STEMMERS || !order || (here && !DATA.lexicon)) return false;
-    return order.every(function (slug) {
-      var game = byGame[slug];
-      return game && (game.index || (here && slug !== here));
-    });
+    return !!(S && window.RULEBOT_STEMMERS);
   }
 
-  // Build the entries of each game whose names are in, and add its index and its pages' texts once they are in.
+  // Take in the settings once they are in, and the texts of the entries built so far once theirs are.
   function update() {
     if (!order && DATA.games) {
       order = DATA.games.games.map(function (game) { return game.slug; });
       S = DATA.games.search;
       R = S.ranking;
+      DATA.games.games.forEach(function (game) {
+        byGame[game.slug] = { slug: game.slug, name: game.name, pages: game.pages };
+        var n = 0;
+        S.games[game.slug].docs.forEach(function (run) {
+          for (var docnum = run[0]; docnum < run[0] + run[1]; docnum++) { GAME_OF[docnum] = game.slug; N_OF[docnum] = n++; }
+        });
+      });
       prepareSettings();
     }
-    (order || (here ? [here] : [])).forEach(function (slug) {
-      var names = DATA["names:" + slug];
-      if (names && !byGame[slug]) byGame[slug] = buildGame(slug, names);
-      var game = byGame[slug];
-      if (!game) return;
-      var index = DATA["index:" + slug];
-      if (index && S && !game.index) addIndex(game, index);
-      game.pages.forEach(function (_page, n) {
-        var texts = DATA["texts:" + slug + ":" + n];
-        if (texts && !game.texts[n]) {
-          game.texts[n] = true;
-          game.byPage[n].forEach(function (entry, i) { entry.text = texts.texts[i]; });
-        }
-      });
+    untexted = untexted.filter(function (entry) {
+      var texts = DATA["texts:" + entry.game.slug + ":" + entry.pageNumber];
+      if (texts) entry.text = texts.texts[entry.place];
+      return !texts;
     });
   }
 
-  function buildGame(slug, names) {
-    var game = { slug: slug, name: names.name, pages: names.pages, entries: [], byPage: [], index: false, texts: [] };
-    names.pages.forEach(function () { game.byPage.push([]); });
-    names.entries.forEach(function (row, i) {
+  // What a search lacks: the files it needs that are not in yet (search() reports them, search.js loads them and
+  // asks again, until nothing is lacking).
+  var lacking = new Set();
+  var lackingWords = false;  // a lexicon file is lacking: the question cannot be read yet
+  var lackingTerms = false;  // a terms file is lacking: the candidates are not known yet
+
+  // A terms file's postings of a term: per field, {docs: document numbers, lengths: the field's, places: the term's
+  // in it} (null when the file is not in; empty when no entry has the term).
+  var POSTINGS = new Map();
+  var NO_POSTINGS = null;
+
+  function shardOf(term) {  // search_data.shard_of: FNV-1a over the code points
+    var value = 0x811c9dc5;
+    for (var i = 0; i < term.length; i++) {
+      var code = term.codePointAt(i);
+      if (code > 0xffff) i++;
+      value = Math.imul(value ^ code, 0x01000193) >>> 0;
+    }
+    return value % S.shards;
+  }
+
+  function shard(term) {
+    var n = shardOf(term), data = DATA["terms:" + n];
+    if (!data) {
+      lacking.add("_search/terms-" + n + ".js");
+      lackingTerms = true;
+    }
+    return data || null;
+  }
+
+  function postingsOf(term) {
+    var found = POSTINGS.get(term);
+    if (found) return found;
+    var data = shard(term);
+    if (!data) return null;
+    if (!NO_POSTINGS) NO_POSTINGS = FIELD_NAMES.map(function () { return { docs: [], lengths: [], places: [] }; });
+    var text = Object.prototype.hasOwnProperty.call(data.terms, term) ? data.terms[term] : null;
+    found = text === null ? NO_POSTINGS : text.split("|").map(function (field) {
+      var numbers = decode(field), postings = { docs: [], lengths: [], places: [] }, docnum = 0;
+      for (var i = 0; i < numbers.length;) {
+        docnum += numbers[i];
+        var count = numbers[i + 2], places = [numbers[i + 3]];
+        for (var p = 1; p < count; p++) places.push(places[p - 1] + numbers[i + 3 + p]);
+        postings.docs.push(docnum);
+        postings.lengths.push(numbers[i + 1]);
+        postings.places.push(places);
+        i += 3 + count;
+      }
+      return postings;
+    });
+    POSTINGS.set(term, found);
+    return found;
+  }
+
+  // The names (their stems) whose first stem is `stem`: [[document number, [stems]], ...] (null when not in).
+  function namesBy(stem) {
+    var data = shard(stem);
+    if (!data) return null;
+    var found = Object.prototype.hasOwnProperty.call(data.names, stem) ? data.names[stem] : [];
+    return found.map(function (pair) { return [pair[0], pair[1].split(" ")]; });
+  }
+
+  function stemLists(text, separator) {
+    return text.split(separator).map(function (part) { return part ? part.split(" ") : []; });
+  }
+
+  // The entry of a document number (null when its entries file is not in).
+  function entryAt(docnum) {
+    var found = ENTRIES.get(docnum);
+    if (found) return found;
+    var part = Math.floor(docnum / S.per_file), data = DATA["entries:" + part];
+    if (!data) {
+      lacking.add("_search/entries-" + part + ".js");
+      return null;
+    }
+    data.entries.forEach(function (row, i) {
+      var at = part * S.per_file + i, game = byGame[GAME_OF[at]];
       var entry = {
         id: row[0],
-        n: i,
+        docnum: at,
+        n: N_OF[at],
         game: game,
         kind: row[1],
         title: row[2],
         aliases: row[3].map(function (pair) { return { text: pair[0], lang: pair[1] }; }),
-        house: (row[4] || []).indexOf("house") >= 0,
-        draft: (row[4] || []).indexOf("draft") >= 0,
+        house: row[4].indexOf("house") >= 0,
+        draft: row[4].indexOf("draft") >= 0,
         page: game.pages[row[5]],
-        texts: "_search/" + slug + (row[5] ? ".texts-" + row[5] : ".texts") + ".js",  // the file of its page's texts
-        text: null
+        pageNumber: row[5],
+        place: row[6],  // among its page's entries, in its page's texts
+        texts: "_search/" + game.slug + (row[5] ? ".texts-" + row[5] : ".texts") + ".js",  // the file of its page's texts
+        text: null,
+        length: storedLength(row[7]),
+        nameStems: stemLists(row[8], ","),
+        askedStems: row[9] ? stemLists(row[9], ",") : [],
+        counted: new Set(row[10] ? row[10].split(" ") : []),
+        expansion: row[11],
+        trust: S.trust[row[12]],
+        players: row[13],
+        seeAlso: row[14],
+        modifies: row[15],
+        modifiedBy: row[16].map(function (pair) { return { docnum: pair[0], expansion: pair[1] }; })
       };
-      game.entries.push(entry);
-      game.byPage[row[5]].push(entry);
+      ENTRIES.set(at, entry);
+      untexted.push(entry);
     });
-    return game;
+    update();
+    return ENTRIES.get(docnum);
   }
 
   // -- the settings: analysis, quantities, games --------------------------------------
@@ -228,7 +326,7 @@
     return GAMES[slug];
   }
 
-  // Each member of each synonym group, by its stems, mapped to every member of its groups (analysis.synonym_table).
+  // Each member of each synonym group, by its stems, mapped to every member of its groups (rulebot.language.analysis.synonym_table).
   function synonymTable(groups) {
     var table = new Map();
     groups.forEach(function (group) {
@@ -345,7 +443,7 @@
     return { quantity: quantity, players: players, words: kept };
   }
 
-  // -- the index of a game ----------------------------------------------------------
+  // -- the index ----------------------------------------------------------
 
   function decode(text) {
     var numbers = [], value = 0;
@@ -369,110 +467,35 @@
     return LENGTHS[low];
   }
 
-  function addIndex(game, data) {
-    var vocabulary = data.terms ? data.terms.split(" ") : [];
-    var ids = new Map();
-    vocabulary.forEach(function (term, i) { ids.set(term, i); });
-    var fields = FIELD_NAMES.map(function () { return { postings: new Map(), lengths: [], sequences: [] }; });
-    var expansions = gameSettings(game.slug).expansions, expansion = decode(data.expansion), trust = decode(data.trust);
-    data.docs.forEach(function (doc, n) {
-      doc.split("|").forEach(function (text, f) {
-        var sequence = decode(text), field = fields[f], counts = new Map();
-        field.sequences.push(sequence);
-        field.lengths.push(storedLength(sequence.length));
-        sequence.forEach(function (term) { counts.set(term, (counts.get(term) || 0) + 1); });
-        counts.forEach(function (count, term) {
-          var postings = field.postings.get(term);
-          if (!postings) field.postings.set(term, postings = { docs: [], counts: [] });
-          postings.docs.push(n);
-          postings.counts.push(count);
-        });
-      });
-      var entry = game.entries[n];
-      entry.docnum = typeof data.docnums === "number" ? data.docnums + n : data.docnums[n];
-      ENTRIES.set(entry.docnum, entry);
-      entry.nameStems = data.names[n].split(",").map(function (name) { return decode(name).map(function (t) { return vocabulary[t]; }); });
-      entry.askedStems = data.asked[n] ? data.asked[n].split(",").map(function (line) { return decode(line).map(function (t) { return vocabulary[t]; }); }) : [];
-      entry.counted = new Set(decode(data.counted[n]).map(function (t) { return vocabulary[t]; }));
-      entry.expansion = expansion[n] ? expansions[expansion[n] - 1].slug : null;
-      entry.trust = S.trust[trust[n]];
-      entry.players = [];
-      entry.seeAlso = [];
-      entry.modifies = [];
-      entry.modifiedBy = [];
-    });
-    data.df.forEach(function (text, f) {
-      var numbers = decode(text), others = new Map(), term = 0;
-      for (var i = 0; i < numbers.length; i += 2) {
-        term += numbers[i];
-        others.set(term, numbers[i + 1]);
-      }
-      fields[f].others = others;
-    });
-    data.players.forEach(function (row) { game.entries[row[0]].players = row[1]; });
-    var ref = function (target) { return typeof target === "number" ? game.entries[target].id : target; };
-    data.links.forEach(function (row) {
-      var entry = game.entries[row[0]];
-      entry.seeAlso = row[1].map(ref);
-      entry.modifies = row[2].map(ref);
-      entry.modifiedBy = row[3].map(function (target) {
-        var other = typeof target === "number" ? game.entries[target] : null;
-        return { id: ref(target), expansion: other ? other.expansion : null };
-      });
-    });
-    var body = FIELD_NAMES.indexOf("body");
-    game.entries.forEach(function (entry, n) { entry.length = fields[body].lengths[n]; });
-    game.terms = vocabulary;
-    game.ids = ids;
-    game.fields = fields;
-    game.scores = new Map();
-    game.index = true;
-  }
+  var SCORES = new Map();  // the scores of the terms looked up so far (kept for later questions)
 
-  var ENTRIES = new Map();  // every entry whose game's index is in, by its document number in the index
-
-  // How many entries of every game hold a term in a field (0 when no game loaded has it).
-  function documentFrequency(field, term) {
-    var f = FIELD_NAMES.indexOf(field);
-    for (var i = 0; i < order.length; i++) {
-      var game = byGame[order[i]];
-      if (!game || !game.index) continue;
-      var id = game.ids.get(term);
-      if (id === undefined) continue;
-      var postings = game.fields[f].postings.get(id);
-      return (postings ? postings.docs.length : 0) + (game.fields[f].others.get(id) || 0);
-    }
-    return 0;
-  }
-
-  // The BM25F score of a term in each entry of a game whose field holds it: {docs, values} (kept for later questions).
-  function termScores(game, field, term) {
+  // The BM25F score of a term in each entry whose field holds it: {docs, values, places} (null while its terms
+  // file is not in).
+  function termScores(field, term) {
     var key = field + " " + term;
-    var kept = game.scores.get(key);
+    var kept = SCORES.get(key);
     if (kept) return kept;
-    var f = FIELD_NAMES.indexOf(field), id = game.ids.get(term);
-    var postings = id === undefined ? null : game.fields[f].postings.get(id);
-    kept = { docs: [], values: [], top: 0 };
-    if (postings) {
-      var frequency = postings.docs.length + (game.fields[f].others.get(id) || 0);
-      var idf = Math.log(S.documents / (frequency + 1)) + 1;
-      var average = S.lengths[field] || 1;
-      var kFixed = R.K1 * (1 - R.B), kLength = R.K1 * R.B / average;
-      var scale = idf * (R.K1 + 1), boost = R.FIELD_BOOSTS[field], lengths = game.fields[f].lengths;
-      for (var i = 0; i < postings.docs.length; i++) {
-        var doc = postings.docs[i], weight = Math.fround(postings.counts[i] * boost);
-        var value = scale * weight / (weight + (kFixed + kLength * lengths[doc]));
-        kept.docs.push(game.entries[doc].docnum);
-        kept.values.push(value);
-        if (value > kept.top) kept.top = value;
-      }
+    var all = postingsOf(term);
+    if (!all) return null;
+    var postings = all[FIELD_NAMES.indexOf(field)];
+    kept = { docs: postings.docs, values: [], places: postings.places };
+    var frequency = postings.docs.length;
+    var idf = Math.log(S.documents / (frequency + 1)) + 1;
+    var average = S.lengths[field] || 1;
+    var kFixed = R.K1 * (1 - R.B), kLength = R.K1 * R.B / average;
+    var scale = idf * (R.K1 + 1), boost = R.FIELD_BOOSTS[field];
+    for (var i = 0; i < postings.docs.length; i++) {
+      var weight = Math.fround(postings.places[i].length * boost);
+      kept.values.push(scale * weight / (weight + (kFixed + kLength * storedLength(postings.lengths[i]))));
     }
-    if (game.scores.size > 5000) game.scores.clear();
-    game.scores.set(key, kept);
+    if (SCORES.size > 5000) SCORES.clear();
+    SCORES.set(key, kept);
     return kept;
   }
 
-  // -- the searcher (rulebot.search.Searcher) ---------------------------------------------
+  var NO_SCORES = { docs: [], values: [], places: [] };
+
+  // -- the searcher (rulebot.search.ranking.Searcher) -------------------------------------
 
   // One question's look-ups: the games searched, close spellings.
   function Searcher(slugs) {
@@ -480,54 +503,37 @@
     this.spelling = new Map();
   }
 
-  // Every entry of the searched games (or of one), as docnums.
-  Searcher.prototype.docsOf = function (slug) {
-    var out = [];
-    (slug ? [slug] : this.slugs).forEach(function (s) { byGame[s].entries.forEach(function (e) { out.push(e.docnum); }); });
-    return out;
-  };
-
   // A clause's scores: {docnum: score} for the documents it matches among the searched games.
   Searcher.prototype.clauseScores = function (clause, among) {
-    var scores = new Map(), self = this;
-    var games = clause.within ? this.slugs.filter(function (s) { return clause.within.has(s); }) : this.slugs;
-    games.forEach(function (slug) {
-      var game = byGame[slug];
-      if (clause.words.length === 1) {
-        var kept = termScores(game, clause.field, clause.words[0]);
-        for (var i = 0; i < kept.docs.length; i++) {
-          if (among && !among.has(kept.docs[i])) continue;
-          scores.set(kept.docs[i], clause.weight === 1 ? kept.values[i] : clause.weight * kept.values[i]);
-        }
-      } else {
-        self.phraseScores(game, clause, among, scores);
+    var scores = new Map();
+    var games = new Set(clause.within ? this.slugs.filter(function (s) { return clause.within.has(s); }) : this.slugs);
+    if (clause.words.length === 1) {
+      var kept = termScores(clause.field, clause.words[0]) || NO_SCORES;
+      for (var i = 0; i < kept.docs.length; i++) {
+        var docnum = kept.docs[i];
+        if (!games.has(GAME_OF[docnum]) || (among && !among.has(docnum))) continue;
+        scores.set(docnum, clause.weight === 1 ? kept.values[i] : clause.weight * kept.values[i]);
       }
-    });
+    } else {
+      this.phraseScores(clause, games, among, scores);
+    }
     return scores;
   };
 
   // Entries whose field holds a phrase's words in order, each 1 to `slop` places after the one before:
-  // the sum of the words' scores (BM25F._phrase_scores).
-  Searcher.prototype.phraseScores = function (game, clause, among, scores) {
-    var f = FIELD_NAMES.indexOf(clause.field);
+  // the sum of the words' scores (rulebot.search.scoring.BM25F._phrase_scores).
+  Searcher.prototype.phraseScores = function (clause, games, among, scores) {
     var each = clause.words.map(function (word) {
-      var kept = termScores(game, clause.field, word), map = new Map();
-      for (var i = 0; i < kept.docs.length; i++) map.set(kept.docs[i], kept.values[i]);
+      var kept = termScores(clause.field, word) || NO_SCORES, map = new Map();
+      for (var i = 0; i < kept.docs.length; i++) map.set(kept.docs[i], [kept.values[i], kept.places[i]]);
       return map;
     });
-    var ids = clause.words.map(function (word) { return game.ids.get(word); });
     each[0].forEach(function (_value, docnum) {
-      if (among && !among.has(docnum)) return;
+      if (!games.has(GAME_OF[docnum]) || (among && !among.has(docnum))) return;
       if (!each.every(function (map) { return map.has(docnum); })) return;
-      var sequence = game.fields[f].sequences[ENTRIES.get(docnum).n];
-      var places = ids.map(function (id) {
-        var out = [];
-        for (var i = 0; i < sequence.length; i++) if (sequence[i] === id) out.push(i);
-        return out;
-      });
-      if (!inOrder(places, clause.slop)) return;
+      if (!inOrder(each.map(function (map) { return map.get(docnum)[1]; }), clause.slop)) return;
       var sum = 0;
-      each.forEach(function (map) { sum += map.get(docnum); });
+      each.forEach(function (map) { sum += map.get(docnum)[0]; });
       scores.set(docnum, clause.weight === 1 ? sum : sum * clause.weight);
     });
   };
@@ -541,7 +547,7 @@
     return true;
   }
 
-  // The scores of the question's units (BM25F.score): per unit, per field, the best alternative; summed.
+  // The scores of the question's units (rulebot.search.scoring.BM25F.score): per unit, per field, the best alternative; summed.
   Searcher.prototype.score = function (units, eligible) {
     var self = this, byUnit = [], parts = [];
     units.forEach(function (unit) {
@@ -549,7 +555,7 @@
         var highest = new Map();
         alternatives.forEach(function (clause) {
           self.clauseScores(clause, null).forEach(function (value, docnum) {
-            if (!eligible.has(docnum)) return;
+            if (!eligible.has(GAME_OF[docnum])) return;
             if (value > (highest.get(docnum) || 0)) highest.set(docnum, value);
           });
         });
@@ -593,42 +599,49 @@
   // Whether the French fields of the corpus have a word and the English ones never do.
   function onlyFrench(word) {
     if (A.filler.has(word) || /^[0-9]+$/.test(word)) return false;
-    var english = terms("english", word), words = lexicon();
-    if (!english.length || words.body.has(english[0]) || words.english.has(english[0])) return false;
+    var english = terms("english", word);
+    if (!english.length || lexiconOf(english[0]).body.has(english[0]) || lexiconOf(english[0]).english.has(english[0])) return false;
     var french = terms("french", word);
-    return french.length > 0 && words.french.has(french[0]);
+    return french.length > 0 && lexiconOf(french[0]).french.has(french[0]);
   }
 
-  // Every game's terms a question's words are looked up in: the body's with how many entries hold each (close
-  // spellings of unknown words), and those of the other English fields and of the French ones (is a word only
-  // French?). From the lexicon on a game's page, which loads no other game's index; else from every game's index.
-  var LEXICON = null;
+  // Every game's terms a question's words are looked up in (the lexicon), in parts by their first letter
+  // (search_data.lexicon_part): the body's with how many entries hold each (close spellings of unknown words), the
+  // names' words with how many entries have each (the index's `names` field), and those of the other English fields
+  // and of the French ones (is a word only French?). Null while the part is not in.
+  var LEXICON = new Map();
 
-  function lexicon() {
-    if (LEXICON) return LEXICON;
-    var words = { body: new Map(), english: new Set(), french: new Set() }, data = DATA.lexicon;
-    var list = function (text) { return text ? text.split(" ") : []; };
-    if (data) {
-      var df = decode(data.df);
-      list(data.body).forEach(function (term, i) { words.body.set(term, df[i]); });
-      list(data.english).forEach(function (term) { words.english.add(term); });
-      list(data.french).forEach(function (term) { words.french.add(term); });
-    } else {
-      order.forEach(function (slug) {
-        var game = byGame[slug];
-        FIELD_NAMES.forEach(function (field, f) {
-          var into = field === "body" ? null : S.english_fields.indexOf(field) >= 0 ? words.english : S.french_fields.indexOf(field) >= 0 ? words.french : undefined;
-          if (into === undefined) return;
-          game.fields[f].postings.forEach(function (_postings, id) {
-            var term = game.terms[id];
-            if (into) into.add(term);
-            else words.body.set(term, documentFrequency("body", term));
-          });
-        });
-      });
+  // The part of the lexicon a word is in: its first letter or digit, "_" for any other (search_data.lexicon_part).
+  function lexiconPart(word) {
+    var first = word.charAt(0);
+    return /^[a-z0-9]$/.test(first) ? first : "_";
+  }
+
+  function lexicon(word) {
+    var part = lexiconPart(word);
+    var words = LEXICON.get(part), data = DATA["lexicon:" + part];
+    if (words) return words;
+    if (!data) {
+      lacking.add("_search/lexicon-" + part + ".js");
+      lackingWords = true;
+      return null;
     }
-    LEXICON = words;
+    words = { body: new Map(), names: new Map(), english: new Set(), french: new Set() };
+    var list = function (text) { return text ? text.split(" ") : []; };
+    var df = decode(data.df), namesDf = decode(data.names_df);
+    list(data.body).forEach(function (term, i) { words.body.set(term, df[i]); });
+    list(data.names).forEach(function (term, i) { words.names.set(term, namesDf[i]); });
+    list(data.english).forEach(function (term) { words.english.add(term); });
+    list(data.french).forEach(function (term) { words.french.add(term); });
+    LEXICON.set(part, words);
     return words;
+  }
+
+  var NO_WORDS = { body: new Map(), names: new Map(), english: new Set(), french: new Set() };
+
+  // The lexicon's part of a word, empty while it is not in (the question is asked again once it is).
+  function lexiconOf(word) {
+    return lexicon(word) || NO_WORDS;
   }
 
   function languageOf(text, list) {
@@ -637,7 +650,7 @@
     return evidence >= 2 ? "fr" : "en";
   }
 
-  // Group the words of a question into units, dropping question filler (search.make_units).
+  // Group the words of a question into units, dropping question filler (rulebot.search.question.make_units).
   function makeUnits(list, table) {
     var stemsOf = list.map(stem), units = [], i = 0;
     while (i < list.length) {
@@ -661,31 +674,12 @@
     return content.length ? content : units;
   }
 
-  // -- close spellings (Searcher._close_spellings) -----------------------------------------
-
-  // Every game's names' words with how many entries have each (the index's `names` field), by first letter.
-  var namesVocabulary = null;
-
-  function nameWords() {
-    if (namesVocabulary) return namesVocabulary;
-    var counts = new Map();
-    order.forEach(function (slug) {
-      byGame[slug].entries.forEach(function (entry) {
-        var seen = new Set();
-        [entry.title].concat(entry.aliases.map(function (a) { return a.text; })).forEach(function (name) {
-          split(name).forEach(function (word) { seen.add(fold(word)); });
-        });
-        seen.forEach(function (word) { counts.set(word, (counts.get(word) || 0) + 1); });
-      });
-    });
-    namesVocabulary = counts;
-    return counts;
-  }
+  // -- close spellings (rulebot.search.spelling.Spellings) ---------------------------------
 
   Searcher.prototype.known = function (word) {
     if (word.length < 4 || /^[0-9]+$/.test(word)) return true;
-    if (nameWords().get(word)) return true;
-    return terms("english", word).some(function (term) { return lexicon().body.has(term); });
+    if (lexiconOf(word).names.get(word)) return true;
+    return terms("english", word).some(function (term) { return lexiconOf(term).body.has(term); });
   };
 
   Searcher.prototype.closeSpellings = function (word) {
@@ -698,12 +692,13 @@
 
   Searcher.prototype.corrections = function (word) {
     var max = word.length <= 6 ? 1 : 2, found = new Map(), typedStem = stem(word);
-    nameWords().forEach(function (count, candidate) {
+    // A close spelling begins with the word's letter: it is in the word's part of the lexicon.
+    lexiconOf(word).names.forEach(function (count, candidate) {
       if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max && !found.has(candidate)) {
         found.set(candidate, [0, -count]);
       }
     });
-    lexicon().body.forEach(function (count, candidate) {
+    lexiconOf(typedStem).body.forEach(function (count, candidate) {
       if (candidate !== typedStem && candidate[0] === typedStem[0] && !found.has(candidate) && distance(candidate, typedStem, max) <= max) {
         found.set(candidate, [1, -count]);
       }
@@ -713,9 +708,9 @@
     return ranked.slice(0, 3).map(function (r) { return [r[0]]; });
   };
 
-  // -- asking (Searcher.ask) ----------------------------------------------------------------
+  // -- asking (rulebot.search.ranking.Searcher.ask) -----------------------------------------
 
-  // What a unit may match, per field: alternatives (Searcher._analyse_unit).
+  // What a unit may match, per field: alternatives (rulebot.search.query.Clauses.of_unit).
   Searcher.prototype.unitClauses = function (unit, acrossGames) {
     var self = this, alternatives = [[unit.alternatives[0], 1, null]];
     unit.alternatives.slice(1).forEach(function (alt) {
@@ -776,13 +771,13 @@
   };
 
   // Search for the units in one game (or all when slug is null): the best candidates by their words, with what
-  // their features are made of (Searcher._search); they are scored in ask.
+  // their features are made of (rulebot.search.ranking.Searcher._search); they are scored in ask.
   Searcher.prototype.search = function (units, slug) {
     var self = this, list = [];
     units.forEach(function (unit) { list = list.concat(unit.words); });
     var meanings = {};
     var proximity = this.proximity(units);
-    var eligible = new Set(this.docsOf(slug));
+    var eligible = new Set(slug ? [slug] : this.slugs);
     var found = this.score(units.map(function (unit) { return self.unitClauses(unit, !slug); }), eligible);
     var pool = found.totals;
     if (proximity.length) {
@@ -795,9 +790,13 @@
     }
     // The share of the units found in no entry (of the games searched): what the sources never mention.
     var absent = units.length ? found.unitsAbsent() / units.length : 0;
-    return best(pool, R.CANDIDATES).map(function (docnum) {
+    // The candidates are known once every term's postings are in; then their entries are needed.
+    if (lackingTerms) return [];
+    var candidates = best(pool, R.CANDIDATES), entries = candidates.map(entryAt);
+    if (entries.indexOf(null) >= 0) return [];
+    return candidates.map(function (docnum, at) {
       var coverage = units.length ? found.unitsMatched(docnum) / units.length : 0;
-      var entry = ENTRIES.get(docnum), game = entry.game.slug;
+      var entry = entries[at], game = entry.game.slug;
       if (!meanings[game]) {
         var own = slug ? units : makeUnits(list, tableOf(game, self.language)).slice(0, R.MAX_UNITS);
         meanings[game] = own.map(function (unit) { return self.meaning(unit); });
@@ -965,19 +964,20 @@
     return total > -700 ? 1 / (1 + Math.exp(-total)) : 0;
   }
 
+  // The entries an entry links to, by document number.
   function links(entry) {
-    return new Set(entry.seeAlso.concat(entry.modifies, entry.modifiedBy.map(function (m) { return m.id; })));
+    return new Set(entry.seeAlso.concat(entry.modifies, entry.modifiedBy.map(function (m) { return m.docnum; })));
   }
 
   function linked(one, other) {
-    return links(one.entry).has(other.id) || links(other.entry).has(one.id);
+    return links(one.entry).has(other.entry.docnum) || links(other.entry).has(one.entry.docnum);
   }
 
   function changes(one, other) {
-    return one.entry.modifies.indexOf(other.id) >= 0;
+    return one.entry.modifies.indexOf(other.entry.docnum) >= 0;
   }
 
-  // The results with those that make up the answer first (search._answer_first).
+  // The results with those that make up the answer first (rulebot.search.answer.answer_first).
   function answerFirst(results) {
     if (!results.length) return results;
     var top = results[0].score, parts = results.slice(0, 1), rest = [];
@@ -990,31 +990,31 @@
     return parts.concat(rest);
   }
 
-  // Put the entry of an expansion the question names before the rule it changes (Searcher._modifications_first).
+  // Put the entry of an expansion the question names before the rule it changes (rulebot.search.answer.modifications_first).
   Searcher.prototype.modificationsFirst = function (hits, ordering) {
-    var out = [], placed = new Set(), byId = new Map(), self = this;
-    hits.forEach(function (hit) { byId.set(hit.id, hit); });
+    var out = [], placed = new Set(), byDocnum = new Map();
+    hits.forEach(function (hit) { byDocnum.set(hit.entry.docnum, hit); });
     hits.forEach(function (hit) {
-      if (placed.has(hit.id)) return;
+      if (placed.has(hit.entry.docnum)) return;
       hit.entry.modifiedBy.forEach(function (modifier) {
         var expansion = modifier.expansion;
-        if (placed.has(modifier.id) || expansion === null || !(ordering[hit.game] && ordering[hit.game].has(expansion))) return;
-        var before = byId.get(modifier.id);
+        if (placed.has(modifier.docnum) || expansion === null || !(ordering[hit.game] && ordering[hit.game].has(expansion))) return;
+        var before = byDocnum.get(modifier.docnum);
         if (!before) {
-          var entry = byGame[hit.game].entries.filter(function (e) { return e.id === modifier.id; })[0];
-          if (!entry) return;
+          var entry = entryAt(modifier.docnum);
+          if (!entry) return;  // its entries file is asked for
           before = { id: entry.id, game: hit.game, entry: entry, score: hit.score, coverage: hit.coverage, meanings: hit.meanings, features: hit.features };
         }
         out.push(before);
-        placed.add(before.id);
+        placed.add(modifier.docnum);
       });
       out.push(hit);
-      placed.add(hit.id);
+      placed.add(hit.entry.docnum);
     });
     return out;
   };
 
-  // The best entry of each other game scoring at least `share` of the best answer (search.answer.runners_up).
+  // The best entry of each other game scoring at least `share` of the best answer (rulebot.search.answer.runners_up).
   function runnersUp(byGameHits, results, share) {
     var top = results[0].score, shown = results[0].game, out = [];
     byGameHits.forEach(function (hits, slug) {
@@ -1023,31 +1023,33 @@
     return out;
   }
 
-  // How many of a game's own terms the question uses (QuestionReader.game_terms_in).
+  // How many of a game's own terms the question uses (rulebot.search.question.QuestionReader.game_terms_in).
   function gameTermsIn(stemsOf, slug) {
     return gameSettings(slug).terms.filter(function (term) { return findPhrase(stemsOf, term) >= 0; }).length;
   }
 
-  // The stems of a question's words that say what it is about (signals.content_stems).
+  // The stems of a question's words that say what it is about (rulebot.search.signals.content_stems).
   function contentStems(list) {
     return new Set(list.filter(function (w) { return !A.filler.has(w) && numberOf(w) === null; }).map(stem));
   }
 
-  // Whether an entry states a number for something the question counts (signals.states_count).
+  // Whether an entry states a number for something the question counts (rulebot.search.signals.states_count).
   function statesCount(hit, list) {
     var found = false;
     contentStems(list).forEach(function (s) { if (hit.entry.counted.has(s)) found = true; });
     return found;
   }
 
-  // Rank the entries that answer a question, best first: {results, confident, words, meanings} (Searcher.ask).
+  // Rank the entries that answer a question, best first: {results, confident, words, meanings} (rulebot.search.ranking.Searcher.ask).
   function ask(question, game) {
     var text = cleanQuestion(question);
     var list = words(text);
     if (!list.length) return null;
-    var indexed = order.filter(function (slug) { return byGame[slug].index; });
-    var searcher = new Searcher(game ? [game] : indexed);
+    var searcher = new Searcher(game ? [game] : order);
     var language = searcher.language = languageOf(text, list);
+    // A question is read with the lexicon's parts of its words: until they are in, it is not searched.
+    list.forEach(function (word) { searcher.closeSpellings(word); });
+    if (lackingWords) return { results: [], confident: false, probability: 0, searcher: searcher, words: list, asked: list };
     var intent = readIntent(list, language);
     list = intent.words.length ? intent.words : list;
     var asked = list;
@@ -1058,7 +1060,7 @@
     if (games.length === 1) list = searcher.withoutExpansionNames(list, games[0]);
     var byGameHits = new Map();
     if (games.length) {
-      searcher.slugs = games.filter(function (slug) { return indexed.indexOf(slug) >= 0; });
+      searcher.slugs = games;
       searcher.slugs.forEach(function (slug) {
         byGameHits.set(slug, searcher.search(makeUnits(list, tableOf(slug, language)).slice(0, R.MAX_UNITS), slug));
       });
@@ -1121,23 +1123,25 @@
       searcher.closeSpellings(w).forEach(function (c) { forms.add(stem(c[0])); });
       return forms;
     });
-    var all = new Set(), found = [];
+    var all = new Set(), named = new Set();
     said.forEach(function (forms) { forms.forEach(function (s) { all.add(s); }); });
-    order.forEach(function (slug) {
-      if (slug === here || !byGame[slug]) return;
-      byGame[slug].entries.forEach(function (entry) {
-        if (!entry.nameStems) {  // the stems of its title and aliases, as its index would give them (not loaded here)
-          entry.nameStems = [entry.title].concat(entry.aliases.map(function (a) { return a.text; })).map(nameStems);
-        }
-        var named = entry.nameStems.some(function (stemsOf) {
-          if (!stemsOf.length || stemsOf.join("").length < R.MIN_NAME_LETTERS) return false;
-          return stemsOf.every(function (s) { return all.has(s); }) &&
-            said.every(function (forms) { return stemsOf.some(function (s) { return forms.has(s); }); });
-        });
-        if (named) found.push({ entry: entry, other: true });
+    // A name the question says has every stem in `all`: its first one, by which the terms files list it, too.
+    var lists = Array.from(all).map(namesBy);
+    if (lists.indexOf(null) >= 0) return [];  // their terms files are asked for
+    lists.forEach(function (list) {
+      list.forEach(function (pair) {
+        var docnum = pair[0], stemsOf = pair[1];
+        if (GAME_OF[docnum] === here || named.has(docnum)) return;
+        if (!stemsOf.length || stemsOf.join("").length < R.MIN_NAME_LETTERS) return;
+        if (stemsOf.every(function (s) { return all.has(s); }) &&
+            said.every(function (forms) { return stemsOf.some(function (s) { return forms.has(s); }); })) named.add(docnum);
       });
     });
-    return found.slice(0, OTHER_GAME_RESULTS);
+    // In the site's order of the games, each game's in corpus order.
+    var found = Array.from(named).sort(function (a, b) {
+      return order.indexOf(GAME_OF[a]) - order.indexOf(GAME_OF[b]) || N_OF[a] - N_OF[b];
+    }).slice(0, OTHER_GAME_RESULTS).map(entryAt);
+    return found.filter(Boolean).map(function (entry) { return { entry: entry, other: true }; });
   }
 
   // The question's stems: what snippets and aliases are matched with.
@@ -1152,12 +1156,18 @@
 
   // The answer to a question on this page: its results (this game's first on a game's page, then the other
   // games' entries it names, marked `other`), whether it is sure, and the stems it says.
+  // When files it needs are not in yet, it has no results and lists them (`lacking`): the terms files of its words
+  // first, then the entries files of its candidates.
   function search(query) {
+    lacking = new Set();
+    lackingWords = lackingTerms = false;
     var answer = ask(query, here);
     if (!answer) return null;
     var results = answer.results.map(function (hit) { return { entry: hit.entry, other: false }; });
-    if (here) results = results.concat(otherGames(answer));
-    return { results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language };
+    if (here && !lackingWords) results = results.concat(otherGames(answer));
+    var files = Array.from(lacking);
+    if (files.length) results = [];
+    return { results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language, lacking: files };
   }
 
   // The alias a result is found by, when the question names it rather than the title.
@@ -1197,10 +1207,13 @@
   };
 
   // The browser's analysis, for scripts and tests: the terms an analysis ("english", "french", "names") makes
-  // of a text, and its folded words, as rulebot.language.analysis makes them (once the search's settings are in).
+  // of a text, and its folded words, as rulebot.language.analysis makes them (once the search's settings are in);
+  // and the files a term's postings and a word's lexicon are in (rulebot.site.search_data.shard_of, lexicon_part).
   window.RULEBOT_SEARCH = {
     terms: function (analysis, text) { return terms(analysis, text); },
-    words: words
+    words: words,
+    shard: function (term) { return shardOf(term); },
+    lexiconPart: lexiconPart
   };
 
   update();

@@ -10,31 +10,35 @@
  * global window.RULEBOT_DATA, loaded by <script> tags, so the search works
  * over http and from file:// alike (where fetch() of a JSON file is refused).
  * rulebot/site/search_data.py writes them and documents their content:
- *   _search/games.js          "games": the games, and under "search" the
- *                             ranking's constants (rulebot/index/fields.py, rulebot/search/constants.py), the
+ *   _search/games.js          "games": the games and their pages, and under
+ *                             "search" the ranking's constants
+ *                             (rulebot/index/fields.py, rulebot/search/constants.py), the
  *                             stop words and question words, the words of
  *                             counts, the index's statistics and each game's
- *                             names, expansions, terms and vocabulary
- *   _search/<game>.names.js   "names:<slug>": each entry's id, kind, title,
- *                             aliases, flags and page
- *   _search/<game>.index.js   "index:<slug>": each entry's terms per field,
- *                             as the index has them, and what the ranking reads
- *   _search/lexicon.js        "lexicon": every game's words a question's words are
- *                             looked up in (close spellings, French), for a game's page
+ *                             documents, names, expansions, terms and vocabulary
+ *   _search/lexicon-<c>.js    "lexicon:<c>": every game's words that begin with
+ *                             the letter c (close spellings, French words)
+ *   _search/terms-<n>.js      "terms:<n>": the postings of the terms whose hash
+ *                             is n, as the index has them
+ *   _search/entries-<n>.js    "entries:<n>": the n-th run of entries in the
+ *                             index (games.js says how many a file holds): what
+ *                             a result shows of each and what the ranking reads
  *   _search/<game>.texts.js   "texts:<slug>:0": each entry's plain text, for snippets
  *                             (a game of several pages: its n-th page's, <game>.texts-<n>.js)
+ *   _search/<game>.pages.js   "pages:<slug>": the ids of each page's entries
  * with the scripts _static/search-engine.js and _static/stemmers.js (the
  * Snowball stemmers, which stem questions as PyStemmer stemmed the corpus).
  * A page loads none of them when it opens: the first focus of the search box
- * (or a key typed in it, or a page opened with ?q=) injects their <script>
- * tags. A game's page loads that game's names and index, the other games'
- * names and the lexicon; pages of no game (home, sources) load every game's
- * names and index.
+ * (or a key typed in it, or a page opened with ?q=) injects the tags of the
+ * engine, the stemmers and games.js; then each question's search lists the
+ * files it lacks (its words' lexicon and terms files, its candidates'
+ * entries files), which are loaded, and the question is asked again once
+ * they are in. A file that cannot be loaded is said in the results area.
  * The texts of a page's entries are loaded when one of them is among the
  * results, for its snippet. On a game's page, an address whose #anchor is no
  * element of the page (an entry on another page of a large game, from a link
- * made before it was split) loads the game's names to find the entry's page,
- * and goes there.
+ * made before it was split) loads the game's pages file to find the entry's
+ * page, and goes there.
  *
  * SHOWING. Up to ten results, best first, each a row that opens its
  * entry's anchor on the page it is on (the whole row is the link's target),
@@ -107,48 +111,31 @@
     document.head.appendChild(script);
   }
 
-  // The files this page's search ranks with (every game's, once the list of games is in).
-  function wanted() {
-    var list = ["_static/stemmers.js", "_static/search-engine.js", "_search/games.js"];
-    if (here) list.push("_search/lexicon.js", "_search/" + here + ".names.js", "_search/" + here + ".index.js");
-    ((DATA.games && DATA.games.games) || []).forEach(function (game) {
-      if (game.slug === here) return;
-      list.push("_search/" + game.slug + ".names.js");
-      if (!here) list.push("_search/" + game.slug + ".index.js");
-    });
-    return list;
-  }
+  // The files every search needs, whatever its words: the engine, the stemmers and the settings.
+  var WANTED = ["_static/stemmers.js", "_static/search-engine.js", "_search/games.js"];
+  var asked = [];  // the files the engine asked for, for the questions searched so far
 
   function start() {
     started = true;
-    wanted().forEach(function (file) { load(file); });
+    WANTED.forEach(function (file) { load(file); });
   }
 
-  function complete() {
-    return wanted().every(function (file) { return files[file] === "loaded" || files[file] === "failed"; });
-  }
-
-  function failed() {
-    return wanted().some(function (file) { return files[file] === "failed"; });
+  function isIn(file) {
+    return files[file] === "loaded" || files[file] === "failed";
   }
 
   // An #anchor that is no element of this game page: the entry is on another
-  // of the game's pages (its names say which); go there.
+  // of the game's pages (its pages file says which); go there.
   function followMovedEntry() {
     var id = window.location.hash.slice(1);
     if (!here || !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(id) || document.getElementById(id)) return;
-    load("_search/" + here + ".names.js", function () {
-      var names = DATA["names:" + here];
-      if (!names) return;
+    load("_search/" + here + ".pages.js", function () {
+      var pages = DATA["pages:" + here];  // each page's entries' ids
+      if (!pages) return;
       var current = window.location.pathname.split("/").pop() || "index.html";
-      for (var i = 0; i < names.entries.length; i++) {
-        var row = names.entries[i];  // [id, kind, title, aliases, flags, page]
-        if (row[0] === id) {
-          var page = names.pages[row[5]];
-          if (page !== current) window.location.replace(page + "#" + id);
-          return;
-        }
-      }
+      Object.keys(pages.pages).forEach(function (page) {
+        if (page !== current && pages.pages[page].split(" ").indexOf(id) >= 0) window.location.replace(page + "#" + id);
+      });
     });
   }
 
@@ -182,10 +169,9 @@
 
   // An entry's text in `lang` (its file, and its text once that is in), for its snippet.
   function translatedText(entry, lang) {
-    var game = entry.game, n = game.pages.indexOf(entry.page);
     var file = entry.texts.replace(/\.js$/, "." + lang + ".js");
-    var texts = DATA["texts:" + game.slug + ":" + n + ":" + lang];
-    return { file: file, text: texts ? texts.texts[game.byPage[n].indexOf(entry)] : null };
+    var texts = DATA["texts:" + entry.game.slug + ":" + entry.pageNumber + ":" + lang];
+    return { file: file, text: texts ? texts.texts[entry.place] : null };
   }
 
   // The page a result opens: in the answer's language when its game has pages in it.
@@ -306,7 +292,7 @@
       var query = input.value.trim();
       var lang = pageLang !== "en" ? pageLang : null;
       var extra = lang ? [languageFile(lang)] : [];
-      var state = query + "\n" + wanted().concat(extra).filter(function (file) { return files[file] === "loaded" || files[file] === "failed"; }).length;
+      var state = query + "\n" + WANTED.concat(asked, extra).filter(isIn).length;
       state += "\n" + Object.keys(DATA).filter(function (key) { return key.indexOf("lang:") === 0; }).length;
       if (state === shown) return;
       shown = state;
@@ -318,9 +304,18 @@
       setOpen(!!query);
       if (!query) { status.textContent = ""; list.removeAttribute("data-lang"); return; }
       start();
-      var done = complete();
       var answer = engine() && engine().ready() ? engine().search(query) : null;
+      // The files this question still needs (its words' terms, its candidates' entries): loaded, then it is asked again.
+      var lacking = answer ? answer.lacking : [];
+      lacking.forEach(function (file) {
+        if (asked.indexOf(file) < 0) asked.push(file);
+        load(file);
+      });
+      var done = WANTED.every(isIn) && lacking.every(isIn);
+      // A file that failed, or is in without its data, cannot be waited for.
+      var failed = WANTED.some(function (file) { return files[file] === "failed"; }) || lacking.some(isIn);
       lang = answerLanguage(answer);
+      if (lacking.length) answer = null;  // no answer until its files are in
       if (lang !== "en" && !DATA["lang:" + lang]) {
         load(languageFile(lang));  // its words, then the answer again
         if (files[languageFile(lang)] !== "failed") done = false;
@@ -333,7 +328,7 @@
       status.textContent = results.length
         ? (answer.confident ? count : say(lang, "No entry answers this clearly; the closest of {results}.", { results: count }))
         : !done ? say(lang, "Loading the search\u2026")
-        : failed() ? say(lang, "The search could not load its data.")
+        : failed ? say(lang, "The search could not load its data.")
         : say(lang, "No entry matches \u201c{query}\u201d.", { query: query });
       if (lang !== pageLang) status.lang = lang; else status.removeAttribute("lang");
       results.forEach(function (r) {
