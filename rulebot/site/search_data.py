@@ -72,8 +72,7 @@ from typing import Any
 from rulebot.corpus.model import Corpus, Entry
 from rulebot.index import fields
 from rulebot.index.payload import StoredEntry
-from rulebot.index.reader import PAYLOAD_FIELD
-from rulebot.index.whoosh_format import LENGTHS
+from rulebot.index.reader import PAYLOAD_FIELD, STORED_LENGTHS
 from rulebot.language import analysis, quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 from rulebot.search import constants, features
@@ -294,7 +293,7 @@ def search_settings(corpus: Corpus, indexed: Indexed, shards: int) -> dict[str, 
         "documents": indexed.documents,
         "shards": shards,
         "per_file": ENTRIES_PER_FILE,
-        "length_bytes": list(LENGTHS),
+        "length_bytes": list(STORED_LENGTHS),
         "lengths": indexed.lengths,
         "order": list(corpus.games),
         "games": games,
