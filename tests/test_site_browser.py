@@ -572,6 +572,31 @@ def test_game_page_reads_words_as_the_command(browser, sites):  # type: ignore[n
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_base_game_only_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
+    """A question about the base game alone leaves the expansions out on the site as `rulebot ask` does, on a game's
+    page and on the home page; one that names an expansion or speaks of expansions is no such reading."""
+    questions = [
+        ("how many places of power with 2 players, base game only", "res-arcana"),
+        ("how many places of power with 2 players in the base game", "res-arcana"),
+        ("combien de lieux de pouvoir à 2 joueurs sans extension", "res-arcana"),
+        ("how many places of power with 2 players, base game only", None),
+        ("points to win without expansions", None),
+        ("how does perlae imperii change the base game setup", None),
+        ("how do i add the expansion to the base game", "res-arcana"),
+        ("base game setup", None),
+    ]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
+def test_base_game_only_is_said(page, base):  # type: ignore[no-untyped-def]
+    """The results say that the expansions were left out, in the page's language."""
+    page.goto(base["shipped"] + "res-arcana/index.html")
+    _search(page, "how many places of power with 2 players, base game only")
+    assert page.inner_text("#search--status").endswith("Base game only: the expansions are left out.")
+    _search(page, "how many places of power with 2 players")
+    assert "Base game only" not in page.inner_text("#search--status")
+
+
 def test_question_of_letters_no_entry_has_is_answered(page, base):  # type: ignore[no-untyped-def]
     """A question whose words begin with letters no word of the corpus begins with says that no entry matches."""
     page.goto(base["shipped"] + "index.html")

@@ -261,6 +261,8 @@ def search_settings(corpus: Corpus, indexed: Indexed, shards: int) -> dict[str, 
     for slug, game in corpus.games.items():
         games[slug] = {
             "docs": _runs([indexed.docnums[entry.id] for entry in corpus.entries_of(slug)]),
+            # the entries of its expansions: those a question about the base game alone leaves out
+            "expansion_docs": _runs([indexed.docnums[entry.id] for entry in corpus.entries_of(slug) if entry.expansion]),
             "names": sorted({" ".join(analysis.words(name)) for name in (game.name, *game.aliases)} - {""}, key=lambda n: (-len(n.split()), n)),
             "expansions": [[expansion.slug, " ".join(analysis.words(expansion.name))] for expansion in game.expansions],
             "terms": [stems for stems in (" ".join(map(analysis.stem, analysis.words(term))) for term in game.terms) if stems],
@@ -277,6 +279,9 @@ def search_settings(corpus: Corpus, indexed: Indexed, shards: int) -> dict[str, 
             "french_letters": analysis.FRENCH_LETTERS,
             "english_stop_words": sorted(analysis.ENGLISH_STOP_WORDS),
             "french_stop_words": sorted(analysis.FRENCH_STOP_WORDS),
+            "base_game_only": [" ".join(phrase) for phrase in analysis.BASE_GAME_ONLY],
+            "base_game": [" ".join(phrase) for phrase in analysis.BASE_GAME],
+            "expansion_words": sorted(analysis.EXPANSION_WORDS),
         },
         "quantities": {
             "number_words": quantities.NUMBER_WORDS,

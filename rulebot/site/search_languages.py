@@ -36,6 +36,7 @@ SEARCH_LABELS = (
     N_("House rule — not an official ruling"),
     N_("Draft"),
     N_("Search every game"),
+    N_("Base game only: the expansions are left out."),
 )
 """The words templates/static/search.js shows (its `say`), in English as written there."""
 

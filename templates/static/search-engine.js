@@ -42,7 +42,8 @@
  *
  * Defines window.RULEBOT_ENGINE: update() (takes in the search data loaded
  * so far), ready() (whether the settings and stemmers are in), search(query)
- * ({results: [{entry, other}], confident, said, language, lacking: the files
+ * ({results: [{entry, other}], confident, said, language, baseGameOnly: the games
+ * whose expansions a question about the base game alone left out, lacking: the files
  * it still needs, when its results wait for them} or null),
  * snippet(entry, said), aliasShown(entry, said); and
  * window.RULEBOT_SEARCH: the browser's analysis, terms(analysis, text) and
@@ -132,6 +133,7 @@
   var order = null;   // every game's slug in the site's order, once games.js is in
   var byGame = {};    // slug -> {slug, name, pages}
   var GAME_OF = [];   // by document number: its entry's game (slug)
+  var OF_EXPANSION = [];  // by document number: true for an entry of an expansion
   var N_OF = [];      // by document number: its entry's number in its game (corpus order)
   var ENTRIES = new Map();  // the entries whose file is in, by document number
   var untexted = [];  // the entries whose text is not in yet
@@ -153,6 +155,9 @@
         var n = 0;
         S.games[game.slug].docs.forEach(function (run) {
           for (var docnum = run[0]; docnum < run[0] + run[1]; docnum++) { GAME_OF[docnum] = game.slug; N_OF[docnum] = n++; }
+        });
+        S.games[game.slug].expansion_docs.forEach(function (run) {
+          for (var docnum = run[0]; docnum < run[0] + run[1]; docnum++) OF_EXPANSION[docnum] = true;
         });
       });
       prepareSettings();
@@ -293,7 +298,10 @@
       strong: set(S.analysis.strong_french_markers),
       letters: S.analysis.french_letters,
       englishStops: set(S.analysis.english_stop_words),
-      frenchStops: set(S.analysis.french_stop_words)
+      frenchStops: set(S.analysis.french_stop_words),
+      baseGameOnly: S.analysis.base_game_only.map(function (p) { return p.split(" "); }),
+      baseGame: S.analysis.base_game.map(function (p) { return p.split(" "); }),
+      expansionWords: set(S.analysis.expansion_words)
     };
     Q = {
       numbers: S.quantities.number_words,
@@ -501,6 +509,8 @@
   function Searcher(slugs) {
     this.slugs = slugs;  // the games searched
     this.spelling = new Map();
+    this.baseOnly = new Set();  // the games whose base game alone the question asks about
+    this.baseOf = null;  // the game searched now, when its expansions' entries are left out
   }
 
   // A clause's scores: {docnum: score} for the documents it matches among the searched games.
@@ -555,7 +565,7 @@
         var highest = new Map();
         alternatives.forEach(function (clause) {
           self.clauseScores(clause, null).forEach(function (value, docnum) {
-            if (!eligible.has(GAME_OF[docnum])) return;
+            if (!eligible.has(GAME_OF[docnum]) || (self.baseOf && OF_EXPANSION[docnum])) return;
             if (value > (highest.get(docnum) || 0)) highest.set(docnum, value);
           });
         });
@@ -778,6 +788,9 @@
     var meanings = {};
     var proximity = this.proximity(units);
     var eligible = new Set(slug ? [slug] : this.slugs);
+    // A game's search leaves its expansions' entries out when the question is about its base game alone (as
+    // rulebot.search.ranking.Searcher._eligible does); a search of every game, after (_search_everywhere).
+    this.baseOf = slug && this.baseOnly.has(slug) ? slug : null;
     var found = this.score(units.map(function (unit) { return self.unitClauses(unit, !slug); }), eligible);
     var pool = found.totals;
     if (proximity.length) {
@@ -867,8 +880,26 @@
   };
 
   Searcher.prototype.searchEverywhere = function (list) {
-    return this.search(makeUnits(list, allTable(this.language)).slice(0, R.MAX_UNITS), null);
+    var baseOnly = this.baseOnly;
+    return this.search(makeUnits(list, allTable(this.language)).slice(0, R.MAX_UNITS), null).filter(function (hit) {
+      return !(baseOnly.has(hit.game) && hit.entry.expansion !== null);
+    });
   };
+
+  // The question's words without the phrase by which it says it is about the base game alone, or null when it says
+  // none (rulebot.search.question._without_base_game): "base game" alone only when `bare` (a game given or named).
+  function withoutBaseGame(list, bare) {
+    var phrases = A.baseGameOnly.concat(bare ? A.baseGame : []);
+    var ordered = phrases.map(function (p, i) { return [p, i]; }).sort(function (a, b) { return b[0].length - a[0].length || a[1] - b[1]; });
+    for (var k = 0; k < ordered.length; k++) {
+      var phrase = ordered[k][0], at = findPhrase(list, phrase);
+      if (at < 0) continue;
+      var rest = list.slice(0, at).concat(list.slice(at + phrase.length));
+      if (rest.some(function (w) { return A.expansionWords.has(w); }) || rest.every(function (w) { return A.filler.has(w); })) return null;
+      return rest;
+    }
+    return null;
+  }
 
   // The ranking model (rulebot.search.features): a candidate's feature vector (describe), its score, and the
   // probability that the first answer is right (evidence, probability), by the weights of R.MODEL.
@@ -1057,6 +1088,14 @@
     if (games.length === 1) list = searcher.withoutGameName(list, games[0]);
     var named = {};
     games.forEach(function (slug) { named[slug] = searcher.namedExpansions(list, slug); });
+    // "base game only" leaves the expansions out of the games the question is about (of every game that has
+    // expansions when it names none), unless it names an expansion (rulebot.search.question.QuestionReader.read).
+    var about = (games.length ? games : order).filter(function (slug) { return gameSettings(slug).expansions.length; });
+    searcher.baseOnly = new Set();
+    if (about.length && !games.some(function (slug) { return named[slug].size; })) {
+      var rest = withoutBaseGame(list, games.length > 0);
+      if (rest) { list = rest; searcher.baseOnly = new Set(about); }
+    }
     if (games.length === 1) list = searcher.withoutExpansionNames(list, games[0]);
     var byGameHits = new Map();
     if (games.length) {
@@ -1110,7 +1149,8 @@
       probability: chance,
       searcher: searcher,
       words: list,
-      asked: asked
+      asked: asked,
+      baseGameOnly: Array.from(searcher.baseOnly)
     };
   }
 
@@ -1167,7 +1207,10 @@
     if (here && !lackingWords) results = results.concat(otherGames(answer));
     var files = Array.from(lacking);
     if (files.length) results = [];
-    return { results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language, lacking: files };
+    return {
+      results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language, lacking: files,
+      baseGameOnly: answer.baseGameOnly || []
+    };
   }
 
   // The alias a result is found by, when the question names it rather than the title.
