@@ -52,6 +52,18 @@ def test_wheel_carries_corpus_and_templates(wheel: Path):
     assert "rulebot/locale/fr/LC_MESSAGES/rulebot.mo" in names
 
 
+def test_wheel_declares_and_carries_the_stemmers_licence(wheel: Path):
+    """The wheel ships Snowball's code (the site's stemmers) beside rulebot's: its metadata names both licences, and it
+    carries the Snowball licence's text as a licence file."""
+    archive = zipfile.ZipFile(wheel)
+    dist_info = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA")).rpartition("/")[0]
+    metadata = archive.read(f"{dist_info}/METADATA").decode("utf-8").partition("\n\n")[0].splitlines()
+    assert "License-Expression: MIT AND BSD-3-Clause" in metadata
+    assert "License-File: templates/static/stemmers-LICENSE.txt" in metadata
+    carried = archive.read(f"{dist_info}/licenses/templates/static/stemmers-LICENSE.txt")
+    assert carried == (ROOT / "templates" / "static" / "stemmers-LICENSE.txt").read_bytes()
+
+
 def test_wheel_answers_in_french_with_french_labels(wheel: Path, tmp_path: Path):
     """Unpacked alone, the wheel answers a French question in French, with the labels of its compiled catalog."""
     zipfile.ZipFile(wheel).extractall(tmp_path / "site")

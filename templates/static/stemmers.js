@@ -6,7 +6,8 @@
  * JavaScript generator's output, unchanged: base-stemmer.js, english-stemmer.js, french-stemmer.js,
  * from sphinx/search/non-minified-js/ of the PyPI package sphinx 9.2.0
  * (sha256 4c3ec13b612712c0d3ce4cbdd9e3eb91e68577e07a8e31f32f21cf178453578c).
- * Its licence, also in stemmers-LICENSE.txt beside this file:
+ * Its licence, from the PyPI package snowballstemmer 3.0.1 (sha256 6cd7b3897da8d6c9ffb968a6781fa6532dce9c3618a4b127d920dab764a19064),
+ * also in stemmers-LICENSE.txt beside this file:
  *
  * Copyright (c) 2001, Dr Martin Porter
  * Copyright (c) 2004,2005, Richard Boulton
@@ -519,6 +520,7 @@ BaseStemmer = function() {
         return this.current.slice(0, this.limit);
     };
 };
+// -- end of base-stemmer.js --
 
 // -- english-stemmer.js (verbatim) --
 // Generated from english.sbl by Snowball 3.0.1 - https://snowballstem.org/
@@ -1587,6 +1589,7 @@ var EnglishStemmer = function() {
         return base.getCurrent();
     };
 };
+// -- end of english-stemmer.js --
 
 // -- french-stemmer.js (verbatim) --
 // Generated from french.sbl by Snowball 3.0.1 - https://snowballstem.org/
@@ -2954,6 +2957,7 @@ var FrenchStemmer = function() {
         return base.getCurrent();
     };
 };
+// -- end of french-stemmer.js --
 
   // One stemmer of each language, reused: stemWord starts afresh from the word it is given.
   var english = new EnglishStemmer(), french = new FrenchStemmer();
