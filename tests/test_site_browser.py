@@ -755,11 +755,11 @@ def phone(browser, base: dict[str, str]):  # type: ignore[no-untyped-def]
 
 
 def _french_questions() -> list[str]:
-    """The French questions of the question sets (the held-out half too) about Molthar, the game with French pages."""
+    """The French questions of the development question sets about Molthar, the game with French pages."""
     import json
 
     rows = []
-    for name in ("questions.jsonl", "questions-players-dev.jsonl", "questions-players-test.jsonl"):
+    for name in ("questions.jsonl", "questions-players-dev.jsonl", "questions-fresh-dev.jsonl"):
         for line in (Path(__file__).parent / name).read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             if row.get("lang") == "fr" and "portals-of-molthar" in (row.get("game"), row.get("expect_game")):
