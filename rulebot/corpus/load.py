@@ -9,17 +9,17 @@ rulebot.corpus.checks; the loader walks the folders and puts it together.
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import dataclasses
 import functools
 import hashlib
 import os
 import pickle
+import types
+import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import ModuleType
 
 from rulebot import collector
 from rulebot.corpus import games, setup_toml, translations
@@ -173,7 +173,9 @@ class ParsedFiles:
                 parsed = _KeptUnpickler(kept).load()
         except Exception:  # missing, refused, or damaged in any of the ways a pickle can be: parsed again
             return None
-        return parsed if isinstance(parsed, ParsedFile) else None
+        # The unpickler makes only the allowed classes, but of any contents: a ParsedFile of numbers would
+        # break every load after this one, so a kept parse is used only if it holds what a parse makes.
+        return parsed if _is_shaped(parsed, ParsedFile) else None
 
     def put(self, path: Path, key: bytes, parsed: ParsedFile) -> None:
         """Keep a file as parsed (at the next save())."""
@@ -198,26 +200,62 @@ class ParsedFiles:
 
 
 class _KeptUnpickler(pickle.Unpickler):
-    """Reads a kept parse, making rulebot's own data classes (dataclasses and named tuples of the modules a
-    parse is made by) and plain values only: any other class or function a pickle names is refused."""
-
-    _PLAIN: frozenset[str] = frozenset({"bool", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str", "tuple"})
+    """Reads a kept parse, making only the classes a parse is made of (_kept_classes) and the values pickle
+    writes without a call (strings, numbers, lists, tuples, dicts): any other class or function a pickle names,
+    a builtin too (`list(bytes(n))` would allocate n bytes), is refused without being called."""
 
     def find_class(self, module: str, name: str) -> Callable[..., object]:
-        if module == "builtins" and name in self._PLAIN:
-            found: object = getattr(builtins, name)
-        else:
-            owner = next((m for m in _parser_modules() if m.__name__ == module), None)
-            found = getattr(owner, name, None) if owner is not None and name.isidentifier() else None
-            is_model = isinstance(found, type) and (dataclasses.is_dataclass(found) or (issubclass(found, tuple) and hasattr(found, "_fields")))
-            if not is_model:
-                raise pickle.UnpicklingError(f"unexpected {module}.{name}")
-        assert callable(found)
+        found = _kept_classes().get(f"{module}.{name}")
+        if found is None:
+            raise pickle.UnpicklingError(f"unexpected {module}.{name}")
         return found
 
 
 @functools.cache
-def _parser_modules() -> tuple[ModuleType, ...]:
+def _kept_classes() -> dict[str, type]:
+    """The classes a kept parse holds, by qualified name: a ParsedFile, its entries and their aliases, its problems.
+    (An entry's translations are added after parsing, from the translation files: a parse holds none.)"""
+    from rulebot.corpus.model import Alias, Entry
+
+    return {f"{kind.__module__}.{kind.__qualname__}": kind for kind in (ParsedFile, Entry, Alias, Problem)}
+
+
+def _is_shaped(value: object, expected: object) -> bool:
+    """Whether a value unpickled from a kept parse is of the type `expected` (a class, or a type annotation
+    of the classes a parse is made of: `str | None`, `tuple[Alias, ...]`, `list[Entry]`), all the way down:
+    a dataclass or named tuple with exactly its fields, each of its annotated type."""
+    if isinstance(expected, types.UnionType) or typing.get_origin(expected) is typing.Union:
+        return any(_is_shaped(value, option) for option in typing.get_args(expected))
+    origin = typing.get_origin(expected)
+    if origin is not None:  # list[X] or tuple[X, ...]: the container itself, then each item
+        (item, *_) = typing.get_args(expected)
+        return type(value) is origin and all(_is_shaped(v, item) for v in value)  # type: ignore[attr-defined]
+    if expected is None or expected is type(None):
+        return value is None
+    if type(value) is not expected:  # exactly: a bool is no line number, a tuple no Problem
+        return False
+    hints = _field_types(expected)
+    if hints is None:
+        return True  # str, int, bool
+    if isinstance(value, tuple):  # a named tuple: its items are its fields
+        return len(value) == len(hints) and all(_is_shaped(v, t) for v, t in zip(value, hints.values()))
+    fields = vars(value)
+    return fields.keys() == hints.keys() and all(_is_shaped(fields[name], t) for name, t in hints.items())
+
+
+@functools.cache
+def _field_types(kind: type) -> dict[str, object] | None:
+    """The annotated type of each field of a dataclass or named tuple, in order; None for any other class."""
+    if dataclasses.is_dataclass(kind):
+        hints = typing.get_type_hints(kind)
+        return {f.name: hints[f.name] for f in dataclasses.fields(kind)}
+    if issubclass(kind, tuple) and hasattr(kind, "_fields"):
+        return dict(typing.get_type_hints(kind))
+    return None
+
+
+@functools.cache
+def _parser_modules() -> tuple[types.ModuleType, ...]:
     """The modules that parse an entries file and define what it is parsed into."""
     from rulebot import errors
     from rulebot.corpus import entries, kinds, model
