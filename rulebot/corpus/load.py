@@ -243,15 +243,17 @@ def _is_shaped(value: object, expected: object) -> bool:
     return fields.keys() == hints.keys() and all(_is_shaped(fields[name], t) for name, t in hints.items())
 
 
-@functools.cache
 def _field_types(kind: type) -> dict[str, object] | None:
     """The annotated type of each field of a dataclass or named tuple, in order; None for any other class."""
-    if dataclasses.is_dataclass(kind):
-        hints = typing.get_type_hints(kind)
-        return {f.name: hints[f.name] for f in dataclasses.fields(kind)}
-    if issubclass(kind, tuple) and hasattr(kind, "_fields"):
-        return dict(typing.get_type_hints(kind))
-    return None
+    if kind not in _FIELD_TYPES:  # worked out once a class: a load checks every entry of every kept file
+        hints = typing.get_type_hints(kind) if dataclasses.is_dataclass(kind) or hasattr(kind, "_fields") else None
+        if hints is not None and dataclasses.is_dataclass(kind):
+            hints = {f.name: hints[f.name] for f in dataclasses.fields(kind)}
+        _FIELD_TYPES[kind] = hints
+    return _FIELD_TYPES[kind]
+
+
+_FIELD_TYPES: dict[type, dict[str, object] | None] = {}
 
 
 @functools.cache

@@ -116,6 +116,8 @@ class Answer:
     base_game_only: tuple[str, ...]
     """The games whose expansions were left out because the question says it is about the base game alone ("base
     game only", "sans extension"), as `--with base` leaves them out; empty when it says nothing of the kind."""
+    _matches: tuple[Match, ...] | None
+    """The rulings found (`matches`), made when first asked for."""
 
     def __init__(
         self,
