@@ -27,7 +27,7 @@ from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
 from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, TomlTable, is_entries_file, read_corpus_file, translation_name
 from rulebot.corpus.format import split_lines
-from rulebot.corpus.model import Corpus, Game, Source
+from rulebot.corpus.model import Alias, Corpus, Entry, Game, Source
 from rulebot.errors import CorpusError, Problem
 from rulebot.places import display_path, is_undecodable
 
@@ -215,45 +215,49 @@ class _KeptUnpickler(pickle.Unpickler):
 def _kept_classes() -> dict[str, type]:
     """The classes a kept parse holds, by qualified name: a ParsedFile, its entries and their aliases, its problems.
     (An entry's translations are added after parsing, from the translation files: a parse holds none.)"""
-    from rulebot.corpus.model import Alias, Entry
-
     return {f"{kind.__module__}.{kind.__qualname__}": kind for kind in (ParsedFile, Entry, Alias, Problem)}
 
 
-def _is_shaped(value: object, expected: object) -> bool:
-    """Whether a value unpickled from a kept parse is of the type `expected` (a class, or a type annotation
-    of the classes a parse is made of: `str | None`, `tuple[Alias, ...]`, `list[Entry]`), all the way down:
-    a dataclass or named tuple with exactly its fields, each of its annotated type."""
+def _is_shaped(value: object, expected: type) -> bool:
+    """Whether a value unpickled from a kept parse is of the class `expected`, all the way down: a dataclass or
+    named tuple with exactly its fields, each of its annotated type (`str | None`, `tuple[Alias, ...]`,
+    `list[Entry]`), and exactly of that type (a bool is no line number, a plain tuple no Problem)."""
+    return _checker(expected)(value)
+
+
+_Check = Callable[[object], bool]
+
+
+@functools.cache
+def _checker(expected: object) -> _Check:
+    """The check of a type annotation, made once: a load checks every field of every entry of every kept file,
+    which reading the annotation again at each value made about five times slower."""
     if isinstance(expected, types.UnionType) or typing.get_origin(expected) is typing.Union:
-        return any(_is_shaped(value, option) for option in typing.get_args(expected))
+        options = tuple(_checker(option) for option in typing.get_args(expected))
+        return lambda value: any(check(value) for check in options)
     origin = typing.get_origin(expected)
     if origin is not None:  # list[X] or tuple[X, ...]: the container itself, then each item
-        (item, *_) = typing.get_args(expected)
-        return type(value) is origin and all(_is_shaped(v, item) for v in value)  # type: ignore[attr-defined]
+        item = _checker(typing.get_args(expected)[0])
+        return lambda value: type(value) is origin and all(map(item, value))  # type: ignore[call-overload]
     if expected is None or expected is type(None):
-        return value is None
-    if type(value) is not expected:  # exactly: a bool is no line number, a tuple no Problem
-        return False
-    hints = _field_types(expected)
-    if hints is None:
-        return True  # str, int, bool
-    if isinstance(value, tuple):  # a named tuple: its items are its fields
-        return len(value) == len(hints) and all(_is_shaped(v, t) for v, t in zip(value, hints.values()))
-    fields = vars(value)
-    return fields.keys() == hints.keys() and all(_is_shaped(fields[name], t) for name, t in hints.items())
+        return lambda value: value is None
+    assert isinstance(expected, type)
+    hints = typing.get_type_hints(expected) if dataclasses.is_dataclass(expected) or hasattr(expected, "_fields") else None
+    if hints is None:  # str, int, bool
+        return lambda value: type(value) is expected
+    if not dataclasses.is_dataclass(expected):  # a named tuple: its items are its fields
+        in_order = tuple(_checker(hint) for hint in hints.values())
+        return lambda value: type(value) is expected and all(check(v) for check, v in zip(in_order, value))  # type: ignore[call-overload]
+    fields = tuple((f.name, _checker(hints[f.name])) for f in dataclasses.fields(expected))
+    names = {name for name, _ in fields}
 
+    def check_fields(value: object) -> bool:
+        if type(value) is not expected:
+            return False
+        own = vars(value)
+        return own.keys() == names and all(check(own[name]) for name, check in fields)
 
-def _field_types(kind: type) -> dict[str, object] | None:
-    """The annotated type of each field of a dataclass or named tuple, in order; None for any other class."""
-    if kind not in _FIELD_TYPES:  # worked out once a class: a load checks every entry of every kept file
-        hints = typing.get_type_hints(kind) if dataclasses.is_dataclass(kind) or hasattr(kind, "_fields") else None
-        if hints is not None and dataclasses.is_dataclass(kind):
-            hints = {f.name: hints[f.name] for f in dataclasses.fields(kind)}
-        _FIELD_TYPES[kind] = hints
-    return _FIELD_TYPES[kind]
-
-
-_FIELD_TYPES: dict[type, dict[str, object] | None] = {}
+    return check_fields
 
 
 @functools.cache
