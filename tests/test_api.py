@@ -173,10 +173,15 @@ class TestArguments:
         assert answer.rulings[0] is answer.matches[0].ruling
 
     def test_to_json_is_what_ask_json_prints(self, library: Library, run_cli):
-        """Answer.to_json() is the object `rulebot ask --json` prints, key for key."""
+        """Answer.to_json() is the object `rulebot ask --json` prints, key for key, as JSON data of its own."""
         for question in ("ferry gull", "who wins a tie", "how many shells"):
             printed = json.loads(run_cli("--no-shipped", "--corpus", str(MINIMAL), "ask", "--json", question).stdout)
-            assert json.loads(json.dumps(library.ask(question).to_json())) == printed
+            assert library.ask(question).to_json() == printed
+        answer = library.ask("ferry gull")
+        data = answer.to_json()
+        data["results"][0]["source"]["title"] = "changed"
+        data["results"][0]["see_also"].append("changed")
+        assert answer.to_json() != data and answer == library.ask("ferry gull")
 
     def test_limit_is_kept(self, library: Library):
         assert len(library.ask("tie", limit=1).matches) == 1

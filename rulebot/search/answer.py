@@ -17,6 +17,7 @@ which is presentation. The constants are in rulebot.search.constants.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -235,8 +236,9 @@ class Answer:
         return tuple(Ruling.from_payload(hit.data) for hit in self.runners_up)
 
     def to_json(self) -> dict[str, object]:
-        """The answer as JSON data: the one object `ask --json` prints (docs/scripts.md)."""
-        return {
+        """The answer as JSON data: the one object `ask --json` prints (docs/scripts.md), made anew: changing it
+        changes no answer (the hits' payloads and the setup are dicts of the answer's own)."""
+        return copy.deepcopy({
             "query": self.query,
             "game": self.game,
             "confident": self.confident,
@@ -252,10 +254,10 @@ class Answer:
                 public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < self.parts)
                 for number, h in enumerate(self.results)
             ],
-            "suggestions": self.suggestions,
-            "close_titles": self.close_titles,
+            "suggestions": list(self.suggestions),
+            "close_titles": list(self.close_titles),
             "other_games": [public(h.data, score=round(h.score, 4)) for h in self.runners_up],
-        }
+        })
 
 
 def _answer(*values: Any) -> Answer:
