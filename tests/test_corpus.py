@@ -300,9 +300,7 @@ class TestParsedFiles:
             "corpus_warning": _Call(corpus_warning, [], []),  # a function of rulebot's, not a data class
         }[call]
         self.load_counting(minimal_copy, parsed, monkeypatch)
-        for kept in parsed.iterdir():
-            key = kept.read_bytes().split(b"\n", 1)[0]
-            kept.write_bytes(key + b"\n" + pickle.dumps(forged, pickle.HIGHEST_PROTOCOL))
+        self.plant(parsed, forged)
         loaded, problems, again = self.load_counting(minimal_copy, parsed, monkeypatch)
         assert not marker.exists()
         assert sorted(again) == ["rulebook.md", "tides-faq.md"] and problems == []
