@@ -168,7 +168,10 @@ class IndexReader:
         """The field's terms that start with a prefix, in order, each once."""
         start = prefix.encode("utf-8")
         merged = heapq.merge(*(s.terms_from(field, start) for s in self.segments))
-        return [term for term, _ in _groups(merged)]
+        try:
+            return [term for term, _ in _groups(merged)]
+        except DAMAGE as exc:
+            raise _damaged("term table", exc) from exc
 
     def lexicon(self, field: str) -> list[bytes]:
         """Every term of a field, in order."""
