@@ -84,7 +84,7 @@ class Run:
         started = time.perf_counter()
         try:
             answer = self.answerer.ask(question, game=game)  # the front door, as `rulebot ask` asks
-            printed = output.to_json(output.answer_json(answer))
+            printed = output.to_json(answer.to_json())
             output.answer_text(answer, output.Style(False))
             try:
                 printed.encode("utf-8")

@@ -177,7 +177,7 @@ class TestComposedAnswers:
         answer = two_games.ask("how much glory to win", game="harbor", expansions={"harbor": {"tides"}})
         assert [hit.id for hit in answer.results[:2]] == ["lh-tides-winning", "lh-winning"]
         assert answer.parts == 2
-        marked = [r["answer"] for r in json.loads(output.to_json(output.answer_json(answer)))["results"]]
+        marked = [r["answer"] for r in json.loads(output.to_json(answer.to_json()))["results"]]
         assert marked[:2] == [True, True] and not any(marked[2:])
 
     def test_both_parts_are_shown_in_full(self, two_games: Searcher):
@@ -193,7 +193,7 @@ class TestSeveralGames:
         answer = two_games.ask("what happens on a tie")
         assert not answer.confident
         assert {answer.results[0].game, *(hit.game for hit in answer.other_games)} == {"harbor", "orchard"}
-        data = output.answer_json(answer)
+        data = answer.to_json()
         assert sorted(data["games"]) == ["harbor", "orchard"] and data["confident"] is False
         text = output.answer_text(answer, output.Style(False))
         assert "In Lantern Harbor:" in text and "In Orchard:" in text
@@ -210,7 +210,7 @@ class TestPlayerCounts:
         answer = two_games.ask("how many ferries with 3 players", game="harbor")
         text = output.answer_text(answer, output.Style(False))
         assert text.splitlines()[0] == "For 3 players: Ferries 5 · Docks 6"
-        assert output.answer_json(answer)["players"] == 3
+        assert answer.to_json()["players"] == 3
 
 
 class TestConfidence:

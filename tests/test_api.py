@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -127,8 +129,59 @@ class TestArguments:
         changed = answer.replace(confident=False, results=answer.results[:1])
         assert not changed.confident and len(changed.results) == 1 and changed != answer
         assert answer.confident and answer == library.ask("ferry gull") and len(answer.results) > 1
-        with pytest.raises(TypeError, match="no question"):
-            answer.replace(question="other")
+        with pytest.raises(TypeError, match="no colour"):
+            answer.replace(colour="red")
+
+    def test_replace_takes_the_documented_names(self, library: Library):
+        """`question` is the documented name of `query`: replace() takes either, not both; what an answer's other
+        attributes make (`games`, `matches`...) is refused with what to replace instead."""
+        answer = library.ask("ferry gull")
+        assert answer.replace(question="other").query == "other" == answer.replace(query="other").question
+        assert answer.replace(question="other") == answer.replace(query="other")
+        with pytest.raises(TypeError, match="give one of them"):
+            answer.replace(question="a", query="b")
+        with pytest.raises(TypeError, match="replace those"):
+            answer.replace(games=())
+
+    @pytest.mark.parametrize("how", ["pickle", "copy", "deepcopy"])
+    def test_an_answer_pickles_and_copies(self, library: Library, how: str):
+        """An answer is read back from a pickle, and copied, whole: equal, with the same rulings."""
+        answer = library.ask("how do i win", game="lantern-harbor", with_=["deep-tides"])
+        again = {
+            "pickle": lambda: pickle.loads(pickle.dumps(answer)),
+            "copy": lambda: copy.copy(answer),
+            "deepcopy": lambda: copy.deepcopy(answer),
+        }[how]()
+        assert isinstance(again, Answer) and again == answer and again.to_json() == answer.to_json()
+        assert again.matches == answer.matches and again.rulings == answer.rulings
+        with pytest.raises(AttributeError):
+            again.confident = False  # type: ignore[misc]
+
+    def test_an_answer_hashes_as_it_compares(self, library: Library):
+        """Equal answers hash alike (a set or a dict key holds one of them); a changed one is another."""
+        answer = library.ask("ferry gull")
+        same = library.ask("ferry gull")
+        assert answer == same and hash(answer) == hash(same) and hash(answer) == hash(copy.deepcopy(answer))
+        unsure = answer.replace(confident=False)
+        assert {answer, same, unsure} == {answer, unsure} and len({answer, same, unsure}) == 2
+        assert {answer: "kept"}[same] == "kept"
+
+    def test_matches_are_made_once(self, library: Library):
+        """The rulings of an answer are made when first asked for, then kept (it cannot change)."""
+        answer = library.ask("ferry gull")
+        assert answer.matches is answer.matches
+        assert answer.rulings[0] is answer.matches[0].ruling
+
+    def test_to_json_is_what_ask_json_prints(self, library: Library, run_cli):
+        """Answer.to_json() is the object `rulebot ask --json` prints, key for key, as JSON data of its own."""
+        for question in ("ferry gull", "who wins a tie", "how many shells"):
+            printed = json.loads(run_cli("--no-shipped", "--corpus", str(MINIMAL), "ask", "--json", question).stdout)
+            assert library.ask(question).to_json() == printed
+        answer = library.ask("ferry gull")
+        data = answer.to_json()
+        data["results"][0]["source"]["title"] = "changed"
+        data["results"][0]["see_also"].append("changed")
+        assert answer.to_json() != data and answer == library.ask("ferry gull")
 
     def test_limit_is_kept(self, library: Library):
         assert len(library.ask("tie", limit=1).matches) == 1

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import io
+import json
 import os
 import pickle
+import shutil
 import time
 from pathlib import Path
 
@@ -13,7 +17,9 @@ from conftest import MINIMAL, TOY_GAME_TOML, write_corpus
 from rulebot.corpus import files as corpus_files
 from rulebot.corpus import load as corpus
 from rulebot.corpus import review as corpus_review
-from rulebot.errors import CorpusError, corpus_warning
+from rulebot.corpus.entries import ParsedFile
+from rulebot.corpus.model import Entry
+from rulebot.errors import CorpusError, Problem, corpus_warning
 
 GAME_TOML = TOY_GAME_TOML
 
@@ -186,6 +192,32 @@ def test_fingerprint_trusts_only_unchanged_settled_stamps(tmp_path: Path):
     assert corpus_files.fingerprint([root], stamps)[0] != settled
 
 
+def forged_parse(shape: str, loaded: corpus.Corpus) -> object:
+    """A ParsedFile made only of the classes a kept parse may hold, holding what no parse does (FORGED_SHAPES)."""
+    entry = next(iter(loaded.entries.values()))
+    untitled = object.__new__(Entry)
+    untitled.__dict__.update({k: v for k, v in vars(entry).items() if k != "title"})
+    return {
+        "entries=[42]": ParsedFile(entries=[42], problems=[], rejected=[]),  # type: ignore[list-item]
+        "entries not a list": ParsedFile(entries="lh-ferry-gull", problems=[], rejected=[]),  # type: ignore[arg-type]
+        "an entry without its title": ParsedFile(entries=[untitled], problems=[], rejected=[]),
+        "an entry whose id is a number": ParsedFile(entries=[dataclasses.replace(entry, id=7)], problems=[], rejected=[]),
+        "an entry whose line is a bool": ParsedFile(entries=[dataclasses.replace(entry, line=True)], problems=[], rejected=[]),
+        "an alias that is a string": ParsedFile(entries=[dataclasses.replace(entry, aliases=("gull",))], problems=[], rejected=[]),
+        "a problem as a plain tuple": ParsedFile(entries=[entry], problems=[("rules.md", 1, "bad")], rejected=[]),  # type: ignore[list-item]
+        "a problem's line as text": ParsedFile(entries=[entry], problems=[Problem("rules.md", "1", "bad")], rejected=[]),  # type: ignore[arg-type]
+        "a rejected id that is a number": ParsedFile(entries=[entry], problems=[], rejected=[3]),  # type: ignore[list-item]
+        "a problem for a ParsedFile": Problem("rules.md", 1, "bad"),
+    }[shape]
+
+
+FORGED_SHAPES = [
+    "entries=[42]", "entries not a list", "an entry without its title", "an entry whose id is a number",
+    "an entry whose line is a bool", "an alias that is a string", "a problem as a plain tuple", "a problem's line as text",
+    "a rejected id that is a number", "a problem for a ParsedFile",
+]
+
+
 class _Call:
     """Pickled as a call of a function (as a forged pickle names one)."""
 
@@ -268,13 +300,63 @@ class TestParsedFiles:
             "corpus_warning": _Call(corpus_warning, [], []),  # a function of rulebot's, not a data class
         }[call]
         self.load_counting(minimal_copy, parsed, monkeypatch)
-        for kept in parsed.iterdir():
-            key = kept.read_bytes().split(b"\n", 1)[0]
-            kept.write_bytes(key + b"\n" + pickle.dumps(forged, pickle.HIGHEST_PROTOCOL))
+        self.plant(parsed, forged)
         loaded, problems, again = self.load_counting(minimal_copy, parsed, monkeypatch)
         assert not marker.exists()
         assert sorted(again) == ["rulebook.md", "tides-faq.md"] and problems == []
         assert loaded.entries == corpus.load([minimal_copy]).entries
+
+    @pytest.mark.parametrize("call", ["list(bytes(n))", "dict()", "Game"])
+    def test_no_builtin_nor_other_class_is_made(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch, call):
+        """Only the classes a parse is made of are made: no builtin is called (a `list(bytes(n))` would allocate
+        n bytes), nor any other data class of rulebot's; the file is parsed again."""
+        forged = {
+            "list(bytes(n))": _Call(list, _Call(bytes, 10**6)),  # small here: refused, it allocates nothing at all
+            "dict()": _Call(dict),
+            "Game": corpus.load([minimal_copy]).games["lantern-harbor"],  # a dataclass of the corpus, but no part of a parse
+        }[call]
+        with pytest.raises(pickle.UnpicklingError):
+            corpus._KeptUnpickler(io.BytesIO(pickle.dumps(forged, pickle.HIGHEST_PROTOCOL))).load()
+        parsed = tmp_path / "parsed"
+        self.load_counting(minimal_copy, parsed, monkeypatch)
+        self.plant(parsed, forged)
+        loaded, problems, again = self.load_counting(minimal_copy, parsed, monkeypatch)
+        assert sorted(again) == ["rulebook.md", "tides-faq.md"] and problems == []
+        assert loaded.entries == corpus.load([minimal_copy]).entries
+
+    @staticmethod
+    def plant(parsed: Path, forged: object) -> None:
+        """Replace every kept file's parse with `forged`, under the right key."""
+        for kept in parsed.iterdir():
+            key = kept.read_bytes().split(b"\n", 1)[0]
+            kept.write_bytes(key + b"\n" + pickle.dumps(forged, pickle.HIGHEST_PROTOCOL))
+
+    @pytest.mark.parametrize("shape", FORGED_SHAPES)
+    def test_a_kept_parse_of_the_wrong_shape_is_parsed_again(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch, shape):
+        """A kept parse made only of the allowed classes, but holding what no parse holds (a number for an entry, an
+        entry without a title...), is not used: its file is parsed again, and the load is the fresh one's."""
+        parsed = tmp_path / "parsed"
+        self.load_counting(minimal_copy, parsed, monkeypatch)
+        self.plant(parsed, forged_parse(shape, corpus.load([minimal_copy])))
+        loaded, problems, again = self.load_counting(minimal_copy, parsed, monkeypatch)
+        assert sorted(again) == ["rulebook.md", "tides-faq.md"] and problems == []
+        assert loaded.entries == corpus.load([minimal_copy]).entries
+
+    @pytest.mark.parametrize("shape", ["entries=[42]", "an entry without its title", "a problem as a plain tuple"])
+    def test_a_kept_parse_of_the_wrong_shape_does_not_break_answers(self, minimal_copy: Path, fresh_cache: Path, run_cli, shape):
+        """Such a kept parse once made every index build fail (an internal error, until `index --rebuild`):
+        the build parses the file again, and answers as before."""
+        where = ("--no-shipped", "--corpus", str(minimal_copy))
+        first = run_cli(*where, "ask", "--json", "ferry gull")
+        assert first.exit_code == 0
+        (home,) = (fresh_cache / "index").iterdir()
+        self.plant(home / ".parsed", forged_parse(shape, corpus.load([minimal_copy])))
+        for build in home.iterdir():
+            if not build.name.startswith("."):
+                shutil.rmtree(build)  # the next answer builds the index again, from the kept parses
+        again = run_cli(*where, "ask", "--json", "ferry gull")
+        assert again.exit_code == 0, again.output
+        assert json.loads(again.stdout)["results"][0]["id"] == json.loads(first.stdout)["results"][0]["id"] == "lh-ferry-gull"
 
     def test_files_no_longer_in_the_corpus_are_forgotten(self, tmp_path: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
         """What a removed entries file was parsed into is removed by the next load."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,12 @@ from conftest import MINIMAL
 from rulebot.index import cache as index_module
 from rulebot.index import sealed
 from rulebot.index.cache import open_index
+from rulebot.index.reader import IndexReader
 from rulebot.index.sealed import META_FILE
 from rulebot.index.update import MERGE_UPDATES_FROM
+from rulebot.index.whoosh_format import IndexFormatError
 from rulebot.search.ranking import Searcher
+from rulebot.search.scoring import BM25F
 
 
 def top_id(opened, question: str) -> str:
@@ -264,3 +268,77 @@ class TestUpdate:
         monkeypatch.setattr(corpus, "parse_file", lambda path, *args: parsed.append(path.name) or real(path, *args))
         assert "updated" not in open_index([minimal_copy], rebuild=True).meta
         assert sorted(parsed) == ["rulebook.md", "tides-faq.md"]
+
+
+class TestReaderOfBytes:
+    """An index read from bytes (IndexReader.open(contents=...)), which no checksum vouches for: damaged bytes
+    are an IndexFormatError wherever they are read, never a raw zlib, struct or pickle error; a document number
+    out of range is an IndexError."""
+
+    @staticmethod
+    def contents() -> dict[str, bytes]:
+        folder = open_index([MINIMAL]).path
+        assert folder is not None
+        return {p.name: p.read_bytes() for p in folder.iterdir() if p.name.startswith("_MAIN_") or p.name.startswith("MAIN_")}
+
+    @staticmethod
+    def read_all(reader: IndexReader) -> None:
+        """Everything an answer reads: the terms, every term's postings and positions, every payload, every field's lengths."""
+        for field in ("names", "title", "body", "aliases", "id", "game"):
+            for term in reader.lexicon(field):
+                postings = reader.postings(field, term.decode("utf-8", "replace"))  # a flipped bit may leave a term no UTF-8
+                for block in postings.blocks():
+                    list(block.weights)
+                if field != "id" and field != "game":  # fields with positions
+                    postings.positions(set(range(reader.doc_count_all())))
+            for docnum in range(reader.doc_count_all()):
+                reader.field_length(docnum, field)
+        for docnum in reader.docnums():
+            reader.payload(docnum)
+
+    def test_sound_bytes_read_whole(self, fresh_cache: Path):
+        reader = IndexReader.open(None, "MAIN", self.contents())
+        self.read_all(reader)
+        assert reader.doc_count() == 6
+
+    @pytest.mark.parametrize(
+        "damage",
+        ["table of contents cut", "segment cut", "segment's end zeroed", "segment missing", *[f"bits flipped {n}" for n in range(12)]],
+    )
+    def test_damaged_bytes_are_an_index_format_error(self, fresh_cache: Path, damage: str):
+        contents = self.contents()
+        (toc,) = [name for name in contents if name.endswith(".toc")]
+        (segment,) = [name for name in contents if name.endswith(".seg")]
+        data = bytearray(contents[segment])
+        if damage == "table of contents cut":
+            contents[toc] = contents[toc][: len(contents[toc]) * 3 // 4]
+        elif damage == "segment cut":
+            contents[segment] = bytes(data[: len(data) * 3 // 4])
+        elif damage == "segment's end zeroed":
+            contents[segment] = bytes(data[:-200]) + bytes(200)
+        elif damage == "segment missing":
+            del contents[segment]
+        else:
+            rng = random.Random(damage)
+            for _ in range(4):
+                data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+            contents[segment] = bytes(data)
+        try:
+            self.read_all(IndexReader.open(None, "MAIN", contents))
+        except IndexFormatError as exc:
+            assert str(exc)  # a message of its own, one line
+            assert "\n" not in str(exc)
+        # (a flip in bytes no read looks at, or in a value's text, can leave the index readable: no error then)
+
+    def test_a_document_number_out_of_range_is_an_index_error(self, fresh_cache: Path):
+        """A negative number no longer counts from the end (another document's length), in the reader or the scorer."""
+        reader = IndexReader.open(None, "MAIN", self.contents())
+        count = reader.doc_count_all()
+        for docnum in (-1, -count, count, count + 5):
+            with pytest.raises(IndexError):
+                reader.field_length(docnum, "body")
+            with pytest.raises(IndexError):
+                BM25F(reader).stored_length(docnum, "body")
+            with pytest.raises(IndexError):
+                reader.payload(docnum)
+        assert reader.field_length(0, "body") == BM25F(reader).stored_length(0, "body")

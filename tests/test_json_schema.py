@@ -13,10 +13,10 @@ import pytest
 from conftest import MINIMAL
 
 from rulebot import api
-from rulebot.cli.output import INTERNAL_KEYS
 from rulebot.index.payload import EntryJSON
 from rulebot.places import package_dir
 from rulebot.search import rulings
+from rulebot.search.answer import INTERNAL_KEYS
 
 SCHEMA = json.loads((package_dir() / "schemas" / "ask.schema.json").read_text(encoding="utf-8"))
 QUESTIONS = Path(__file__).resolve().parent / "questions.jsonl"

@@ -96,7 +96,7 @@ def check_outcome(searcher: Searcher, question: str, game: str | None = None) ->
     assert answer.query == valid_text(question)
     answer.query.encode("utf-8")  # what is echoed back is always printable
     assert all(hit.data["id"] == hit.id for hit in answer.results)
-    json.loads(output.to_json(output.answer_json(answer)))
+    json.loads(output.to_json(answer.to_json()))
     output.answer_text(answer, output.Style(False))
     return answer
 

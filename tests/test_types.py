@@ -36,7 +36,7 @@ def test_mypy_checks_the_whole_package():
 
 def test_stored_payload_adds_what_outputs_leave_out():
     """The index's payload type (StoredEntry) is the entry's JSON and the keys that `ask --json` drops."""
-    from rulebot.cli.output import INTERNAL_KEYS
     from rulebot.index.payload import EntryJSON, StoredEntry
+    from rulebot.search.answer import INTERNAL_KEYS
 
     assert set(StoredEntry.__annotations__) - set(EntryJSON.__annotations__) == set(INTERNAL_KEYS)

@@ -89,7 +89,9 @@ def show(settings: Settings, entry_id: str, as_json: bool) -> None:
         entry = searcher.get(entry_id)
         referenced = [searcher.get(i) for i in entry.get("referenced_by", [])]
     if as_json:
-        click.echo(output.to_json(output.public(entry)))
+        from rulebot.search.answer import public
+
+        click.echo(output.to_json(public(entry)))
         return
     style = current_style()
     lines = output.entry_block(entry, style)
@@ -159,7 +161,9 @@ def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str
         except UnknownExpansionError as exc:  # known once the index is open; told as --kind's bad value is
             raise bad_value(ctx, "expansion", exc) from None
     if as_json:
-        click.echo(output.to_json({"results": [output.public(e) for e in found]}))
+        from rulebot.search.answer import public
+
+        click.echo(output.to_json({"results": [public(e) for e in found]}))
         return
     style = current_style()
     for entry in found:

@@ -265,8 +265,9 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     found = changes_core.changes(loaded, game, since)
     if as_json:
         from rulebot.index.payload import entry_payload
+        from rulebot.search.answer import public
 
-        results = [output.public(entry_payload(loaded, c.entry), changed=c.date, after=c.after, because=c.because) for c in found]
+        results = [public(entry_payload(loaded, c.entry), changed=c.date, after=c.after, because=c.because) for c in found]
         click.echo(output.to_json({"game": game, "since": since, "results": results}))
         return
     style = current_style()

@@ -20,9 +20,6 @@ if TYPE_CHECKING:
     from rulebot.index.payload import EntryJSON, Link, StoredEntry
     from rulebot.search.answer import Answer
 
-INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "player_counts")
-"""Payload keys that are for the printer only, not for JSON readers."""
-
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 CYAN, YELLOW = "\x1b[36m", "\x1b[33m"
 
@@ -180,45 +177,12 @@ def fit(lines: Iterable[str], width: int) -> list[str]:
     return out
 
 
-def public(payload: EntryJSON, **extra: object) -> dict[str, object]:
-    """An entry payload as JSON readers get it."""
-    out = {k: v for k, v in payload.items() if k not in INTERNAL_KEYS}
-    out.update(extra)
-    return out
-
-
 def to_json(data: object) -> str:
     """Compact-enough, stable JSON, non-ASCII kept readable; DEL and the C1 controls, which JSON lets
     through as they are and a terminal acts on, written as \\u escapes (they can only be in strings)."""
     from rulebot.text import DEL_AND_C1
 
     return DEL_AND_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False, indent=2))
-
-
-
-
-def answer_json(answer: Answer) -> dict[str, object]:
-    """The one JSON object `ask --json` prints."""
-    return {
-        "query": answer.query,
-        "game": answer.game,
-        "confident": answer.confident,
-        "probability": round(answer.probability, 3),
-        "language": answer.language,
-        "answer_language": answer.answer_language,
-        "games": [answer.game, *(h.game for h in answer.runners_up)] if answer.game else [],
-        "players": answer.players,
-        "instead_of": answer.instead_of,
-        "base_game_only": list(answer.base_game_only),
-        "setup": answer.setup,
-        "results": [
-            public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < answer.parts)
-            for number, h in enumerate(answer.results)
-        ],
-        "suggestions": answer.suggestions,
-        "close_titles": answer.close_titles,
-        "other_games": [public(h.data, score=round(h.score, 4)) for h in answer.runners_up],
-    }
 
 
 KIND_LABELS = {
@@ -233,11 +197,9 @@ KIND_LABELS = {
 }
 """The kinds (rulebot.corpus.kinds.KINDS) as an answer names them: in English their own names, as `--kind` takes them."""
 
-
 def kind_label(kind: str) -> str:
     """A kind's label in the answer's language (a kind without one: its name)."""
     return _(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
-
 
 def heading(entry: EntryJSON, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
@@ -253,7 +215,6 @@ def heading(entry: EntryJSON, style: Style) -> str:
         flags.append(style(_("text in {language}").format(language=language_name(entry["lang"])), YELLOW))
     return "  ".join([f"{style(entry['title'], BOLD, CYAN)}  {style(tags, DIM)}", *flags])
 
-
 def citation(entry: EntryJSON) -> str:
     """Where the ruling comes from, precise enough to look it up."""
     source = entry["source"]
@@ -263,7 +224,6 @@ def citation(entry: EntryJSON) -> str:
     trust = source.get("trust")
     suffix = " [" + _("{trust} source").format(trust=trust) + "]" if trust and trust != "official" else ""
     return " ".join(parts) + f", {source['section']}{suffix}"
-
 
 def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
     """Wrap rendered entry text to the terminal, keeping tables and list indents."""
@@ -292,7 +252,6 @@ def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
         lines.extend(indent + style.markup(_balance(w)) for w in wrapped)
     return lines
 
-
 def _balance(line: str) -> str:
     """Close an emphasis that wrapping cut in two, so colour never leaks."""
     if line.count(STRONG_ON) > line.count(STRONG_OFF):
@@ -301,11 +260,9 @@ def _balance(line: str) -> str:
         line = STRONG_ON + line
     return line
 
-
 def refs(items: list[Link], style: Style) -> str:
     """Linked entries as 'Title (id)'."""
     return "; ".join(f"{r['title']} {style('(' + r['id'] + ')', DIM)}" for r in items)
-
 
 def entry_block(entry: StoredEntry, style: Style, *, full: bool = True, numbered: bool = False) -> list[str]:
     """An entry for the terminal: heading, text, citation and cross-references; `numbered`: its See also
@@ -328,7 +285,6 @@ def entry_block(entry: StoredEntry, style: Style, *, full: bool = True, numbered
     lines.append("  " + style(f"id: {entry['id']}", DIM))
     return lines
 
-
 def for_players_label(players: int, expansion: str | None = None) -> str:
     """"For 3 players: ", in the answer's language; with the expansion (or base game) whose number it is:
     "For 3 players, Perlae Imperii: "."""
@@ -336,7 +292,6 @@ def for_players_label(players: int, expansion: str | None = None) -> str:
         label = _("For 1 player, {expansion}: ") if players == 1 else _("For {players} players, {expansion}: ")
         return label.format(players=players, expansion=expansion)
     return _("For 1 player: ") if players == 1 else _("For {players} players: ").format(players=players)
-
 
 def setup_lines(setup: dict[str, Any] | None, game_name: str, style: Style) -> list[str]:
     """The setup steps that answer a question for a player count (Answer.setup), a line each: "For 3 players: ...";
@@ -356,7 +311,6 @@ def setup_lines(setup: dict[str, Any] | None, game_name: str, style: Style) -> l
         ]
     ]
 
-
 def played_by_line(ranges: list[dict[str, Any]]) -> str:
     """"Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5.": the base game's counts, then each
     expansion's that gives its own, and those no source gives (Answer.setup's "ranges")."""
@@ -369,7 +323,6 @@ def played_by_line(ranges: list[dict[str, Any]]) -> str:
     if unstated:
         parts.append(f"the sources do not give {' or '.join(unstated)}'s")
     return "; ".join(parts) + "."
-
 
 def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None = None) -> list[str]:
     """A setup checklist (rulebot.answering.setup_checklist) for the terminal, fitted to its width (or
@@ -400,7 +353,6 @@ def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None
         lines += [style(line, DIM) for line in wrap(step_citation(step), columns, first=hang, hang=hang + "  ")]
     return lines
 
-
 def step_citation(step: dict[str, Any]) -> str:
     """Where a setup step comes from: its expansion, its entry's document and section, the entry's id."""
     entry = step["entry"]
@@ -412,13 +364,11 @@ def step_citation(step: dict[str, Any]) -> str:
     parts.append(entry["id"] + "".join(f", {other['id']}" for other in step["also"]))
     return " · ".join(parts)
 
-
 def instead_of_line(answer: Answer) -> str:
     """For an answer from another game than the one asked of (Answer.instead_of): what it is, and where from."""
     best = answer.results[0].data
     asked = answer.instead_of["name"] if answer.instead_of else ""
     return _("Not in {asked}: {title} is in {game}.").format(asked=asked, title=best["title"], game=best["game_name"])
-
 
 def base_game_line(answer: Answer) -> str:
     """For a question about the base game alone (Answer.base_game_only): whose expansions were left out."""
@@ -427,7 +377,6 @@ def base_game_line(answer: Answer) -> str:
     if not games:
         return _("Base game only: the expansions are left out.")
     return _("Base game only: the expansions of {games} are left out.").format(games=", ".join(games))
-
 
 def for_players_lines(answer: Answer, style: Style) -> list[str]:
     """The lines that open an answer asked for a player count, "For 3 players: ...": the setup steps that answer
@@ -441,7 +390,6 @@ def for_players_lines(answer: Answer, style: Style) -> list[str]:
         # the row of an expansion's table names it, as a setup step's line does
         lines = [style(for_players_label(answer.players, best.get("expansion_name")), BOLD) + row] if row else []
     return lines
-
 
 def answer_text(answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False) -> str:
     """The human answer to a question, fitted to the terminal (or `columns`): the entries that make up the answer
@@ -483,10 +431,8 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
             lines.append(f"  {hit.data['title']} {style('(' + hit.id + ')', DIM)} – {kind_label(hit.data['kind'])}, {hit.data['game_name']}{house}")
     return "\n".join(fit(lines, columns or width())).lstrip("\n")
 
-
 COLOR_MODES = ("auto", "always", "never")
 """The values of `--color`."""
-
 
 def color(mode: str = "auto") -> bool:
     """Whether to print in colour: always, never, or (auto) on a terminal unless NO_COLOR is set or TERM is dumb.
@@ -497,7 +443,6 @@ def color(mode: str = "auto") -> bool:
         return mode == "always"
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
-
 def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
     """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object.
 
@@ -505,18 +450,16 @@ def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
     quick path prints without click: the answer quotes corpus text.
     """
     if as_json:
-        return to_json(answer_json(answer))
+        return to_json(answer.to_json())
     from rulebot.text import printable
 
     return printable(answer_text(answer, Style(colored)), styles=colored)
-
 
 def answer_status(answer: Answer, *, as_json: bool) -> int:
     """How `ask` exits after printing an answer (rulebot.cli.status): with --json, always OK (the object tells the rest)."""
     if as_json or answer.confident:
         return status.OK
     return status.UNSURE if answer.results else status.NEGATIVE
-
 
 def silence_stdout() -> None:
     """After a write into a closed pipe: send what is left to print nowhere, so that exiting is quiet.

@@ -9,17 +9,17 @@ rulebot.corpus.checks; the loader walks the folders and puts it together.
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import dataclasses
 import functools
 import hashlib
 import os
 import pickle
+import types
+import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import ModuleType
 
 from rulebot import collector
 from rulebot.corpus import games, setup_toml, translations
@@ -27,7 +27,7 @@ from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
 from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, TomlTable, is_entries_file, read_corpus_file, translation_name
 from rulebot.corpus.format import split_lines
-from rulebot.corpus.model import Corpus, Game, Source
+from rulebot.corpus.model import Alias, Corpus, Entry, Game, Source
 from rulebot.errors import CorpusError, Problem
 from rulebot.places import display_path, is_undecodable
 
@@ -173,7 +173,9 @@ class ParsedFiles:
                 parsed = _KeptUnpickler(kept).load()
         except Exception:  # missing, refused, or damaged in any of the ways a pickle can be: parsed again
             return None
-        return parsed if isinstance(parsed, ParsedFile) else None
+        # The unpickler makes only the allowed classes, but of any contents: a ParsedFile of numbers would
+        # break every load after this one, so a kept parse is used only if it holds what a parse makes.
+        return parsed if _is_shaped(parsed, ParsedFile) else None
 
     def put(self, path: Path, key: bytes, parsed: ParsedFile) -> None:
         """Keep a file as parsed (at the next save())."""
@@ -198,26 +200,68 @@ class ParsedFiles:
 
 
 class _KeptUnpickler(pickle.Unpickler):
-    """Reads a kept parse, making rulebot's own data classes (dataclasses and named tuples of the modules a
-    parse is made by) and plain values only: any other class or function a pickle names is refused."""
-
-    _PLAIN: frozenset[str] = frozenset({"bool", "bytes", "dict", "float", "frozenset", "int", "list", "set", "str", "tuple"})
+    """Reads a kept parse, making only the classes a parse is made of (_kept_classes) and the values pickle
+    writes without a call (strings, numbers, lists, tuples, dicts): any other class or function a pickle names,
+    a builtin too (`list(bytes(n))` would allocate n bytes), is refused without being called."""
 
     def find_class(self, module: str, name: str) -> Callable[..., object]:
-        if module == "builtins" and name in self._PLAIN:
-            found: object = getattr(builtins, name)
-        else:
-            owner = next((m for m in _parser_modules() if m.__name__ == module), None)
-            found = getattr(owner, name, None) if owner is not None and name.isidentifier() else None
-            is_model = isinstance(found, type) and (dataclasses.is_dataclass(found) or (issubclass(found, tuple) and hasattr(found, "_fields")))
-            if not is_model:
-                raise pickle.UnpicklingError(f"unexpected {module}.{name}")
-        assert callable(found)
+        found = _kept_classes().get(f"{module}.{name}")
+        if found is None:
+            raise pickle.UnpicklingError(f"unexpected {module}.{name}")
         return found
 
 
 @functools.cache
-def _parser_modules() -> tuple[ModuleType, ...]:
+def _kept_classes() -> dict[str, type]:
+    """The classes a kept parse holds, by qualified name: a ParsedFile, its entries and their aliases, its problems.
+    (An entry's translations are added after parsing, from the translation files: a parse holds none.)"""
+    return {f"{kind.__module__}.{kind.__qualname__}": kind for kind in (ParsedFile, Entry, Alias, Problem)}
+
+
+def _is_shaped(value: object, expected: type) -> bool:
+    """Whether a value unpickled from a kept parse is of the class `expected`, all the way down: a dataclass or
+    named tuple with exactly its fields, each of its annotated type (`str | None`, `tuple[Alias, ...]`,
+    `list[Entry]`), and exactly of that type (a bool is no line number, a plain tuple no Problem)."""
+    return _checker(expected)(value)
+
+
+_Check = Callable[[object], bool]
+
+
+@functools.cache
+def _checker(expected: object) -> _Check:
+    """The check of a type annotation, made once: a load checks every field of every entry of every kept file,
+    which reading the annotation again at each value made about five times slower."""
+    if isinstance(expected, types.UnionType) or typing.get_origin(expected) is typing.Union:
+        options = tuple(_checker(option) for option in typing.get_args(expected))
+        return lambda value: any(check(value) for check in options)
+    origin = typing.get_origin(expected)
+    if origin is not None:  # list[X] or tuple[X, ...]: the container itself, then each item
+        item = _checker(typing.get_args(expected)[0])
+        return lambda value: type(value) is origin and all(map(item, value))  # type: ignore[call-overload]
+    if expected is None or expected is type(None):
+        return lambda value: value is None
+    assert isinstance(expected, type)
+    hints = typing.get_type_hints(expected) if dataclasses.is_dataclass(expected) or hasattr(expected, "_fields") else None
+    if hints is None:  # str, int, bool
+        return lambda value: type(value) is expected
+    if not dataclasses.is_dataclass(expected):  # a named tuple: its items are its fields
+        in_order = tuple(_checker(hint) for hint in hints.values())
+        return lambda value: type(value) is expected and all(check(v) for check, v in zip(in_order, value))  # type: ignore[call-overload]
+    fields = tuple((f.name, _checker(hints[f.name])) for f in dataclasses.fields(expected))
+    names = {name for name, _ in fields}
+
+    def check_fields(value: object) -> bool:
+        if type(value) is not expected:
+            return False
+        own = vars(value)
+        return own.keys() == names and all(check(own[name]) for name, check in fields)
+
+    return check_fields
+
+
+@functools.cache
+def _parser_modules() -> tuple[types.ModuleType, ...]:
     """The modules that parse an entries file and define what it is parsed into."""
     from rulebot import errors
     from rulebot.corpus import entries, kinds, model

@@ -19,6 +19,9 @@ from __future__ import annotations
 import heapq
 import io
 import json
+import pickle
+import struct
+import zlib
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
@@ -59,8 +62,23 @@ def encode_payload(payload: StoredEntry) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+DAMAGE = (
+    zlib.error, struct.error, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, KeyError, IndexError, OverflowError,
+)
+"""What reading damaged index files raises, deep in the parsing of their layout (a cut pickle, a bad deflate
+stream, a short record, undecodable text): the reader tells each as an IndexFormatError. Their checksums keep
+damaged files from being opened (rulebot.index.sealed); files given as bytes have none."""
+
+
+def _damaged(what: str, exc: BaseException) -> IndexFormatError:
+    return IndexFormatError(f"damaged {what} ({type(exc).__name__}: {exc})"[:300])
+
+
 class IndexReader:
-    """The segments of a built index, with its statistics; documents are numbered across segments."""
+    """The segments of a built index, with its statistics; documents are numbered across segments.
+
+    Damaged files are an IndexFormatError wherever they are read (DAMAGE); a document number out of range is an
+    IndexError."""
 
     def __init__(self, segments: list[Segment], files: _Files):
         self.segments = segments
@@ -75,14 +93,19 @@ class IndexReader:
         toc = latest_toc(files.names(), index_name)
         if toc is None:
             raise IndexFormatError("no table of contents")
-        infos = read_toc(files.whole(toc))
+        try:
+            infos = read_toc(files.whole(toc))
+        except DAMAGE as exc:
+            raise _damaged("table of contents", exc) from exc
         segments, offset = [], 0
         try:
             for info in infos:
                 segments.append(Segment(files, info, offset))
                 offset += info.doc_count
-        except BaseException:
+        except BaseException as exc:
             files.close()
+            if isinstance(exc, DAMAGE):
+                raise _damaged("segment", exc) from exc
             raise
         return cls(segments, files)
 
@@ -110,29 +133,45 @@ class IndexReader:
         """A term's postings in a field (looked up in each segment now, read when asked)."""
         term = text.encode("utf-8")
         found = []
-        for number, segment in enumerate(self.segments):
-            info = segment.term_info(field, term)
-            if info is not None:
-                found.append((number, info))
+        try:
+            for number, segment in enumerate(self.segments):
+                info = segment.term_info(field, term)
+                if info is not None:
+                    found.append((number, info))
+        except DAMAGE as exc:
+            raise _damaged("term table", exc) from exc
         return TermPostings(self, found)
 
     def field_length(self, docnum: int, field: str) -> int:
         """The length of a document's field as the index keeps it (an approximation, as BM25F reads it)."""
-        return STORED_LENGTHS[self.length_codes(field)[docnum]]
+        # Checked: a negative number would count from the end of the lengths, another document's.
+        return STORED_LENGTHS[self.length_codes(field)[self._checked(docnum)]]
+
+    def _checked(self, docnum: int) -> int:
+        """A document number of this index (deleted ones included); IndexError for any other."""
+        if not 0 <= docnum < self.doc_count_all():
+            raise IndexError(f"no document {docnum} in an index of {self.doc_count_all()}")
+        return docnum
 
     def length_codes(self, field: str) -> bytes:
         """The length code of a field in each document, by docnum (deleted ones included): an index into
         STORED_LENGTHS. One byte each, read once: a scorer looks each posting's up as it goes."""
         codes = self._length_codes.get(field)
         if codes is None:
-            codes = self._length_codes[field] = b"".join(s.lengths(field) for s in self.segments)
+            try:
+                codes = self._length_codes[field] = b"".join(s.lengths(field) for s in self.segments)
+            except DAMAGE as exc:
+                raise _damaged("field lengths", exc) from exc
         return codes
 
     def expand_prefix(self, field: str, prefix: str) -> list[bytes]:
         """The field's terms that start with a prefix, in order, each once."""
         start = prefix.encode("utf-8")
         merged = heapq.merge(*(s.terms_from(field, start) for s in self.segments))
-        return [term for term, _ in _groups(merged)]
+        try:
+            return [term for term, _ in _groups(merged)]
+        except DAMAGE as exc:
+            raise _damaged("term table", exc) from exc
 
     def lexicon(self, field: str) -> list[bytes]:
         """Every term of a field, in order."""
@@ -145,10 +184,14 @@ class IndexReader:
 
     def payload(self, docnum: int) -> StoredEntry:
         """The payload of a document's entry (a new dict each time)."""
+        self._checked(docnum)
         for s in reversed(self.segments):
             if docnum >= s.offset:
-                # Decoded first: json.loads decodes bytes with an error handler that takes UTF-8's slow path.
-                payload: StoredEntry = _PAYLOADS.raw_decode(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))[0]
+                try:
+                    # Decoded first: json.loads decodes bytes with an error handler that takes UTF-8's slow path.
+                    payload: StoredEntry = _PAYLOADS.raw_decode(s.column(PAYLOAD_FIELD, docnum - s.offset).decode("utf-8"))[0]
+                except DAMAGE as exc:
+                    raise _damaged("payload", exc) from exc
                 return payload
         raise IndexError(docnum)
 
@@ -187,12 +230,15 @@ class TermPostings:
         for number, info in self._found:
             segment = self._reader.segments[number]
             offset, deleted = segment.offset, segment.deleted
-            for _last, unpack in segment.blocks(info):
-                ids, weights, _values = unpack()
-                if deleted and not deleted.isdisjoint(ids):
-                    kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
-                    ids, weights = [d for d, _ in kept], [w for _, w in kept]
-                yield Postings([offset + d for d in ids] if offset else ids, weights)
+            try:  # what the caller does with a block between two is not in here: a generator is resumed, not thrown into
+                for _last, unpack in segment.blocks(info):
+                    ids, weights, _values = unpack()
+                    if deleted and not deleted.isdisjoint(ids):
+                        kept = [(d, w) for d, w in zip(ids, weights) if d not in deleted]
+                        ids, weights = [d for d, _ in kept], [w for _, w in kept]
+                    yield Postings([offset + d for d in ids] if offset else ids, weights)
+            except DAMAGE as exc:
+                raise _damaged("postings", exc) from exc
 
     def docnums(self) -> set[int]:
         """The documents whose field holds the term."""
@@ -212,10 +258,13 @@ class TermPostings:
             segment = self._reader.segments[number]
             local = {d - segment.offset for d in wanted}
             docnums, values = [], []
-            for docnum, value in _values(segment, info, local, number, kept):
-                docnums.append(segment.offset + docnum)
-                values.append(value)
-            found.update(zip(docnums, positions(values)))
+            try:
+                for docnum, value in _values(segment, info, local, number, kept):
+                    docnums.append(segment.offset + docnum)
+                    values.append(value)
+                found.update(zip(docnums, positions(values)))
+            except DAMAGE as exc:
+                raise _damaged("positions", exc) from exc
         return found
 
 
@@ -313,8 +362,8 @@ class _Files(Files):
         return handle
 
     def _path(self, name: str) -> Path:
-        if self._folder is None:
-            raise FileNotFoundError(name)
+        if self._folder is None:  # an index given as bytes alone: a file it names is not among them
+            raise IndexFormatError(f"no file {name} in the index")
         return self._folder / name
 
     def close(self) -> None:

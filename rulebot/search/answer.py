@@ -17,13 +17,17 @@ which is presentation. The constants are in rulebot.search.constants.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rulebot.search.constants import CLOSE_SHARE, MAX_PARTS, PART_SHARE
 
+INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "player_counts")
+"""Payload keys that are for the printer only, not for JSON readers."""
+
 if TYPE_CHECKING:
-    from rulebot.index.payload import StoredEntry
+    from rulebot.index.payload import EntryJSON, StoredEntry
     from rulebot.search.rulings import Match, Ruling
 
 
@@ -67,13 +71,16 @@ class Answer:
     (`replace`). A plain class, as Hit is, not a frozen dataclass: a cold
     `rulebot ask` loads no `dataclasses`. The Python API's view of its hits
     (`matches`, `rulings`, `other_games`: rulebot.search.rulings) is made
-    when asked for.
+    when asked for, once. It pickles and copies through its constructor
+    (__reduce__), and hashes as it compares (__hash__).
     """
 
-    __slots__ = FIELDS = (
+    FIELDS = (
         "query", "game", "results", "parts", "confident", "probability", "evidence", "suggestions", "close_titles",
         "runners_up", "language", "answer_language", "players", "setup", "instead_of", "base_game_only",
     )
+    """Its attributes, in the constructor's order."""
+    __slots__ = (*FIELDS, "_matches")
 
     query: str
     """The question as received."""
@@ -110,6 +117,8 @@ class Answer:
     base_game_only: tuple[str, ...]
     """The games whose expansions were left out because the question says it is about the base game alone ("base
     game only", "sans extension"), as `--with base` leaves them out; empty when it says nothing of the kind."""
+    _matches: tuple[Match, ...] | None
+    """The rulings found (`matches`), made when first asked for."""
 
     def __init__(
         self,
@@ -140,6 +149,7 @@ class Answer:
         }
         for name, value in given.items():
             object.__setattr__(self, name, value)
+        object.__setattr__(self, "_matches", None)  # made from the results when first asked for (`matches`)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"an Answer cannot be changed ({name}): make another with Answer.replace")
@@ -148,12 +158,23 @@ class Answer:
         raise AttributeError(f"an Answer cannot be changed ({name})")
 
     def replace(self, **changes: Any) -> Answer:
-        """Another answer: this one with some attributes changed (as dataclasses.replace)."""
+        """Another answer: this one with some attributes changed (as dataclasses.replace); `question` is `query`."""
+        if "question" in changes:
+            if "query" in changes:
+                raise TypeError("an Answer's question is its query: give one of them")
+            changes["query"] = changes.pop("question")
+        derived = set(changes) & {"games", "matches", "rulings", "other_games"}
+        if derived:
+            raise TypeError(f"an Answer's {', '.join(sorted(derived))} are made from its game, results and runners_up: replace those")
         unknown = set(changes) - set(self.FIELDS)
         if unknown:
             raise TypeError(f"an Answer has no {', '.join(sorted(unknown))}")
         kept = {name: getattr(self, name) for name in self.FIELDS}
         return Answer(**{**kept, **changes})
+
+    def __reduce__(self) -> tuple[Callable[..., Answer], tuple[object, ...]]:
+        # Pickle would set the slots back one by one, which __setattr__ refuses: it is made anew from its attributes.
+        return _answer, tuple(getattr(self, name) for name in self.FIELDS)
 
     def _key(self) -> tuple[object, ...]:
         """What tells two answers apart: every attribute, each hit by what it is (Hit has no equality of its own)."""
@@ -165,7 +186,14 @@ class Answer:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Answer) and self._key() == other._key()
 
-    __hash__ = None  # type: ignore[assignment]  # its setup and hits' payloads are dicts
+    def __hash__(self) -> int:
+        # Its setup and the hits' payloads are dicts: it hashes what else tells answers apart, and answers
+        # that are equal (every attribute alike) have all of that alike.
+        return hash((
+            self.query, self.game, tuple(hit.id for hit in self.results), self.parts, self.confident, self.probability,
+            self.evidence, self.suggestions, tuple(hit.id for hit in self.runners_up), self.language,
+            self.answer_language, self.players, self.base_game_only,
+        ))
 
     def __repr__(self) -> str:
         return f"Answer({self.query!r}, game={self.game!r}, results={list(self.results)!r}, confident={self.confident})"
@@ -185,11 +213,15 @@ class Answer:
     @property
     def matches(self) -> tuple[Match, ...]:
         """The rulings found, each with its score, best first; those that make up the answer come first."""
-        from rulebot.search.rulings import Match, Ruling
+        matches: tuple[Match, ...] | None = self._matches
+        if matches is None:  # the answer cannot change: made once, as `rulings` reads it too
+            from rulebot.search.rulings import Match, Ruling
 
-        return tuple(
-            Match(Ruling.from_payload(hit.data), hit.score, hit.coverage, number < self.parts) for number, hit in enumerate(self.results)
-        )
+            matches = tuple(
+                Match(Ruling.from_payload(hit.data), hit.score, hit.coverage, number < self.parts) for number, hit in enumerate(self.results)
+            )
+            object.__setattr__(self, "_matches", matches)
+        return matches
 
     @property
     def rulings(self) -> list[Ruling]:
@@ -202,6 +234,42 @@ class Answer:
         from rulebot.search.rulings import Ruling
 
         return tuple(Ruling.from_payload(hit.data) for hit in self.runners_up)
+
+    def to_json(self) -> dict[str, object]:
+        """The answer as JSON data: the one object `ask --json` prints (docs/scripts.md), made anew: changing it
+        changes no answer (the hits' payloads and the setup are dicts of the answer's own)."""
+        return copy.deepcopy({
+            "query": self.query,
+            "game": self.game,
+            "confident": self.confident,
+            "probability": round(self.probability, 3),
+            "language": self.language,
+            "answer_language": self.answer_language,
+            "games": list(self.games),
+            "players": self.players,
+            "instead_of": self.instead_of,
+            "base_game_only": list(self.base_game_only),
+            "setup": self.setup,
+            "results": [
+                public(h.data, score=round(h.score, 4), coverage=round(h.coverage, 3), answer=number < self.parts)
+                for number, h in enumerate(self.results)
+            ],
+            "suggestions": list(self.suggestions),
+            "close_titles": list(self.close_titles),
+            "other_games": [public(h.data, score=round(h.score, 4)) for h in self.runners_up],
+        })
+
+
+def _answer(*values: Any) -> Answer:
+    """An answer from its attributes in the order of Answer.FIELDS (what Answer.__reduce__ gives pickle and copy)."""
+    return Answer(**dict(zip(Answer.FIELDS, values)))
+
+
+def public(payload: EntryJSON | StoredEntry, **extra: object) -> dict[str, object]:
+    """An entry payload as JSON readers get it (`ask --json`, `show --json`, Answer.to_json): without the printer's keys."""
+    out = {k: v for k, v in payload.items() if k not in INTERNAL_KEYS}
+    out.update(extra)
+    return out
 
 
 def _hit_key(hit: Hit) -> tuple[object, ...]:
