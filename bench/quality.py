@@ -209,8 +209,10 @@ TIMER = """() => {
 class SiteSearch:
     """The built site's search box, in Chromium: one tab per page a question is typed on (a game's, or the home page)."""
 
-    def __init__(self, site: Path, browser):
+    def __init__(self, site: Path, browser, texts: dict[str, str]):
         self.site, self.browser = site, browser
+        self.texts = texts
+        """Each entry's text, by id: the site's answers to questions judged by phrases are judged by them."""
         self.tabs: dict[str | None, object] = {}
 
     def tab(self, game: str | None):
@@ -243,7 +245,8 @@ class SiteSearch:
         self._ask(tab, " ".join(row["q"].split()))
         hrefs = tab.eval_on_selector_all("#search--results li:not(.search-more) a", "links => links.map(a => a.getAttribute('href'))")
         ids = [urllib.parse.unquote(href.rpartition("#")[2]) for href in hrefs]
-        return Found(ids[:DEPTH], tab.get_attribute("#search--results", "data-confident") == "true")
+        ids = ids[:DEPTH]
+        return Found(ids, tab.get_attribute("#search--results", "data-confident") == "true", [self.texts.get(i, "") for i in ids])
 
 
 def is_right(row: dict, found: Found, at: int) -> bool:
@@ -435,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
 
 @contextmanager
 def _site_search(corpus: Corpus, folder: Path) -> Iterator[SiteSearch]:
-    """The shipped corpus's site, built into a folder, and its search in a headless Chromium."""
+    """The corpus's site, built into a folder, and its search in a headless Chromium."""
     from playwright.sync_api import sync_playwright
 
     from rulebot.site import build as site
@@ -444,7 +447,7 @@ def _site_search(corpus: Corpus, folder: Path) -> Iterator[SiteSearch]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"])
         try:
-            yield SiteSearch(folder / "site", browser)
+            yield SiteSearch(folder / "site", browser, {e.id: e.text for e in corpus.entries.values()})
         finally:
             browser.close()
 

@@ -328,6 +328,12 @@ class TestBaseGameOnly:
         assert "Base game only: the expansions of Res Arcana are left out." in _flat(result.output)
         assert "· Perlae Imperii]" not in _flat(result.output)
 
+    def test_nothing_found_says_it_too(self, run_cli):
+        """Pearls are the expansion's: the base game alone has nothing for them, and the answer says why."""
+        result = run_cli("ask", "--game", "res-arcana", "can i use pearls without the expansion")
+        assert result.exit_code == 1
+        assert "Nothing in the corpus matches 'can i use pearls without the expansion'.\nBase game only: the expansions are left out." in result.output
+
     def test_in_french(self, run_cli):
         result = run_cli("ask", "--game", "res-arcana", "combien de lieux de pouvoir à 2 joueurs sans extension")
         assert "Jeu de base seul : les extensions de Res Arcana sont laissées de côté." in _flat(result.output)

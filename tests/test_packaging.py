@@ -54,7 +54,7 @@ def test_wheel_carries_corpus_and_templates(wheel: Path):
 
 def test_wheel_declares_and_carries_the_stemmers_licence(wheel: Path):
     """The wheel ships Snowball's code (the site's stemmers) beside rulebot's: its metadata names both licences, and it
-    carries the Snowball licence's text as a licence file."""
+    carries both texts as licence files."""
     archive = zipfile.ZipFile(wheel)
     dist_info = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA")).rpartition("/")[0]
     metadata = archive.read(f"{dist_info}/METADATA").decode("utf-8").partition("\n\n")[0].splitlines()
@@ -62,6 +62,8 @@ def test_wheel_declares_and_carries_the_stemmers_licence(wheel: Path):
     assert "License-File: templates/static/stemmers-LICENSE.txt" in metadata
     carried = archive.read(f"{dist_info}/licenses/templates/static/stemmers-LICENSE.txt")
     assert carried == (ROOT / "templates" / "static" / "stemmers-LICENSE.txt").read_bytes()
+    assert "License-File: LICENSE" in metadata
+    assert archive.read(f"{dist_info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
 
 
 def test_wheel_answers_in_french_with_french_labels(wheel: Path, tmp_path: Path):

@@ -166,12 +166,20 @@ class TestBaseGame:
             ("base game setup", None),  # a bare "base game" needs a game given or named
             ("base game only", None),  # nothing else is asked
             ("res arcana base game only", None),
+            ("perlae imperii places of power without expansions", None),  # an expansion named, its game not
+            ("rise of ix dreadnought no expansions", None),
         ],
     )
     def test_no_such_reading(self, shipped: Searcher, question: str, game: str | None):
         answer = shipped.ask(question, game=game, limit=10)
         assert answer.base_game_only == ()
         assert answer.results
+
+    def test_nothing_left_in_the_base_game(self, shipped: Searcher):
+        """A question the base game does not answer finds nothing, and its close titles are of the base game too."""
+        answer = shipped.ask("can i use pearls without the expansion", game="res-arcana")
+        assert answer.base_game_only == ("res-arcana",)
+        assert all(shipped.get(t["id"])["expansion"] in (None, "base") for t in answer.close_titles)
 
     def test_a_game_whose_rules_say_base(self, tmp_path: Path):
         """Beside games that have expansions, "base game" in a question naming no game is words of a game's rules

@@ -617,6 +617,9 @@ def test_base_game_only_is_read_as_the_command_reads_it(browser, sites):  # type
         ("how does perlae imperii change the base game setup", None),
         ("how do i add the expansion to the base game", "res-arcana"),
         ("base game setup", None),
+        ("perlae imperii places of power without expansions", None),
+        ("rise of ix dreadnought no expansions", None),
+        ("can i use pearls without the expansion", "res-arcana"),
     ]
     assert _differences(browser, sites["shipped"], questions) == []
 

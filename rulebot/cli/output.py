@@ -398,6 +398,8 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
     lines: list[str] = []
     if not answer.results:
         lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
+        if answer.base_game_only:
+            lines.append(style(_("Base game only: the expansions are left out."), DIM))
     elif answer.runners_up:
         lines.append(style(_("Several games have a ruling for this (add --game to choose):"), YELLOW))
     elif not answer.confident:

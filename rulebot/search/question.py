@@ -117,7 +117,8 @@ class QuestionReader:
         # saved defaults. A question naming an expansion asks what it changes: it is no such reading.
         about = [slug for slug in games or self.games if self.games[slug]["expansions"]]
         base_game_only: tuple[str, ...] = ()
-        if about and not any(named.values()):
+        naming = named.values() if games else (self.named_expansions(words, synonyms[slug], slug) for slug in about)
+        if about and not any(naming):
             rest = _without_base_game(words, bare=bool(games))
             if rest is not None:
                 words, base_game_only = rest, tuple(about)

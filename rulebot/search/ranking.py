@@ -342,7 +342,9 @@ class Searcher:
         for word in content[:MAX_UNITS]:
             clauses.append(scoring.Clause("names", (word,)))
             clauses.extend(scoring.Clause("names", (c[0],), 0.5) for c in self.spellings.of(word))
-        eligible = self._eligible(question.game, None, question.official_only)
+        # (of the base game alone when the question asks of it: the expansions it left out are no close titles)
+        base_game = question.game is not None and question.game in question.base_game_only
+        eligible = self._eligible(question.game, set() if base_game else None, question.official_only)
         scores = self.scorer.score(([[clause]] for clause in clauses), limit, eligible).totals
         found = (self.reader.payload(d) for d in _best(_only(scores, eligible), limit))
         return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found]

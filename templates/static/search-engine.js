@@ -1023,13 +1023,14 @@
 
   // Put the entry of an expansion the question names before the rule it changes (rulebot.search.answer.modifications_first).
   Searcher.prototype.modificationsFirst = function (hits, ordering) {
-    var out = [], placed = new Set(), byDocnum = new Map();
+    var out = [], placed = new Set(), byDocnum = new Map(), baseOnly = this.baseOnly;
     hits.forEach(function (hit) { byDocnum.set(hit.entry.docnum, hit); });
     hits.forEach(function (hit) {
       if (placed.has(hit.entry.docnum)) return;
       hit.entry.modifiedBy.forEach(function (modifier) {
         var expansion = modifier.expansion;
         if (placed.has(modifier.docnum) || expansion === null || !(ordering[hit.game] && ordering[hit.game].has(expansion))) return;
+        if (baseOnly.has(hit.game)) return;  // the expansions a question about the base game alone leaves out
         var before = byDocnum.get(modifier.docnum);
         if (!before) {
           var entry = entryAt(modifier.docnum);
@@ -1092,7 +1093,8 @@
     // expansions when it names none), unless it names an expansion (rulebot.search.question.QuestionReader.read).
     var about = (games.length ? games : order).filter(function (slug) { return gameSettings(slug).expansions.length; });
     searcher.baseOnly = new Set();
-    if (about.length && !games.some(function (slug) { return named[slug].size; })) {
+    var naming = games.length ? games.map(function (slug) { return named[slug]; }) : about.map(function (slug) { return searcher.namedExpansions(list, slug); });
+    if (about.length && !naming.some(function (found) { return found.size; })) {
       var rest = withoutBaseGame(list, games.length > 0);
       if (rest) { list = rest; searcher.baseOnly = new Set(about); }
     }

@@ -331,7 +331,7 @@
         : failed ? say(lang, "The search could not load its data.")
         : say(lang, "No entry matches \u201c{query}\u201d.", { query: query });
       // A question about the base game alone leaves the expansions out, and says so (as `rulebot ask` does).
-      if (results.length && answer.baseGameOnly && answer.baseGameOnly.length) {
+      if (answer && answer.baseGameOnly && answer.baseGameOnly.length) {
         status.textContent += " \u00b7 " + say(lang, "Base game only: the expansions are left out.");
       }
       if (lang !== pageLang) status.lang = lang; else status.removeAttribute("lang");
