@@ -222,11 +222,13 @@ def test_terminal_text_is_kept_only_for_texts_that_need_the_parser():
             kept = dict(payload, terminal=to_terminal(payload["text"]))
             assert output.entry_block(payload, output.Style(True)) == output.entry_block(kept, output.Style(True))
 
+
 @pytest.mark.parametrize("text", ["- one\n- two", "Intro:\n  2) two", "Title\n=====", "Title\n---", "~~~\ncode\n~~~", "    code", "a\tb"])
 def test_texts_with_block_markup_are_parsed(text: str):
     from rulebot import markdown as render
 
     assert render.may_be_markup(text)
+
 
 def _slow_then_fast_corpus(root: Path, entries: int) -> Path:
     """A corpus whose first half (bulleted lists: the Markdown parser) takes longer to index than its plain second half."""

@@ -197,9 +197,11 @@ KIND_LABELS = {
 }
 """The kinds (rulebot.corpus.kinds.KINDS) as an answer names them: in English their own names, as `--kind` takes them."""
 
+
 def kind_label(kind: str) -> str:
     """A kind's label in the answer's language (a kind without one: its name)."""
     return _(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
+
 
 def heading(entry: EntryJSON, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
@@ -215,6 +217,7 @@ def heading(entry: EntryJSON, style: Style) -> str:
         flags.append(style(_("text in {language}").format(language=language_name(entry["lang"])), YELLOW))
     return "  ".join([f"{style(entry['title'], BOLD, CYAN)}  {style(tags, DIM)}", *flags])
 
+
 def citation(entry: EntryJSON) -> str:
     """Where the ruling comes from, precise enough to look it up."""
     source = entry["source"]
@@ -224,6 +227,7 @@ def citation(entry: EntryJSON) -> str:
     trust = source.get("trust")
     suffix = " [" + _("{trust} source").format(trust=trust) + "]" if trust and trust != "official" else ""
     return " ".join(parts) + f", {source['section']}{suffix}"
+
 
 def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
     """Wrap rendered entry text to the terminal, keeping tables and list indents."""
@@ -252,6 +256,7 @@ def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
         lines.extend(indent + style.markup(_balance(w)) for w in wrapped)
     return lines
 
+
 def _balance(line: str) -> str:
     """Close an emphasis that wrapping cut in two, so colour never leaks."""
     if line.count(STRONG_ON) > line.count(STRONG_OFF):
@@ -260,9 +265,11 @@ def _balance(line: str) -> str:
         line = STRONG_ON + line
     return line
 
+
 def refs(items: list[Link], style: Style) -> str:
     """Linked entries as 'Title (id)'."""
     return "; ".join(f"{r['title']} {style('(' + r['id'] + ')', DIM)}" for r in items)
+
 
 def entry_block(entry: StoredEntry, style: Style, *, full: bool = True, numbered: bool = False) -> list[str]:
     """An entry for the terminal: heading, text, citation and cross-references; `numbered`: its See also
@@ -285,6 +292,7 @@ def entry_block(entry: StoredEntry, style: Style, *, full: bool = True, numbered
     lines.append("  " + style(f"id: {entry['id']}", DIM))
     return lines
 
+
 def for_players_label(players: int, expansion: str | None = None) -> str:
     """"For 3 players: ", in the answer's language; with the expansion (or base game) whose number it is:
     "For 3 players, Perlae Imperii: "."""
@@ -292,6 +300,7 @@ def for_players_label(players: int, expansion: str | None = None) -> str:
         label = _("For 1 player, {expansion}: ") if players == 1 else _("For {players} players, {expansion}: ")
         return label.format(players=players, expansion=expansion)
     return _("For 1 player: ") if players == 1 else _("For {players} players: ").format(players=players)
+
 
 def setup_lines(setup: dict[str, Any] | None, game_name: str, style: Style) -> list[str]:
     """The setup steps that answer a question for a player count (Answer.setup), a line each: "For 3 players: ...";
@@ -311,6 +320,7 @@ def setup_lines(setup: dict[str, Any] | None, game_name: str, style: Style) -> l
         ]
     ]
 
+
 def played_by_line(ranges: list[dict[str, Any]]) -> str:
     """"Res Arcana is played by 2 to 4 players; with Perlae Imperii, 2 to 5.": the base game's counts, then each
     expansion's that gives its own, and those no source gives (Answer.setup's "ranges")."""
@@ -323,6 +333,7 @@ def played_by_line(ranges: list[dict[str, Any]]) -> str:
     if unstated:
         parts.append(f"the sources do not give {' or '.join(unstated)}'s")
     return "; ".join(parts) + "."
+
 
 def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None = None) -> list[str]:
     """A setup checklist (rulebot.answering.setup_checklist) for the terminal, fitted to its width (or
@@ -353,6 +364,7 @@ def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None
         lines += [style(line, DIM) for line in wrap(step_citation(step), columns, first=hang, hang=hang + "  ")]
     return lines
 
+
 def step_citation(step: dict[str, Any]) -> str:
     """Where a setup step comes from: its expansion, its entry's document and section, the entry's id."""
     entry = step["entry"]
@@ -364,11 +376,13 @@ def step_citation(step: dict[str, Any]) -> str:
     parts.append(entry["id"] + "".join(f", {other['id']}" for other in step["also"]))
     return " · ".join(parts)
 
+
 def instead_of_line(answer: Answer) -> str:
     """For an answer from another game than the one asked of (Answer.instead_of): what it is, and where from."""
     best = answer.results[0].data
     asked = answer.instead_of["name"] if answer.instead_of else ""
     return _("Not in {asked}: {title} is in {game}.").format(asked=asked, title=best["title"], game=best["game_name"])
+
 
 def base_game_line(answer: Answer) -> str:
     """For a question about the base game alone (Answer.base_game_only): whose expansions were left out."""
@@ -377,6 +391,7 @@ def base_game_line(answer: Answer) -> str:
     if not games:
         return _("Base game only: the expansions are left out.")
     return _("Base game only: the expansions of {games} are left out.").format(games=", ".join(games))
+
 
 def for_players_lines(answer: Answer, style: Style) -> list[str]:
     """The lines that open an answer asked for a player count, "For 3 players: ...": the setup steps that answer
@@ -390,6 +405,7 @@ def for_players_lines(answer: Answer, style: Style) -> list[str]:
         # the row of an expansion's table names it, as a setup step's line does
         lines = [style(for_players_label(answer.players, best.get("expansion_name")), BOLD) + row] if row else []
     return lines
+
 
 def answer_text(answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False) -> str:
     """The human answer to a question, fitted to the terminal (or `columns`): the entries that make up the answer
@@ -436,6 +452,7 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
 COLOR_MODES = ("auto", "always", "never")
 """The values of `--color`."""
 
+
 def color(mode: str = "auto") -> bool:
     """Whether to print in colour: always, never, or (auto) on a terminal unless NO_COLOR is set or TERM is dumb.
 
@@ -444,6 +461,7 @@ def color(mode: str = "auto") -> bool:
     if mode != "auto":
         return mode == "always"
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
 
 def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
     """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object.
@@ -457,11 +475,13 @@ def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
 
     return printable(answer_text(answer, Style(colored)), styles=colored)
 
+
 def answer_status(answer: Answer, *, as_json: bool) -> int:
     """How `ask` exits after printing an answer (rulebot.cli.status): with --json, always OK (the object tells the rest)."""
     if as_json or answer.confident:
         return status.OK
     return status.UNSURE if answer.results else status.NEGATIVE
+
 
 def silence_stdout() -> None:
     """After a write into a closed pipe: send what is left to print nowhere, so that exiting is quiet.
