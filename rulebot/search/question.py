@@ -117,10 +117,10 @@ class QuestionReader:
         # saved defaults. A question naming an expansion asks what it changes: it is no such reading.
         about = [slug for slug in games or self.games if self.games[slug]["expansions"]]
         base_game_only: tuple[str, ...] = ()
-        naming = named.values() if games else (self.named_expansions(words, synonyms[slug], slug) for slug in about)
-        if about and not any(naming):
-            rest = _without_base_game(words, bare=bool(games))
-            if rest is not None:
+        rest = _without_base_game(words, bare=bool(games)) if about else None
+        if rest is not None:
+            naming = named.values() if games else (self.named_expansions(words, synonyms[slug], slug) for slug in about)
+            if not any(naming):
                 words, base_game_only = rest, tuple(about)
                 in_play = {**in_play, **{slug: set() for slug in about}}
         if len(games) == 1:
@@ -218,12 +218,18 @@ class QuestionReader:
         return words
 
 
+_BASE_GAME_PHRASES = {
+    bare: sorted(analysis.BASE_GAME_ONLY + (analysis.BASE_GAME if bare else ()), key=len, reverse=True) for bare in (False, True)
+}
+"""The phrases _without_base_game looks for, longest first (a phrase may hold a shorter one), without and with
+"base game" alone."""
+
+
 def _without_base_game(words: list[str], *, bare: bool) -> list[str] | None:
     """The question's words without the phrase by which it says it is about the base game alone
     (analysis.BASE_GAME_ONLY; analysis.BASE_GAME too when `bare`), or None when it says none: nor when the rest of
     it speaks of expansions ("how do I add the expansion to the base game"), nor when nothing but filler is left."""
-    phrases = analysis.BASE_GAME_ONLY + (analysis.BASE_GAME if bare else ())
-    for phrase in sorted(phrases, key=len, reverse=True):
+    for phrase in _BASE_GAME_PHRASES[bare]:
         at = analysis.find_phrase(words, phrase)
         if at < 0:
             continue

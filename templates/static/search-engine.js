@@ -299,10 +299,17 @@
       letters: S.analysis.french_letters,
       englishStops: set(S.analysis.english_stop_words),
       frenchStops: set(S.analysis.french_stop_words),
-      baseGameOnly: S.analysis.base_game_only.map(function (p) { return p.split(" "); }),
-      baseGame: S.analysis.base_game.map(function (p) { return p.split(" "); }),
       expansionWords: set(S.analysis.expansion_words)
     };
+    // The base-game phrases longest first (a phrase may hold a shorter one), without and with "base game" alone.
+    var only = S.analysis.base_game_only.map(function (p) { return p.split(" "); });
+    var bare = only.concat(S.analysis.base_game.map(function (p) { return p.split(" "); }));
+    var longestFirst = function (phrases) {
+      return phrases.map(function (p, i) { return [p, i]; })
+        .sort(function (a, b) { return b[0].length - a[0].length || a[1] - b[1]; })
+        .map(function (pair) { return pair[0]; });
+    };
+    A.baseGamePhrases = { only: longestFirst(only), bare: longestFirst(bare) };
     Q = {
       numbers: S.quantities.number_words,
       players: set(S.quantities.player_words),
@@ -889,10 +896,9 @@
   // The question's words without the phrase by which it says it is about the base game alone, or null when it says
   // none (rulebot.search.question._without_base_game): "base game" alone only when `bare` (a game given or named).
   function withoutBaseGame(list, bare) {
-    var phrases = A.baseGameOnly.concat(bare ? A.baseGame : []);
-    var ordered = phrases.map(function (p, i) { return [p, i]; }).sort(function (a, b) { return b[0].length - a[0].length || a[1] - b[1]; });
-    for (var k = 0; k < ordered.length; k++) {
-      var phrase = ordered[k][0], at = findPhrase(list, phrase);
+    var phrases = bare ? A.baseGamePhrases.bare : A.baseGamePhrases.only;
+    for (var k = 0; k < phrases.length; k++) {
+      var phrase = phrases[k], at = findPhrase(list, phrase);
       if (at < 0) continue;
       var rest = list.slice(0, at).concat(list.slice(at + phrase.length));
       if (rest.some(function (w) { return A.expansionWords.has(w); }) || rest.every(function (w) { return A.filler.has(w); })) return null;
@@ -1093,10 +1099,10 @@
     // expansions when it names none), unless it names an expansion (rulebot.search.question.QuestionReader.read).
     var about = (games.length ? games : order).filter(function (slug) { return gameSettings(slug).expansions.length; });
     searcher.baseOnly = new Set();
-    var naming = games.length ? games.map(function (slug) { return named[slug]; }) : about.map(function (slug) { return searcher.namedExpansions(list, slug); });
-    if (about.length && !naming.some(function (found) { return found.size; })) {
-      var rest = withoutBaseGame(list, games.length > 0);
-      if (rest) { list = rest; searcher.baseOnly = new Set(about); }
+    var rest = about.length ? withoutBaseGame(list, games.length > 0) : null;
+    if (rest) {
+      var naming = games.length ? games.map(function (slug) { return named[slug]; }) : about.map(function (slug) { return searcher.namedExpansions(list, slug); });
+      if (!naming.some(function (found) { return found.size; })) { list = rest; searcher.baseOnly = new Set(about); }
     }
     if (games.length === 1) list = searcher.withoutExpansionNames(list, games[0]);
     var byGameHits = new Map();
