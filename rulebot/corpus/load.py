@@ -261,20 +261,14 @@ def _checker(expected: object) -> _Check:
 
 
 @functools.cache
-def _parser_modules() -> tuple[types.ModuleType, ...]:
-    """The modules that parse an entries file and define what it is parsed into."""
+def _parser_version() -> bytes:
+    """What parsing an entries file depends on besides the file: the code that parses, and the classes it makes."""
     from rulebot import errors
     from rulebot.corpus import entries, kinds, model
     from rulebot.corpus import format as entries_format
 
-    return (entries, entries_format, model, kinds, errors)
-
-
-@functools.cache
-def _parser_version() -> bytes:
-    """What parsing an entries file depends on besides the file: the code that parses, and the classes it makes."""
     digest = hashlib.sha1()
-    for module in _parser_modules():
+    for module in (entries, entries_format, model, kinds, errors):
         if module.__file__ is None:  # no source file to hash (a frozen build)
             continue
         with contextlib.suppress(OSError):
