@@ -143,9 +143,10 @@ class ParsedFiles:
     of its path, as the key it was parsed with (a line), then the pickled
     result, read back by a restricted unpickler (_KeptUnpickler): a file put
     in the cache folder by anyone else cannot run code. Anything unreadable
-    or refused is parsed again; anything not used by a load is removed after it. The files parsed anew are written by save(), which
-    an index build calls when it has a core to spare: writing them is about a
-    third of parsing them.
+    or refused is parsed again; anything not used by a load is removed after
+    it. The files parsed anew are written by save(), which an index build
+    calls when it has a core to spare: writing them is about a third of
+    parsing them.
     """
 
     def __init__(self, folder: Path):

@@ -11,9 +11,10 @@ Here each term's postings are read block by block, as plain numbers
 (rulebot.index.reader), and its scores added up in a dict: the same BM25F
 formula and statistics as Whoosh's (B 0.75, K1 1.2; field boosts are in
 the posting weights), the true maximum among a unit's alternatives in a
-field, and which units each document matches, at no extra cost. A phrase is looked for only where all its words are, from
-their positions, by Whoosh's rule (each word 1 to `slop` places after the one
-before), and scored as the sum of its words, as Whoosh scores it.
+field, and which units each document matches, at no extra cost. A phrase
+is looked for only where all its words are, from their positions, by
+Whoosh's rule (each word 1 to `slop` places after the one before), and
+scored as the sum of its words, as Whoosh scores it.
 
 When only the best documents are wanted, the terms that can add the most
 come first, and a common word is not added up in every document it is in
