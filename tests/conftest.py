@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import re
 import shutil
@@ -206,3 +207,19 @@ def write_large_game(root: Path) -> Path:
             f"{LARGE_GAME}/faq.md": "\n".join(faq),
         },
     )
+
+
+def resolves(dotted: str) -> bool:
+    """Whether a dotted name is a module, or a name defined in one (`rulebot.errors.UsageError`)."""
+    parts = dotted.split(".")
+    for length in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:length]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[length:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False

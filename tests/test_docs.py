@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import ast
-import importlib
 import io
 import re
 import tokenize
 from pathlib import Path
 
 import pytest
+from conftest import resolves
 
 ROOT = Path(__file__).resolve().parent.parent
 USER_DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -40,22 +40,6 @@ def texts() -> dict[str, str]:
     for module in sorted((ROOT / "rulebot").rglob("*.py")):
         found[str(module.relative_to(ROOT))] = comments_and_docstrings(module.read_text(encoding="utf-8"))
     return found
-
-
-def resolves(dotted: str) -> bool:
-    """Whether a dotted name is a module, or a name defined in one (`rulebot.errors.UsageError`)."""
-    parts = dotted.split(".")
-    for length in range(len(parts), 0, -1):
-        try:
-            found: object = importlib.import_module(".".join(parts[:length]))
-        except ModuleNotFoundError:
-            continue
-        for name in parts[length:]:
-            if not hasattr(found, name):
-                return False
-            found = getattr(found, name)
-        return True
-    return False
 
 
 def test_every_module_named_exists():

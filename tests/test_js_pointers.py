@@ -3,11 +3,10 @@ must name something that exists, so that a reader (or a change to the ranking) f
 
 from __future__ import annotations
 
-import importlib
 import re
-from types import ModuleType
 
 import pytest
+from conftest import resolves
 
 from rulebot.site import templates as site_templates
 
@@ -20,22 +19,6 @@ def _pointers() -> list[tuple[str, str]]:
     return sorted({(path.name, name) for path in static.glob("*.js") for name in POINTER.findall(path.read_text(encoding="utf-8"))})
 
 
-def _resolves(name: str) -> bool:
-    """Whether a dotted name is a module, or an attribute (of an attribute...) of the longest module it starts with."""
-    parts = name.split(".")
-    for cut in range(len(parts), 0, -1):
-        try:
-            found: ModuleType | object = importlib.import_module(".".join(parts[:cut]))
-        except ImportError:
-            continue
-        for attribute in parts[cut:]:
-            if not hasattr(found, attribute):
-                return False
-            found = getattr(found, attribute)
-        return True
-    return False
-
-
 def test_scripts_point_at_python_names():
     """The scripts name the Python they mirror: the search engine most of all."""
     named = {name for script, name in _pointers() if script == "search-engine.js"}
@@ -44,9 +27,9 @@ def test_scripts_point_at_python_names():
 
 @pytest.mark.parametrize(("script", "name"), _pointers())
 def test_every_python_name_a_script_points_at_exists(script: str, name: str):
-    assert _resolves(name), f"{script} names {name}, which does not exist"
+    assert resolves(name), f"{script} names {name}, which does not exist"
 
 
 def test_a_name_that_is_gone_is_found():
-    assert not _resolves("rulebot.search.Searcher") and not _resolves("rulebot.nothing.here")
-    assert _resolves("rulebot.text.fold") and _resolves("rulebot.search.scoring.BM25F.score")
+    assert not resolves("rulebot.search.Searcher") and not resolves("rulebot.nothing.here")
+    assert resolves("rulebot.text.fold") and resolves("rulebot.search.scoring.BM25F.score")
