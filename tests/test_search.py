@@ -120,6 +120,35 @@ class TestVocabulary:
         units = make_units(["who", "has", word, "coins"], {})
         assert [u.words for u in units] == [(word,), ("coins",)]
 
+    @pytest.mark.parametrize(
+        ("words", "valued"),
+        [(["crew", "3"], True), (["scry", "2"], True), (["with", "3"], False), (["3", "crew"], False), (["2", "3"], False),
+         (["crew", "300"], False), (["crew", "٣"], False)],
+    )
+    def test_a_number_after_a_term_is_its_value(self, words: list[str], valued: bool):
+        """"crew 3": a number of one or two digits right after a term may match the term and what a rule writes
+        for its value ("Crew N", "Crew X"); after filler, another number or nothing, or of more digits, it is only
+        itself."""
+        units = make_units(words, {})
+        number = units[-1] if words[-1] != "crew" else units[0]
+        assert ((words[0], "n") in number.alternatives and (words[0], "x") in number.alternatives) is valued
+        assert ("x",) not in number.alternatives
+
+    def test_the_rule_of_a_valued_term_is_first(self, tmp_path: Path):
+        """"ward 2" finds the rule that says what "Ward N" does before an entry that happens to hold both words."""
+        import os
+
+        root = write_corpus(tmp_path / "c", {
+            "keep/game.toml": 'slug = "keep"\nname = "Keep"\nid_prefix = "keep"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "keep/rules.md": "## keep-ward\ntitle: Ward\nkind: rule\nsection: Keywords\n\n"
+                             "Ward N means that when an opponent targets this card, they pay N more or the effect is cancelled.\n\n"
+                             "## keep-cloak\ntitle: Cloak\nkind: rule\nsection: Keywords\n\n"
+                             "A cloaked card is a 2/2 creature with ward 2 until it is turned face up.\n",
+        })
+        os.environ["RULEBOT_CACHE_DIR"] = str(tmp_path / "cache")
+        with Searcher(open_index([root])) as searcher:
+            assert first(searcher, "ward 2") == "keep-ward"
+
     def test_filler_only_question_still_searches(self, toy: Searcher):
         """A question made only of filler or stop words is searched as typed, without error."""
         answer = toy.ask("it and")

@@ -605,6 +605,13 @@ def test_game_page_reads_words_as_the_command(browser, sites):  # type: ignore[n
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_a_number_after_a_term_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
+    """"black 2" may match a rule's "black X" on the site as in `rulebot ask`, on a game's page and on the home page
+    (where the placeholder is every game's, not one vocabulary's); a number after filler or alone stays itself."""
+    questions = [("black 2", "dune-imperium"), ("black 2", None), ("trash 2", None), ("with 2", "catalyst"), ("2", None)]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_base_game_only_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
     """A question about the base game alone leaves the expansions out on the site as `rulebot ask` does, on a game's
     page and on the home page; one that names an expansion or speaks of expansions is no such reading."""

@@ -4,7 +4,8 @@ The query is made programmatically: question text is never parsed as query
 syntax. Per unit, each field (title, aliases, French aliases, the questions
 an entry answers, body, names, section) gets a disjunction of the unit's
 alternatives, of which the best match counts: the words as typed, the game
-vocabulary's synonyms (SYNONYM_WEIGHT), and for an unknown word its close
+vocabulary's synonyms (SYNONYM_WEIGHT; for a number after a term, the term with
+the N or X by which rules write its value), and for an unknown word its close
 spellings (CORRECTION_WEIGHT). The fields a unit matches add up. Adjacent
 words of a short question add a proximity bonus (PROXIMITY_WEIGHT).
 """
@@ -18,7 +19,7 @@ from rulebot.language import analysis
 from rulebot.language.analysis import stem
 from rulebot.search import scoring
 from rulebot.search.constants import CORRECTION_WEIGHT, PROXIMITY_SLOP, PROXIMITY_UNITS, PROXIMITY_WEIGHT, SYNONYM_WEIGHT
-from rulebot.search.question import Question, Unit
+from rulebot.search.question import PLACEHOLDERS, Question, Unit, is_number
 from rulebot.search.spelling import Spellings
 
 
@@ -85,7 +86,9 @@ class Clauses:
     def _scope(self, unit: Unit, alternative: tuple[str, ...], question: Question) -> frozenset[int] | None:
         """Where a synonym of a unit may match when no game is chosen: in the entries of the games whose
         vocabulary has it (None: every game's). A word of one game's vocabulary never brings another game's
-        entries in ("gold" means coins in one game, an essence in another)."""
+        entries in ("gold" means coins in one game, an essence in another). A placeholder (N, X) is every game's."""
+        if is_number(unit.words[-1]) and alternative[-1] in PLACEHOLDERS:
+            return None
         key = tuple(stem(w) for w in unit.words)
         synonyms = question.synonyms
         owners = frozenset(slug for slug, table in synonyms.items() if alternative in table.get(key, ()))

@@ -18,7 +18,9 @@ All that reading makes is one Question, which every step of a search is
 given: nothing of one question is kept for the next. The words are grouped
 into units with a game's synonym table (make_units): a synonym phrase
 ("victory points") becomes one unit whose alternatives are all the phrases of
-its group, and question filler ("can I", "combien de") is dropped.
+its group, a number right after a term ("crew 3") may also match the term as
+rules write it with its value ("Crew N"), and question filler ("can I",
+"combien de") is dropped.
 """
 
 from __future__ import annotations
@@ -278,7 +280,29 @@ def make_units(words: Sequence[str], synonyms: SynonymTable) -> list[Unit]:
                 i += size
                 break
         else:
-            units.append(Unit((words[i],), ((words[i],),)))
+            word = words[i]
+            if len(word) <= 2 and is_number(word) and units and _names_a_term(units[-1]):
+                # "crew 3", "scry 2": a number after a term is the term's value, which a rule writes "Crew N".
+                term = units[-1].words[-1]
+                units.append(Unit((word,), ((word,), *((term, letter) for letter in PLACEHOLDERS))))
+            else:
+                units.append(Unit((word,), ((word,),)))
             i += 1
     content = [u for u in units if not (len(u.words) == 1 and u.words[0] in analysis.QUESTION_FILLER and len(u.alternatives) == 1)]
     return content or units
+
+
+PLACEHOLDERS = ("n", "x")
+"""How rules write the value a card gives a term ("Crew N", "Retaliate X"): a number after a term may match the term
+and one of these (not these alone: "x" is also the X of a name such as X-Wing)."""
+
+
+def _names_a_term(unit: Unit) -> bool:
+    """Whether a unit may be a term a number gives the value of: a word, not filler, not a number itself."""
+    last = unit.words[-1]
+    return last not in analysis.QUESTION_FILLER and not is_number(last)
+
+
+def is_number(word: str) -> bool:
+    """Written in the digits 0 to 9 only (as the site's search reads a number)."""
+    return word.isascii() and word.isdigit()

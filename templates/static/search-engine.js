@@ -667,6 +667,8 @@
     return evidence >= 2 ? "fr" : "en";
   }
 
+  var PLACEHOLDERS = ["n", "x"];
+
   // Group the words of a question into units, dropping question filler (rulebot.search.question.make_units).
   function makeUnits(list, table) {
     var stemsOf = list.map(stem), units = [], i = 0;
@@ -683,7 +685,10 @@
         }
       }
       if (!matched) {
-        units.push({ words: [list[i]], alternatives: [[list[i]]] });
+        var word = list[i], last = units.length ? units[units.length - 1].words : null, term = last && last[last.length - 1];
+        // "crew 3": a number after a term is the term's value, which a rule writes "Crew N" (question.PLACEHOLDERS).
+        var value = term && /^[0-9]{1,2}$/.test(word) && !A.filler.has(term) && !/^[0-9]+$/.test(term);
+        units.push({ words: [word], alternatives: [[word]].concat(value ? PLACEHOLDERS.map(function (p) { return [term, p]; }) : []) });
         i++;
       }
     }
@@ -754,9 +759,11 @@
     return Array.from(byField.values());
   };
 
-  // The games a synonym of a unit may match in, when no game is chosen: those whose vocabulary has it (null: all).
+  // The games a synonym of a unit may match in, when no game is chosen: those whose vocabulary has it (null: all;
+  // a placeholder, N or X, is every game's).
   Searcher.prototype.scope = function (unit, alternative) {
     var key = unit.words.map(stem).join(" "), wanted = alternative.join(" "), language = this.language;
+    if (/^[0-9]+$/.test(unit.words[unit.words.length - 1]) && PLACEHOLDERS.indexOf(alternative[alternative.length - 1]) >= 0) return null;
     var owners = S.order.filter(function (slug) {
       return (tableOf(slug, language).get(key) || []).some(function (m) { return m.join(" ") === wanted; });
     });
