@@ -144,6 +144,40 @@ def write_corpus(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+NUMBERED_GAME = "skirmish"
+"""The slug of `write_numbered_game`'s game."""
+
+
+def write_numbered_game(root: Path) -> Path:
+    """A game as drafted from a numbered rules reference (as Magic's comprehensive rules are): numbered rules, and
+    a glossary whose items sum a rule up and send to it by number ("See rule 701.14"); every entry a draft."""
+
+    def entry(entry_id: str, title: str, kind: str, text: str, *headers: str) -> str:
+        return "\n".join([f"## {entry_id}", f"title: {title}", f"kind: {kind}", f"section: {title}", *headers, "draft: true", "", text, "", ""])
+
+    rules = "".join([
+        entry("skirmish-701-14a-fight", "701.14a Fight", "rule",
+              "A spell or ability may tell one creature to fight another. Each of the two deals damage equal to its power to the other."),
+        entry("skirmish-701-14b-fight", "701.14b Fight", "rule",
+              "If a creature told to fight is no longer on the battlefield, neither creature deals damage."),
+        entry("skirmish-702-12a-crew", "702.12a Crew", "rule",
+              "Crew is an ability of Vehicles. Crew N means: tap any number of your untapped creatures with total power N or"
+              " more to make this Vehicle a creature until end of turn."),
+        entry("skirmish-301-7-artifacts", "301.7 Artifacts", "rule",
+              "Some artifacts are Vehicles. A Vehicle such as one with crew 3 is not a creature until it is crewed."),
+        entry("skirmish-fight", "Fight", "term",
+              "When two creatures fight, each deals damage equal to its power to the other. See rule 701.14, “Fight.”",
+              "see_also: skirmish-701-14a-fight"),
+        entry("skirmish-crew", "Crew", "term",
+              "A keyword ability that turns a Vehicle into a creature. See rule 702.12, “Crew.”", "see_also: skirmish-702-12a-crew"),
+    ])
+    return write_corpus(root, {
+        f"{NUMBERED_GAME}/game.toml": f'slug = "{NUMBERED_GAME}"\nname = "Skirmish"\nid_prefix = "skirmish"\n\n'
+                                      '[[sources]]\nid = "rules"\ntitle = "Comprehensive rules"\n',
+        f"{NUMBERED_GAME}/rules.md": rules,
+    })
+
+
 LARGE_GAME = "tall-tower"
 """The slug of `write_large_game`'s game."""
 _GLOSSARY_WORDS = (

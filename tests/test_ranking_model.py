@@ -9,7 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import write_numbered_game
 
+from rulebot.corpus import glossary
+from rulebot.corpus.load import load
 from rulebot.index.cache import open_index
 from rulebot.places import shipped_corpus_dir
 from rulebot.search import features
@@ -130,3 +133,30 @@ def test_shipped_weights_are_not_stale(run_cli):
     """The shipped weights were fitted on the features computed: `check` says nothing of them."""
     assert not features.STALE.missing and not features.STALE.unknown
     assert "weights.json" not in run_cli("check").stderr
+
+
+def test_a_drafted_glossary_summary_gives_way_to_the_rule_it_sends_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A drafted glossary item that sums a rule up and sends to it by number ("See rule 701.14") ranks below the
+    rules that match as much of the question: the fitted weight of draft_defers is what puts them ahead. Asked by
+    its name alone, it stays first (its name is the whole question)."""
+    root = write_numbered_game(tmp_path / "corpus")
+    with Searcher(open_index([root])) as searcher:
+        assert searcher.ask("how does fight work").results[0].id.startswith("skirmish-701-14")
+        assert searcher.ask("fight").results[0].id == "skirmish-fight"
+        monkeypatch.setitem(features.MODEL["rank"], "draft_defers", 0.0)
+        assert searcher.ask("how does fight work").results[0].id == "skirmish-fight"
+
+
+def test_what_sends_to_a_rule(tmp_path: Path):
+    """Only a draft glossary item (`term`) with a link, whose text sends to a rule by number, is a summary."""
+    import dataclasses
+
+    corpus = load([write_numbered_game(tmp_path / "corpus")])
+    summary = corpus.entries["skirmish-fight"]
+    assert glossary.sends_to_rule(summary)
+    assert not glossary.sends_to_rule(corpus.entries["skirmish-701-14a-fight"])  # a rule
+    assert not glossary.sends_to_rule(dataclasses.replace(summary, draft=False))  # restated by a curator
+    assert not glossary.sends_to_rule(dataclasses.replace(summary, see_also=()))  # the rule is not there
+    assert not glossary.sends_to_rule(dataclasses.replace(summary, text="Two creatures fight. See Combat."))  # by name
+    assert glossary.sends_to_rule(dataclasses.replace(summary, text="A keyword. [See 7.5.5. Ambush](#755-ambush)"))
+

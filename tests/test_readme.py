@@ -16,7 +16,7 @@ PROMISED = {
     # example as written -> the entries its answer must start with
     'rulebot ask "can i trash assassination mission"': ["dune-assassination-mission"],
     "rulebot ask chamurky tie": ["dune-chaumurky"],
-    'rulebot ask --game catalyst "how many coins can i keep"': ["catalyst-coin-limit"],
+    'rulebot ask --game catalyst "can i keep more than 8 coins"': ["catalyst-coin-limit"],
     "rulebot ask \"molthar combien d'actions par tour\"": ["molthar-three-actions"],
     'rulebot ask --json --limit 5 "pearl conversion"': ["arcana-pi-pearl-conversion"],
     'rulebot ask -g res-arcana "how many monuments with 3 players with perlae imperii"': ["arcana-pi-setup-table"],

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import LARGE_GAME, write_large_game
+from conftest import LARGE_GAME, NUMBERED_GAME, write_large_game, write_numbered_game
 
 from rulebot.corpus.load import load
 from rulebot.places import shipped_corpus_dir
@@ -46,8 +46,15 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The shipped, minimal, hostile, curation (with house rules) and large (a game split into pages) corpora, each built once."""
+def numbered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus folder of a game drafted from a numbered rules reference (conftest.write_numbered_game)."""
+    return write_numbered_game(tmp_path_factory.mktemp("numbered-corpus"))
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory: pytest.TempPathFactory, numbered: Path) -> dict[str, Path]:
+    """The shipped, minimal, hostile, curation (with house rules), large (a game split into pages) and numbered (drafts of a
+    numbered rules reference) corpora, each built once."""
     built = {}
     corpora = {
         "shipped": [shipped_corpus_dir()],
@@ -55,6 +62,7 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "hostile": [CORPORA / "site-hostile"],
         "curation": [CORPORA / "site-curation" / "base", CORPORA / "site-curation" / "house"],
         "large": [write_large_game(tmp_path_factory.mktemp("large-corpus"))],
+        "numbered": [numbered],
     }
     for name, corpus_dirs in corpora.items():
         out = tmp_path_factory.mktemp(f"browser-{name}") / "site"
@@ -546,16 +554,17 @@ def test_browser_finds_the_files_of_terms_as_the_build_writes_them(search_tab): 
     assert found == [[site_search.shard_of(w, shards), site_search.lexicon_part(w)] for w in words]
 
 
-def _differences(browser, site_dir: Path, questions: list[tuple[str, str | None]]) -> list[tuple]:  # type: ignore[no-untyped-def]
+def _differences(browser, site_dir: Path, questions: list[tuple[str, str | None]], corpus: list[Path] | None = None) -> list[tuple]:  # type: ignore[no-untyped-def]
     """The questions (and games) the site's search box answers otherwise than `rulebot ask` (its entries of the
-    game asked, in order, and its confidence), typed on the game's page or on the home page."""
+    game asked, in order, and its confidence), typed on the game's page or on the home page; the site built from
+    `corpus` (the shipped one when None)."""
     from rulebot.index.cache import open_index
     from rulebot.search.ranking import Searcher
 
     context = browser.new_context()
     tabs = {}
     differ = []
-    with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+    with Searcher(open_index(corpus or [shipped_corpus_dir()])) as searcher:
         for question, game in questions:
             if game not in tabs:
                 tabs[game] = context.new_page()
@@ -610,6 +619,13 @@ def test_a_number_after_a_term_is_read_as_the_command_reads_it(browser, sites): 
     (where the placeholder is every game's, not one vocabulary's); a number after filler or alone stays itself."""
     questions = [("black 2", "dune-imperium"), ("black 2", None), ("trash 2", None), ("with 2", "catalyst"), ("2", None)]
     assert _differences(browser, sites["shipped"], questions) == []
+
+
+def test_drafts_of_a_numbered_reference_rank_as_the_command_ranks_them(browser, sites, numbered):  # type: ignore[no-untyped-def]
+    """A drafted glossary item that sends to its rule by number gives way to the rule on the site as in `rulebot ask`
+    (the site reads which drafts do so), and a number after a term is its value there too."""
+    questions = [(q, game) for q in ("how does fight work", "fight", "crew 3", "what happens when creatures fight") for game in (NUMBERED_GAME, None)]
+    assert _differences(browser, sites["numbered"], questions, [numbered]) == []
 
 
 def test_base_game_only_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]

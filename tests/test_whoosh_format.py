@@ -208,6 +208,16 @@ def test_pickles_make_plain_values_only(hostile):
         whoosh_format._unpickle(forged)
 
 
+def test_a_pickle_asking_for_more_memory_than_there_is_is_damaged():
+    """A damaged length in a pickle (bytes of 2**56 - 1) asks for more memory than there is: a damaged pickle
+    (which the reader tells as an IndexFormatError), not a MemoryError."""
+    huge = b"\x80\x04\x8e\xff\xff\xff\xff\xff\xff\x00\x00."
+    with pytest.raises(MemoryError):
+        pickle.loads(huge)
+    with pytest.raises(pickle.UnpicklingError, match="beyond"):
+        whoosh_format._unpickle(huge)
+
+
 def toc_of_release(toc: bytes, release: tuple[int, int, int]) -> bytes:
     """A table of contents as another Whoosh release would write it: its release numbers changed."""
     position = 3 + 8  # three one-byte sizes, the check and the version numbers

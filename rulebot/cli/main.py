@@ -33,7 +33,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
     \b
     Ask a question (the game is found from the question when not given):
       rulebot ask "can i trash assassination mission"
-      rulebot ask --game catalyst "how many coins can i keep"
+      rulebot ask --game catalyst "can i keep more than 8 coins"
       rulebot ask "molthar combien d'actions par tour"
     Look around:
       rulebot games               the games and their expansions

@@ -19,8 +19,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rulebot.text import fold
+
+if TYPE_CHECKING:
+    from rulebot.corpus.model import Entry
 
 MAX_TERMS = 150
 """Terms proposed at most: the glossary's shortest first, in document order."""
@@ -34,6 +38,8 @@ AKA_RE = re.compile(rf"(?P<subject>{NAME})\s*\(\s*(?:also\s+)?(?:called|known\s+
 SHORT_RE = re.compile(r"\([A-Z]{2,6}\)")
 CALLED_HINT_RE = re.compile(r"\b(?:called|known\s+as|referred\s+to\s+as)\b")
 SEE_RE = re.compile(r"^\W*See\W*(?:also\W+)?(?P<name>[^,.;(\]\[]+)")
+SENDS_TO_NUMBER_RE = re.compile(r"\bsee\s+(?:rules?\s+|sections?\s+)?\d", re.IGNORECASE)
+"""`See rule 702.85`, `[See 7.5.5. Ambush](#755-ambush)`: a text that sends the reader to a numbered rule."""
 MARKUP_RE = re.compile(r"\*\*|__|[`*_]|\[([^\]]*)\]\([^)]*\)")
 LEADING_WORDS = {"a", "an", "the", "this", "these", "those", "its", "their", "each", "any", "it", "they", "that", "such"}
 FUNCTION_WORDS = LEADING_WORDS | {
@@ -167,3 +173,11 @@ def _expansion(text: str, short: str) -> str:
         if _abbreviates(short, candidate):
             return candidate
     return ""
+
+
+def sends_to_rule(entry: Entry) -> bool:
+    """Whether an entry is an imported glossary item that sums a rule up and sends the reader to it by number
+    ("Fight: ... See rule 701.14"), the rule being drafted too: the answer is the rule, not the summary. A numbered
+    rules reference (Magic's, Star Wars Unlimited's) has such a glossary; a topic-style one (X-Wing's) defines
+    its terms where the glossary states them, with no number to send to."""
+    return entry.draft and entry.kind == "term" and bool(entry.see_also) and bool(SENDS_TO_NUMBER_RE.search(entry.text))

@@ -23,6 +23,7 @@ from whoosh.filedb.filestore import FileStorage, RamStorage
 from whoosh.index import TOC
 
 from rulebot import collector
+from rulebot.corpus import glossary
 from rulebot.errors import IndexBuildError
 from rulebot.index import sealed, whoosh_writing
 from rulebot.index.opened import ALL_GAMES, OpenIndex
@@ -115,6 +116,7 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
         described = "\n".join([*entry.names(), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
+        payload["defers"] = glossary.sends_to_rule(entry)
         french = entry.translation("fr")
         return {
             "id": entry.id,

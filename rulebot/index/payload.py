@@ -108,6 +108,8 @@ class StoredEntry(EntryJSON):
     """The stems of what its numbers count (quantities.counted_stems)."""
     player_counts: list[int]
     """The player counts it gives a value for (quantities.player_counts)."""
+    defers: bool
+    """Whether it is a drafted glossary item that sends to the rule it sums up (rulebot.corpus.glossary.sends_to_rule)."""
 
 
 class GameJSON(TypedDict):

@@ -130,7 +130,16 @@ class _Unpickler(pickle.Unpickler):
 
 def _unpickle(data: bytes) -> Any:
     """The value of one of Whoosh's pickles."""
-    return _Unpickler(io.BytesIO(data)).load()
+    return _load(io.BytesIO(data))
+
+
+def _load(stream: io.BytesIO) -> Any:
+    """The value of the pickle a stream of bytes in memory holds. A damaged length in it may ask for more memory
+    than there is (a list of billions of items): the pickle is damaged, as when it is cut short."""
+    try:
+        return _Unpickler(stream).load()
+    except MemoryError:
+        raise pickle.UnpicklingError("a length beyond its bytes") from None
 
 
 # -- the table of contents -------------------------------------------------------
@@ -344,7 +353,7 @@ class _TermTable:
         extras_end = size - _INT.size
         extras_start = extras_end - _INT.unpack(self._read(extras_end, _INT.size))[0]
         tail = io.BytesIO(self._read(extras_start, extras_end - extras_start))
-        self.extras: dict[str, Any] = _Unpickler(tail).load()
+        self.extras: dict[str, Any] = _load(tail)
         directory = self._DIRECTORY.unpack(self._read(extras_start - self._DIRECTORY.size, self._DIRECTORY.size))
         self._tables = list(zip(directory[0::2], directory[1::2]))  # (position, slots)
         # The positions of the records in key order follow the extras' pickle.
@@ -490,7 +499,10 @@ def posting_blocks(data: bytes) -> Iterator[tuple[int, Unpack]]:
         position += _BLOCK_SIZE.size
         end = position + abs(size)
         stream.seek(position)
-        _count, last, _max_weight, level, _min_length, _max_length = summaries.load()
+        try:
+            _count, last, _max_weight, level, _min_length, _max_length = summaries.load()
+        except MemoryError:  # (see _load)
+            raise pickle.UnpicklingError("a length beyond its bytes") from None
         start = stream.tell()
         if start > end:
             raise IndexFormatError("damaged postings: a block's summary runs past its end")
@@ -515,4 +527,7 @@ def positions(values: list[bytes]) -> list[list[int]]:
     pickles = b"".join(v[_POSITIONS_COUNT:] if v.endswith(b".") else v[_POSITIONS_COUNT:] + b"." for v in values)
     # A buffered stream lets the unpickler read ahead, as fast as from bytes.
     unpickler = _Unpickler(io.BufferedReader(io.BytesIO(pickles)))
-    return [list(accumulate(unpickler.load())) for _ in values]
+    try:
+        return [list(accumulate(unpickler.load())) for _ in values]
+    except MemoryError:  # (see _load)
+        raise pickle.UnpicklingError("a length beyond its bytes") from None

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulebot.search.constants import CLOSE_SHARE, MAX_PARTS, PART_SHARE
 
-INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "player_counts")
+INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "player_counts", "defers")
 """Payload keys that are for the printer only, not for JSON readers."""
 
 if TYPE_CHECKING:

@@ -29,6 +29,8 @@ as one named feature vector (FEATURES, `describe`):
 - draft: 1 for an entry imported and not yet restated by a curator; draft_name
   and draft_coverage: its name and coverage features again, for a draft only
   (an imported heading names a topic more often than the rule that answers);
+  draft_defers: 1 for a draft glossary item that sums up a rule and sends the
+  reader to it by number (rulebot.corpus.glossary.sends_to_rule);
 - kind_*: 1 for an entry of that kind (a rule is none of them).
 
 An entry's score is exp(weights · features) (`score`): a product of
@@ -65,7 +67,7 @@ RANKED_KINDS = tuple(kind for kind in KINDS if kind != "rule")
 """The kinds that have a feature of their own: a rule is the kind the others are weighed against."""
 FEATURES = (
     "words", "coverage", "name", "exact", "asked", "trust", "game_terms", "quantity", "players",
-    "named_expansion", "other_expansion", "length", "absent", "draft", "draft_name", "draft_coverage", *(f"kind_{kind}" for kind in RANKED_KINDS),
+    "named_expansion", "other_expansion", "length", "absent", "draft", "draft_name", "draft_coverage", "draft_defers", *(f"kind_{kind}" for kind in RANKED_KINDS),
 )
 """The features of a candidate, in the order of its vector."""
 CONFIDENCE = (
@@ -79,7 +81,7 @@ MAX_MARGIN = 3.0
 PRIOR = {
     "words": 1.0, "coverage": 1.0, "name": 1.0, "exact": 0.0, "asked": 0.0, "trust": -0.05, "game_terms": 0.0953,
     "quantity": 0.693, "players": 0.693, "named_expansion": 0.182, "other_expansion": 0.0, "length": 0.0, "absent": 0.0,
-    "draft": 0.0, "draft_name": 0.0, "draft_coverage": 0.0, **{f"kind_{kind}": 0.0 for kind in RANKED_KINDS},
+    "draft": 0.0, "draft_name": 0.0, "draft_coverage": 0.0, "draft_defers": 0.0, **{f"kind_{kind}": 0.0 for kind in RANKED_KINDS},
 }
 """The hand-set form the model replaced, as ranking weights: the words' score times the coverage and name factors,
 trust 1 to 0.85, each own term of a game x1.1, a count stated or the player count given x2, an expansion named x1.2.
@@ -193,7 +195,7 @@ def describe(
         1.0 if expansion is not None and expansion not in named and expansion not in context.in_play.get(hit.game, ()) else 0.0,
         log(1 + length),
         absent,
-        *((1.0, log(bonus), covered) if data.get("draft") else (0.0, 0.0, 0.0)),
+        *((1.0, log(bonus), covered, 1.0 if data.get("defers") else 0.0) if data.get("draft") else (0.0, 0.0, 0.0, 0.0)),
         *(1.0 if kind == other else 0.0 for other in RANKED_KINDS),
     ]
 

@@ -69,6 +69,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from rulebot.corpus import glossary
 from rulebot.corpus.model import Corpus, Entry
 from rulebot.index import fields
 from rulebot.index.payload import StoredEntry
@@ -87,6 +88,8 @@ FLAG_HOUSE = "house"
 """Flag of an entry that is a house rule (kind house-rule, or a source of trust house)."""
 FLAG_DRAFT = "draft"
 """Flag of an entry whose text is still its source's own (`draft: true`)."""
+FLAG_DEFERS = "defers"
+"""Flag of a drafted glossary item that sends to the rule it sums up (rulebot.corpus.glossary.sends_to_rule)."""
 
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -153,8 +156,8 @@ def plain_text(markdown: str) -> str:
 
 
 def flags(entry: Entry, house: bool) -> list[str]:
-    """The flags of an entry, in a fixed order: FLAG_HOUSE, FLAG_DRAFT."""
-    return [flag for flag, on in ((FLAG_HOUSE, house), (FLAG_DRAFT, entry.draft)) if on]
+    """The flags of an entry, in a fixed order: FLAG_HOUSE, FLAG_DRAFT, FLAG_DEFERS."""
+    return [flag for flag, on in ((FLAG_HOUSE, house), (FLAG_DRAFT, entry.draft), (FLAG_DEFERS, glossary.sends_to_rule(entry))) if on]
 
 
 def games_data(corpus: Corpus, games: list[str], indexed: Indexed, page_of: dict[str, str], shards: int) -> dict[str, Any]:

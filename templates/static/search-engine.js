@@ -256,6 +256,7 @@
         aliases: row[3].map(function (pair) { return { text: pair[0], lang: pair[1] }; }),
         house: row[4].indexOf("house") >= 0,
         draft: row[4].indexOf("draft") >= 0,
+        defers: row[4].indexOf("defers") >= 0,
         page: game.pages[row[5]],
         pageNumber: row[5],
         place: row[6],  // among its page's entries, in its page's texts
@@ -971,7 +972,8 @@
       found.absent,
       entry.draft ? 1 : 0,
       entry.draft ? Math.log(found.bonus) : 0,
-      entry.draft ? covered : 0
+      entry.draft ? covered : 0,
+      entry.draft && entry.defers ? 1 : 0
     ];
     R.RANKED_KINDS.forEach(function (kind) { vector.push(entry.kind === kind ? 1 : 0); });
     return vector;
