@@ -154,6 +154,19 @@ class TestFrench:
         """A French question finds the English ruling through the vocabulary's French words."""
         assert two_games.ask("combien de coquillages je garde à la fin du tour ?").results[0].id == "lh-shell-limit"
 
+    def test_everyday_french_words_reach_any_games_english_rules(self, two_games: Searcher):
+        """A game of a curator's own folder, with no French word of its own for it, answers a French question through
+        the everyday words every game has (rulebot/language/everyday.toml): "égalité" for tie, "gagne" for wins."""
+        answer = two_games.ask("en cas d'égalité qui gagne ?", game="orchard")
+        assert answer.language == "fr" and answer.results[0].id == "or-tie"
+
+    def test_everyday_synonyms_reach_any_game(self, two_games: Searcher):
+        """Everyday English words too, in games whose vocabulary lacks them: "tiebreaker" for a tie, "maximum" for a
+        rule's "at most", "winner" for "wins"."""
+        assert two_games.ask("tiebreaker", game="orchard").results[0].id == "or-tie"
+        assert two_games.ask("shell maximum", game="harbor").results[0].id == "lh-shell-limit"
+        assert two_games.ask("who is the winner", game="harbor").results[0].id == "lh-winning"
+
     def test_french_words_are_not_used_for_english_questions(self, two_games: Searcher):
         """The French list is for French questions only: in English, "bateau" is just an unknown word."""
         answer = two_games.ask("bateau", game="harbor")

@@ -66,6 +66,15 @@ class TestChanges:
         assert opened.built
         assert top_id(opened, "harbor heron") == "lh-ferry-gull"
 
+    def test_other_everyday_words_rebuild(self, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
+        """The everyday words every game has are built into the index (its synonym tables): a release with other
+        ones builds it again."""
+        from rulebot.language import everyday
+
+        open_index([MINIMAL])
+        monkeypatch.setattr(everyday, "digest", lambda: "another release")
+        assert open_index([MINIMAL]).built
+
     def test_old_build_is_pruned(self, fresh_cache: Path, minimal_copy: Path):
         """The index of the previous corpus content is removed once a new one is built."""
         first = open_index([minimal_copy])

@@ -40,7 +40,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_wheel_carries_corpus_and_templates(wheel: Path):
-    """The wheel holds every corpus file, the site templates and the JSON Schemas of `ask --json` and `setup --json` inside the package."""
+    """The wheel holds every corpus file, the site templates, the JSON Schemas of `ask --json` and `setup --json` and
+    the everyday words every game has inside the package."""
     names = set(zipfile.ZipFile(wheel).namelist())
     for path in (ROOT / "corpus").rglob("*"):
         if path.is_file():
@@ -50,6 +51,7 @@ def test_wheel_carries_corpus_and_templates(wheel: Path):
     assert "rulebot/schemas/ask.schema.json" in names
     assert "rulebot/schemas/setup.schema.json" in names
     assert "rulebot/locale/fr/LC_MESSAGES/rulebot.mo" in names
+    assert "rulebot/language/everyday.toml" in names
 
 
 def test_wheel_declares_and_carries_the_stemmers_licence(wheel: Path):

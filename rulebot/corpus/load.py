@@ -29,6 +29,7 @@ from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, TomlTab
 from rulebot.corpus.format import split_lines
 from rulebot.corpus.model import Alias, Corpus, Entry, Game, Source
 from rulebot.errors import CorpusError, Problem
+from rulebot.language import everyday
 from rulebot.places import display_path, is_undecodable
 
 SHOWN_REFERENCES = 5
@@ -346,6 +347,8 @@ class _Loader:
         for game_dir in game_dirs:
             self.read_game_dir(game_dir)
         synonyms, french = self.read_shared_vocabulary(root / VOCABULARY_FILE)
+        everyday_synonyms, everyday_french = everyday.groups()
+        synonyms, french = everyday_synonyms + synonyms, everyday_french + french
         self.corpus.shared_synonyms.update(synonyms)
         for slug in [g for g in self.corpus.games if g not in before]:
             game = self.corpus.games[slug]

@@ -203,7 +203,8 @@ class Corpus:
     setups: dict[str, GameSetup] = field(default_factory=dict)
     """The setup of each game that has a setup.toml, by slug."""
     shared_synonyms: set[tuple[str, ...]] = field(default_factory=set)
-    """The synonym groups of the corpus folders' vocabulary.toml, which every game of its folder has."""
+    """The synonym groups every game of a folder has: the everyday ones (rulebot.language.everyday) and those of the
+    corpus folders' vocabulary.toml."""
     problems: list[Problem] = field(default_factory=list)
     """Loaded without what has problems (rulebot.corpus.load.load_usable): the problems; empty otherwise."""
     left_out: list[str] = field(default_factory=list)

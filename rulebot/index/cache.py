@@ -35,6 +35,7 @@ from rulebot.index.opened import OpenIndex, SynonymFiles
 from rulebot.index.reader import IndexReader
 from rulebot.index.sealed import FORMAT, META_FILE
 from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
+from rulebot.language import everyday
 from rulebot.places import display_path, user_dir
 from rulebot.text import plural
 
@@ -161,8 +162,8 @@ def _open_index(dirs: list[Path], rebuild: bool, progress: Progress | None, note
 
 
 def _fingerprint(dirs: list[Path], home: Path) -> str:
-    """The fingerprint of the corpus for this index format and Whoosh release; the corpus files' stamps
-    are kept in the cache folder, so that unchanged files are not read again."""
+    """The fingerprint of the corpus for this index format, Whoosh release and everyday vocabulary (which every
+    game has); the corpus files' stamps are kept in the cache folder, so that unchanged files are not read again."""
     path = home / STAMPS_FILE
     try:
         known = json.loads(path.read_text(encoding="utf-8"))
@@ -173,7 +174,7 @@ def _fingerprint(dirs: list[Path], home: Path) -> str:
         with contextlib.suppress(OSError):  # a read-only cache only costs reading the files again
             home.mkdir(parents=True, exist_ok=True)
             sealed.write_json(path, stamps)
-    return hashlib.sha256(f"format {FORMAT}, Whoosh {release(WHOOSH)}\0{corpus_hash}".encode()).hexdigest()
+    return hashlib.sha256(f"format {FORMAT}, Whoosh {release(WHOOSH)}, words {everyday.digest()}\0{corpus_hash}".encode()).hexdigest()
 
 
 def _key(dirs: list[Path]) -> str:
