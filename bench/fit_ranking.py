@@ -11,8 +11,8 @@ would import them (bench/imported.py: Star Wars Unlimited and MTG;
 bench/questions/imported-dev.jsonl: right entries by phrases of their text).
 X-Wing and Marvel Champions are never fitted on, nor any test half.
 
-Each question is asked (as its row asks it, and the shipped ones with no game
-too) and every candidate's feature vector (rulebot.search.features.FEATURES)
+Each question is asked (as its row asks it, and with no game too when it has
+one) and every candidate's feature vector (rulebot.search.features.FEATURES)
 is read from the answer: the vectors are made from the questions and the
 corpus, so they are not stored. Then:
 
@@ -110,15 +110,18 @@ def rows_of(paths: list[Path], shipped: bool) -> list[tuple[dict, bool]]:
 
 def is_right(row: dict, hit) -> bool:
     if imported.phrase_judged(row):
-        return imported.right(row, hit.data["text"])
+        return hit.game == (row["game"] or row["expect_game"]) and imported.right(row, hit.data["text"])
     return hit.id in row.get("expect", ())
 
 
 def collect(searcher: Searcher, rows: list[tuple[dict, bool]]) -> list[Asked]:
-    """Every question asked as its row asks it (and a shipped one with a game, with none too): its candidates."""
+    """Every question asked as its row asks it (and one with a game, with none too): its candidates. An imported
+    game's questions are asked with no game as the shipped ones are: else the only questions asked of every game
+    would be the shipped games', whose candidates from other games are drafts, and the fit would learn that a
+    draft is another game's rather than how a draft answers."""
     out = []
     for row, shipped in rows:
-        modes = [row["game"]] + ([None] if shipped and row["game"] else [])
+        modes = [row["game"]] + ([None] if row["game"] else [])
         for game in modes:
             answer = searcher.ask(row["q"], game=game, limit=10_000, expansions=in_play(row))
             asked = Asked(row, row["game"] or row["expect_game"], shipped, "as asked" if game == row["game"] else "no game")

@@ -108,6 +108,8 @@ class Found:
     """The entries' texts, best first (for questions judged by phrases)."""
     probability: float | None = None
     """How likely the system says its first answer is right (rulebot only)."""
+    games: list[str] | None = None
+    """The entries' games, best first: an answer judged by phrases must be of the question's game."""
 
 
 Ranker = Callable[[dict, str | None], Found]
@@ -155,6 +157,7 @@ class Baseline:
 
     def __init__(self, corpus: Corpus):
         self.texts = {e.id: e.text for e in corpus.entries.values()}
+        self.games = {e.id: e.game for e in corpus.entries.values()}
         self.db = sqlite3.connect(":memory:")
         self.db.execute("CREATE VIRTUAL TABLE entries USING fts5(id UNINDEXED, game UNINDEXED, expansion UNINDEXED, body)")
         self.db.executemany(
@@ -182,13 +185,14 @@ class Baseline:
         sql += " ORDER BY bm25(entries), id LIMIT ?"
         params.append(DEPTH)
         ids = [r[0] for r in self.db.execute(sql, params)]
-        return Found(ids, bool(ids), [self.texts[i] for i in ids])
+        return Found(ids, bool(ids), [self.texts[i] for i in ids], games=[self.games[i] for i in ids])
 
 
 def rulebot_ranker(searcher: Searcher) -> Ranker:
     def rank(row: dict, game: str | None) -> Found:
         answer = searcher.ask(row["q"], game=game, limit=DEPTH, expansions=in_play(row))
-        return Found([hit.id for hit in answer.results], answer.confident, [hit.data["text"] for hit in answer.results], answer.probability)
+        results = answer.results
+        return Found([h.id for h in results], answer.confident, [h.data["text"] for h in results], answer.probability, [h.game for h in results])
 
     return rank
 
@@ -209,10 +213,10 @@ TIMER = """() => {
 class SiteSearch:
     """The built site's search box, in Chromium: one tab per page a question is typed on (a game's, or the home page)."""
 
-    def __init__(self, site: Path, browser, texts: dict[str, str]):
+    def __init__(self, site: Path, browser, texts: dict[str, str], games: dict[str, str]):
         self.site, self.browser = site, browser
-        self.texts = texts
-        """Each entry's text, by id: the site's answers to questions judged by phrases are judged by them."""
+        self.texts, self.games = texts, games
+        """Each entry's text and game, by id: the site's answers to questions judged by phrases are judged by them."""
         self.tabs: dict[str | None, object] = {}
 
     def tab(self, game: str | None):
@@ -246,13 +250,15 @@ class SiteSearch:
         hrefs = tab.eval_on_selector_all("#search--results li:not(.search-more) a", "links => links.map(a => a.getAttribute('href'))")
         ids = [urllib.parse.unquote(href.rpartition("#")[2]) for href in hrefs]
         ids = ids[:DEPTH]
-        return Found(ids, tab.get_attribute("#search--results", "data-confident") == "true", [self.texts.get(i, "") for i in ids])
+        sure = tab.get_attribute("#search--results", "data-confident") == "true"
+        return Found(ids, sure, [self.texts.get(i, "") for i in ids], games=[self.games.get(i, "") for i in ids])
 
 
 def is_right(row: dict, found: Found, at: int) -> bool:
     """Whether the answer at a 0-based rank is right: an expected id, or a text with the row's phrases."""
     if imported.phrase_judged(row):
-        return found.texts is not None and imported.right(row, found.texts[at])
+        of_its_game = found.games is None or found.games[at] == game_of(row)
+        return of_its_game and found.texts is not None and imported.right(row, found.texts[at])
     return found.ids[at] in row.get("expect", ())
 
 
@@ -447,7 +453,8 @@ def _site_search(corpus: Corpus, folder: Path) -> Iterator[SiteSearch]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox", "--disable-gpu"])
         try:
-            yield SiteSearch(folder / "site", browser, {e.id: e.text for e in corpus.entries.values()})
+            entries = corpus.entries.values()
+            yield SiteSearch(folder / "site", browser, {e.id: e.text for e in entries}, {e.id: e.game for e in entries})
         finally:
             browser.close()
 
