@@ -149,6 +149,27 @@ class TestVocabulary:
         with Searcher(open_index([root])) as searcher:
             assert first(searcher, "ward 2") == "keep-ward"
 
+    def test_a_synonym_of_several_words_names_only_a_name_holding_it_whole(self):
+        """"deck", whose synonym is "draw pile", names a "Draw pile" entry, not "Draw a pearl": none of the synonym's
+        words alone is meant. A one-word synonym still names ("vp" for "Points")."""
+        from rulebot.language.analysis import stem
+        from rulebot.search.question import Unit
+        from rulebot.search.signals import meaning, name_bonus
+
+        class NoSpellings:
+            def of(self, word: str) -> list[tuple[str, ...]]:
+                return []
+
+        def lift(units: list[Unit], name: str) -> float:
+            entry = {"name_stems": [[stem(word) for word in name.split()]]}
+            return name_bonus(entry, [meaning(unit, NoSpellings()) for unit in units], 0.5)  # type: ignore[arg-type]
+
+        pearl, deck = Unit(("pearl",), (("pearl",),)), Unit(("deck",), (("deck",), ("draw", "pile")))
+        assert lift([pearl, deck], "pearl draw pile") > 1
+        assert lift([pearl, deck], "draw pearl") == 1  # "pearl deck": the deck of pearls, not drawing one
+        vp = Unit(("vp",), (("vp",), ("victory", "points"), ("points",)))
+        assert lift([vp], "points") > 1 and lift([vp], "victory points") > 1
+
     def test_filler_only_question_still_searches(self, toy: Searcher):
         """A question made only of filler or stop words is searched as typed, without error."""
         answer = toy.ask("it and")

@@ -25,7 +25,10 @@ class Meaning(NamedTuple):
     said: set[str]
     """Its words as typed, and close spellings of an unknown word."""
     meant: set[str]
-    """Those, and its synonyms."""
+    """Those, and its synonyms of one word."""
+    phrases: tuple[frozenset[str], ...]
+    """The stems of each of its synonyms of several words: such a synonym means a name that holds it whole, and
+    none of its words alone ("deck" means the "draw pile", not the "Draw" of "Draw a pearl")."""
 
 
 def meaning(unit: Unit, spellings: Spellings) -> Meaning:
@@ -33,7 +36,18 @@ def meaning(unit: Unit, spellings: Spellings) -> Meaning:
     said = {stem(w) for w in unit.words}
     if len(unit.words) == 1:
         said.update(stem(c[0]) for c in spellings.of(unit.words[0]))
-    return Meaning(said, said | {stem(w) for alt in unit.alternatives for w in alt})
+    synonyms = unit.alternatives[1:]
+    phrases = {frozenset(stem(w) for w in alt) for alt in synonyms if len(alt) > 1}
+    return Meaning(said, said | {stem(alt[0]) for alt in synonyms if len(alt) == 1}, tuple(sorted(phrases, key=sorted)))
+
+
+def _meant_in(meaning_: Meaning, name: frozenset[str]) -> set[str]:
+    """The stems of a name a unit means: its words and one-word synonyms, and its longer synonyms the name holds."""
+    found = meaning_.meant & name
+    for phrase in meaning_.phrases:
+        if phrase <= name:
+            found |= phrase
+    return found
 
 
 def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float) -> float:
@@ -50,13 +64,16 @@ def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float)
     if not meanings:
         return 1.0
     said = set().union(*(m.said for m in meanings))
-    meant = set().union(*(m.meant for m in meanings))
     low, high = NAMED_LIFT
     best = 1.0
     for name in data["name_stems"]:
-        if not name or not meant.issuperset(name) or sum(len(w) for w in name) < MIN_NAME_LETTERS:
+        if not name or sum(len(w) for w in name) < MIN_NAME_LETTERS:
             continue
-        covered = sum(1 for meaning in meanings if meaning.meant.intersection(name))
+        stems = frozenset(name)
+        per_unit = [_meant_in(m, stems) for m in meanings]
+        if not stems.issubset(set().union(*per_unit)):
+            continue
+        covered = sum(1 for meant in per_unit if meant)
         bonus = EXACT_NAME if covered == len(meanings) else low + (high - low) * covered / len(meanings)
         typed = sum(1 for stem_ in name if stem_ in said) / len(name)
         best = max(best, 1 + (bonus - 1) * (typed + (1 - typed) * synonym_share))

@@ -787,13 +787,27 @@
     return out;
   };
 
+  // What a unit stands for (rulebot.search.signals.meaning): a synonym of several words means a name only whole.
   Searcher.prototype.meaning = function (unit) {
     var said = new Set(unit.words.map(stem));
     if (unit.words.length === 1) this.closeSpellings(unit.words[0]).forEach(function (c) { said.add(stem(c[0])); });
-    var meant = new Set(said);
-    unit.alternatives.forEach(function (alt) { alt.forEach(function (w) { meant.add(stem(w)); }); });
-    return { said: said, meant: meant };
+    var meant = new Set(said), phrases = [];
+    unit.alternatives.slice(1).forEach(function (alt) {
+      if (alt.length === 1) meant.add(stem(alt[0]));
+      else phrases.push(alt.map(stem));
+    });
+    return { said: said, meant: meant, phrases: phrases };
   };
+
+  // The stems of a name (a Set) a unit means (rulebot.search.signals._meant_in).
+  function meantIn(meaning, name) {
+    var found = new Set();
+    meaning.meant.forEach(function (s) { if (name.has(s)) found.add(s); });
+    meaning.phrases.forEach(function (phrase) {
+      if (phrase.every(function (s) { return name.has(s); })) phrase.forEach(function (s) { found.add(s); });
+    });
+    return found;
+  }
 
   // Search for the units in one game (or all when slug is null): the best candidates by their words, with what
   // their features are made of (rulebot.search.ranking.Searcher._search); they are scored in ask.
@@ -839,13 +853,16 @@
 
   function nameBonus(entry, meanings, synonymShare) {
     if (!meanings.length) return 1;
-    var said = new Set(), meant = new Set();
-    meanings.forEach(function (m) { m.said.forEach(function (s) { said.add(s); }); m.meant.forEach(function (s) { meant.add(s); }); });
+    var said = new Set();
+    meanings.forEach(function (m) { m.said.forEach(function (s) { said.add(s); }); });
     var top = 1;
     entry.nameStems.forEach(function (name) {
-      if (!name.length || !name.every(function (s) { return meant.has(s); })) return;
-      if (name.reduce(function (sum, s) { return sum + s.length; }, 0) < R.MIN_NAME_LETTERS) return;
-      var covered = meanings.filter(function (m) { return name.some(function (s) { return m.meant.has(s); }); }).length;
+      if (!name.length || name.reduce(function (sum, s) { return sum + s.length; }, 0) < R.MIN_NAME_LETTERS) return;
+      var stems = new Set(name), meant = new Set();
+      var perUnit = meanings.map(function (m) { return meantIn(m, stems); });
+      perUnit.forEach(function (found) { found.forEach(function (s) { meant.add(s); }); });
+      if (!name.every(function (s) { return meant.has(s); })) return;
+      var covered = perUnit.filter(function (found) { return found.size > 0; }).length;
       var bonus = covered === meanings.length ? R.EXACT_NAME : R.NAMED_LIFT[0] + (R.NAMED_LIFT[1] - R.NAMED_LIFT[0]) * covered / meanings.length;
       var typed = name.filter(function (s) { return said.has(s); }).length / name.length;
       top = Math.max(top, 1 + (bonus - 1) * (typed + (1 - typed) * synonymShare));
