@@ -170,6 +170,23 @@ class TestVocabulary:
         vp = Unit(("vp",), (("vp",), ("victory", "points"), ("points",)))
         assert lift([vp], "points") > 1 and lift([vp], "victory points") > 1
 
+    def test_a_player_count_is_more_than_a_name(self):
+        """"building setup 3p" asks for three players besides the words of the name "Building setup": the name is
+        named, but not as the whole question (its lift is a part's, not an exact name's)."""
+        from rulebot.language.analysis import stem
+        from rulebot.search.constants import EXACT_NAME
+        from rulebot.search.question import Unit
+        from rulebot.search.signals import meaning, name_bonus
+
+        class NoSpellings:
+            def of(self, word: str) -> list[tuple[str, ...]]:
+                return []
+
+        units = [meaning(Unit((w,), ((w,),)), NoSpellings()) for w in ("building", "setup")]
+        entry = {"name_stems": [[stem("building"), stem("setup")]]}
+        assert name_bonus(entry, units, 0.5) == EXACT_NAME  # type: ignore[arg-type]
+        assert 1 < name_bonus(entry, units, 0.5, beyond=1) < EXACT_NAME  # type: ignore[arg-type]
+
     def test_filler_only_question_still_searches(self, toy: Searcher):
         """A question made only of filler or stop words is searched as typed, without error."""
         answer = toy.ask("it and")

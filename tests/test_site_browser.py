@@ -628,6 +628,13 @@ def test_drafts_of_a_numbered_reference_rank_as_the_command_ranks_them(browser, 
     assert _differences(browser, sites["numbered"], questions, [numbered]) == []
 
 
+def test_a_player_count_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
+    """A question with a player count besides a title's words ranks on the site as in `rulebot ask`: the count makes
+    the title no longer the whole question."""
+    questions = [("buildings setup 3p", "catalyst"), ("places of power 4 players", "res-arcana"), ("setup for 2", None)]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_base_game_only_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
     """A question about the base game alone leaves the expansions out on the site as `rulebot ask` does, on a game's
     page and on the home page; one that names an expansion or speaks of expansions is no such reading."""

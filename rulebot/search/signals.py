@@ -50,7 +50,7 @@ def _meant_in(meaning_: Meaning, name: frozenset[str]) -> set[str]:
     return found
 
 
-def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float) -> float:
+def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float, beyond: int = 0) -> float:
     """How much naming the entry's title or an alias in the question lifts it.
 
     `meanings` holds, per unit of the question, the stems it says (its words,
@@ -59,7 +59,10 @@ def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float)
     the question's units it covers, and most when it covers them all. "max
     coins at end of turn" names "Coin limit at end of turn". A name the
     question reaches through synonyms lifts it by the share of its words the question says:
-    "gold" lifts "Gold leaf", not the "Apples" that gold means.
+    "gold" lifts "Gold leaf", not the "Apples" that gold means. `beyond`: how
+    much more the question asks than its units (1 for a player count, whose
+    number is no unit): no name covers that, so none is the whole question
+    ("building setup 3p" is not just "Building setup").
     """
     if not meanings:
         return 1.0
@@ -74,7 +77,8 @@ def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float)
         if not stems.issubset(set().union(*per_unit)):
             continue
         covered = sum(1 for meant in per_unit if meant)
-        bonus = EXACT_NAME if covered == len(meanings) else low + (high - low) * covered / len(meanings)
+        asked = len(meanings) + beyond
+        bonus = EXACT_NAME if covered == asked else low + (high - low) * covered / asked
         typed = sum(1 for stem_ in name if stem_ in said) / len(name)
         best = max(best, 1 + (bonus - 1) * (typed + (1 - typed) * synonym_share))
     return best

@@ -518,6 +518,7 @@
     this.slugs = slugs;  // the games searched
     this.spelling = new Map();
     this.baseOnly = new Set();  // the games whose base game alone the question asks about
+    this.beyond = 0;  // 1 when the question asks for a player count (rulebot.search.signals.name_bonus)
     this.baseOf = null;  // the game searched now, when its expansions' entries are left out
   }
 
@@ -843,7 +844,7 @@
         var own = slug ? units : makeUnits(list, tableOf(game, self.language)).slice(0, R.MAX_UNITS);
         meanings[game] = own.map(function (unit) { return self.meaning(unit); });
       }
-      var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language]);
+      var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language], self.beyond);
       return {
         id: entry.id, game: game, entry: entry, score: pool.get(docnum), coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game],
         found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absent }
@@ -851,7 +852,8 @@
     });
   };
 
-  function nameBonus(entry, meanings, synonymShare) {
+  // beyond: 1 when the question asks for a player count, which no name covers (rulebot.search.signals.name_bonus).
+  function nameBonus(entry, meanings, synonymShare, beyond) {
     if (!meanings.length) return 1;
     var said = new Set();
     meanings.forEach(function (m) { m.said.forEach(function (s) { said.add(s); }); });
@@ -862,8 +864,8 @@
       var perUnit = meanings.map(function (m) { return meantIn(m, stems); });
       perUnit.forEach(function (found) { found.forEach(function (s) { meant.add(s); }); });
       if (!name.every(function (s) { return meant.has(s); })) return;
-      var covered = perUnit.filter(function (found) { return found.size > 0; }).length;
-      var bonus = covered === meanings.length ? R.EXACT_NAME : R.NAMED_LIFT[0] + (R.NAMED_LIFT[1] - R.NAMED_LIFT[0]) * covered / meanings.length;
+      var covered = perUnit.filter(function (found) { return found.size > 0; }).length, asked = meanings.length + beyond;
+      var bonus = covered === asked ? R.EXACT_NAME : R.NAMED_LIFT[0] + (R.NAMED_LIFT[1] - R.NAMED_LIFT[0]) * covered / asked;
       var typed = name.filter(function (s) { return said.has(s); }).length / name.length;
       top = Math.max(top, 1 + (bonus - 1) * (typed + (1 - typed) * synonymShare));
     });
@@ -1116,6 +1118,7 @@
     if (lackingWords) return { results: [], confident: false, probability: 0, searcher: searcher, words: list, asked: list };
     var intent = readIntent(list, language);
     list = intent.words.length ? intent.words : list;
+    searcher.beyond = intent.players === null ? 0 : 1;  // a player count asked: no unit, no name covers it
     var asked = list;
     var games = game ? [game] : searcher.namedGames(list);
     if (games.length === 1) list = searcher.withoutGameName(list, games[0]);
