@@ -72,7 +72,8 @@ def import_written_out(corpus: Corpus, folder: Path) -> Path:
         write_out(corpus, slug, document)
         rulebot = [sys.executable, "-m", "rulebot", "--corpus", str(out)]
         new = slug + SUFFIX
-        subprocess.run([*rulebot, "new-game", new, "--name", f"{game.name} Reference", "--source", "rules", "--title", "Rules reference"],
+        # its own name, as a curator would call it: a question naming the game is read as about it
+        subprocess.run([*rulebot, "new-game", new, "--name", game.name, "--source", "rules", "--title", "Rules reference"],
                        check=True, env=env, capture_output=True)
         subprocess.run([*rulebot, "import", str(document), "--game", new, "--source", "rules", "--append"], check=True, env=env, capture_output=True)
     return out
