@@ -134,6 +134,24 @@ class TestVocabulary:
         assert ((words[0], "n") in number.alternatives and (words[0], "x") in number.alternatives) is valued
         assert ("x",) not in number.alternatives
 
+    def test_a_value_reaches_the_terms_synonyms_and_a_number_said_in_words(self):
+        """The value of "pilot 3" where pilot means crew may be "Crew N"; "piocher 2", where 2 has its French
+        words, may be "piocher N"."""
+        crew = {("pilot",): (("pilot",), ("crew",)), ("crew",): (("pilot",), ("crew",))}
+        assert ("crew", "n") in make_units(["pilot", "3"], crew)[-1].alternatives
+        two = {("2",): (("deux",), ("2",), ("two",)), ("deux",): (("deux",), ("2",), ("two",))}
+        number = make_units(["piocher", "2"], two)[-1]
+        assert ("deux",) in number.alternatives and ("piocher", "x") in number.alternatives
+
+    def test_a_value_matches_with_its_term_or_not_at_all(self, toy: Searcher):
+        """In a field whose analysis drops the placeholder (in French, "n" is a stop word), the term and its
+        placeholder are no clause at all: the term alone would count the number as found wherever the term is."""
+        question = toy.reading.read("perle 1", game=None, in_play={}, official_only=False)
+        unit = make_units(list(question.words), {})[-1]
+        clauses = [clause for field in toy.clauses.of_unit(unit, question, False) for clause in field]
+        assert not any(clause.words == ("perl",) for clause in clauses), clauses
+        assert any(clause.words == ("perl", "n") for clause in clauses)
+
     def test_the_rule_of_a_valued_term_is_first(self, tmp_path: Path):
         """"ward 2" finds the rule that says what "Ward N" does before an entry that happens to hold both words."""
         import os

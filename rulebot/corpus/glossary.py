@@ -177,7 +177,7 @@ def _expansion(text: str, short: str) -> str:
 
 def sends_to_rule(entry: Entry) -> bool:
     """Whether an entry is an imported glossary item that sums a rule up and sends the reader to it by number
-    ("Fight: ... See rule 701.14"), the rule being drafted too: the answer is the rule, not the summary. A numbered
+    ("Fight: ... See rule 701.14"), with a link to it (`see_also`): the answer is the rule, not the summary. A numbered
     rules reference (Magic's, Star Wars Unlimited's) has such a glossary; a topic-style one (X-Wing's) defines
     its terms where the glossary states them, with no number to send to."""
     return entry.draft and entry.kind == "term" and bool(entry.see_also) and bool(SENDS_TO_NUMBER_RE.search(entry.text))

@@ -19,7 +19,7 @@ from rulebot.language import analysis
 from rulebot.language.analysis import stem
 from rulebot.search import scoring
 from rulebot.search.constants import CORRECTION_WEIGHT, PROXIMITY_SLOP, PROXIMITY_UNITS, PROXIMITY_WEIGHT, SYNONYM_WEIGHT
-from rulebot.search.question import PLACEHOLDERS, Question, Unit, is_number
+from rulebot.search.question import Question, Unit, is_placeholder
 from rulebot.search.spelling import Spellings
 
 
@@ -72,13 +72,16 @@ class Clauses:
         seen = set()
         for number, (alt, weight, within) in enumerate(alternatives):
             made: dict[str, tuple[str, ...]] = {}  # four fields share the English analysis
+            whole = len(alt) if is_placeholder(unit, alt) else 1
             for name, analysed_as, typed_only in FIELDS:
                 if typed_only and number:
                     continue
                 if analysed_as not in made:
                     made[analysed_as] = tuple(analysis.terms(analysed_as, " ".join(alt)))
                 terms = made[analysed_as]
-                if terms and (name, terms) not in seen:
+                # A term and its placeholder match as both, or not at all: in French "n" is a stop word, and the
+                # term alone would count the number as found wherever the term is.
+                if len(terms) >= whole and (name, terms) not in seen:
                     seen.add((name, terms))
                     by_field.setdefault(name, []).append(scoring.Clause(name, terms, weight, within=within))
         return list(by_field.values())
@@ -87,7 +90,7 @@ class Clauses:
         """Where a synonym of a unit may match when no game is chosen: in the entries of the games whose
         vocabulary has it (None: every game's). A word of one game's vocabulary never brings another game's
         entries in ("gold" means coins in one game, an essence in another). A placeholder (N, X) is every game's."""
-        if is_number(unit.words[-1]) and alternative[-1] in PLACEHOLDERS:
+        if is_placeholder(unit, alternative):
             return None
         key = tuple(stem(w) for w in unit.words)
         synonyms = question.synonyms

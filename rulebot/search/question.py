@@ -34,7 +34,7 @@ from rulebot.index.opened import ALL_GAMES
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
-from rulebot.search.constants import MAX_QUESTION_CHARS
+from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, PLACEHOLDERS
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON
@@ -280,21 +280,22 @@ def make_units(words: Sequence[str], synonyms: SynonymTable) -> list[Unit]:
                 i += size
                 break
         else:
-            word = words[i]
-            if len(word) <= 2 and is_number(word) and units and _names_a_term(units[-1]):
-                # "crew 3", "scry 2": a number after a term is the term's value, which a rule writes "Crew N".
-                term = units[-1].words[-1]
-                units.append(Unit((word,), ((word,), *((term, letter) for letter in PLACEHOLDERS))))
-            else:
-                units.append(Unit((word,), ((word,),)))
+            units.append(Unit((words[i],), ((words[i],),)))
             i += 1
+    for at in range(1, len(units)):
+        # "crew 3", "scry 2": a number after a term is the term's value, which a rule writes "Crew N" (the term
+        # as typed or as a synonym says it; the number as typed or as a synonym gives it, "deux" for 2).
+        number, before = units[at], units[at - 1]
+        if len(number.words) == 1 and len(number.words[0]) <= 2 and is_number(number.words[0]) and _names_a_term(before):
+            terms = list(dict.fromkeys(alt[-1] for alt in before.alternatives if not is_number(alt[-1])))[:MAX_VALUED_TERMS]
+            units[at] = Unit(number.words, (*number.alternatives, *((term, letter) for term in terms for letter in PLACEHOLDERS)))
     content = [u for u in units if not (len(u.words) == 1 and u.words[0] in analysis.QUESTION_FILLER and len(u.alternatives) == 1)]
     return content or units
 
 
-PLACEHOLDERS = ("n", "x")
-"""How rules write the value a card gives a term ("Crew N", "Retaliate X"): a number after a term may match the term
-and one of these (not these alone: "x" is also the X of a name such as X-Wing)."""
+def is_placeholder(unit: Unit, alternative: tuple[str, ...]) -> bool:
+    """Whether an alternative of a unit is a term and a placeholder, for the number the unit is."""
+    return len(alternative) == 2 and alternative[1] in PLACEHOLDERS and is_number(unit.words[-1])
 
 
 def _names_a_term(unit: Unit) -> bool:

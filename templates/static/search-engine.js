@@ -669,7 +669,10 @@
     return evidence >= 2 ? "fr" : "en";
   }
 
-  var PLACEHOLDERS = ["n", "x"];
+  // Whether an alternative of a unit is a term and a placeholder, for the number the unit is (question.is_placeholder).
+  function isPlaceholder(unit, alt) {
+    return alt.length === 2 && R.PLACEHOLDERS.indexOf(alt[1]) >= 0 && /^[0-9]+$/.test(unit.words[unit.words.length - 1]);
+  }
 
   // Group the words of a question into units, dropping question filler (rulebot.search.question.make_units).
   function makeUnits(list, table) {
@@ -687,12 +690,22 @@
         }
       }
       if (!matched) {
-        var word = list[i], last = units.length ? units[units.length - 1].words : null, term = last && last[last.length - 1];
-        // "crew 3": a number after a term is the term's value, which a rule writes "Crew N" (question.PLACEHOLDERS).
-        var value = term && /^[0-9]{1,2}$/.test(word) && !A.filler.has(term) && !/^[0-9]+$/.test(term);
-        units.push({ words: [word], alternatives: [[word]].concat(value ? PLACEHOLDERS.map(function (p) { return [term, p]; }) : []) });
+        units.push({ words: [list[i]], alternatives: [[list[i]]] });
         i++;
       }
+    }
+    // "crew 3": a number after a term is the term's value, which a rule writes "Crew N" (question.make_units).
+    for (var at = 1; at < units.length; at++) {
+      var number = units[at], before = units[at - 1], last = before.words[before.words.length - 1];
+      if (number.words.length !== 1 || !/^[0-9]{1,2}$/.test(number.words[0]) || A.filler.has(last) || /^[0-9]+$/.test(last)) continue;
+      var valued = [];
+      before.alternatives.forEach(function (alt) {
+        var term = alt[alt.length - 1];
+        if (!/^[0-9]+$/.test(term) && valued.indexOf(term) < 0) valued.push(term);
+      });
+      var placed = [];
+      valued.slice(0, R.MAX_VALUED_TERMS).forEach(function (term) { R.PLACEHOLDERS.forEach(function (p) { placed.push([term, p]); }); });
+      units[at] = { words: number.words, alternatives: number.alternatives.concat(placed) };
     }
     var content = units.filter(function (u) { return !(u.words.length === 1 && A.filler.has(u.words[0]) && u.alternatives.length === 1); });
     return content.length ? content : units;
@@ -745,13 +758,14 @@
     }
     var byField = new Map(), seen = new Set();
     alternatives.forEach(function (item, number) {
-      var made = {};
+      var made = {}, whole = isPlaceholder(unit, item[0]) ? item[0].length : 1;
       R.FIELDS.forEach(function (field) {
         var name = field[0], analysedAs = field[1], typedOnly = field[2];
         if (typedOnly && number) return;
         if (!made[analysedAs]) made[analysedAs] = terms(analysedAs, item[0].join(" "));
+        // A term and its placeholder match as both or not at all (in French "n" is a stop word).
         var found = made[analysedAs], key = name + " " + found.join(" ");
-        if (found.length && !seen.has(key)) {
+        if (found.length >= whole && !seen.has(key)) {
           seen.add(key);
           if (!byField.has(name)) byField.set(name, []);
           byField.get(name).push({ field: name, words: found, weight: item[1], slop: 1, within: item[2] });
@@ -765,7 +779,7 @@
   // a placeholder, N or X, is every game's).
   Searcher.prototype.scope = function (unit, alternative) {
     var key = unit.words.map(stem).join(" "), wanted = alternative.join(" "), language = this.language;
-    if (/^[0-9]+$/.test(unit.words[unit.words.length - 1]) && PLACEHOLDERS.indexOf(alternative[alternative.length - 1]) >= 0) return null;
+    if (isPlaceholder(unit, alternative)) return null;
     var owners = S.order.filter(function (slug) {
       return (tableOf(slug, language).get(key) || []).some(function (m) { return m.join(" ") === wanted; });
     });
