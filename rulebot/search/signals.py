@@ -67,10 +67,13 @@ def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float,
     if not meanings:
         return 1.0
     said = set().union(*(m.said for m in meanings))
+    # Every stem any unit may mean, its longer synonyms' words included: a name with a stem beyond it is not
+    # named, and most names are left at that, before a closer look.
+    reach = set().union(*(m.meant for m in meanings), *(phrase for m in meanings for phrase in m.phrases))
     low, high = NAMED_LIFT
     best = 1.0
     for name in data["name_stems"]:
-        if not name or sum(len(w) for w in name) < MIN_NAME_LETTERS:
+        if not name or not reach.issuperset(name) or sum(len(w) for w in name) < MIN_NAME_LETTERS:
             continue
         stems = frozenset(name)
         per_unit = [_meant_in(m, stems) for m in meanings]

@@ -869,11 +869,17 @@
   // beyond: 1 when the question asks for a player count, which no name covers (rulebot.search.signals.name_bonus).
   function nameBonus(entry, meanings, synonymShare, beyond) {
     if (!meanings.length) return 1;
-    var said = new Set();
-    meanings.forEach(function (m) { m.said.forEach(function (s) { said.add(s); }); });
+    var said = new Set(), reach = new Set();
+    meanings.forEach(function (m) {
+      m.said.forEach(function (s) { said.add(s); });
+      m.meant.forEach(function (s) { reach.add(s); });
+      m.phrases.forEach(function (phrase) { phrase.forEach(function (s) { reach.add(s); }); });
+    });
     var top = 1;
     entry.nameStems.forEach(function (name) {
-      if (!name.length || name.reduce(function (sum, s) { return sum + s.length; }, 0) < R.MIN_NAME_LETTERS) return;
+      // (a name with a stem no unit may mean is not named: most are left at that)
+      if (!name.length || !name.every(function (s) { return reach.has(s); })) return;
+      if (name.reduce(function (sum, s) { return sum + s.length; }, 0) < R.MIN_NAME_LETTERS) return;
       var stems = new Set(name), meant = new Set();
       var perUnit = meanings.map(function (m) { return meantIn(m, stems); });
       perUnit.forEach(function (found) { found.forEach(function (s) { meant.add(s); }); });
