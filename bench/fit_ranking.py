@@ -282,7 +282,7 @@ def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, 
                 if best is None or count > best[0]:
                     best = (count, t, floor)
                 break
-    return (best[1], best[2]) if best else (1.0, 0.0)
+    return (best[1], best[2]) if best else (1.0, FLOORS[0])
 
 
 def _meets(judged: list[tuple], sure: list[bool]) -> bool:

@@ -83,7 +83,9 @@ def rows(corpus: Corpus) -> list[dict]:
     """The development questions about a base game, as questions about its written-out game."""
     out = []
     for path in QUESTIONS:
-        for row in map(json.loads, path.read_text(encoding="utf-8").splitlines()[1:]):
+        for row in map(json.loads, filter(str.strip, path.read_text(encoding="utf-8").splitlines())):
+            if "q" not in row:
+                continue  # a file's header line
             game = row.get("game") or row.get("expect_game")
             expected = [corpus.entries[i] for i in row.get("expect", ()) if i in corpus.entries]
             if not game or row.get("with") or not row.get("answerable", True) or not expected or any(e.expansion for e in expected):

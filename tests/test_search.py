@@ -142,6 +142,7 @@ class TestVocabulary:
         two = {("2",): (("deux",), ("2",), ("two",)), ("deux",): (("deux",), ("2",), ("two",))}
         number = make_units(["piocher", "2"], two)[-1]
         assert ("deux",) in number.alternatives and ("piocher", "x") in number.alternatives
+        assert make_units(["deux", "3"], two)[-1].alternatives == (("3",),)  # a number gives no number a value
 
     def test_a_value_matches_with_its_term_or_not_at_all(self, toy: Searcher):
         """In a field whose analysis drops the placeholder (in French, "n" is a stop word), the term and its
@@ -170,7 +171,7 @@ class TestVocabulary:
     def test_a_synonym_of_several_words_names_only_a_name_holding_it_whole(self):
         """"deck", whose synonym is "draw pile", names a "Draw pile" entry, not "Draw a pearl": none of the synonym's
         words alone is meant. A one-word synonym still names ("vp" for "Points")."""
-        from rulebot.language.analysis import stem
+        from rulebot.language.analysis import name_stems
         from rulebot.search.question import Unit
         from rulebot.search.signals import meaning, name_bonus
 
@@ -179,7 +180,7 @@ class TestVocabulary:
                 return []
 
         def lift(units: list[Unit], name: str) -> float:
-            entry = {"name_stems": [[stem(word) for word in name.split()]]}
+            entry = {"name_stems": [name_stems(name)]}  # as the index keeps a name
             return name_bonus(entry, [meaning(unit, NoSpellings()) for unit in units], 0.5)  # type: ignore[arg-type]
 
         pearl, deck = Unit(("pearl",), (("pearl",),)), Unit(("deck",), (("deck",), ("draw", "pile")))
@@ -187,6 +188,12 @@ class TestVocabulary:
         assert lift([pearl, deck], "draw pearl") == 1  # "pearl deck": the deck of pearls, not drawing one
         vp = Unit(("vp",), (("vp",), ("victory", "points"), ("points",)))
         assert lift([vp], "points") > 1 and lift([vp], "victory points") > 1
+        # a synonym's words are a name's stems: its filler is no word the name must hold
+        eot = Unit(("eot",), (("eot",), ("end", "of", "turn")))
+        assert lift([eot], "end of turn") > 1
+        # a number's value ("crew 3": "Crew N") names nothing: "Crew" is named by "crew" alone, not as the whole question
+        crew, three = make_units(["crew", "3"], {})
+        assert 1 < lift([crew, three], "crew") < lift([crew], "crew")
 
     def test_a_player_count_is_more_than_a_name(self):
         """"building setup 3p" asks for three players besides the words of the name "Building setup": the name is

@@ -299,9 +299,9 @@ def is_placeholder(unit: Unit, alternative: tuple[str, ...]) -> bool:
 
 
 def _names_a_term(unit: Unit) -> bool:
-    """Whether a unit may be a term a number gives the value of: a word, not filler, not a number itself."""
-    last = unit.words[-1]
-    return last not in analysis.QUESTION_FILLER and not is_number(last)
+    """Whether a unit may be a term a number gives the value of: a word, not filler, not a number itself nor a
+    number's other words ("deux 3")."""
+    return unit.words[-1] not in analysis.QUESTION_FILLER and not any(is_number(word) for alt in unit.alternatives for word in alt)
 
 
 def is_number(word: str) -> bool:

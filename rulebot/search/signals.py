@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import stem
 from rulebot.search.constants import EXACT_NAME, MIN_NAME_LETTERS, NAMED_LIFT
-from rulebot.search.question import Unit
+from rulebot.search.question import Unit, is_placeholder
 from rulebot.search.spelling import Spellings
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ class Meaning(NamedTuple):
     """Those, and its synonyms of one word."""
     phrases: tuple[frozenset[str], ...]
     """The stems of each of its synonyms of several words: such a synonym means a name that holds it whole, and
-    none of its words alone ("deck" means the "draw pile", not the "Draw" of "Draw a pearl")."""
+    none of its words alone ("deck" means the "draw pile", not the "Draw" of "Draw a pearl"). Stems as a name's
+    are made (analysis.name_stems: no question filler), so that "end of turn" is held by the name "End of turn"."""
 
 
 def meaning(unit: Unit, spellings: Spellings) -> Meaning:
@@ -36,9 +37,16 @@ def meaning(unit: Unit, spellings: Spellings) -> Meaning:
     said = {stem(w) for w in unit.words}
     if len(unit.words) == 1:
         said.update(stem(c[0]) for c in spellings.of(unit.words[0]))
-    synonyms = unit.alternatives[1:]
-    phrases = {frozenset(stem(w) for w in alt) for alt in synonyms if len(alt) > 1}
-    return Meaning(said, said | {stem(alt[0]) for alt in synonyms if len(alt) == 1}, tuple(sorted(phrases, key=sorted)))
+    meant, phrases = set(said), set()
+    for alt in unit.alternatives[1:]:
+        if is_placeholder(unit, alt):
+            continue  # "crew 3": the number gives the term a value, it does not name the term
+        stems = analysis.name_stems(" ".join(alt))
+        if len(stems) == 1:
+            meant.add(stems[0])
+        elif stems:
+            phrases.add(frozenset(stems))
+    return Meaning(said, meant, tuple(sorted(phrases, key=sorted)))
 
 
 def _meant_in(meaning_: Meaning, name: frozenset[str]) -> set[str]:

@@ -697,7 +697,9 @@
     // "crew 3": a number after a term is the term's value, which a rule writes "Crew N" (question.make_units).
     for (var at = 1; at < units.length; at++) {
       var number = units[at], before = units[at - 1], last = before.words[before.words.length - 1];
-      if (number.words.length !== 1 || !/^[0-9]{1,2}$/.test(number.words[0]) || A.filler.has(last) || /^[0-9]+$/.test(last)) continue;
+      if (number.words.length !== 1 || !/^[0-9]{1,2}$/.test(number.words[0]) || A.filler.has(last)) continue;
+      // (no value of a number or of its other words: "deux 3")
+      if (before.alternatives.some(function (alt) { return alt.some(function (w) { return /^[0-9]+$/.test(w); }); })) continue;
       var valued = [];
       before.alternatives.forEach(function (alt) {
         var term = alt[alt.length - 1];
@@ -808,8 +810,10 @@
     if (unit.words.length === 1) this.closeSpellings(unit.words[0]).forEach(function (c) { said.add(stem(c[0])); });
     var meant = new Set(said), phrases = [];
     unit.alternatives.slice(1).forEach(function (alt) {
-      if (alt.length === 1) meant.add(stem(alt[0]));
-      else phrases.push(alt.map(stem));
+      if (isPlaceholder(unit, alt)) return;  // "crew 3": the number gives the term a value, it does not name it
+      var stems = nameStems(alt.join(" "));  // as a name's stems are made: no question filler
+      if (stems.length === 1) meant.add(stems[0]);
+      else if (stems.length) phrases.push(stems);
     });
     return { said: said, meant: meant, phrases: phrases };
   };
