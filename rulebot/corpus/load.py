@@ -296,6 +296,8 @@ class _Loader:
         """Entries files as parsed before, or None to parse every one."""
         self.corpus = Corpus()
         self.problems: list[Problem] = []
+        self.everyday: tuple[games.Groups, games.Groups] | None = None
+        """The everyday words every game has (rulebot.language.everyday), once read."""
         self.rejected: set[str] = set()
         """Ids of entries with problems of their own: references to them are not reported again."""
         self.overlays: list[_Overlay] = []
@@ -347,15 +349,17 @@ class _Loader:
         for game_dir in game_dirs:
             self.read_game_dir(game_dir)
         synonyms, french = self.read_shared_vocabulary(root / VOCABULARY_FILE)
-        everyday_synonyms, everyday_french = everyday.groups()
-        synonyms, french = everyday_synonyms + synonyms, everyday_french + french
+        if self.everyday is None:  # read once, whatever the number of folders
+            self.everyday = self.read_shared_vocabulary(everyday.EVERYDAY_FILE)
+        synonyms, french = self.everyday[0] + synonyms, self.everyday[1] + french
         self.corpus.shared_synonyms.update(synonyms)
         for slug in [g for g in self.corpus.games if g not in before]:
             game = self.corpus.games[slug]
             self.corpus.games[slug] = replace(game, synonyms=game.synonyms + synonyms, french=game.french + french)
 
     def read_shared_vocabulary(self, path: Path) -> tuple[games.Groups, games.Groups]:
-        """The synonym groups and French groups of a corpus folder's vocabulary.toml (none if absent)."""
+        """The synonym groups and French groups of a corpus folder's vocabulary.toml (none if absent), or of the
+        everyday words every game has, which are written in the same form."""
         if not path.exists():
             return (), ()  # (one that is there but no regular file, a FIFO, is refused by read_toml, unread)
         parsed = self.read_toml(path)

@@ -5,8 +5,9 @@ vocabulary.toml form: synonym groups ("max" for "limit"), and French groups
 that let a French question reach rules written in English ("défausser" for
 "discard"). They are language, not a game's or a folder's: a game imported
 into a curator's own folder has them as a shipped game does. The corpus
-loader adds them to every game's groups (rulebot.corpus.load), so that the
-index, its synonym tables and the site's search all have them.
+loader reads them as it reads a folder's vocabulary.toml and adds them to
+every game's groups (rulebot.corpus.load), so that the index, its synonym
+tables and the site's search all have them.
 """
 
 from __future__ import annotations
@@ -16,19 +17,6 @@ from functools import cache
 from pathlib import Path
 
 EVERYDAY_FILE = Path(__file__).with_name("everyday.toml")
-
-
-@cache
-def groups() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
-    """(synonym groups, French groups), lower-cased as a vocabulary's are."""
-    import tomllib  # only when a corpus is read: answering reads the index's tables
-
-    data = tomllib.loads(EVERYDAY_FILE.read_text(encoding="utf-8"))
-    return tuple(_groups(data["synonyms"])), tuple(_groups(data["french"]))
-
-
-def _groups(lists: list[list[str]]) -> list[tuple[str, ...]]:
-    return [tuple(word.lower() for word in group) for group in lists]
 
 
 @cache

@@ -297,6 +297,7 @@ class Searcher:
                     pool[docnum] += value
         out = []
         absent = found.units_absent(eligible) / len(units) if units else 0.0
+        beyond = 0 if question.intent.players is None else 1  # a player count asked, no unit of the question
         for docnum in _best(pool, CANDIDATES):
             coverage = found.units_matched(docnum) / len(units) if units else 0.0
             data = self.reader.payload(docnum)
@@ -304,7 +305,6 @@ class Searcher:
             if game not in meanings:
                 own = units if slug else make_units(words, question.synonyms.get(game, {}))[:MAX_UNITS]
                 meanings[game] = [signals.meaning(unit, self.spellings) for unit in own]
-            beyond = 0 if question.intent.players is None else 1  # a player count asked, no unit of the question
             bonus = signals.name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[question.language], beyond)
             hit = Hit(id=data["id"], game=game, score=pool[docnum], coverage=1.0 if bonus == EXACT_NAME else coverage, data=data)
             out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent))

@@ -69,7 +69,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rulebot.corpus import glossary
 from rulebot.corpus.model import Corpus, Entry
 from rulebot.index import fields
 from rulebot.index.payload import StoredEntry
@@ -155,9 +154,10 @@ def plain_text(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def flags(entry: Entry, house: bool) -> list[str]:
-    """The flags of an entry, in a fixed order: FLAG_HOUSE, FLAG_DRAFT, FLAG_DEFERS."""
-    return [flag for flag, on in ((FLAG_HOUSE, house), (FLAG_DRAFT, entry.draft), (FLAG_DEFERS, glossary.sends_to_rule(entry))) if on]
+def flags(entry: Entry, house: bool, defers: bool) -> list[str]:
+    """The flags of an entry, in a fixed order: FLAG_HOUSE, FLAG_DRAFT, FLAG_DEFERS (`defers`: as its stored payload
+    says)."""
+    return [flag for flag, on in ((FLAG_HOUSE, house), (FLAG_DRAFT, entry.draft), (FLAG_DEFERS, defers)) if on]
 
 
 def games_data(corpus: Corpus, games: list[str], indexed: Indexed, page_of: dict[str, str], shards: int) -> dict[str, Any]:
@@ -438,7 +438,7 @@ def entry_rows(corpus: Corpus, indexed: Indexed, page_of: dict[str, str]) -> lis
             entry.kind,
             entry.title,
             [[a.text, a.lang] for a in entry.aliases],
-            flags(entry, corpus.is_house_rule(entry)),
+            flags(entry, corpus.is_house_rule(entry), payload["defers"]),
             *where[entry_id],
             len(indexed.terms[entry_id][body]),
             ",".join(" ".join(name) for name in payload["name_stems"]),
