@@ -44,8 +44,9 @@ REPORTED = (
 """The imported games only reported on: never fitted nor tuned on."""
 
 
-def import_games(folder: Path, games: tuple[Imported, ...]) -> Path:
-    """A corpus folder holding the games, each started and imported by the command; returns it."""
+def import_games(folder: Path, games: tuple[Imported, ...], data: Path = DATA) -> Path:
+    """A corpus folder holding the games, each started and imported by the command from its document in `data`;
+    returns it."""
     corpus = folder / "corpus"
     env = {**os.environ, "RULEBOT_DATA_DIR": str(folder / "data"), "RULEBOT_CACHE_DIR": str(folder / "cache")}
     for game in games:
@@ -54,7 +55,7 @@ def import_games(folder: Path, games: tuple[Imported, ...]) -> Path:
         rulebot = [sys.executable, "-m", "rulebot", "--corpus", str(corpus)]
         subprocess.run([*rulebot, "new-game", game.slug, "--name", game.name, "--source", "rules", "--title", f"{game.name} rules"],
                        check=True, env=env, capture_output=True)
-        subprocess.run([*rulebot, "import", str(DATA / game.document), "--game", game.slug, "--source", "rules", "--append"],
+        subprocess.run([*rulebot, "import", str(data / game.document), "--game", game.slug, "--source", "rules", "--append"],
                        check=True, env=env, capture_output=True)
     return corpus
 

@@ -25,13 +25,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import imported  # noqa: E402
 
 from rulebot.corpus.load import load  # noqa: E402
 from rulebot.corpus.model import Corpus  # noqa: E402
@@ -64,19 +66,13 @@ def write_out(corpus: Corpus, slug: str, path: Path) -> None:
 
 
 def import_written_out(corpus: Corpus, folder: Path) -> Path:
-    """A corpus folder of every shipped game written out and imported; returns it."""
-    out = folder / "corpus"
-    env = {**os.environ, "RULEBOT_DATA_DIR": str(folder / "data"), "RULEBOT_CACHE_DIR": str(folder / "cache")}
+    """A corpus folder of every shipped game written out and imported as bench/imported.py imports a document;
+    returns it. Each keeps its game's name, as a curator would call it: a question naming the game is about it."""
+    documents = []
     for slug, game in corpus.games.items():
-        document = folder / f"{slug}-reference.md"
-        write_out(corpus, slug, document)
-        rulebot = [sys.executable, "-m", "rulebot", "--corpus", str(out)]
-        new = slug + SUFFIX
-        # its own name, as a curator would call it: a question naming the game is read as about it
-        subprocess.run([*rulebot, "new-game", new, "--name", game.name, "--source", "rules", "--title", "Rules reference"],
-                       check=True, env=env, capture_output=True)
-        subprocess.run([*rulebot, "import", str(document), "--game", new, "--source", "rules", "--append"], check=True, env=env, capture_output=True)
-    return out
+        write_out(corpus, slug, folder / f"{slug}-reference.md")
+        documents.append(imported.Imported(slug + SUFFIX, game.name, f"{slug}-reference.md"))
+    return imported.import_games(folder, tuple(documents), data=folder)
 
 
 def rows(corpus: Corpus) -> list[dict]:
