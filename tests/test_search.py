@@ -218,6 +218,47 @@ class TestVocabulary:
         assert answer.query == "it and"
 
 
+class TestPhraseFoundNowhere:
+    """Words typed together that a synonym group holds are one phrase; when no entry holds it in any of the group's
+    wordings, the words are searched apart."""
+
+    GAME = (
+        'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n'
+        '[vocabulary]\nsynonyms = [["last round", "final round"]]\n'
+    )
+    RULES = (
+        "## toy-end\ntitle: Game end\nkind: rule\nsection: End\n\n"
+        "When the bag is empty, the round being played is the last one.\n\n"
+        "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\n\nA ferry may dock where a captain begins a round.\n"
+    )
+    FINAL = "\n## toy-final\ntitle: Final round\nkind: rule\nsection: End\n\nIn the final round, nobody may dock.\n"
+
+    def test_units_keep_apart_the_runs_they_are_told(self):
+        """A run of words kept apart is no unit, but its words are."""
+        table = {("last", "round"): (("last", "round"), ("final", "round")), ("final", "round"): (("last", "round"), ("final", "round"))}
+        assert [u.words for u in make_units(["the", "last", "round"], table)] == [("last", "round")]
+        units = make_units(["the", "last", "round"], table, apart={("last", "round")})
+        assert [u.alternatives for u in units] == [(("last",),), (("round",),)]
+
+    @pytest.mark.parametrize("game", ["toy", None])
+    def test_a_phrase_no_entry_holds_is_searched_as_its_words(self, tmp_path: Path, game: str | None):
+        """"last round", which no entry says in any wording, finds the entry holding both words (it found nothing
+        when it was searched as one phrase), with the game given or not."""
+        corpus = write_corpus(tmp_path / "corpus", {"toy/game.toml": self.GAME, "toy/rules.md": self.RULES})
+        with Searcher(open_index([corpus])) as searcher:
+            answer = searcher.ask("what happens in the last round", game=game)
+        assert [hit.id for hit in answer.results][:1] == ["toy-end"]
+        assert answer.results[0].coverage == 1.0
+
+    def test_a_phrase_some_entry_holds_stays_one(self, tmp_path: Path):
+        """Where an entry says the phrase (in another of its wordings), it is still searched as one: an entry with
+        both words elsewhere does not match it."""
+        corpus = write_corpus(tmp_path / "corpus", {"toy/game.toml": self.GAME, "toy/rules.md": self.RULES + self.FINAL})
+        with Searcher(open_index([corpus])) as searcher:
+            answer = searcher.ask("last round", game="toy")
+        assert [hit.id for hit in answer.results] == ["toy-final"]
+
+
 class TestBaseGame:
     """A question that says it is about the base game alone is read as `--with base` is."""
 

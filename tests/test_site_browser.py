@@ -628,6 +628,13 @@ def test_drafts_of_a_numbered_reference_rank_as_the_command_ranks_them(browser, 
     assert _differences(browser, sites["numbered"], questions, [numbered]) == []
 
 
+def test_a_phrase_no_entry_holds_is_searched_as_the_command_searches_it(browser, sites):  # type: ignore[no-untyped-def]
+    """A synonym phrase that no entry says in any of its wordings ("imperium card", of Dune: Imperium's vocabulary)
+    is searched as its words on the site as in `rulebot ask`, on a game's page and on the home page."""
+    questions = [("imperium card", "dune-imperium"), ("imperium deck card", None), ("can i trash an imperium card", None)]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_a_player_count_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
     """A question with a player count besides a title's words ranks on the site as in `rulebot ask`: the count makes
     the title no longer the whole question."""

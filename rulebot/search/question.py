@@ -26,7 +26,7 @@ rules write it with its value ("Crew N"), and question filler ("can I",
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulebot.errors import QueryError
@@ -263,8 +263,9 @@ def clean_question(question: str) -> str:
     return text
 
 
-def make_units(words: Sequence[str], synonyms: SynonymTable) -> list[Unit]:
-    """Group the words of a question into units, dropping question filler."""
+def make_units(words: Sequence[str], synonyms: SynonymTable, apart: Collection[tuple[str, ...]] = ()) -> list[Unit]:
+    """Group the words of a question into units, dropping question filler; the runs of words `apart` (as typed)
+    are no one unit, but their words are (or shorter phrases of them)."""
     longest = max(map(len, synonyms), default=1)
     stems = [stem(w) for w in words]
     units: list[Unit] = []
@@ -272,8 +273,8 @@ def make_units(words: Sequence[str], synonyms: SynonymTable) -> list[Unit]:
     while i < len(words):
         for size in range(min(longest, len(words) - i), 0, -1):
             group = synonyms.get(tuple(stems[i:i + size]))
-            if group is not None:
-                typed = tuple(words[i:i + size])
+            typed = tuple(words[i:i + size])
+            if group is not None and (size == 1 or typed not in apart):
                 # Every other wording counts: one with the same stems still
                 # differs in the fields that are not stemmed (names).
                 units.append(Unit(typed, (typed, *(g for g in group if g != typed))))

@@ -11,6 +11,8 @@ A question is answered in these steps:
    (rulebot.search.question.make_units), each unit's clauses
    (rulebot.search.query) are scored by BM25F (rulebot.search.scoring), and
    a short question's adjacent words found close together reorder the best;
+   a synonym phrase of several typed words that no entry holds is searched
+   again as its words;
 3. score the best hits by the one ranking model (rulebot.search.features):
    a feature vector per candidate (its words' score, the share of units it
    matches, the names and questions it answers that the question says, its
@@ -39,7 +41,7 @@ from typing import TYPE_CHECKING
 from rulebot.errors import UnknownEntryError, UnknownExpansionError, UnknownGameError
 from rulebot.index.opened import OpenIndex
 from rulebot.language import analysis
-from rulebot.language.analysis import stem
+from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search import features, scoring, signals
 from rulebot.search.answer import Answer, Hit, answer_first, modifications_first, runners_up
 from rulebot.search.constants import (
@@ -52,7 +54,7 @@ from rulebot.search.constants import (
     SYNONYM_NAME_SHARE,
 )
 from rulebot.search.query import Clauses
-from rulebot.search.question import Question, QuestionReader, Unit, clean_question, make_units, valid_text
+from rulebot.search.question import Question, QuestionReader, clean_question, make_units, valid_text
 from rulebot.search.spelling import Spellings
 
 if TYPE_CHECKING:
@@ -266,28 +268,39 @@ class Searcher:
         count less than the words typed), so they cannot outweigh a game
         whose entries use the question's own words.
         """
-        found = self._search(question, make_units(question.words, question.all_synonyms)[:MAX_UNITS], None, None)
+        found = self._search(question, question.all_synonyms, None, None)
         # (each synonym only matches the entries of the games whose vocabulary has it: see rulebot.search.query)
         in_play = question.in_play
         return [f for f in found if f.hit.game not in in_play or (f.hit.data["expansion"] or "base") in in_play[f.hit.game] | {"base"}]
 
     def _search_game(self, question: Question, slug: str) -> list[_Found]:
         """One game's search, with its own synonyms, of the expansions in play only (when they are given)."""
-        units = make_units(question.words, question.synonyms[slug])[:MAX_UNITS]
-        return self._search(question, units, slug, question.in_play.get(slug))
+        return self._search(question, question.synonyms[slug], slug, question.in_play.get(slug))
 
-    def _search(self, question: Question, units: list[Unit], slug: str | None, expansions: set[str] | None) -> list[_Found]:
-        """Search for the units in one game (or all when slug is None): the best candidates by their words, with
-        what their features are made of (they are scored in `ask`)."""
+    def _search(self, question: Question, synonyms: SynonymTable, slug: str | None, expansions: set[str] | None) -> list[_Found]:
+        """Search for the question's units (made with these synonyms) in one game (or all when slug is None): the
+        best candidates by their words, with what their features are made of (they are scored in `ask`)."""
+        eligible = self._eligible(slug, expansions, question.official_only)
+        apart: set[tuple[str, ...]] = set()
+        while True:
+            units = make_units(question.words, synonyms, apart)[:MAX_UNITS]
+            # Proximity only reorders the best documents: looking for phrases in
+            # every document that has both words would cost the most for the
+            # commonest words, in the largest corpora.
+            proximity = self.clauses.proximity(units)
+            unit_clauses = (self.clauses.of_unit(unit, question, slug is None) for unit in units)
+            found = self.scorer.score(unit_clauses, PROXIMITY_POOL if proximity else CANDIDATES, eligible)
+            absent = found.units_absent(eligible)
+            # Words typed together that a synonym group holds ("last round") are one phrase, in one of the group's
+            # wordings. When no entry holds any of them, the question is searched again with the words apart: the
+            # rules may say it otherwise ("the round is the last one"), and one phrase found nowhere would leave
+            # the question with no answer.
+            unfound = {units[at].words for at in absent if len(units[at].words) > 1}
+            if not unfound:
+                break
+            apart |= unfound
         words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[signals.Meaning]] = {}  # per game: what each unit says and may mean, as stems
-        # Proximity only reorders the best documents: looking for phrases in
-        # every document that has both words would cost the most for the
-        # commonest words, in the largest corpora.
-        proximity = self.clauses.proximity(units)
-        eligible = self._eligible(slug, expansions, question.official_only)
-        unit_clauses = (self.clauses.of_unit(unit, question, slug is None) for unit in units)
-        found = self.scorer.score(unit_clauses, PROXIMITY_POOL if proximity else CANDIDATES, eligible)
         pool = _only(found.totals, eligible)
         if proximity:
             pool = {docnum: pool[docnum] for docnum in _best(pool, PROXIMITY_POOL)}
@@ -296,18 +309,18 @@ class Searcher:
                 for docnum, value in self.scorer.clause_scores(clause, among).items():
                     pool[docnum] += value
         out = []
-        absent = found.units_absent(eligible) / len(units) if units else 0.0
+        absent_share = len(absent) / len(units) if units else 0.0
         beyond = 0 if question.intent.players is None else 1  # a player count asked, no unit of the question
         for docnum in _best(pool, CANDIDATES):
             coverage = found.units_matched(docnum) / len(units) if units else 0.0
             data = self.reader.payload(docnum)
             game = data["game"]
             if game not in meanings:
-                own = units if slug else make_units(words, question.synonyms.get(game, {}))[:MAX_UNITS]
+                own = units if slug else make_units(words, question.synonyms.get(game, {}), apart)[:MAX_UNITS]
                 meanings[game] = [signals.meaning(unit, self.spellings) for unit in own]
             bonus = signals.name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[question.language], beyond)
             hit = Hit(id=data["id"], game=game, score=pool[docnum], coverage=1.0 if bonus == EXACT_NAME else coverage, data=data)
-            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent))
+            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent_share))
         return out
 
     def _length(self, docnum: int) -> int:

@@ -104,9 +104,9 @@ class Scores(NamedTuple):
         """How many of the question's units a document matches."""
         return sum(1 for fields in self.by_unit if any(docnum in scores for scores in fields))
 
-    def units_absent(self, eligible: Container[int] | None) -> int:
-        """How many of the question's units match no document (of the eligible ones, when given)."""
-        return sum(1 for fields in self.by_unit if not any(_holds_any(part, eligible) for part in fields))
+    def units_absent(self, eligible: Container[int] | None) -> list[int]:
+        """The places of the question's units that match no document (of the eligible ones, when given)."""
+        return [at for at, fields in enumerate(self.by_unit) if not any(_holds_any(part, eligible) for part in fields)]
 
 
 def _holds_any(part: Part, eligible: Container[int] | None) -> bool:

@@ -596,7 +596,9 @@
         return byUnit.filter(function (fields) { return fields.some(function (part) { return part.has(docnum); }); }).length;
       },
       unitsAbsent: function () {
-        return byUnit.filter(function (fields) { return fields.every(function (part) { return !part.size; }); }).length;
+        var at = [];
+        byUnit.forEach(function (fields, i) { if (fields.every(function (part) { return !part.size; })) at.push(i); });
+        return at;
       }
     };
   };
@@ -674,15 +676,16 @@
     return alt.length === 2 && R.PLACEHOLDERS.indexOf(alt[1]) >= 0 && /^[0-9]+$/.test(unit.words[unit.words.length - 1]);
   }
 
-  // Group the words of a question into units, dropping question filler (rulebot.search.question.make_units).
-  function makeUnits(list, table) {
+  // Group the words of a question into units, dropping question filler; the runs of typed words `apart` (a set of
+  // them joined by spaces) are no one unit (rulebot.search.question.make_units).
+  function makeUnits(list, table, apart) {
     var stemsOf = list.map(stem), units = [], i = 0;
     while (i < list.length) {
       var matched = false;
       for (var size = Math.min(table.longest, list.length - i); size > 0; size--) {
         var group = table.get(stemsOf.slice(i, i + size).join(" "));
-        if (group !== undefined) {
-          var typed = list.slice(i, i + size), key = typed.join(" ");
+        var typed = list.slice(i, i + size), key = typed.join(" ");
+        if (group !== undefined && (size === 1 || !apart || !apart.has(key))) {
           units.push({ words: typed, alternatives: [typed].concat(group.filter(function (g) { return g.join(" ") !== key; })) });
           i += size;
           matched = true;
@@ -830,16 +833,26 @@
 
   // Search for the units in one game (or all when slug is null): the best candidates by their words, with what
   // their features are made of (rulebot.search.ranking.Searcher._search); they are scored in ask.
-  Searcher.prototype.search = function (units, slug) {
-    var self = this, list = [];
-    units.forEach(function (unit) { list = list.concat(unit.words); });
-    var meanings = {};
-    var proximity = this.proximity(units);
+  Searcher.prototype.search = function (question, table, slug) {
+    var self = this, list = [], units, proximity, found, absent, apart = new Set();
     var eligible = new Set(slug ? [slug] : this.slugs);
     // A game's search leaves its expansions' entries out when the question is about its base game alone (as
     // rulebot.search.ranking.Searcher._eligible does); a search of every game, after (_search_everywhere).
     this.baseOf = slug && this.baseOnly.has(slug) ? slug : null;
-    var found = this.score(units.map(function (unit) { return self.unitClauses(unit, !slug); }), eligible);
+    for (;;) {
+      units = makeUnits(question, table, apart).slice(0, R.MAX_UNITS);
+      proximity = this.proximity(units);
+      found = this.score(units.map(function (unit) { return self.unitClauses(unit, !slug); }), eligible);
+      if (lackingTerms) return [];  // (what no entry holds is only known once every term's postings are in)
+      // A synonym phrase of several typed words that no entry holds is searched again as its words
+      // (rulebot.search.ranking.Searcher._search).
+      absent = found.unitsAbsent();
+      var unfound = absent.filter(function (at) { return units[at].words.length > 1; });
+      if (!unfound.length) break;
+      unfound.forEach(function (at) { apart.add(units[at].words.join(" ")); });
+    }
+    units.forEach(function (unit) { list = list.concat(unit.words); });
+    var meanings = {};
     var pool = found.totals;
     if (proximity.length) {
       var kept = best(pool, R.PROXIMITY_POOL);
@@ -850,7 +863,7 @@
       });
     }
     // The share of the units found in no entry (of the games searched): what the sources never mention.
-    var absent = units.length ? found.unitsAbsent() / units.length : 0;
+    var absentShare = units.length ? absent.length / units.length : 0;
     // The candidates are known once every term's postings are in; then their entries are needed.
     if (lackingTerms) return [];
     var candidates = best(pool, R.CANDIDATES), entries = candidates.map(entryAt);
@@ -859,13 +872,13 @@
       var coverage = units.length ? found.unitsMatched(docnum) / units.length : 0;
       var entry = entries[at], game = entry.game.slug;
       if (!meanings[game]) {
-        var own = slug ? units : makeUnits(list, tableOf(game, self.language)).slice(0, R.MAX_UNITS);
+        var own = slug ? units : makeUnits(list, tableOf(game, self.language), apart).slice(0, R.MAX_UNITS);
         meanings[game] = own.map(function (unit) { return self.meaning(unit); });
       }
       var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language], self.beyond);
       return {
         id: entry.id, game: game, entry: entry, score: pool.get(docnum), coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game],
-        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absent }
+        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absentShare }
       };
     });
   };
@@ -939,7 +952,7 @@
 
   Searcher.prototype.searchEverywhere = function (list) {
     var baseOnly = this.baseOnly;
-    return this.search(makeUnits(list, allTable(this.language)).slice(0, R.MAX_UNITS), null).filter(function (hit) {
+    return this.search(list, allTable(this.language), null).filter(function (hit) {
       return !(baseOnly.has(hit.game) && hit.entry.expansion !== null);
     });
   };
@@ -1162,7 +1175,7 @@
     if (games.length) {
       searcher.slugs = games;
       searcher.slugs.forEach(function (slug) {
-        byGameHits.set(slug, searcher.search(makeUnits(list, tableOf(slug, language)).slice(0, R.MAX_UNITS), slug));
+        byGameHits.set(slug, searcher.search(list, tableOf(slug, language), slug));
       });
     } else {
       searcher.searchEverywhere(list).forEach(function (hit) {
