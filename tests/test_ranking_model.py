@@ -160,3 +160,23 @@ def test_what_sends_to_a_rule(tmp_path: Path):
     assert not glossary.sends_to_rule(dataclasses.replace(summary, text="Two creatures fight. See Combat."))  # by name
     assert glossary.sends_to_rule(dataclasses.replace(summary, text="A keyword. [See 7.5.5. Ambush](#755-ambush)"))
 
+
+
+@pytest.mark.parametrize(("text", "stood_by"), [("Each captain takes 3 shells.", True), ("Each captain takes shells from the bank.", False)])
+def test_an_answer_to_a_count_that_states_no_number_is_never_stood_by(tmp_path: Path, text: str, stood_by: bool):
+    """"how many shells do we begin with", word for word a question the entry answers, is stood by when the entry
+    states a number of shells, and never when it states none, however likely the model finds it."""
+    from conftest import write_corpus
+
+    corpus = write_corpus(tmp_path / "corpus", {
+        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/rules.md": (
+            "## toy-purse\ntitle: Shells at the start\nkind: setup\nsection: Setup\nasked: how many shells do we begin with\n\n"
+            f"{text}\n\n## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\n\nA ferry may dock where a captain begins a turn.\n"
+        ),
+    })
+    with Searcher(open_index([corpus])) as searcher:
+        answer = searcher.ask("how many shells do we begin with")
+    assert answer.results[0].id == "toy-purse"
+    assert answer.probability >= features.MODEL["threshold"]
+    assert answer.confident is stood_by

@@ -267,8 +267,12 @@ def probability(vector: Sequence[float]) -> float:
     return 1 / (1 + exp(-total)) if total > -700 else 0.0
 
 
-def confident(chance: float, coverage: float) -> bool:
-    """Whether an answer this likely right, whose first entry matches this share of the question's units, is stood
-    by: from the threshold and the coverage floor chosen on development questions (bench/fit_ranking.py; an
-    answer of several games alike never is: see rulebot.search.ranking)."""
-    return bool(chance >= MODEL["threshold"] and coverage > MODEL["min_coverage"])
+def confident(chance: float, vector: Sequence[float]) -> bool:
+    """Whether an answer this likely right, of these CONFIDENCE features (`evidence`), is stood by: from the
+    threshold and the coverage floor chosen on development questions (bench/fit_ranking.py). An answer of several
+    games alike never is (which game is meant is the question), nor one to a count that states no number for what
+    is counted (it does not give what was asked for, however near it is)."""
+    at = CONFIDENCE.index
+    if vector[at("other_games")] or vector[at("unstated")]:
+        return False
+    return bool(chance >= MODEL["threshold"] and vector[at("coverage")] > MODEL["min_coverage"])

@@ -243,8 +243,7 @@ class Searcher:
             unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words)
             evidence = features.evidence(ordered[:1] + candidates, context, bool(other_games), unstated)
             probability = features.probability(evidence)
-            # Several games answer alike: each is answered, none is stood by (which game is meant is the question).
-            confident = features.confident(probability, ordered[0].coverage) and not other_games
+            confident = features.confident(probability, evidence)
         setup = None
         if asked.intent.players is not None and results:
             from rulebot.search.for_players import setup_answer

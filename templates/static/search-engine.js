@@ -1210,16 +1210,17 @@
       var generic = !searched.some(function (slug) { return gameTermsIn(stemsOf, slug) > 0; });
       others = runnersUp(byGameHits, ordered, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE);
     }
-    var chance = 0;
+    var chance = 0, unstated = false;
     if (ordered.length) {
       // A count asked for is only answered by an entry that states a number for what is counted.
-      var unstated = intent.quantity && !statesCount(ordered[0], list);
+      unstated = intent.quantity && !statesCount(ordered[0], list);
       chance = probability(evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated));
     }
     return {
       results: ordered.slice(0, MAX_RESULTS),
-      // Several games answering alike: none is stood by.
-      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length,
+      // Several games answering alike, or a count the first answer states no number for: none is stood by
+      // (rulebot.search.features.confident).
+      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length && !unstated,
       probability: chance,
       searcher: searcher,
       words: list,
