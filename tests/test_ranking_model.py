@@ -138,13 +138,34 @@ def test_shipped_weights_are_not_stale(run_cli):
 def test_a_drafted_glossary_summary_gives_way_to_the_rule_it_sends_to(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A drafted glossary item that sums a rule up and sends to it by number ("See rule 701.14") ranks below the
     rules that match as much of the question: the fitted weight of draft_defers is what puts them ahead. Asked by
-    its name alone, it stays first (its name is the whole question)."""
+    its name alone, it gives way to the rule named alike ("701.14a Fight")."""
     root = write_numbered_game(tmp_path / "corpus")
     with Searcher(open_index([root])) as searcher:
         assert searcher.ask("how does fight work").results[0].id.startswith("skirmish-701-14")
-        assert searcher.ask("fight").results[0].id == "skirmish-fight"
+        assert searcher.ask("fight").results[0].id == "skirmish-701-14a-fight"
         monkeypatch.setitem(features.MODEL["rank"], "draft_defers", 0.0)
         assert searcher.ask("how does fight work").results[0].id == "skirmish-fight"
+
+
+def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
+    """A numbered heading is named by its words, not its section number, which no player types: "crew" names
+    "702.12a Crew" whole. Of several headed alike ("701.14a Fight", "701.14b Fight"), the first, which introduces
+    the term, is the one named; the next is known by its number."""
+    from rulebot.language import analysis
+
+    assert analysis.entry_name_stems("702.12a Crew") == ["crew"]
+    assert analysis.entry_name_stems("1.2.3. Deck Building") == ["deck", "build"]
+    assert analysis.entry_name_stems("702.12a Crew", repeated=True) == ["702.12a", "crew"]
+    assert analysis.entry_name_stems("Rule 5: Combat") == analysis.name_stems("Rule 5: Combat")  # no section number
+    assert analysis.entry_name_stems("1.2") == ["1.2"]  # a number alone is all the name there is
+    root = write_numbered_game(tmp_path / "corpus")
+    with Searcher(open_index([root])) as searcher:
+        stems = {hit.id: hit.data["name_stems"] for hit in searcher.ask("fight", limit=10).results}
+        assert stems["skirmish-701-14a-fight"] == [["fight"]]
+        assert stems["skirmish-701-14b-fight"] == [["701.14b", "fight"]]
+        crew = searcher.ask("crew rules", limit=10).results
+        name = features.FEATURES.index("name")
+        assert {hit.id: hit.features[name] > 0 for hit in crew}["skirmish-702-12a-crew"]
 
 
 def test_what_sends_to_a_rule(tmp_path: Path):

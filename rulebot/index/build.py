@@ -98,13 +98,29 @@ def documents(corpus: Corpus, ids: Iterable[str] | None = None, terminal: bool =
     """
     modified_by = corpus.modified_by()
     referenced_by = corpus.referenced_by()
+    repeated = _repeated_headings(corpus)
     for entry in corpus.entries.values() if ids is None else map(corpus.entries.__getitem__, ids):
         language = corpus.games[entry.game].language
         payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
-        yield _digest(language, payload), _maker(entry, language, cast("StoredEntry", payload), terminal)  # make() adds the rest
+        again = entry.id in repeated
+        yield _digest(language, payload, again), _maker(entry, language, cast("StoredEntry", payload), terminal, again)  # make() adds the rest
 
 
-def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = True) -> Callable[[], dict[str, Any]]:
+def _repeated_headings(corpus: Corpus) -> set[str]:
+    """The entries whose title, after the section number it opens with, an earlier entry of their game has
+    (analysis.entry_name_stems): "702.85b Cascade" after "702.85a Cascade"."""
+    seen, repeated = set(), set()
+    for entry in corpus.entries.values():
+        rest = analysis.unnumbered(entry.title)
+        if rest is not None:
+            key = (entry.game, tuple(analysis.name_stems(rest)))
+            if key in seen:
+                repeated.add(entry.id)
+            seen.add(key)
+    return repeated
+
+
+def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = True, repeated: bool = False) -> Callable[[], dict[str, Any]]:
     def make() -> dict[str, Any]:
         from rulebot.markdown import may_be_markup, to_terminal
 
@@ -112,7 +128,7 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
             payload["terminal"] = to_terminal(entry.text)
         if terminal and any(may_be_markup(t.text) for t in entry.translations):
             payload[TRANSLATED_TERMINAL] = {t.lang: to_terminal(t.text) for t in entry.translations if may_be_markup(t.text)}
-        payload["name_stems"] = [analysis.name_stems(name) for name in entry.names()]
+        payload["name_stems"] = [analysis.entry_name_stems(name, repeated) for name in entry.names()]
         described = "\n".join([*entry.names(), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
@@ -140,18 +156,19 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
     return make
 
 
-def _digest(language: str, payload: EntryJSON) -> str:
+def _digest(language: str, payload: EntryJSON, repeated: bool) -> str:
     """A short hash of what an entry's document is made from: equal hashes, nothing to re-index.
 
     A document is made from the entry's payload (which holds every field of
-    the entry) and its game's language.
+    the entry), its game's language and whether its heading repeats an
+    earlier one's (_repeated_headings).
     """
     # marshal's version 2 writes values only (the later versions add shared
     # references and interning flags, which vary from run to run), so equal
     # payloads give equal bytes; it is four times faster than JSON, and a
     # one-entry update hashes every entry. The payload is built in a fixed key
     # order, so its keys need no sorting.
-    return hashlib.sha1(marshal.dumps((sealed.FORMAT, language, cast("dict[str, Any]", payload)), 2)).hexdigest()[:20]
+    return hashlib.sha1(marshal.dumps((sealed.FORMAT, language, repeated, cast("dict[str, Any]", payload)), 2)).hexdigest()[:20]
 
 
 @collector.paused()

@@ -103,7 +103,7 @@ class StoredEntry(EntryJSON):
     translated_terminal: NotRequired[dict[str, str]]
     """Its translations' texts rendered for the terminal, by language, those with markup."""
     name_stems: list[list[str]]
-    """The stems of each of its names (analysis.name_stems)."""
+    """The stems of each of its names (analysis.entry_name_stems: a numbered heading's section number left out)."""
     counted: list[str]
     """The stems of what its numbers count (quantities.counted_stems)."""
     player_counts: list[int]

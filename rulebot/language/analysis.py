@@ -212,6 +212,26 @@ def name_stems(name: str) -> list[str]:
     return [stem(w) for w in kept]
 
 
+def entry_name_stems(name: str, repeated: bool = False) -> list[str]:
+    """The stems of an entry's name (name_stems), without the section number a numbered heading opens with
+    ("702.21a Ward", "1.2.1 Deck"): that says where the rule stands in its document, and no player names a rule by
+    it. Unless the heading is `repeated`: its words after the number are an earlier heading's of its game
+    ("702.85b Cascade" after "702.85a Cascade"); the first of them introduces the term, and it is the one named."""
+    rest = unnumbered(name)
+    return name_stems(name if rest is None or repeated else rest)
+
+
+def unnumbered(name: str) -> str | None:
+    """A numbered heading's words after its section number ("Ward" of "702.21a Ward"), or None for a name that
+    opens with no section number."""
+    found = _SECTION_NUMBER.match(name)
+    return name[found.end():] if found else None
+
+
+_SECTION_NUMBER = re.compile(r"\s*\d+(?:\.\d+)+[a-z]?\.?\s+(?=\S)")
+"""A section number of a rules reference opening a heading, with the spaces after it: "702.21a ", "1.2.3. "."""
+
+
 SynonymTable = dict[tuple[str, ...], tuple[tuple[str, ...], ...]]
 """Each member of each synonym group, by its stems, mapped to every member of its groups, by words."""
 
