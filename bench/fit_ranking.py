@@ -230,10 +230,11 @@ def main(argv: list[str] | None = None) -> int:
             y = np.array([1.0 if j[2] else 0.0 for j in found])
             confidence = fit_confidence(x, y)
             features.MODEL["confidence"] = confidence
-            # (an answer of several games alike, or to a count it states no number for, is never stood by, whatever
-            # its probability: features.confident)
-            never = [features.CONFIDENCE.index(name) for name in ("other_games", "unstated")]
-            chances = [features.probability(j[4]) if j[4] and not any(j[4][at] for at in never) else 0.0 for j in judged]
+            # (an answer of several games alike, to a count it states no number for, or found by the words of a phrase
+            # no entry holds, is never stood by, whatever its probability: features.confident; -1 is below any
+            # threshold tried)
+            never = [features.CONFIDENCE.index(name) for name in ("other_games", "unstated", "split")]
+            chances = [features.probability(j[4]) if j[4] and not any(j[4][at] for at in never) else -1.0 for j in judged]
             threshold, floor = choose_threshold(judged, chances)
     print("| game | n | hit@1 before | hit@3 before | hit@1 fitted | hit@3 fitted | hit@1 left out | hit@3 left out |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -280,7 +281,7 @@ def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, 
     at = features.CONFIDENCE.index("coverage")
     best: tuple[int, float, float] | None = None
     for floor in FLOORS:
-        for t in sorted({round(c, 3) for c in chances}):
+        for t in sorted({round(c, 3) for c in chances if c >= 0}):
             sure = [c >= t and bool(j[4]) and j[4][at] > floor for j, c in zip(judged, chances)]
             if _meets(judged, sure):
                 count = sum(1 for j, s in zip(judged, sure) if s and j[1] and j[0].get("answerable", True))

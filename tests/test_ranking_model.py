@@ -56,8 +56,9 @@ def test_limit_does_not_change_the_json_answer(run_cli):  # type: ignore[no-unty
 
 
 def test_json_gives_the_probability_that_decides_confidence(run_cli):  # type: ignore[no-untyped-def]
-    """`ask --json` gives the probability that the first answer is right; confident is that probability at or
-    above the model's threshold."""
+    """`ask --json` gives the probability that the first answer is right; a confident answer's is at or above the
+    model's threshold, and these questions' answers (no count asked, one game, no phrase kept apart) are confident
+    exactly then."""
     for question in ("Spice Must Flow", "can the harbour master sail a submarine during a storm"):
         found = json.loads(run_cli("ask", "--json", question).stdout)
         assert 0.0 <= found["probability"] <= 1.0
@@ -73,7 +74,7 @@ def test_score_is_the_model_of_the_features(shipped: Searcher):
         assert len(hit.features) == len(features.FEATURES)
         assert hit.score == pytest.approx(features.score(hit.features))
     assert answer.probability == pytest.approx(features.probability(answer.evidence))
-    assert answer.confident == (answer.probability >= features.MODEL["threshold"])
+    assert answer.confident == features.confident(answer.probability, answer.evidence)
 
 
 def test_weights_file_holds_a_weight_for_each_feature():
@@ -184,20 +185,26 @@ def test_what_sends_to_a_rule(tmp_path: Path):
 
 
 @pytest.mark.parametrize(("text", "stood_by"), [("Each captain takes 3 shells.", True), ("Each captain takes shells from the bank.", False)])
-def test_an_answer_to_a_count_that_states_no_number_is_never_stood_by(tmp_path: Path, text: str, stood_by: bool):
+def test_an_answer_to_a_count_that_states_no_number_is_never_stood_by(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, stood_by: bool):
     """"how many shells do we begin with", word for word a question the entry answers, is stood by when the entry
-    states a number of shells, and never when it states none, however likely the model finds it."""
+    states a number of shells, and never when it states none, however likely the model finds it (the threshold is
+    set low, whatever the fit chose). Asked in French, the shells an English rule counts are the "coquillages" of
+    the game's vocabulary."""
+    monkeypatch.setitem(features.MODEL, "threshold", 0.5)
     from conftest import write_corpus
 
     corpus = write_corpus(tmp_path / "corpus", {
-        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n'
+                         '[vocabulary]\nfrench = [["coquillages", "shells"]]\n',
         "toy/rules.md": (
-            "## toy-purse\ntitle: Shells at the start\nkind: setup\nsection: Setup\nasked: how many shells do we begin with\n\n"
+            "## toy-purse\ntitle: Shells at the start\nkind: setup\nsection: Setup\nasked: how many shells do we begin with\n"
+            "asked-fr: combien de coquillages au début\n\n"
             f"{text}\n\n## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\n\nA ferry may dock where a captain begins a turn.\n"
         ),
     })
     with Searcher(open_index([corpus])) as searcher:
-        answer = searcher.ask("how many shells do we begin with")
-    assert answer.results[0].id == "toy-purse"
-    assert answer.probability >= features.MODEL["threshold"]
-    assert answer.confident is stood_by
+        for question in ("how many shells do we begin with", "combien de coquillages au début"):
+            answer = searcher.ask(question)
+            assert answer.results[0].id == "toy-purse"
+            assert answer.probability >= 0.5
+            assert answer.confident is stood_by, question

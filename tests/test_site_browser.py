@@ -631,7 +631,21 @@ def test_drafts_of_a_numbered_reference_rank_as_the_command_ranks_them(browser, 
 def test_a_phrase_no_entry_holds_is_searched_as_the_command_searches_it(browser, sites):  # type: ignore[no-untyped-def]
     """A synonym phrase that no entry says in any of its wordings ("imperium card", of Dune: Imperium's vocabulary)
     is searched as its words on the site as in `rulebot ask`, on a game's page and on the home page."""
-    questions = [("imperium card", "dune-imperium"), ("imperium deck card", None), ("can i trash an imperium card", None)]
+    questions = [
+        ("imperium card", "dune-imperium"), ("imperium deck card", None), ("can i trash an imperium card", None),
+        ("tire au sort", "dune-imperium"), ("hors du jeu", "portals-of-molthar"), ("carte de conflit", None),
+    ]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
+def test_counts_are_stood_by_as_the_command_stands_by_them(browser, sites):  # type: ignore[no-untyped-def]
+    """A count whose first answer states no number for what is counted is not stood by on the site, as in `rulebot
+    ask`; a French count is compared with the English words of the game's vocabulary there too."""
+    questions = [
+        ("how many coins at start", "catalyst"), ("how many coins at start", None), ("how many intrigue cards", None),
+        ("combien de troupes au maximum dans le conflit", "dune-imperium"), ("combien de pièces maximum", "catalyst"),
+        ("nombre de joueurs", "catalyst"), ("how much solari does the high council seat cost", "dune-imperium"),
+    ]
     assert _differences(browser, sites["shipped"], questions) == []
 
 

@@ -91,7 +91,8 @@ class Answer:
     parts: int
     """How many of the first results make up the answer: the best, and those that complete it."""
     confident: bool
-    """Whether the answer is stood by: its probability reaches the model's threshold, and no other game answers alike."""
+    """Whether the answer is stood by (rulebot.search.features.confident): its probability reaches the model's
+    threshold, and none of what no answer is stood by holds (no other game answers alike, ...)."""
     probability: float
     """How likely the first result is right (rulebot.search.features.probability)."""
     evidence: tuple[float, ...]

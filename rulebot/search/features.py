@@ -72,7 +72,7 @@ FEATURES = (
 """The features of a candidate, in the order of its vector."""
 CONFIDENCE = (
     "bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "stated", "unstated", "other_games", "draft",
-    "unmatched", "absent",
+    "unmatched", "absent", "split",
 )
 """The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
 MAX_MARGIN = 3.0
@@ -213,7 +213,7 @@ def score(vector: Sequence[float]) -> float:
     return exp(sum(weights[name] * value for name, value in zip(FEATURES, vector)))
 
 
-def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: bool) -> list[float]:
+def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: bool, split: bool) -> list[float]:
     """The CONFIDENCE features of an answer: its candidates best first (ranked[0] the first answer, as ordered).
 
     margin: the log of the first entry's score over the best score of an entry unrelated to it (neither changing
@@ -224,7 +224,8 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     for and it states none, stated: its quantity feature (the share of what is counted it states a number for);
     other_games: other games answer close to it; draft: it is an imported draft, not yet restated by a curator;
     unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage; absent: its
-    absent feature (the share of the question's units found in no entry)."""
+    absent feature (the share of the question's units found in no entry); split: its search kept apart the words of
+    a phrase of the game's vocabulary that no entry holds ("last round": rulebot.search.ranking)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
@@ -253,6 +254,7 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         1.0 if best.data.get("draft") else 0.0,
         (1 - best.coverage) * len(context.said),
         vector[at("absent")],
+        1.0 if split else 0.0,
     ]
 
 
@@ -271,8 +273,9 @@ def confident(chance: float, vector: Sequence[float]) -> bool:
     """Whether an answer this likely right, of these CONFIDENCE features (`evidence`), is stood by: from the
     threshold and the coverage floor chosen on development questions (bench/fit_ranking.py). An answer of several
     games alike never is (which game is meant is the question), nor one to a count that states no number for what
-    is counted (it does not give what was asked for, however near it is)."""
+    is counted (it does not give what was asked for, however near it is), nor one found by the words of a phrase
+    that no entry holds (what it means, the rules do not say in those words: "tire au sort" is no "Sort")."""
     at = CONFIDENCE.index
-    if vector[at("other_games")] or vector[at("unstated")]:
+    if vector[at("other_games")] or vector[at("unstated")] or vector[at("split")]:
         return False
     return bool(chance >= MODEL["threshold"] and vector[at("coverage")] > MODEL["min_coverage"])

@@ -240,8 +240,10 @@ class Searcher:
         probability, confident = 0.0, False
         if ordered:
             # A count asked for is only answered by an entry that states a number for what is counted.
-            unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words)
-            evidence = features.evidence(ordered[:1] + candidates, context, bool(other_games), unstated)
+            unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words, asked.synonyms.get(ordered[0].game, {}))
+            # The words of a phrase no entry holds, searched apart, are a guess at what the rules call it.
+            split = any(one.split for one in found.get(ordered[0].game, ()))
+            evidence = features.evidence(ordered[:1] + candidates, context, bool(other_games), unstated, split)
             probability = features.probability(evidence)
             confident = features.confident(probability, evidence)
         setup = None
@@ -294,11 +296,12 @@ class Searcher:
             # wordings. When no entry holds any of them, the question is searched again with the words apart: the
             # rules may say it otherwise ("the round is the last one"), and one phrase found nowhere would leave
             # the question with no answer.
+            # (each pass keeps apart every phrase found nowhere; only a shorter phrase of their words may be found
+            # nowhere next, so there are at most as many passes as the longest phrase has words)
             unfound = {units[at].words for at in absent if len(units[at].words) > 1}
             if not unfound:
                 break
             apart |= unfound
-        words = [w for unit in units for w in unit.words]
         meanings: dict[str, list[signals.Meaning]] = {}  # per game: what each unit says and may mean, as stems
         pool = _only(found.totals, eligible)
         if proximity:
@@ -315,11 +318,11 @@ class Searcher:
             data = self.reader.payload(docnum)
             game = data["game"]
             if game not in meanings:
-                own = units if slug else make_units(words, question.synonyms.get(game, {}), apart)[:MAX_UNITS]
+                own = units if slug else make_units(question.words, question.synonyms.get(game, {}), apart)[:MAX_UNITS]
                 meanings[game] = [signals.meaning(unit, self.spellings) for unit in own]
             bonus = signals.name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[question.language], beyond)
             hit = Hit(id=data["id"], game=game, score=pool[docnum], coverage=1.0 if bonus == EXACT_NAME else coverage, data=data)
-            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent_share))
+            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent_share, bool(apart)))
         return out
 
     def _length(self, docnum: int) -> int:
@@ -395,12 +398,14 @@ def _only(scores: dict[int, float], eligible: Container[int] | None) -> dict[int
 class _Found:
     """A candidate as its game's search found it: what its features are made of, before it is scored."""
 
-    __slots__ = ("absent", "bm25", "bonus", "coverage", "docnum", "hit")
+    __slots__ = ("absent", "bm25", "bonus", "coverage", "docnum", "hit", "split")
 
-    def __init__(self, hit: Hit, docnum: int, bm25: float, coverage: float, bonus: float, absent: float) -> None:
+    def __init__(self, hit: Hit, docnum: int, bm25: float, coverage: float, bonus: float, absent: float, split: bool) -> None:
         self.hit, self.docnum, self.bm25, self.coverage, self.bonus = hit, docnum, bm25, coverage, bonus
         self.absent = absent
         """The share of the question's units its search found in no entry at all."""
+        self.split = split
+        """Whether its search kept apart the words of a phrase that no entry holds (_search)."""
 
 
 class _Excluding:

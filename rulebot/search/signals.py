@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from rulebot.language import analysis, quantities
-from rulebot.language.analysis import stem
+from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import EXACT_NAME, MIN_NAME_LETTERS, NAMED_LIFT
-from rulebot.search.question import Unit, is_placeholder
+from rulebot.search.question import Unit, is_placeholder, make_units
 from rulebot.search.spelling import Spellings
 
 if TYPE_CHECKING:
@@ -95,9 +95,17 @@ def name_bonus(data: StoredEntry, meanings: list[Meaning], synonym_share: float,
     return best
 
 
-def states_count(data: StoredEntry, words: Sequence[str]) -> bool:
-    """Whether an entry states a number for something the question counts."""
-    return bool(content_stems(words).intersection(data.get("counted", ())))
+def states_count(data: StoredEntry, words: Sequence[str], synonyms: SynonymTable) -> bool:
+    """Whether an entry states a number for something the question counts, in the question's words or another
+    wording of its game's vocabulary (a French question's "troupes" are the troops an English rule counts)."""
+    counted = data.get("counted", ())
+    if not counted:
+        return False
+    wanted = content_stems(words)
+    for unit in make_units(words, synonyms):
+        for alternative in unit.alternatives[1:]:
+            wanted |= content_stems(alternative)
+    return bool(wanted.intersection(counted))
 
 
 def content_stems(words: Sequence[str]) -> set[str]:

@@ -833,14 +833,14 @@
 
   // Search for the units in one game (or all when slug is null): the best candidates by their words, with what
   // their features are made of (rulebot.search.ranking.Searcher._search); they are scored in ask.
-  Searcher.prototype.search = function (question, table, slug) {
-    var self = this, list = [], units, proximity, found, absent, apart = new Set();
+  Searcher.prototype.search = function (typed, table, slug) {
+    var self = this, units, proximity, found, absent, apart = new Set();
     var eligible = new Set(slug ? [slug] : this.slugs);
     // A game's search leaves its expansions' entries out when the question is about its base game alone (as
     // rulebot.search.ranking.Searcher._eligible does); a search of every game, after (_search_everywhere).
     this.baseOf = slug && this.baseOnly.has(slug) ? slug : null;
     for (;;) {
-      units = makeUnits(question, table, apart).slice(0, R.MAX_UNITS);
+      units = makeUnits(typed, table, apart).slice(0, R.MAX_UNITS);
       proximity = this.proximity(units);
       found = this.score(units.map(function (unit) { return self.unitClauses(unit, !slug); }), eligible);
       if (lackingTerms) return [];  // (what no entry holds is only known once every term's postings are in)
@@ -851,7 +851,6 @@
       if (!unfound.length) break;
       unfound.forEach(function (at) { apart.add(units[at].words.join(" ")); });
     }
-    units.forEach(function (unit) { list = list.concat(unit.words); });
     var meanings = {};
     var pool = found.totals;
     if (proximity.length) {
@@ -872,13 +871,13 @@
       var coverage = units.length ? found.unitsMatched(docnum) / units.length : 0;
       var entry = entries[at], game = entry.game.slug;
       if (!meanings[game]) {
-        var own = slug ? units : makeUnits(list, tableOf(game, self.language), apart).slice(0, R.MAX_UNITS);
+        var own = slug ? units : makeUnits(typed, tableOf(game, self.language), apart).slice(0, R.MAX_UNITS);
         meanings[game] = own.map(function (unit) { return self.meaning(unit); });
       }
       var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language], self.beyond);
       return {
         id: entry.id, game: game, entry: entry, score: pool.get(docnum), coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game],
-        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absentShare }
+        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absentShare, split: apart.size > 0 }
       };
     });
   };
@@ -1045,7 +1044,7 @@
     return other <= 0 ? R.MAX_MARGIN : Math.min(R.MAX_MARGIN, Math.log(top / other));
   }
 
-  function evidence(ranked, context, others, unstated) {
+  function evidence(ranked, context, others, unstated, split) {
     var top = ranked[0], unrelated = 0, linkedTop = 0;
     ranked.slice(1).forEach(function (hit) {
       if (hit.id === top.id || changes(top, hit) || changes(hit, top)) return;
@@ -1056,7 +1055,7 @@
     return [
       1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
       at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
-      at("absent")
+      at("absent"), split ? 1 : 0
     ];
   }
 
@@ -1136,10 +1135,15 @@
     return new Set(list.filter(function (w) { return !A.filler.has(w) && numberOf(w) === null; }).map(stem));
   }
 
-  // Whether an entry states a number for something the question counts (rulebot.search.signals.states_count).
-  function statesCount(hit, list) {
-    var found = false;
-    contentStems(list).forEach(function (s) { if (hit.entry.counted.has(s)) found = true; });
+  // Whether an entry states a number for something the question counts, in the question's words or another wording
+  // of its game's vocabulary (rulebot.search.signals.states_count).
+  function statesCount(hit, list, table) {
+    if (!hit.entry.counted.size) return false;
+    var wanted = contentStems(list), found = false;
+    makeUnits(list, table).forEach(function (unit) {
+      unit.alternatives.slice(1).forEach(function (alt) { contentStems(alt).forEach(function (s) { wanted.add(s); }); });
+    });
+    wanted.forEach(function (s) { if (hit.entry.counted.has(s)) found = true; });
     return found;
   }
 
@@ -1210,17 +1214,19 @@
       var generic = !searched.some(function (slug) { return gameTermsIn(stemsOf, slug) > 0; });
       others = runnersUp(byGameHits, ordered, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE);
     }
-    var chance = 0, unstated = false;
+    var chance = 0, unstated = false, split = false;
     if (ordered.length) {
       // A count asked for is only answered by an entry that states a number for what is counted.
-      unstated = intent.quantity && !statesCount(ordered[0], list);
-      chance = probability(evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated));
+      unstated = intent.quantity && !statesCount(ordered[0], list, tableOf(ordered[0].game, language));
+      // The words of a phrase no entry holds, searched apart, are a guess at what the rules call it.
+      split = (byGameHits.get(ordered[0].game) || []).some(function (hit) { return hit.found.split; });
+      chance = probability(evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated, split));
     }
     return {
       results: ordered.slice(0, MAX_RESULTS),
-      // Several games answering alike, or a count the first answer states no number for: none is stood by
-      // (rulebot.search.features.confident).
-      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length && !unstated,
+      // Several games answering alike, a count the first answer states no number for, or an answer found by the
+      // words of a phrase no entry holds: none is stood by (rulebot.search.features.confident).
+      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length && !unstated && !split,
       probability: chance,
       searcher: searcher,
       words: list,
