@@ -228,8 +228,9 @@ def unnumbered(name: str) -> str | None:
     return name[found.end():] if found else None
 
 
-_SECTION_NUMBER = re.compile(r"\s*\d+(?:\.\d+)+[a-z]?\.?\s+(?=\S)")
-"""A section number of a rules reference opening a heading, with the spaces after it: "702.21a ", "1.2.3. "."""
+_SECTION_NUMBER = re.compile(r"\s*(?:\d+(?:\.\d+)+(?:\.?[A-Za-z])?\.?|\d+\.)\s+(?=\S)")
+"""A section number of a rules reference opening a heading, with the spaces after it: "702.21a ", "1.2.3. ",
+"7.5.5.A ", "5. "; not a number alone ("7 Wonders") nor one with a letter alone ("5A")."""
 
 
 SynonymTable = dict[tuple[str, ...], tuple[tuple[str, ...], ...]]

@@ -225,7 +225,8 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     other_games: other games answer close to it; draft: it is an imported draft, not yet restated by a curator;
     unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage; absent: its
     absent feature (the share of the question's units found in no entry); split: its search kept apart the words of
-    a phrase of the game's vocabulary that no entry holds ("last round": rulebot.search.ranking)."""
+    a phrase of the vocabulary searched with (its game's, or every game's when none is named) that no entry holds
+    ("last round": rulebot.search.ranking)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]

@@ -1294,15 +1294,15 @@
     };
   }
 
-  // The alias a result is found by, when the question names it rather than the title.
+  // The alias a result is found by, when the question names it rather than the title: by the names' stems as the
+  // index keeps them (the title's first, then each alias's; a numbered heading's without its number).
   function aliasShown(entry, said) {
-    var share = function (name) {
-      var found = nameStems(name);
+    var share = function (found) {
       return found.length ? found.filter(function (s) { return said.has(s); }).length / found.length : 0;
     };
-    var title = share(entry.title), shown = null, top = title;
-    entry.aliases.forEach(function (alias) {
-      var value = share(alias.text);
+    var shown = null, top = share(entry.nameStems[0] || []);
+    entry.aliases.forEach(function (alias, i) {
+      var value = share(entry.nameStems[i + 1] || []);
       if (value > top) { top = value; shown = alias; }
     });
     return shown;
