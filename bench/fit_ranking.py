@@ -230,10 +230,10 @@ def main(argv: list[str] | None = None) -> int:
             y = np.array([1.0 if j[2] else 0.0 for j in found])
             confidence = fit_confidence(x, y)
             features.MODEL["confidence"] = confidence
-            # (an answer of several games alike, to a count it states no number for, or found by the words of a phrase
-            # no entry holds, is never stood by, whatever its probability: features.confident; -1 is below any
-            # threshold tried)
-            never = [features.CONFIDENCE.index(name) for name in ("other_games", "unstated", "split")]
+            # (an answer of several games alike, to a count it states no number for, found by the words of a phrase no
+            # entry holds, or a lone mention, is never stood by, whatever its probability: features.confident; -1 is
+            # below any threshold tried)
+            never = [features.CONFIDENCE.index(name) for name in features.VETOES]
             chances = [features.probability(j[4]) if j[4] and not any(j[4][at] for at in never) else -1.0 for j in judged]
             threshold, floor = choose_threshold(judged, chances)
     print("| game | n | hit@1 before | hit@3 before | hit@1 fitted | hit@3 fitted | hit@1 left out | hit@3 left out |")

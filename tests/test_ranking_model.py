@@ -208,3 +208,30 @@ def test_an_answer_to_a_count_that_states_no_number_is_never_stood_by(tmp_path: 
             assert answer.results[0].id == "toy-purse"
             assert answer.probability >= 0.5
             assert answer.confident is stood_by, question
+
+
+def test_a_word_only_one_entry_mentions_in_passing_is_no_sure_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """"bounty", which one entry's text alone mentions, finds that entry first, and nothing else: however likely the
+    model finds it, it is not stood by, since being the only entry found says nothing of answering when the entry
+    only mentions the word. An entry whose name or `asked` line holds the word, or that a typo names, still is."""
+    from conftest import write_corpus
+
+    monkeypatch.setitem(features.MODEL, "threshold", 0.5)
+    corpus = write_corpus(tmp_path / "corpus", {
+        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/rules.md": (
+            "## toy-traits\ntitle: Traits\nkind: rule\nsection: Cards\n\nA crew card lists its traits, such as Smuggler or Bounty Hunter.\n\n"
+            "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\nasked: where may a ferry stop\n\n"
+            "A ferry may dock where a captain begins a turn.\n\n"
+            "## toy-gull\ntitle: Ferry Gull\nkind: rule\nsection: Cards\n\nThe gull flies over the harbour.\n"
+        ),
+    })
+    with Searcher(open_index([corpus])) as searcher:
+        passing = searcher.ask("bounty")
+        assert [hit.id for hit in passing.results] == ["toy-traits"]
+        assert passing.probability >= 0.5 and not passing.confident
+        assert passing.evidence[features.CONFIDENCE.index("lone_mention")] == 1.0
+        for question, entry in (("docking", "toy-dock"), ("stop", "toy-dock"), ("gulll", "toy-gull")):
+            answer = searcher.ask(question)
+            assert answer.results[0].id == entry
+            assert answer.evidence[features.CONFIDENCE.index("lone_mention")] == 0.0, question

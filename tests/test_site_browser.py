@@ -638,6 +638,13 @@ def test_a_phrase_no_entry_holds_is_searched_as_the_command_searches_it(browser,
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_lone_mentions_are_stood_by_as_the_command_stands_by_them(browser, sites):  # type: ignore[no-untyped-def]
+    """A word that one entry's text alone mentions, naming nothing, is not stood by on the site, as in `rulebot ask`;
+    one that an entry's name holds, typed or misspelt, still is."""
+    questions = [("according", "catalyst"), ("ambition", None), ("archduke", None), ("acadamy", None), ("carefully", None)]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_counts_are_stood_by_as_the_command_stands_by_them(browser, sites):  # type: ignore[no-untyped-def]
     """A count whose first answer states no number for what is counted is not stood by on the site, as in `rulebot
     ask`; a French count is compared with the English words of the game's vocabulary there too."""

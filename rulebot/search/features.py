@@ -72,9 +72,11 @@ FEATURES = (
 """The features of a candidate, in the order of its vector."""
 CONFIDENCE = (
     "bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "stated", "unstated", "other_games", "draft",
-    "unmatched", "absent", "split",
+    "unmatched", "absent", "split", "lone_mention",
 )
 """The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
+VETOES = ("other_games", "unstated", "split", "lone_mention")
+"""The CONFIDENCE features of which one alone keeps an answer from being stood by, whatever its probability."""
 MAX_MARGIN = 3.0
 """A margin (the log of the first score over the next one's) counts up to this: beyond it, nothing comes close."""
 
@@ -213,7 +215,7 @@ def score(vector: Sequence[float]) -> float:
     return exp(sum(weights[name] * value for name, value in zip(FEATURES, vector)))
 
 
-def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: bool, split: bool) -> list[float]:
+def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: bool, split: bool, heard: frozenset[str]) -> list[float]:
     """The CONFIDENCE features of an answer: its candidates best first (ranked[0] the first answer, as ordered).
 
     margin: the log of the first entry's score over the best score of an entry unrelated to it (neither changing
@@ -226,7 +228,10 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage; absent: its
     absent feature (the share of the question's units found in no entry); split: its search kept apart the words of
     a phrase of the vocabulary searched with (its game's, or every game's when none is named) that no entry holds
-    ("last round": rulebot.search.ranking)."""
+    ("last round": rulebot.search.ranking); lone_mention: no other entry matches the question at all, and the first
+    entry is not named by it, nor does any of its names hold a stem it says (`heard`: its words, close spellings of
+    an unknown one), nor any of the questions it answers one of its words (a term the rules mention once, in
+    passing: "bounty" in a list of traits)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
@@ -256,7 +261,13 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         (1 - best.coverage) * len(context.said),
         vector[at("absent")],
         1.0 if split else 0.0,
+        1.0 if unrelated <= 0 and linked_best <= 0 and not (vector[at("name")] or vector[at("asked")] or _names_any(best, heard)) else 0.0,
     ]
+
+
+def _names_any(hit: Hit, stems: frozenset[str]) -> bool:
+    """Whether one of an entry's names (title, aliases) holds one of these stems."""
+    return any(stems.intersection(name) for name in hit.data["name_stems"])
 
 
 def _margin(best: float, other: float) -> float:
@@ -275,8 +286,9 @@ def confident(chance: float, vector: Sequence[float]) -> bool:
     threshold and the coverage floor chosen on development questions (bench/fit_ranking.py). An answer of several
     games alike never is (which game is meant is the question), nor one to a count that states no number for what
     is counted (it does not give what was asked for, however near it is), nor one found by the words of a phrase
-    that no entry holds (what it means, the rules do not say in those words: "tire au sort" is no "Sort")."""
+    that no entry holds (what it means, the rules do not say in those words: "tire au sort" is no "Sort"), nor a
+    lone mention (being the only entry found says nothing of answering when the entry only mentions the words)."""
     at = CONFIDENCE.index
-    if vector[at("other_games")] or vector[at("unstated")] or vector[at("split")]:
+    if any(vector[at(name)] for name in VETOES):
         return False
     return bool(chance >= MODEL["threshold"] and vector[at("coverage")] > MODEL["min_coverage"])

@@ -242,8 +242,9 @@ class Searcher:
             # A count asked for is only answered by an entry that states a number for what is counted.
             unstated = asked.intent.quantity and not signals.states_count(ordered[0].data, words, asked.synonyms.get(ordered[0].game, {}))
             # The words of a phrase no entry holds, searched apart, are a guess at what the rules call it.
-            split = any(one.split for one in found.get(ordered[0].game, ()))
-            evidence = features.evidence(ordered[:1] + candidates, context, bool(other_games), unstated, split)
+            ones = found.get(ordered[0].game, [])  # (what a game's search split and heard is the same for each)
+            split, heard = any(one.split for one in ones), ones[0].heard if ones else frozenset()
+            evidence = features.evidence(ordered[:1] + candidates, context, bool(other_games), unstated, split, heard)
             probability = features.probability(evidence)
             confident = features.confident(probability, evidence)
         setup = None
@@ -303,6 +304,7 @@ class Searcher:
                 break
             apart |= unfound
         meanings: dict[str, list[signals.Meaning]] = {}  # per game: what each unit says and may mean, as stems
+        heard: dict[str, frozenset[str]] = {}  # per game: what the units say, typed or spelt close
         pool = _only(found.totals, eligible)
         if proximity:
             pool = {docnum: pool[docnum] for docnum in _best(pool, PROXIMITY_POOL)}
@@ -320,9 +322,10 @@ class Searcher:
             if game not in meanings:
                 own = units if slug else make_units(question.words, question.synonyms.get(game, {}), apart)[:MAX_UNITS]
                 meanings[game] = [signals.meaning(unit, self.spellings) for unit in own]
+                heard[game] = frozenset().union(*(m.said for m in meanings[game]))
             bonus = signals.name_bonus(data, meanings[game], SYNONYM_NAME_SHARE[question.language], beyond)
             hit = Hit(id=data["id"], game=game, score=pool[docnum], coverage=1.0 if bonus == EXACT_NAME else coverage, data=data)
-            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent_share, bool(apart)))
+            out.append(_Found(hit, docnum, pool[docnum], coverage, bonus, absent_share, bool(apart), heard[game]))
         return out
 
     def _length(self, docnum: int) -> int:
@@ -398,14 +401,18 @@ def _only(scores: dict[int, float], eligible: Container[int] | None) -> dict[int
 class _Found:
     """A candidate as its game's search found it: what its features are made of, before it is scored."""
 
-    __slots__ = ("absent", "bm25", "bonus", "coverage", "docnum", "hit", "split")
+    __slots__ = ("absent", "bm25", "bonus", "coverage", "docnum", "heard", "hit", "split")
 
-    def __init__(self, hit: Hit, docnum: int, bm25: float, coverage: float, bonus: float, absent: float, split: bool) -> None:
+    def __init__(
+        self, hit: Hit, docnum: int, bm25: float, coverage: float, bonus: float, absent: float, split: bool, heard: frozenset[str]
+    ) -> None:
         self.hit, self.docnum, self.bm25, self.coverage, self.bonus = hit, docnum, bm25, coverage, bonus
         self.absent = absent
         """The share of the question's units its search found in no entry at all."""
         self.split = split
         """Whether its search kept apart the words of a phrase that no entry holds (_search)."""
+        self.heard = heard
+        """The stems the question's units say (their words, close spellings of an unknown word: signals.Meaning)."""
 
 
 class _Excluding:

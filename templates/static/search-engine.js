@@ -851,7 +851,7 @@
       if (!unfound.length) break;
       unfound.forEach(function (at) { apart.add(units[at].words.join(" ")); });
     }
-    var meanings = {};
+    var meanings = {}, heard = {};  // per game: what each unit says and may mean; what the units say, typed or spelt close
     var pool = found.totals;
     if (proximity.length) {
       var kept = best(pool, R.PROXIMITY_POOL);
@@ -873,11 +873,13 @@
       if (!meanings[game]) {
         var own = slug ? units : makeUnits(typed, tableOf(game, self.language), apart).slice(0, R.MAX_UNITS);
         meanings[game] = own.map(function (unit) { return self.meaning(unit); });
+        heard[game] = new Set();
+        meanings[game].forEach(function (m) { m.said.forEach(function (s) { heard[game].add(s); }); });
       }
       var bonus = nameBonus(entry, meanings[game], R.SYNONYM_NAME_SHARE[self.language], self.beyond);
       return {
         id: entry.id, game: game, entry: entry, score: pool.get(docnum), coverage: bonus === R.EXACT_NAME ? 1 : coverage, meanings: meanings[game],
-        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absentShare, split: apart.size > 0 }
+        found: { bm25: pool.get(docnum), coverage: coverage, bonus: bonus, absent: absentShare, split: apart.size > 0, heard: heard[game] }
       };
     });
   };
@@ -1044,7 +1046,7 @@
     return other <= 0 ? R.MAX_MARGIN : Math.min(R.MAX_MARGIN, Math.log(top / other));
   }
 
-  function evidence(ranked, context, others, unstated, split) {
+  function evidence(ranked, context, others, unstated, split, heard) {
     var top = ranked[0], unrelated = 0, linkedTop = 0;
     ranked.slice(1).forEach(function (hit) {
       if (hit.id === top.id || changes(top, hit) || changes(hit, top)) return;
@@ -1055,8 +1057,19 @@
     return [
       1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
       at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
-      at("absent"), split ? 1 : 0
+      at("absent"), split ? 1 : 0,
+      unrelated <= 0 && linkedTop <= 0 && !(at("name") || at("asked") || namesAny(top.entry, heard)) ? 1 : 0
     ];
+  }
+
+  // Whether one of an entry's names holds one of these stems (rulebot.search.features._names_any).
+  function namesAny(entry, stems) {
+    return entry.nameStems.some(function (name) { return name.some(function (s) { return stems.has(s); }); });
+  }
+
+  // Whether one of the features that keep an answer from being stood by holds (rulebot.search.features.VETOES).
+  function vetoed(vector) {
+    return !vector || R.VETOES.some(function (name) { return vector[R.CONFIDENCE.indexOf(name)]; });
   }
 
   function probability(vector) {
@@ -1214,19 +1227,22 @@
       var generic = !searched.some(function (slug) { return gameTermsIn(stemsOf, slug) > 0; });
       others = runnersUp(byGameHits, ordered, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE);
     }
-    var chance = 0, unstated = false, split = false;
+    var chance = 0, unstated = false, split = false, evidenceOf = null;
     if (ordered.length) {
       // A count asked for is only answered by an entry that states a number for what is counted.
       unstated = intent.quantity && !statesCount(ordered[0], list, tableOf(ordered[0].game, language));
       // The words of a phrase no entry holds, searched apart, are a guess at what the rules call it.
-      split = (byGameHits.get(ordered[0].game) || []).some(function (hit) { return hit.found.split; });
-      chance = probability(evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated, split));
+      var ones = byGameHits.get(ordered[0].game) || [];  // (what a game's search split and heard is the same for each)
+      split = ones.some(function (hit) { return hit.found.split; });
+      var heard = ones.length ? ones[0].found.heard : new Set();
+      evidenceOf = evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated, split, heard);
+      chance = probability(evidenceOf);
     }
     return {
       results: ordered.slice(0, MAX_RESULTS),
-      // Several games answering alike, a count the first answer states no number for, or an answer found by the
-      // words of a phrase no entry holds: none is stood by (rulebot.search.features.confident).
-      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !others.length && !unstated && !split,
+      // Several games answering alike, a count the first answer states no number for, an answer found by the words
+      // of a phrase no entry holds, or a lone mention: none is stood by (rulebot.search.features.confident).
+      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !vetoed(evidenceOf),
       probability: chance,
       searcher: searcher,
       words: list,
