@@ -159,6 +159,9 @@ def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
     assert analysis.entry_name_stems("702.12a Crew", repeated=True) == ["702.12a", "crew"]
     assert analysis.entry_name_stems("Rule 5: Combat") == analysis.name_stems("Rule 5: Combat")  # no section number
     assert analysis.entry_name_stems("1.2") == ["1.2"]  # a number alone is all the name there is
+    assert analysis.entry_name_stems("7.5.5.A Ambush") == ["ambush"]
+    assert analysis.entry_name_stems("5. Combat") == ["combat"]
+    assert analysis.entry_name_stems("7 Wonders") == analysis.name_stems("7 Wonders")  # a count, no section
     root = write_numbered_game(tmp_path / "corpus")
     with Searcher(open_index([root])) as searcher:
         stems = {hit.id: hit.data["name_stems"] for hit in searcher.ask("fight", limit=10).results}
@@ -235,3 +238,11 @@ def test_a_word_only_one_entry_mentions_in_passing_is_no_sure_answer(tmp_path: P
             answer = searcher.ask(question)
             assert answer.results[0].id == entry
             assert answer.evidence[features.CONFIDENCE.index("lone_mention")] == 0.0, question
+
+
+def test_a_rule_and_the_change_an_expansion_makes_to_it_are_no_lone_mention(shipped: Searcher):
+    """"threshold" finds the victory check and Perlae Imperii's change of it, and nothing else: two entries answer
+    it together, so the answer is no lone mention."""
+    answer = shipped.ask("threshold", game="res-arcana")
+    assert {hit.id for hit in answer.results} == {"arcana-pi-victory-check", "arcana-victory-check"}
+    assert answer.evidence[features.CONFIDENCE.index("lone_mention")] == 0.0

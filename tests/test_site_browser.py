@@ -641,7 +641,10 @@ def test_a_phrase_no_entry_holds_is_searched_as_the_command_searches_it(browser,
 def test_lone_mentions_are_stood_by_as_the_command_stands_by_them(browser, sites):  # type: ignore[no-untyped-def]
     """A word that one entry's text alone mentions, naming nothing, is not stood by on the site, as in `rulebot ask`;
     one that an entry's name holds, typed or misspelt, still is."""
-    questions = [("according", "catalyst"), ("ambition", None), ("archduke", None), ("acadamy", None), ("carefully", None)]
+    questions = [
+        ("according", "catalyst"), ("ambition", None), ("archduke", None), ("acadamy", None), ("carefully", None),
+        ("threshold", None), ("threshold", "res-arcana"),
+    ]
     assert _differences(browser, sites["shipped"], questions) == []
 
 

@@ -128,7 +128,8 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
             payload["terminal"] = to_terminal(entry.text)
         if terminal and any(may_be_markup(t.text) for t in entry.translations):
             payload[TRANSLATED_TERMINAL] = {t.lang: to_terminal(t.text) for t in entry.translations if may_be_markup(t.text)}
-        payload["name_stems"] = [analysis.entry_name_stems(name, repeated) for name in entry.names()]
+        # (a heading's number is the title's: an alias is a name as players say it, "2.5 players" too)
+        payload["name_stems"] = [analysis.entry_name_stems(entry.title, repeated), *(analysis.name_stems(a.text) for a in entry.aliases)]
         described = "\n".join([*entry.names(), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)

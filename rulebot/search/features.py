@@ -228,13 +228,14 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     unmatched: how many of the question's stems (without filler) it leaves unmatched, by its coverage; absent: its
     absent feature (the share of the question's units found in no entry); split: its search kept apart the words of
     a phrase of the vocabulary searched with (its game's, or every game's when none is named) that no entry holds
-    ("last round": rulebot.search.ranking); lone_mention: no other entry matches the question at all, and the first
-    entry is not named by it, nor does any of its names hold a stem it says (`heard`: its words, close spellings of
-    an unknown one), nor any of the questions it answers one of its words (a term the rules mention once, in
-    passing: "bounty" in a list of traits)."""
+    ("last round": rulebot.search.ranking); lone_mention: no other entry of the games searched matches the question,
+    and the first entry is not named by it, its `asked` feature is 0 (it shares no stem with the questions the
+    entry answers), and none of its names holds a stem the question says (`heard`: its words, close spellings of an
+    unknown one): a term the rules mention once, in passing ("bounty" in a list of traits)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
+    alone = all(hit.id == best.id for hit in ranked[1:])  # (a change of it or the rule it changes is another entry)
     unrelated = linked_best = 0.0
     for hit in ranked[1:]:
         if hit.id == best.id or changes(best, hit) or changes(hit, best):
@@ -261,7 +262,7 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         (1 - best.coverage) * len(context.said),
         vector[at("absent")],
         1.0 if split else 0.0,
-        1.0 if unrelated <= 0 and linked_best <= 0 and not (vector[at("name")] or vector[at("asked")] or _names_any(best, heard)) else 0.0,
+        1.0 if alone and not (vector[at("name")] or vector[at("asked")] or _names_any(best, heard)) else 0.0,
     ]
 
 

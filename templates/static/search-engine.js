@@ -1048,6 +1048,8 @@
 
   function evidence(ranked, context, others, unstated, split, heard) {
     var top = ranked[0], unrelated = 0, linkedTop = 0;
+    // (a change of it or the rule it changes is another entry)
+    var alone = ranked.slice(1).every(function (hit) { return hit.id === top.id; });
     ranked.slice(1).forEach(function (hit) {
       if (hit.id === top.id || changes(top, hit) || changes(hit, top)) return;
       if (linked(top, hit)) linkedTop = Math.max(linkedTop, hit.score);
@@ -1058,7 +1060,7 @@
       1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
       at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
       at("absent"), split ? 1 : 0,
-      unrelated <= 0 && linkedTop <= 0 && !(at("name") || at("asked") || namesAny(top.entry, heard)) ? 1 : 0
+      alone && !(at("name") || at("asked") || namesAny(top.entry, heard)) ? 1 : 0
     ];
   }
 
