@@ -162,7 +162,7 @@ def write_numbered_game(root: Path) -> Path:
               "If a creature told to fight is no longer on the battlefield, neither creature deals damage."),
         entry("skirmish-702-12a-crew", "702.12a Crew", "rule",
               "Crew is an ability of Vehicles. Crew N means: tap any number of your untapped creatures with total power N or"
-              " more to make this Vehicle a creature until end of turn."),
+              " more to make this Vehicle a creature until end of turn.", "aliases: Crewing"),
         entry("skirmish-301-7-artifacts", "301.7 Artifacts", "rule",
               "Some artifacts are Vehicles. A Vehicle such as one with crew 3 is not a creature until it is crewed."),
         entry("skirmish-fight", "Fight", "term",

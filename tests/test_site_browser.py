@@ -685,6 +685,16 @@ def test_base_game_only_is_read_as_the_command_reads_it(browser, sites):  # type
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_a_numbered_title_the_question_names_is_shown_without_an_alias(page, base):  # type: ignore[no-untyped-def]
+    """"crew" names "702.12a Crew" by its words (its number is no word to name it by): its alias "Crewing" is not
+    shown beside it as what the question named."""
+    page.goto(base["numbered"] + f"{NUMBERED_GAME}/index.html")
+    _search(page, "crew")
+    row = page.locator("#search--results li", has=page.locator("a", has_text="702.12a Crew")).first
+    row.wait_for()
+    assert row.locator(".result-alias").count() == 0
+
+
 def test_base_game_only_is_said(page, base):  # type: ignore[no-untyped-def]
     """The results say that the expansions were left out, in the page's language."""
     page.goto(base["shipped"] + "res-arcana/index.html")
