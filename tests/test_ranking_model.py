@@ -246,3 +246,22 @@ def test_a_rule_and_the_change_an_expansion_makes_to_it_are_no_lone_mention(ship
     answer = shipped.ask("threshold", game="res-arcana")
     assert {hit.id for hit in answer.results} == {"arcana-pi-victory-check", "arcana-victory-check"}
     assert answer.evidence[features.CONFIDENCE.index("lone_mention")] == 0.0
+
+
+def test_each_document_names_its_own_first_heading(tmp_path: Path):
+    """Of the headings that read alike, the first of each source document is named: a FAQ's "2.1 Setup" is named
+    like the rules' "1.1a Setup", and the rules' "1.1b Setup" is known by its number."""
+    from conftest import write_corpus
+
+    def entry(entry_id: str, title: str, text: str) -> str:
+        return f"## {entry_id}\ntitle: {title}\nkind: rule\nsection: Setup\ndraft: true\n\n{text}\n\n"
+
+    corpus = write_corpus(tmp_path / "corpus", {
+        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n'
+                         '[[sources]]\nid = "faq"\ntitle = "FAQ"\n',
+        "toy/rules.md": entry("toy-1-1a-setup", "1.1a Setup", "Shuffle the deck.") + entry("toy-1-1b-setup", "1.1b Setup", "Deal five cards."),
+        "toy/faq.md": entry("toy-2-1-setup", "2.1 Setup", "Setup takes a minute."),
+    })
+    with Searcher(open_index([corpus])) as searcher:
+        stems = {hit.id: hit.data["name_stems"] for hit in searcher.ask("setup", limit=10).results}
+    assert stems == {"toy-1-1a-setup": [["setup"]], "toy-1-1b-setup": [["1.1b", "setup"]], "toy-2-1-setup": [["setup"]]}

@@ -107,13 +107,14 @@ def documents(corpus: Corpus, ids: Iterable[str] | None = None, terminal: bool =
 
 
 def _repeated_headings(corpus: Corpus) -> set[str]:
-    """The entries whose title, after the section number it opens with, an earlier entry of their game has
-    (analysis.entry_name_stems): "702.85b Cascade" after "702.85a Cascade"."""
+    """The entries whose title, after the section number it opens with, an earlier entry of their source document
+    has (analysis.entry_name_stems): "702.85b Cascade" after "702.85a Cascade". Each document numbers its own
+    sections: an expansion's rules or a FAQ has its own first "Setup"."""
     seen, repeated = set(), set()
     for entry in corpus.entries.values():
         rest = analysis.unnumbered(entry.title)
         if rest is not None:
-            key = (entry.game, tuple(analysis.name_stems(rest)))
+            key = (entry.game, entry.source, tuple(analysis.name_stems(rest)))
             if key in seen:
                 repeated.add(entry.id)
             seen.add(key)

@@ -215,7 +215,7 @@ def name_stems(name: str) -> list[str]:
 def entry_name_stems(name: str, repeated: bool = False) -> list[str]:
     """The stems of an entry's name (name_stems), without the section number a numbered heading opens with
     ("702.21a Ward", "1.2.1 Deck"): that says where the rule stands in its document, and no player names a rule by
-    it. Unless the heading is `repeated`: its words after the number are an earlier heading's of its game
+    it. Unless the heading is `repeated`: its words after the number are an earlier heading's of its document
     ("702.85b Cascade" after "702.85a Cascade"); the first of them introduces the term, and it is the one named."""
     rest = unnumbered(name)
     return name_stems(name if rest is None or repeated else rest)
