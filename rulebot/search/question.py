@@ -273,8 +273,10 @@ def make_units(words: Sequence[str], synonyms: SynonymTable, apart: Collection[t
     while i < len(words):
         for size in range(min(longest, len(words) - i), 0, -1):
             group = synonyms.get(tuple(stems[i:i + size]))
+            if group is None:
+                continue
             typed = tuple(words[i:i + size])
-            if group is not None and (size == 1 or typed not in apart):
+            if size == 1 or typed not in apart:
                 # Every other wording counts: one with the same stems still
                 # differs in the fields that are not stemmed (names).
                 units.append(Unit(typed, (typed, *(g for g in group if g != typed))))

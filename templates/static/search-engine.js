@@ -430,7 +430,7 @@
   // -- quantities (rulebot.language.quantities) ---------------------------------------------------
 
   function numberOf(word) {
-    if (/^[0-9]+$/.test(word)) return parseInt(word, 10);
+    if (isNumber(word)) return parseInt(word, 10);
     return Object.prototype.hasOwnProperty.call(Q.numbers, word) ? Q.numbers[word] : null;
   }
 
@@ -619,7 +619,7 @@
 
   // Whether the French fields of the corpus have a word and the English ones never do.
   function onlyFrench(word) {
-    if (A.filler.has(word) || /^[0-9]+$/.test(word)) return false;
+    if (A.filler.has(word) || isNumber(word)) return false;
     var english = terms("english", word);
     if (!english.length || lexiconOf(english[0]).body.has(english[0]) || lexiconOf(english[0]).english.has(english[0])) return false;
     var french = terms("french", word);
@@ -671,9 +671,14 @@
     return evidence >= 2 ? "fr" : "en";
   }
 
+  // Written in the digits 0 to 9 only (rulebot.search.question.is_number).
+  function isNumber(word) {
+    return /^[0-9]+$/.test(word);
+  }
+
   // Whether an alternative of a unit is a term and a placeholder, for the number the unit is (question.is_placeholder).
   function isPlaceholder(unit, alt) {
-    return alt.length === 2 && R.PLACEHOLDERS.indexOf(alt[1]) >= 0 && /^[0-9]+$/.test(unit.words[unit.words.length - 1]);
+    return alt.length === 2 && R.PLACEHOLDERS.indexOf(alt[1]) >= 0 && isNumber(unit.words[unit.words.length - 1]);
   }
 
   // Group the words of a question into units, dropping question filler; the runs of typed words `apart` (a set of
@@ -684,8 +689,9 @@
       var matched = false;
       for (var size = Math.min(table.longest, list.length - i); size > 0; size--) {
         var group = table.get(stemsOf.slice(i, i + size).join(" "));
+        if (group === undefined) continue;
         var typed = list.slice(i, i + size), key = typed.join(" ");
-        if (group !== undefined && (size === 1 || !apart || !apart.has(key))) {
+        if (size === 1 || !apart || !apart.has(key)) {
           units.push({ words: typed, alternatives: [typed].concat(group.filter(function (g) { return g.join(" ") !== key; })) });
           i += size;
           matched = true;
@@ -702,11 +708,11 @@
       var number = units[at], before = units[at - 1], last = before.words[before.words.length - 1];
       if (number.words.length !== 1 || !/^[0-9]{1,2}$/.test(number.words[0]) || A.filler.has(last)) continue;
       // (no value of a number or of its other words: "deux 3")
-      if (before.alternatives.some(function (alt) { return alt.some(function (w) { return /^[0-9]+$/.test(w); }); })) continue;
+      if (before.alternatives.some(function (alt) { return alt.some(isNumber); })) continue;
       var valued = [];
       before.alternatives.forEach(function (alt) {
         var term = alt[alt.length - 1];
-        if (!/^[0-9]+$/.test(term) && valued.indexOf(term) < 0) valued.push(term);
+        if (!isNumber(term) && valued.indexOf(term) < 0) valued.push(term);
       });
       var placed = [];
       valued.slice(0, R.MAX_VALUED_TERMS).forEach(function (term) { R.PLACEHOLDERS.forEach(function (p) { placed.push([term, p]); }); });
@@ -719,7 +725,7 @@
   // -- close spellings (rulebot.search.spelling.Spellings) ---------------------------------
 
   Searcher.prototype.known = function (word) {
-    if (word.length < 4 || /^[0-9]+$/.test(word)) return true;
+    if (word.length < 4 || isNumber(word)) return true;
     if (lexiconOf(word).names.get(word)) return true;
     return terms("english", word).some(function (term) { return lexiconOf(term).body.has(term); });
   };
