@@ -233,8 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             # (an answer of several games alike, to a count it states no number for, found by the words of a phrase no
             # entry holds, or a lone mention, is never stood by, whatever its probability: features.confident; -1 is
             # below any threshold tried)
-            never = [features.CONFIDENCE.index(name) for name in features.VETOES]
-            chances = [features.probability(j[4]) if j[4] and not any(j[4][at] for at in never) else -1.0 for j in judged]
+            chances = [features.probability(j[4]) if j[4] and not features.vetoed(j[4]) else -1.0 for j in judged]
             threshold, floor = choose_threshold(judged, chances)
     print("| game | n | hit@1 before | hit@3 before | hit@1 fitted | hit@3 fitted | hit@1 left out | hit@3 left out |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -289,7 +289,11 @@ def confident(chance: float, vector: Sequence[float]) -> bool:
     is counted (it does not give what was asked for, however near it is), nor one found by the words of a phrase
     that no entry holds (what it means, the rules do not say in those words: "tire au sort" is no "Sort"), nor a
     lone mention (being the only entry found says nothing of answering when the entry only mentions the words)."""
-    at = CONFIDENCE.index
-    if any(vector[at(name)] for name in VETOES):
+    if vetoed(vector):
         return False
-    return bool(chance >= MODEL["threshold"] and vector[at("coverage")] > MODEL["min_coverage"])
+    return bool(chance >= MODEL["threshold"] and vector[CONFIDENCE.index("coverage")] > MODEL["min_coverage"])
+
+
+def vetoed(vector: Sequence[float]) -> bool:
+    """Whether one of the VETOES holds for an answer of these CONFIDENCE features (`evidence`)."""
+    return any(vector[CONFIDENCE.index(name)] for name in VETOES)

@@ -1075,7 +1075,7 @@
     return entry.nameStems.some(function (name) { return name.some(function (s) { return stems.has(s); }); });
   }
 
-  // Whether one of the features that keep an answer from being stood by holds (rulebot.search.features.VETOES).
+  // Whether one of the features that keep an answer from being stood by holds (rulebot.search.features.vetoed).
   function vetoed(vector) {
     return !vector || R.VETOES.some(function (name) { return vector[R.CONFIDENCE.indexOf(name)]; });
   }
