@@ -9,6 +9,7 @@ from conftest import MINIMAL, write_corpus
 
 from rulebot.corpus import importing as importer
 from rulebot.corpus import load as corpus
+from rulebot.corpus import shaping
 from rulebot.corpus.drafts import DraftEntry, Imported
 from rulebot.corpus.model import Game, Source
 
@@ -196,7 +197,12 @@ class TestMarkdown:
 
 
 class TestPlainText:
-    def test_numbered_rules_are_entries(self):
+    @pytest.fixture
+    def apart(self, monkeypatch):
+        """Every family of rules too long to be joined: each rule a draft of its own."""
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
+
+    def test_numbered_rules_are_entries(self, apart):
         """Each numbered rule is an entry titled by its number and the name of the rule above it."""
         entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
         rule = entries["toy-100-2a-ferries"]
@@ -211,13 +217,54 @@ class TestPlainText:
         titles = [e.title for e in draft(RULES_TXT, markdown=False).entries]
         assert "100.2 Ferries" not in titles
 
-    def test_rule_references(self):
+    def test_rule_references(self, apart):
         """`See rule N`, `rules A–c and B` and section numbers resolve to the clauses they name."""
         entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
         assert entries["toy-100-2a-ferries"].see_also == ("toy-100-1-general",)
         assert entries["toy-100-2b-ferries"].see_also == ("toy-100-2a-ferries", "toy-100-2c-ferries", "toy-101-1-docks")
         assert entries["toy-101-1-docks"].see_also == ("toy-100-1-general",)
         assert entries["toy-ferry"].see_also == ("toy-100-2a-ferries",)
+
+    def test_short_family_is_one_entry(self):
+        """A rule and its sub-rules short enough to be one answer are one entry, the deeper family first: each
+        rule's text after its number, a family joined before after its title."""
+        entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
+        family = entries["toy-100-general"]
+        assert (family.title, family.section) == ("100 General", "1. Basics > 100. General")
+        assert family.text.split("\n\n") == [
+            "**100.1** A game is played by two to four captains.",
+            "**100.2 Ferries**",
+            "**100.2a** A ferry moves one dock per turn. See rule 100.1.\nExample: A ferry on dock 3 can reach dock 4.",
+            "**100.2b** A ferry never sinks (see rules 100.2a–c and 101.1).",
+            "**100.2c** A sunk ferry is a house rule only.",
+        ]
+        assert not any(id.startswith(("toy-100-1", "toy-100-2")) for id in entries)
+
+    def test_references_to_a_joined_rule(self):
+        """A reference to a rule of a joined family names the family's entry."""
+        entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
+        assert entries["toy-ferry"].see_also == ("toy-100-general",)
+        assert entries["toy-101-1-docks"].see_also == ("toy-100-general",)
+        assert entries["toy-100-general"].see_also == ("toy-101-1-docks",)
+
+    def test_long_family_stays_apart(self, monkeypatch):
+        """A family over JOIN_WORDS is not joined, while a shorter one is."""
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 40)
+        titles = [e.title for e in draft(RULES_TXT, markdown=False).entries]
+        assert "100.2 Ferries" in titles and "100.1 General" in titles and "100 General" not in titles
+
+    def test_family_joins_with_its_head_or_not_at_all(self, monkeypatch):
+        """A rule's sub-rules are not joined without the rule's own text, when all of them are too long."""
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 40)
+        text = RULES_TXT.replace("100.2. Ferries\n", "100.2. Ferries are the boats, each with a captain, a crew and a lantern, sailing between the docks.\n")
+        titles = [e.title for e in draft(text, markdown=False).entries]
+        assert titles.count("100.2 General") == 1 and "100.2a General" in titles
+
+    def test_interrupted_family_stays_apart(self):
+        """Rules of one family with other text between them are not joined over it."""
+        text = RULES_TXT.replace("100.2c A sunk", "Harbour notes\nA glossary line.\n\n100.2c A sunk")
+        titles = [e.title for e in draft(text, markdown=False).entries]
+        assert "100 General" not in titles and "100.2c Ferries" in titles
 
     def test_glossary_terms(self):
         """A short line with its definition below is a glossary entry."""
@@ -227,8 +274,8 @@ class TestPlainText:
     def test_counts(self):
         """The result counts the drafts and the references resolved."""
         result = draft(RULES_TXT, markdown=False)
-        assert len(result.entries) == 8
-        assert result.resolved == 7 and result.unresolved == []
+        assert len(result.entries) == 5
+        assert result.resolved == 4 and result.unresolved == []
 
     def test_hash_line_is_escaped(self):
         """A plain-text line starting with # cannot become a heading in the draft."""
@@ -260,14 +307,24 @@ A dock holds two ferries.
 
 
 class TestNumberedMarkdown:
-    def test_numbered_headings(self):
+    def test_numbered_headings(self, monkeypatch):
         """Numbered headings are rules titled by number and name; a sub-rule takes its parent's name."""
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
         entries = draft(NUMBERED_MD).entries
         assert [(e.title, e.section) for e in entries] == [
             ("1.1.1 Moving", "1. Basics > 1.1. Ferries > 1.1.1. Moving"),
             ("1.1.1.A Moving", "1. Basics > 1.1. Ferries > 1.1.1. Moving > 1.1.1.A"),
             ("1.2.1 Docks", "1. Basics > 1.2. Docks > 1.2.1"),
         ]
+
+    def test_short_heading_family_is_one_entry(self):
+        """A numbered heading's text and its short numbered sub-headings are one entry, under the heading's title."""
+        entries = draft(NUMBERED_MD).entries
+        assert [(e.title, e.section) for e in entries] == [
+            ("1.1.1 Moving", "1. Basics > 1.1. Ferries > 1.1.1. Moving"),
+            ("1.2.1 Docks", "1. Basics > 1.2. Docks > 1.2.1"),
+        ]
+        assert entries[0].text.endswith("\n\n**1.1.1.A** A ferry may wait instead.")
 
     def test_link_to_a_numbered_section(self):
         """`[See 1.2. Docks](#12-docks)` links to the first rule of that section."""

@@ -206,6 +206,8 @@ class Draft:
     """Notes for the curator, added to the text."""
     aliases: list[str] = field(default_factory=list)
     """Names redirecting to it."""
+    joined: Draft | None = None
+    """The draft of its family of rules it was joined into (rulebot.corpus.shaping), if it was."""
     id: str = ""
     """Given by finish()."""
     open: bool = True
@@ -309,7 +311,7 @@ class Drafting:
 
     def numbered_title(self, number: str, rest: str | None) -> str:
         """The title of a numbered rule: its number and its own name, else the name of the rule or heading above."""
-        shown = number.upper() if re.search(r"\.[a-z]$", number) else number
+        shown = shown_number(number)
         if rest and rest.strip().rstrip("."):
             return f"{shown} {self.title(rest.strip().rstrip('.'))}"
         parent = parent_number(number)
@@ -405,6 +407,11 @@ class Drafting:
 
     def finish(self, result: Imported) -> None:
         """Give each draft with text an id, resolve the references and redirects, and add the DraftEntry list to `result`."""
+        # A rule joined into its family's draft is found as that draft, by its number or its heading's anchor.
+        self.numbers = {number: final(draft) for number, draft in self.numbers.items()}
+        for heading in self.all_headings:
+            if heading.first is not None:
+                heading.first = final(heading.first)
         drafts = [d for d in self.drafts if d.body or d.see_lines]
         kept = set(map(id, drafts))
         taken = set(self.corpus.entries) if self.corpus else set()
@@ -508,6 +515,18 @@ class Drafting:
             if candidate and candidate in names:
                 return names[candidate]
         return None
+
+
+def final(draft: Draft) -> Draft:
+    """The draft a draft ended in: the one it was joined into, else itself."""
+    while draft.joined is not None:
+        draft = draft.joined
+    return draft
+
+
+def shown_number(number: str) -> str:
+    """A rule number as a title shows it: `7.5.5.a` → `7.5.5.A`, `702.11a` as it is."""
+    return number.upper() if re.search(r"\.[a-z]$", number) else number
 
 
 def _name_variants(title: str) -> list[str]:

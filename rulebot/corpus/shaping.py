@@ -3,6 +3,12 @@
 The drafts of a document, once read (rulebot.corpus.drafts), are reshaped
 before they get their ids:
 
+- a numbered rule and its sub-rules (`702.11a`-`702.11h`, `7.5.5.A`-`7.5.5.F`)
+  are one entry when together they are short enough to be one answer: a
+  player asking about hexproof gets the hexproof rule, not the one of its
+  eight points that shares most words with the question. Each sub-rule keeps
+  its number in bold at its start; deeper rules join first, so a rule whose
+  sub-rules are joined may in turn join its siblings;
 - a draft too long to be one answer is cut at its list items, else its
   paragraphs, into parts of a readable size: the first part stays the entry
   (its title, aliases and links), each other part is an entry of its own,
@@ -19,14 +25,17 @@ before they get their ids:
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import replace
 
-from rulebot.corpus.drafts import Draft
+from rulebot.corpus.documents import number_key, parent_number, strip_number
+from rulebot.corpus.drafts import Draft, shown_number
 from rulebot.text import fold
 
 MAX_ENTRY_WORDS = 250
 """A draft of more words is cut into parts; shorter ones stay whole."""
+JOIN_WORDS = MAX_ENTRY_WORDS
+"""A family of numbered rules of at most this many words is joined into one draft: one answer's size."""
 PART_WORDS = 150
 """The size parts are filled to (a part is never cut inside a list item or paragraph)."""
 LABEL_WORDS = 7
@@ -44,10 +53,118 @@ def words(text: str) -> int:
 
 
 def shape(drafts: list[Draft]) -> list[Draft]:
-    """The drafts with text, long ones cut into parts, titles told apart."""
-    shaped = split_long([d for d in drafts if d.body or d.see_lines])
+    """The drafts with text, short rule families joined, long ones cut into parts, titles told apart."""
+    shaped = split_long(join_short_rules([d for d in drafts if d.body or d.see_lines]))
     distinct_titles(shaped)
     return shaped
+
+
+# -- short numbered rules joined ---------------------------------------------------
+
+
+def join_short_rules(drafts: list[Draft]) -> list[Draft]:
+    """The drafts with each short family of numbered rules joined into one draft (each member's `joined`)."""
+    depths = [_depth(d.number) for d in drafts if d.number]
+    families: set[int] = set()
+    for depth in range(max(depths, default=0), 0, -1):
+        under = Counter(above for d in drafts for above in _above(d.number))
+        joined: list[Draft] = []
+        at = 0
+        while at < len(drafts):
+            head, family = _family(drafts, at, depth, under)
+            body, lines = _family_text(head, family, families) if head else ([], [])
+            if head and sum(words(piece) for piece in body) <= JOIN_WORDS:
+                joined.append(_joined(head, family, body, lines))
+                families.add(id(joined[-1]))
+                at += len(family)
+            else:
+                joined.append(drafts[at])
+                at += 1
+        drafts = joined
+    return drafts
+
+
+def _above(number: str | None) -> list[str]:
+    """The rules a rule number is under, innermost first: 702.11a → 702.11, 702."""
+    above = []
+    while number and (number := parent_number(number)):
+        above.append(number)
+    return above
+
+
+def _depth(number: str) -> int:
+    """How many rules a rule number is under: 702 → 0, 702.11 → 1, 702.11a → 2."""
+    return len(_above(number))
+
+
+def _family(drafts: list[Draft], at: int, depth: int, under: Counter[str]) -> tuple[str | None, list[Draft]]:
+    """The family of rules starting at `at`, and its head's number: the rule numbered P (when it has text of
+    its own) and every rule under P (`under` counts them), all right under it at `depth`, in a row, of one
+    kind. (None, [drafts[at]]) when there is none."""
+    first = drafts[at]
+    alone: tuple[str | None, list[Draft]] = (None, [first])
+    if not first.number or first.parent is not None or _depth(first.number) not in (depth - 1, depth):
+        return alone
+    head = first.number if _depth(first.number) == depth - 1 else parent_number(first.number)
+    assert head is not None
+    if head != first.number and at and drafts[at - 1].number == head:
+        return alone  # the head rule's own text, too long with them, is not left out of its family
+    end = at + 1
+    while end < len(drafts) and drafts[end].parent is None and parent_number(drafts[end].number or "") == head:
+        end += 1
+    family = drafts[at:end]
+    members = len(family) - (first.number == head)
+    if len(family) < 2 or members != under[head] or len({d.kind for d in family}) > 1:
+        return alone
+    return head, family
+
+
+def _family_text(head: str, family: list[Draft], families: set[int]) -> tuple[list[str], list[int]]:
+    """A family's text pieces and their lines: each rule's text after its number in bold (a family joined
+    before, after its title in bold)."""
+    body: list[str] = []
+    lines: list[int] = []
+    for draft in family:
+        pieces = list(draft.body)
+        piece_lines = draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(draft.body)
+        if id(draft) in families:
+            pieces, piece_lines = [f"**{draft.title}**", *pieces], [draft.line, *piece_lines]
+        elif draft.number != head and pieces:
+            pieces[0] = f"**{shown_number(draft.number or '')}** {pieces[0]}"
+        body.extend(pieces)
+        lines.extend(piece_lines)
+    return body, lines
+
+
+def _joined(head: str, family: list[Draft], body: list[str], lines: list[int]) -> Draft:
+    """One draft of a family of rules and its text: the head rule's title (else its number and the first rule's
+    name) and section, every rule's references, See also lines, notes and aliases."""
+    first = family[0]
+    own = first.number == head
+    joined = replace(
+        first,
+        title=first.title if own else f"{shown_number(head)} {strip_number(first.title)}",
+        section=first.section if own else _head_section(first.section, head),
+        number=head,
+        body=body,
+        lines=lines,
+        refs=[ref for d in family for ref in d.refs],
+        see_lines=[line for d in family for line in d.see_lines],
+        notes=list(dict.fromkeys(note for d in family for note in d.notes)),
+        aliases=list(dict.fromkeys(alias for d in family for alias in d.aliases)),
+    )
+    for draft in family:
+        draft.joined = joined
+    return joined
+
+
+def _head_section(section: str, head: str) -> str:
+    """A sub-rule's section as its head rule's: `702. Keyword Abilities > 702.11a` → `… > 702.11`, and
+    `7.5.5. Ambush > 7.5.5.A` → `7.5.5. Ambush`."""
+    components = section.split(" > ")[:-1]
+    if components and number_key(components[-1].split()[0]) == head:
+        return " > ".join(components)
+    return " > ".join([*components, shown_number(head)])
 
 
 def split_long(drafts: list[Draft]) -> list[Draft]:
