@@ -8,7 +8,8 @@ The questions: the development sets of the shipped games (tests/questions.jsonl,
 tests/questions-players-dev.jsonl, tests/questions-fresh-dev.jsonl: right
 entries by id) and of two games imported from ../shared/data as a curator
 would import them (bench/imported.py: Star Wars Unlimited and MTG;
-bench/questions/imported-dev.jsonl: right entries by phrases of their text).
+bench/questions/imported-dev.jsonl and imported-dev-more.jsonl: right entries
+by phrases of their text).
 X-Wing and Marvel Champions are never fitted on, nor any test half.
 
 Each question is asked (as its row asks it, and with no game too when it has
@@ -67,7 +68,7 @@ from rulebot.search.ranking import Searcher  # noqa: E402
 
 SEED = 20261127
 SHIPPED = [ROOT / "tests" / "questions.jsonl", ROOT / "tests" / "questions-players-dev.jsonl", ROOT / "tests" / "questions-fresh-dev.jsonl"]
-IMPORTED = [ROOT / "bench" / "questions" / "imported-dev.jsonl"]
+IMPORTED = [ROOT / "bench" / "questions" / "imported-dev.jsonl", ROOT / "bench" / "questions" / "imported-dev-more.jsonl"]
 PAIR_DEPTH = 20
 """Wrong candidates paired with the right ones: those ranked among the first this many."""
 RIDGE = 0.2
@@ -77,11 +78,13 @@ DRAFT_RIDGE = 0.005
 game's ranking is at stake, and the imported games' questions may move them further."""
 DRAFT_FEATURES = ("draft", "draft_name", "draft_coverage", "draft_defers")
 CONFIDENCE_RIDGE = 0.001
-TARGET_SHIPPED, TARGET_IMPORTED = 0.97, 0.90
+TARGET_SHIPPED, TARGET_IMPORTED = 0.97, 0.93
 """The share of confident answers that must be right on the development questions. For the shipped games it is
 set above the 0.95 a player is promised: the threshold is the lowest that reaches it, so the questions not yet
 seen would fall short of a target met exactly (from about 0.95 the share hardly rises with the threshold, and
-the lowest threshold reaching 0.95 stood by 21 more answers, 6 of them wrong)."""
+the lowest threshold reaching 0.95 stood by 21 more answers, 6 of them wrong). For the imported games it is
+set above their promised 0.90 for the same reason: with 0.90 the threshold fell to 0.709, where 4 of 44
+imported dev answers were wrong (0.91), at the very edge."""
 UNANSWERED_TARGET = 0.1
 """At most this share of the questions the sources do not answer may be answered confidently, in whole questions
 (of 17, 2): with so few of them, one question more or less would otherwise move the threshold for every answer

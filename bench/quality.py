@@ -81,7 +81,7 @@ DEFAULT_QUESTIONS = [
     TESTS / "questions.jsonl", TESTS / "questions-players-dev.jsonl", TESTS / "questions-players-test.jsonl",
     TESTS / "questions-fresh-dev.jsonl",
 ]
-IMPORTED_QUESTIONS = [ROOT / "bench" / "questions" / "imported-dev.jsonl"]
+IMPORTED_QUESTIONS = [ROOT / "bench" / "questions" / "imported-dev.jsonl", ROOT / "bench" / "questions" / "imported-dev-more.jsonl"]
 """Added to the default sets with --imported."""
 DEPTH = 10
 """Answers fetched per question; MRR counts ranks up to this depth."""

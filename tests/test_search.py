@@ -121,6 +121,16 @@ class TestVocabulary:
         assert [u.words for u in units] == [(word,), ("coins",)]
 
     @pytest.mark.parametrize(
+        "words",
+        [["what", "does", "mill", "mean"], ["mill", "meaning"], ["what", "is", "meant", "by", "mill"], ["que", "signifie", "mill"],
+         ["que", "veut", "dire", "mill"]],
+    )
+    def test_asking_what_a_word_means_searches_the_word(self, words: list[str]):
+        """"what does mill mean": the question asks of mill; "mean" would find the rules that say what other
+        terms mean ("Dredge N means ...") before the one about mill."""
+        assert [u.words for u in make_units(words, {})] == [("mill",)]
+
+    @pytest.mark.parametrize(
         ("words", "valued"),
         [(["crew", "3"], True), (["scry", "2"], True), (["with", "3"], False), (["3", "crew"], False), (["2", "3"], False),
          (["crew", "300"], False), (["crew", "٣"], False)],

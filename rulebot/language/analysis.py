@@ -41,7 +41,7 @@ WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
 
 # Words that carry the grammar of a question rather than its subject. They are
 # dropped from questions (not from the index) so that "can I", "what happens
-# if", "combien de" do not outweigh the terms that matter. Words that tell
+# if", "combien de", "what does X mean" do not outweigh the terms that matter. Words that tell
 # rules apart are kept: "most" (a majority, not a count), "only", "again",
 # "before", "after".
 QUESTION_FILLER = frozenset(
@@ -49,15 +49,15 @@ QUESTION_FILLER = frozenset(
     a about all also am an and any anyone are as at be been being but by can
     cannot could did do does doing done dont either else ever exactly for from get gets getting
     go goes got had happen happens has have having how i if im in into is isnt it its just
-    know let many me might mine more much must my need needs no not now of off ok on or
+    know let many me mean meaning means meant might mine more much must my need needs no not now of off ok on or
     other our out per please really rule rules say says should so some someone something still
     such than that thats the their them then there these they thing things this those though to
     too us use used using was way we were what whats when where whether which while who whom
     whose why will with would yes yet you your
-    au aux avec ca ce ces cet cette combien comment d dans de des du elle en est et faire fait
+    au aux avec ca ce ces cet cette combien comment d dans de des dire du elle en est et faire fait
     il ils j je l la le les leur lui m ma mais me mes moi mon n ne nous on ou par pas peut
     peux pour pourquoi puis puisje qu quand que quel quelle quelles quels qui quoi s sa se ses
-    si son sur t ta te tes toi ton tu un une vous y
+    si signifie son sur t ta te tes toi ton tu un une veut vous y
     """.split()
 )
 
