@@ -326,6 +326,24 @@ class TestNumberedMarkdown:
         ]
         assert entries[0].text.endswith("\n\n**1.1.1.A** A ferry may wait instead.")
 
+    def test_joined_family_keeps_names_markdown_and_see_also(self):
+        """A joined family is titled by its heading's name; a sub-rule keeps a name of its own; the bold number goes
+        on a paragraph of its own before a code block or a list, which it would break; a See also line that is a
+        sub-rule's only text stays in the text."""
+        document = (
+            "# Reference\n\n### 1.3. GOLDEN RULES\n\n#### 1.3.1. Precedence\n\nCards beat the rules.\n\n"
+            "#### 1.3.2.\n\n```\npower = base + damage\n```\n\n#### 1.3.3.\n\n- one\n- two\n\n"
+            "#### 1.3.4. Timing\n\nSee also: Precedence\n"
+        )
+        entry = draft(document).entries[0]
+        assert (entry.title, entry.section) == ("1.3 Golden Rules", "1.3. Golden Rules")
+        assert entry.text.split("\n\n") == [
+            "**1.3.1 Precedence** Cards beat the rules.",
+            "**1.3.2**", "```\npower = base + damage\n```",
+            "**1.3.3**", "- one\n- two",
+            "**1.3.4 Timing** See also: Precedence",
+        ]
+
     def test_link_to_a_numbered_section(self):
         """`[See 1.2. Docks](#12-docks)` links to the first rule of that section."""
         assert draft(NUMBERED_MD).entries[0].see_also == ("toy-1-2-1-docks",)

@@ -105,7 +105,7 @@ def draft_entries(
     blocks = list(markdown_blocks(text) if markdown else text_blocks(text))
     drafting = Drafting(game, markdown, corpus, document_acronyms(text))
     walk(drafting, blocks)
-    drafting.drafts = shaping.shape(drafting.drafts)
+    drafting.drafts = shaping.shape(drafting.drafts, drafting.number_names)
     result = Imported(document=document, game=game.slug, source=source.id)
     drafting.finish(result)
     return result

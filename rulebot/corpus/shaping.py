@@ -52,9 +52,10 @@ def words(text: str) -> int:
 # -- parts of long drafts --------------------------------------------------------
 
 
-def shape(drafts: list[Draft]) -> list[Draft]:
-    """The drafts with text, short rule families joined, long ones cut into parts, titles told apart."""
-    shaped = split_long(join_short_rules([d for d in drafts if d.body or d.see_lines]))
+def shape(drafts: list[Draft], names: dict[str, str] | None = None) -> list[Draft]:
+    """The drafts with text, short rule families joined (`names`: the name of each titled rule number), long ones
+    cut into parts, titles told apart."""
+    shaped = split_long(join_short_rules([d for d in drafts if d.body or d.see_lines], names or {}))
     distinct_titles(shaped)
     return shaped
 
@@ -62,8 +63,9 @@ def shape(drafts: list[Draft]) -> list[Draft]:
 # -- short numbered rules joined ---------------------------------------------------
 
 
-def join_short_rules(drafts: list[Draft]) -> list[Draft]:
-    """The drafts with each short family of numbered rules joined into one draft (each member's `joined`)."""
+def join_short_rules(drafts: list[Draft], names: dict[str, str]) -> list[Draft]:
+    """The drafts with each short family of numbered rules joined into one draft (each member's `joined`), titled
+    by its head rule's number and name (`names`, else the first rule's name)."""
     depths = [_depth(d.number) for d in drafts if d.number]
     families: set[int] = set()
     for depth in range(max(depths, default=0), 0, -1):
@@ -72,9 +74,10 @@ def join_short_rules(drafts: list[Draft]) -> list[Draft]:
         at = 0
         while at < len(drafts):
             head, family = _family(drafts, at, depth, under)
-            body, lines = _family_text(head, family, families) if head else ([], [])
+            name = (names.get(head) or _own_name(family[0].title)) if head else ""
+            body, lines = _family_text(head, name, family, families) if head else ([], [])
             if head and sum(words(piece) for piece in body) <= JOIN_WORDS:
-                joined.append(_joined(head, family, body, lines))
+                joined.append(_joined(head, name, family, body, lines))
                 families.add(id(joined[-1]))
                 at += len(family)
             else:
@@ -119,37 +122,52 @@ def _family(drafts: list[Draft], at: int, depth: int, under: Counter[str]) -> tu
     return head, family
 
 
-def _family_text(head: str, family: list[Draft], families: set[int]) -> tuple[list[str], list[int]]:
-    """A family's text pieces and their lines: each rule's text after its number in bold (a family joined
-    before, after its title in bold)."""
+def _family_text(head: str, name: str, family: list[Draft], families: set[int]) -> tuple[list[str], list[int]]:
+    """A family's text pieces and their lines: each rule's text (or its See also lines) after its number in bold,
+    and its own name when it has one other than the family's `name` (a family joined before, after its title)."""
     body: list[str] = []
     lines: list[int] = []
     for draft in family:
-        pieces = list(draft.body)
-        piece_lines = draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(draft.body)
-        if id(draft) in families:
-            pieces, piece_lines = [f"**{draft.title}**", *pieces], [draft.line, *piece_lines]
-        elif draft.number != head and pieces:
-            pieces[0] = f"**{shown_number(draft.number or '')}** {pieces[0]}"
+        pieces = list(draft.body) or list(draft.see_lines)
+        piece_lines = draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(pieces)
+        if draft.number != head:
+            named = _own_name(draft.title) and fold(_own_name(draft.title)) != fold(name)
+            label = draft.title if id(draft) in families or named else shown_number(draft.number or "")
+            if id(draft) in families or not pieces or not _plain_paragraph(pieces[0]):
+                pieces, piece_lines = [f"**{label}**", *pieces], [draft.line, *piece_lines]
+            else:
+                pieces[0] = f"**{label}** {pieces[0]}"
         body.extend(pieces)
         lines.extend(piece_lines)
     return body, lines
 
 
-def _joined(head: str, family: list[Draft], body: list[str], lines: list[int]) -> Draft:
-    """One draft of a family of rules and its text: the head rule's title (else its number and the first rule's
-    name) and section, every rule's references, See also lines, notes and aliases."""
+def _own_name(title: str) -> str:
+    """A numbered rule's name: its title without the number, or "" when the title is only a number."""
+    name = strip_number(title)
+    return "" if name == title and re.fullmatch(r"[\d.]+[a-zA-Z]?\.?", title.strip()) else name
+
+
+def _plain_paragraph(piece: str) -> bool:
+    """Whether a piece of text is a paragraph a bold number may start (not a list, table, quote, fence, heading
+    or indented code, which the number would break)."""
+    return not re.match(r"^(?:\s{4}|\s*(?:[-*+>|#]|\d{1,9}[.)](?:\s|$)|```|~~~))", piece)
+
+
+def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: list[int]) -> Draft:
+    """One draft of a family of rules and its text: the head rule's title (else its number and `name`) and section,
+    every rule's references, notes and aliases."""
     first = family[0]
     own = first.number == head
     joined = replace(
         first,
-        title=first.title if own else f"{shown_number(head)} {strip_number(first.title)}",
+        title=first.title if own else f"{shown_number(head)} {name}".strip(),
         section=first.section if own else _head_section(first.section, head),
         number=head,
         body=body,
         lines=lines,
         refs=[ref for d in family for ref in d.refs],
-        see_lines=[line for d in family for line in d.see_lines],
+        see_lines=[],
         notes=list(dict.fromkeys(note for d in family for note in d.notes)),
         aliases=list(dict.fromkeys(alias for d in family for alias in d.aliases)),
     )
