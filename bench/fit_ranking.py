@@ -5,7 +5,8 @@
     python bench/fit_ranking.py --dry-run   # the same figures, the weights file left alone
 
 The questions: the development sets of the shipped games (tests/questions.jsonl,
-tests/questions-players-dev.jsonl, tests/questions-fresh-dev.jsonl: right
+tests/questions-players-dev.jsonl, tests/questions-fresh-dev.jsonl,
+bench/questions/shipped-dev-more.jsonl: right
 entries by id) and of two games imported from ../shared/data as a curator
 would import them (bench/imported.py: Star Wars Unlimited and MTG;
 bench/questions/imported-dev.jsonl and imported-dev-more.jsonl: right entries
@@ -67,7 +68,10 @@ from rulebot.search import features  # noqa: E402
 from rulebot.search.ranking import Searcher  # noqa: E402
 
 SEED = 20261127
-SHIPPED = [ROOT / "tests" / "questions.jsonl", ROOT / "tests" / "questions-players-dev.jsonl", ROOT / "tests" / "questions-fresh-dev.jsonl"]
+SHIPPED = [
+    ROOT / "tests" / "questions.jsonl", ROOT / "tests" / "questions-players-dev.jsonl", ROOT / "tests" / "questions-fresh-dev.jsonl",
+    ROOT / "bench" / "questions" / "shipped-dev-more.jsonl",
+]
 IMPORTED = [ROOT / "bench" / "questions" / "imported-dev.jsonl", ROOT / "bench" / "questions" / "imported-dev-more.jsonl"]
 PAIR_DEPTH = 20
 """Wrong candidates paired with the right ones: those ranked among the first this many."""

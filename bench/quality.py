@@ -79,7 +79,7 @@ import imported  # noqa: E402
 TESTS = ROOT / "tests"
 DEFAULT_QUESTIONS = [
     TESTS / "questions.jsonl", TESTS / "questions-players-dev.jsonl", TESTS / "questions-players-test.jsonl",
-    TESTS / "questions-fresh-dev.jsonl",
+    TESTS / "questions-fresh-dev.jsonl", ROOT / "bench" / "questions" / "shipped-dev-more.jsonl",
 ]
 IMPORTED_QUESTIONS = [ROOT / "bench" / "questions" / "imported-dev.jsonl", ROOT / "bench" / "questions" / "imported-dev-more.jsonl"]
 """Added to the default sets with --imported."""
