@@ -344,6 +344,26 @@ class TestNumberedMarkdown:
             "**1.3.4 Timing** See also: Precedence",
         ]
 
+    def test_joined_family_names_only_what_is_named(self, monkeypatch):
+        """A family with no heading of its own is named by the nearest heading above it, and each rule keeps its
+        own name only: an unnamed rule, or a family joined before, shows its number alone. A tab-indented code
+        block, a table whose rows start with no `|` and a thematic break get the number on a paragraph of their own."""
+        document = (
+            "# Reference\n\n## 5. MOVEMENT\n\n#### 5.1.1. Terrain\n\nHills slow ships.\n\n#### 5.1.2.\n\n"
+            "\tspeed = 3 - hills\n\n#### 5.1.3. Roads\n\nCase | Speed\n---|---\nroad | 4\n\n#### 5.1.4.\n\n___\n\n"
+            "### 5.2. DOCKS\n\n#### 5.2.1.\n\nA dock holds two ships.\n\n#### 5.2.2.\n\nA ship may wait there.\n"
+        )
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 30)  # each family joins, not the two together
+        entries = draft(document).entries
+        assert [e.title for e in entries] == ["5.1 Movement", "5.2 Docks"]
+        assert entries[0].text.split("\n\n") == [
+            "**5.1.1 Terrain** Hills slow ships.",
+            "**5.1.2**", "\tspeed = 3 - hills",
+            "**5.1.3 Roads**", "Case | Speed\n---|---\nroad | 4",
+            "**5.1.4**", "___",
+        ]
+        assert entries[1].text == "**5.2.1** A dock holds two ships.\n\n**5.2.2** A ship may wait there."
+
     def test_link_to_a_numbered_section(self):
         """`[See 1.2. Docks](#12-docks)` links to the first rule of that section."""
         assert draft(NUMBERED_MD).entries[0].see_also == ("toy-1-2-1-docks",)

@@ -208,6 +208,8 @@ class Draft:
     """Names redirecting to it."""
     joined: Draft | None = None
     """The draft of its family of rules it was joined into (rulebot.corpus.shaping), if it was."""
+    joined_family: bool = False
+    """It is a family of rules joined into one draft."""
     id: str = ""
     """Given by finish()."""
     open: bool = True

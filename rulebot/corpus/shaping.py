@@ -28,7 +28,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import replace
 
-from rulebot.corpus.documents import number_key, parent_number, strip_number
+from rulebot.corpus.documents import number_key, parent_number
 from rulebot.corpus.drafts import Draft, shown_number
 from rulebot.text import fold
 
@@ -65,20 +65,19 @@ def shape(drafts: list[Draft], names: dict[str, str] | None = None) -> list[Draf
 
 def join_short_rules(drafts: list[Draft], names: dict[str, str]) -> list[Draft]:
     """The drafts with each short family of numbered rules joined into one draft (each member's `joined`), titled
-    by its head rule's number and name (`names`, else the first rule's name)."""
+    by its head rule's number and name (`names`: the name of each titled rule or heading; else the nearest named
+    rule's above it)."""
     depths = [_depth(d.number) for d in drafts if d.number]
-    families: set[int] = set()
     for depth in range(max(depths, default=0), 0, -1):
         under = Counter(above for d in drafts for above in _above(d.number))
         joined: list[Draft] = []
         at = 0
         while at < len(drafts):
             head, family = _family(drafts, at, depth, under)
-            name = (names.get(head) or _own_name(family[0].title)) if head else ""
-            body, lines = _family_text(head, name, family, families) if head else ([], [])
+            name = next((names[n] for n in (head, *_above(head)) if n in names), "") if head else ""
+            body, lines = _family_text(head, name, family, names) if head else ([], [])
             if head and sum(words(piece) for piece in body) <= JOIN_WORDS:
                 joined.append(_joined(head, name, family, body, lines))
-                families.add(id(joined[-1]))
                 at += len(family)
             else:
                 joined.append(drafts[at])
@@ -122,18 +121,19 @@ def _family(drafts: list[Draft], at: int, depth: int, under: Counter[str]) -> tu
     return head, family
 
 
-def _family_text(head: str, name: str, family: list[Draft], families: set[int]) -> tuple[list[str], list[int]]:
+def _family_text(head: str, name: str, family: list[Draft], names: dict[str, str]) -> tuple[list[str], list[int]]:
     """A family's text pieces and their lines: each rule's text (or its See also lines) after its number in bold,
-    and its own name when it has one other than the family's `name` (a family joined before, after its title)."""
+    and its own name (`names`) when it has one other than the family's `name`; on a paragraph of its own before
+    text it would break, and before a family joined before (whose text starts with its first rule's number)."""
     body: list[str] = []
     lines: list[int] = []
     for draft in family:
         pieces = list(draft.body) or list(draft.see_lines)
         piece_lines = draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(pieces)
         if draft.number != head:
-            named = _own_name(draft.title) and fold(_own_name(draft.title)) != fold(name)
-            label = draft.title if id(draft) in families or named else shown_number(draft.number or "")
-            if id(draft) in families or not pieces or not _plain_paragraph(pieces[0]):
+            own = names.get(draft.number or "", "")
+            label = shown_number(draft.number or "") + (f" {own}" if own and fold(own) != fold(name) else "")
+            if draft.joined_family or not pieces or not _plain_paragraph(pieces[0]):
                 pieces, piece_lines = [f"**{label}**", *pieces], [draft.line, *piece_lines]
             else:
                 pieces[0] = f"**{label}** {pieces[0]}"
@@ -142,16 +142,14 @@ def _family_text(head: str, name: str, family: list[Draft], families: set[int]) 
     return body, lines
 
 
-def _own_name(title: str) -> str:
-    """A numbered rule's name: its title without the number, or "" when the title is only a number."""
-    name = strip_number(title)
-    return "" if name == title and re.fullmatch(r"[\d.]+[a-zA-Z]?\.?", title.strip()) else name
-
-
 def _plain_paragraph(piece: str) -> bool:
-    """Whether a piece of text is a paragraph a bold number may start (not a list, table, quote, fence, heading
-    or indented code, which the number would break)."""
-    return not re.match(r"^(?:\s{4}|\s*(?:[-*+>|#]|\d{1,9}[.)](?:\s|$)|```|~~~))", piece)
+    """Whether a piece of text is a paragraph a bold number may start: not a list, table, quote, fence, heading,
+    thematic break, HTML or indented code, which the number would break."""
+    first, _, rest = piece.partition("\n")
+    if re.match(r"^(?: {4}|\t|\s*(?:[-*+>|#<_=]|\d{1,9}[.)](?:\s|$)|```|~~~))", first):
+        return False
+    # A table whose rows do not start with `|`: its second line is the row of dashes under the header.
+    return not re.match(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$", rest.partition("\n")[0])
 
 
 def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: list[int]) -> Draft:
@@ -162,6 +160,7 @@ def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: l
     joined = replace(
         first,
         title=first.title if own else f"{shown_number(head)} {name}".strip(),
+        joined_family=True,
         section=first.section if own else _head_section(first.section, head),
         number=head,
         body=body,
