@@ -264,6 +264,105 @@ class TestReimport:
         assert found["skyrail-coupling"].aliases == () and [a.text for a in found["skyrail-couplings"].aliases] == ["Hitching"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    NUMBERED = (
+        "# Skyrail Rules\n\n## 7. Rails\n\n### 7.1. Switches\n\n#### 7.1.1.\n\nA switch sends a train left or right.\n\n"
+        "#### 7.1.2.\n\nA conductor may throw one switch per turn.\n\n#### 7.1.3.\n\nA broken switch stays where it is.\n\n"
+        "#### 7.1.4.\n\nA switch thrown twice returns to where it was.\n\n### 7.2. Bridges\n\nBridges carry one train at a time.\n"
+    )
+    RULE_DRAFTS = [f"skyrail-7-1-{n}-switches" for n in range(1, 5)]
+
+    def drafted_before_joining(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+        """The numbered document imported as before rules were joined: one draft per rule; its entries file."""
+        from rulebot.corpus import shaping
+
+        (game / "rules.md").write_text(self.NUMBERED, encoding="utf-8")
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
+        run_import(run_cli, game)
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 40)  # from now on 7.1 joins, not the whole of 7
+        assert list(entries(game))[:4] == self.RULE_DRAFTS
+        return game / "games/skyrail/rules.md"
+
+    def left(self, game: Path) -> list[str]:
+        return [i for i in self.RULE_DRAFTS if i in entries(game)]
+
+    def test_drafts_a_joined_rule_now_holds_are_removed(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """Importing again a document drafted before its rules were joined: each rule's untouched draft, whose text the
+        joined draft now holds, is removed and named; the second import after changes nothing; check stays clean."""
+        self.drafted_before_joining(run_cli, game, monkeypatch)
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "0 gone, 0 kept as restated, 4 removed as joined with their rule's family" in result.stderr, result.stderr
+        assert "removed, their rule now one draft with its family, which holds their text: skyrail-7-1-1-switches," in result.stderr
+        assert self.left(game) == []
+        assert "**7.1.1** A switch sends a train left or right." in entries(game)["skyrail-7-1-switches"].text
+        assert "0 added, 2 unchanged, 0 gone" in run_import(run_cli, game).stderr
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    @pytest.mark.parametrize(
+        ("change", "kept"),
+        [
+            # A key of the curator's, and a link from it to 7.1.4: both kept (a draft kept keeps its links).
+            (("title: 7.1.3 Switches\n", "title: 7.1.3 Switches\nasked: is a broken switch stuck\nsee_also: skyrail-7-1-4-switches\n"),
+             ["skyrail-7-1-3-switches", "skyrail-7-1-4-switches"]),
+            # Its title or kind changed by the curator, though still a draft.
+            (("title: 7.1.1 Switches\n", "title: Left or right\n"), ["skyrail-7-1-1-switches"]),
+            (("title: 7.1.2 Switches\nkind: rule\n", "title: 7.1.2 Switches\nkind: fine-point\n"), ["skyrail-7-1-2-switches"]),
+            # Its text trimmed by the curator: the joined draft holds more than it.
+            (("A switch thrown twice returns to where it was.", "A switch thrown twice returns."), ["skyrail-7-1-4-switches"]),
+        ],
+    )
+    def test_a_touched_draft_is_kept(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch, change, kept):
+        """A rule's draft the curator has touched is kept as gone, whatever the joined draft holds."""
+        path = self.drafted_before_joining(run_cli, game, monkeypatch)
+        text = path.read_text(encoding="utf-8")
+        assert change[0] in text
+        path.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
+        assert run_import(run_cli, game).exit_code == 0
+        assert self.left(game) == kept
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_a_draft_written_by_no_joined_draft_is_kept(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """When the joined draft is not written (paired with an entry the curator has restated), the rules' drafts
+        are kept: their text would be nowhere else."""
+        path = self.drafted_before_joining(run_cli, game, monkeypatch)
+        # The first import had no 7.1 of its own: give the file a restated entry in the joined draft's place.
+        from rulebot.corpus.updating import anchor
+
+        block = f"## skyrail-switches\ntitle: 7.1 Switches\nkind: rule\nsection: 7. Rails > 7.1. Switches\nanchor: {anchor('7. Rails > 7.1. Switches', '7.1 Switches')}\n\nSwitches, restated.\n\n"
+        path.write_text(path.read_text(encoding="utf-8") + "\n" + block, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "1 kept as restated" in result.stderr and "removed as joined" not in result.stderr, result.stderr
+        assert self.left(game) == self.RULE_DRAFTS
+
+    def test_a_draft_linked_from_another_file_or_being_edited_is_kept(
+        self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    ):
+        """A rule's draft that an entry of another file links to, or that has an edit in progress (rulebot review),
+        is kept; a draft linked only by drafts removed with it is not."""
+        from rulebot.corpus.files import review_dir, review_key
+
+        path = self.drafted_before_joining(run_cli, game, monkeypatch)
+        faq = game / "games/skyrail/faq.md"
+        faq.write_text("# Skyrail FAQ\n\n## skyrail-faq-switch\ntitle: Switch\nkind: faq\nsection: FAQ\nsee_also: skyrail-7-1-1-switches\n\nAsk the conductor.\n", encoding="utf-8")
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8") + '\n[[sources]]\nid = "faq"\ntitle = "Skyrail FAQ"\n', encoding="utf-8")
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+        review = review_dir()
+        review.mkdir(parents=True, exist_ok=True)
+        (review / f"{review_key('skyrail', path)}.skyrail-7-1-2-switches.md").write_text("an edit in progress\n", encoding="utf-8")
+        assert run_import(run_cli, game).exit_code == 0
+        assert self.left(game) == ["skyrail-7-1-1-switches", "skyrail-7-1-2-switches"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_a_rule_gone_from_a_new_edition_stays_gone(self, run_cli, game: Path):
+        """A rule the new edition drops is listed as gone and kept, even when the new edition quotes its words."""
+        run_import(run_cli, game)
+        quoted = NEW_EDITION + "\n## Changes\n\nThe rule that a locomotive that crosses a broken rail derails and skips the next turn is gone.\n"
+        (game / "rules.md").write_text(quoted, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "1 gone" in result.stderr and "removed as joined" not in result.stderr, result.stderr
+        assert "skyrail-derailment" in entries(game)
+
     def test_ids_taken_are_numbered_afresh(self, run_cli, game: Path):
         """Two headings of one name under renamed parents, their texts changed: the drafts added are numbered on from
         the ids taken (`-3`, `-4`), never `-2-2`."""

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from rulebot.places import escaped_name, is_undecodable, shipped_corpus_dir
+from rulebot.places import escaped_name, is_undecodable, shipped_corpus_dir, user_dir
 
 GAME_FILE = "game.toml"
 SETUP_FILE = "setup.toml"
@@ -173,3 +173,32 @@ def read_corpus_file(path: Path) -> tuple[bytes | None, str | None]:
     if size > MAX_FILE_BYTES:
         return None, too_large
     return b"".join(chunks), None
+
+
+# -- what `rulebot review` keeps of a walk through the drafts of an entries file --
+
+
+REVIEW_FOLDER = "review"
+"""In the user's data folder: each walk's place and the edits in progress (rulebot.corpus.walk)."""
+
+
+def review_dir() -> Path:
+    return user_dir("data") / REVIEW_FOLDER
+
+
+def review_key(game: str, path: Path) -> str:
+    """The name of a walk's files for an entries file: the game, and a digest of the file's full path."""
+    digest = hashlib.sha1(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{game}-{path.stem}-{digest}"
+
+
+def edits_in_progress(game: str, path: Path, state_dir: Path | None = None) -> set[str]:
+    """Ids of the drafts of an entries file with an edit in progress in `rulebot review` (one that did not pass,
+    kept to be taken up again)."""
+    folder = state_dir if state_dir is not None else review_dir()
+    prefix = review_key(game, path) + "."
+    try:
+        names = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+    except OSError:
+        return set()
+    return {name[len(prefix) : -len(".md")] for name in names if name.startswith(prefix) and name.endswith(".md")}

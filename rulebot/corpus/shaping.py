@@ -133,7 +133,7 @@ def _family_text(head: str, name: str, family: list[Draft], names: dict[str, str
         if draft.number != head:
             own = names.get(draft.number or "", "")
             label = shown_number(draft.number or "") + (f" {own}" if own and fold(own) != fold(name) else "")
-            if draft.joined_family or not pieces or not _plain_paragraph(pieces[0]):
+            if draft.held or not pieces or not _plain_paragraph(pieces[0]):
                 pieces, piece_lines = [f"**{label}**", *pieces], [draft.line, *piece_lines]
             else:
                 pieces[0] = f"**{label}** {pieces[0]}"
@@ -160,7 +160,8 @@ def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: l
     joined = replace(
         first,
         title=first.title if own else f"{shown_number(head)} {name}".strip(),
-        joined_family=True,
+        # (section, title) of each rule as a draft of its own, as the importer wrote them before rules were joined.
+        held=[pair for d in family if d.number != head for pair in (d.held or [(d.section, d.title)])],
         section=first.section if own else _head_section(first.section, head),
         number=head,
         body=body,

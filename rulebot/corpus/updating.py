@@ -19,7 +19,15 @@ same text: its heading renamed), then:
 - a draft paired with nothing is added at the end of the file;
 - a draft entry of the file paired with no draft is gone from the document:
   it is kept and listed, for the curator to decide, without the aliases a
-  draft of the document now claims (no name claimed twice).
+  draft of the document now claims (no name claimed twice);
+- but a draft of one rule that is now part of a family of rules joined into
+  one draft (rulebot.corpus.shaping; a document drafted before rules were
+  joined) is removed, when the joined draft is written and holds its very
+  text, its header is the importer's as drafted (same title, section and
+  kind, no key of the curator's, no name lost), it is no part of a draft
+  split in review, no edit of it is in progress (rulebot review), and no
+  entry left links to it: nothing of it is lost, and kept it would answer
+  beside the draft that holds it.
 
 All of it under the file's lock, whole or not at all (rulebot.atomic).
 """
@@ -34,6 +42,7 @@ from pathlib import Path
 from rulebot import atomic
 from rulebot.corpus import importing, scaffold
 from rulebot.corpus.drafts import DraftEntry, Imported
+from rulebot.corpus.files import edits_in_progress
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
     RawEntry,
@@ -91,10 +100,12 @@ class DraftsWritten:
     restated_gone: list[Gone] = field(default_factory=list)
     """Restated entries drafted from the document, whose place in it (their anchor) it no longer has: left as
     they are, but the rule they restate may have gone."""
+    joined: list[Gone] = field(default_factory=list)
+    """Drafts of one rule each that the document's drafts now hold, joined with their family: removed."""
 
     @property
     def written(self) -> bool:
-        return bool(self.added or self.updated or any(g.gave_up for g in self.gone))
+        return bool(self.added or self.updated or self.joined or any(g.gave_up for g in self.gone))
 
     def summary(self) -> str:
         """One line: how many of each, and the gone ones named."""
@@ -102,6 +113,7 @@ class DraftsWritten:
             f"{len(self.updated)} updated, {len(self.added)} added, {len(self.unchanged)} unchanged, "
             f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
             + (f", {len(self.reshaped)} kept as merged or split" if self.reshaped else "")
+            + (f", {len(self.joined)} removed as joined with their rule's family" if self.joined else "")
         )
         where = f"written to {self.path}" if self.written else f"nothing written to {self.path}"
         return f"{counts}; {where}"
@@ -146,10 +158,17 @@ class Update:
             lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
         for gone in self.written.restated_gone:
             lines.append(f"  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})")
+        if self.written.joined:
+            named = ", ".join(g.id for g in self.written.joined[:JOINED_NAMED])
+            more = f" and {len(self.written.joined) - JOINED_NAMED} more" if len(self.written.joined) > JOINED_NAMED else ""
+            lines.append(f"  removed, their rule now one draft with its family, which holds their text: {named}{more}")
         if self.vocabulary:
             lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
         return "\n".join(lines)
 
+
+JOINED_NAMED = 5
+"""Drafts removed as joined that the report names: a document drafted before rules were joined may have hundreds."""
 
 SAME_DOCUMENT_SHARE = 0.5
 """More than this share of an import's drafts found by anchor in another source's entries file: the document is
@@ -175,7 +194,9 @@ def import_update(
     drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
     if not force:
         _refuse_another_sources(corpus, game, source_id, path, drafted)
-    written = write_drafts(path, drafted, edition)
+    here = path.resolve()
+    linked = {i for e in corpus.entries.values() if Path(e.path).resolve() != here for i in (*e.see_also, *e.modifies)}
+    written = write_drafts(path, drafted, edition, linked=linked, editing=edits_in_progress(game, path))
     vocabulary = drafted.vocabulary
     keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
     # `check --sources DIR` then finds the curator's copy of the document by its name.
@@ -222,12 +243,16 @@ def anchor(section: str, title: str) -> str:
     return section if not title or fold(last) == fold(title) else f"{section} > {title}"
 
 
-def write_drafts(path: Path, drafted: Imported, edition: str | None = None) -> DraftsWritten:
+def write_drafts(
+    path: Path, drafted: Imported, edition: str | None = None, linked: Iterable[str] = (), editing: Iterable[str] = ()
+) -> DraftsWritten:
     """Update a source's entries file (created if missing) with an import's drafts (see the module).
 
     `edition`: the date of the document's edition; the drafts it adds or
-    updates get `revised:` that date. WriteError when the file cannot be
-    read or written; it is then as it was.
+    updates get `revised:` that date. `linked`: ids the entries of other
+    files link to; `editing`: ids of drafts with an edit in progress (neither
+    is removed as joined). WriteError when the file cannot be read or
+    written; it is then as it was.
     """
     done = DraftsWritten(path)
     anchors = anchors_of(drafted.entries)
@@ -256,10 +281,17 @@ def write_drafts(path: Path, drafted: Imported, edition: str | None = None) -> D
         for draft, found in pairs.items():
             for raw in found:
                 drafts_of.setdefault(id(raw), []).append(draft)
+        folded = _folded_in(raws, drafted.entries, pairs, drafts_of, claimed, renamed, set(linked) | set(editing))
         for raw, end in spans(raws, lines):
             mine = drafts_of.get(id(raw), [])
             if not mine:
-                if is_draft(raw):
+                if raw.id in folded:
+                    done.joined.append(Gone(raw.id, header(raw, "title"), raw.line))
+                    following = end
+                    while following < len(lines) and not lines[following].strip():
+                        following += 1  # its blank lines go with it
+                    replaced[raw.line - 1] = (following, "")
+                elif is_draft(raw):
                     gave_up = _give_up_aliases(raw, claimed, lines, ending, replaced)
                     done.gone.append(Gone(raw.id, header(raw, "title"), raw.line, gave_up))
                 elif header(raw, "anchor"):
@@ -309,6 +341,60 @@ def write_drafts(path: Path, drafted: Imported, edition: str | None = None) -> D
 
     atomic.update_file(path, change)
     return done
+
+
+def _folded_in(
+    raws: list[RawEntry],
+    drafts: list[DraftEntry],
+    pairs: dict[DraftEntry, list[RawEntry]],
+    drafts_of: dict[int, list[DraftEntry]],
+    claimed: set[str],
+    renamed: dict[str, str],
+    kept: set[str],
+) -> set[str]:
+    """Ids of the drafts of the file to remove as joined with their rule's family (see the module): `kept` are ids
+    that may not be (linked to from another file, or being edited)."""
+    # The drafts the update writes (added, or rewriting one draft of the file), by the place each of their rules
+    # had as a draft of its own.
+    rewritten = {
+        id(raw) for raw in raws
+        if is_draft(raw) and len(mine := drafts_of.get(id(raw), [])) == 1 and len(pairs[mine[0]]) == 1
+        and len(split_list(header(raw, "anchor"))) <= 1
+    }
+    written = [d for d in drafts if d not in pairs or id(pairs[d][0]) in rewritten]
+    holder = {fold(anchor(section, title)): (d, section, title) for d in written for section, title in d.held}
+    anchors = [fold(a) for raw in raws for a in split_list(header(raw, "anchor"))]
+    found: set[str] = set()
+    for raw in raws:
+        places = split_list(header(raw, "anchor"))
+        if drafts_of.get(id(raw)) or not is_draft(raw) or raw.id in kept or len(places) != 1 or anchors.count(fold(places[0])) != 1:
+            continue  # paired, the curator's, linked from elsewhere, being edited, merged, or a part of a split
+        held = holder.get(fold(places[0]))
+        if held is None:
+            continue
+        draft, section, title = held
+        as_drafted = (header(raw, "title"), header(raw, "section"), header(raw, "kind")) == (title, section, draft.kind)
+        if not as_drafted or any(key not in IMPORTER_KEYS for key in raw.headers):
+            continue
+        if any(fold(one_line(alias)) not in claimed for alias in split_list(header(raw, "aliases"))):
+            continue
+        text = _words("\n".join(line for line in raw.body if not line.startswith("Draft note:")))
+        if text and f" {text} " in f" {_words(draft.text)} ":
+            found.add(raw.id)
+    # No entry left may link to one removed: each draft rewritten links as the document's does, every other entry
+    # as it is (and one kept for a link keeps its own links).
+    links = {renamed.get(i, i) for d in written for i in d.see_also}
+    while True:
+        staying = [raw for raw in raws if raw.id not in found and id(raw) not in rewritten]
+        linked = links | {i for raw in staying for key in ("see_also", "modifies") for i in split_list(header(raw, key))}
+        if not found & linked:
+            return found
+        found -= linked
+
+
+def _words(text: str) -> str:
+    """A text's words, single-spaced between spaces' ends: how one is looked for inside another."""
+    return " ".join(text.split())
 
 
 def _give_up_aliases(

@@ -46,6 +46,7 @@ from rulebot.corpus import load as corpus_load
 from rulebot.corpus import scaffold
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import parse_file
+from rulebot.corpus.files import review_dir, review_key
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
     RawEntry,
@@ -61,15 +62,12 @@ from rulebot.corpus.format import (
 )
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError, Problem
-from rulebot.places import user_dir
 from rulebot.text import plural
 
 SPLIT_MARK = ">>> split"
 """The line a curator puts where a draft is to be split; words after it title the second part."""
 NOTE_START = "<!-- rulebot review:"
 """Lines of an edit file before its entry that start so are rulebot's: instructions and problems, rewritten each time."""
-STATE_FOLDER = "review"
-"""The folder of the walks' state files, in the user data folder."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ class DraftWalk:
     def __init__(self, corpus: Corpus, game: str, state_dir: Path | None = None) -> None:
         self.corpus = corpus
         self.game: Game = corpus.game(game)
-        self.state_dir = state_dir if state_dir is not None else user_dir("data") / STATE_FOLDER
+        self.state_dir = state_dir if state_dir is not None else review_dir()
         self.files: list[tuple[Path, Source]] = []
         self.done: dict[str, int] = {}
         """What this walk has done so far: how many drafts accepted, skipped, merged, edited, split."""
@@ -320,9 +318,7 @@ class DraftWalk:
         atomic.write_file(self._state_path(path), json.dumps(data, indent=1) + "\n")
 
     def _key(self, path: Path) -> str:
-        """The name of a walk's files: the game, and a digest of the entries file's full path."""
-        digest = hashlib.sha1(str(path.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:12]
-        return f"{self.game.slug}-{path.stem}-{digest}"
+        return review_key(self.game.slug, path)
 
     def _state_path(self, path: Path) -> Path:
         return self.state_dir / f"{self._key(path)}.json"
