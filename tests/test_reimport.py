@@ -354,6 +354,49 @@ class TestReimport:
         assert self.left(game) == ["skyrail-7-1-1-switches", "skyrail-7-1-2-switches"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    @pytest.mark.parametrize(
+        ("name", "text"),
+        [
+            # A curator's translation of it.
+            ("rules.fr.md", "# Traduction\n\n## skyrail-7-1-2-switches\ntitle: 7.1.2 Aiguillage\n\nUn conducteur peut basculer un aiguillage par tour.\n"),
+            # A setup step pointing to it.
+            ("setup.toml", 'players = [2, 3]\n\n[[steps]]\nid = "switches"\norder = 10\nentry = "skyrail-7-1-2-switches"\n'
+                           'text = "Throw the switches to the left."\n'),
+        ],
+    )
+    def test_a_draft_another_file_names_is_kept(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str):
+        """A rule's draft named in another file of the game's folder (a translation, a setup step) is kept."""
+        self.drafted_before_joining(run_cli, game, monkeypatch)
+        (game / "games/skyrail" / name).write_text(text, encoding="utf-8")
+        checked = run_cli("--no-shipped", "--corpus", str(game / "games"), "check")
+        assert checked.exit_code == 0, checked.output
+        assert run_import(run_cli, game).exit_code == 0
+        assert self.left(game) == ["skyrail-7-1-2-switches"]
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_nothing_is_removed_while_the_corpus_has_problems(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """An entry left out for a problem of its own may link to a draft: while `check` reports one, no draft is
+        removed as joined."""
+        self.drafted_before_joining(run_cli, game, monkeypatch)
+        (game / "games/skyrail/faq.md").write_text("# FAQ\n\n## skyrail-faq-switch\ntitle: Switch\nkind: nonsense\nsection: FAQ\n\nAsk.\n", encoding="utf-8")
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code != 0
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0 and "removed as joined" not in result.stderr, result.stderr
+        (game / "games/skyrail/faq.md").unlink()
+        assert self.left(game) == self.RULE_DRAFTS
+
+    def test_drafts_of_an_edition_are_removed_too(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """Drafts that an import with --edition dated (`revised:`) are as drafted all the same."""
+        from rulebot.corpus import shaping
+
+        (game / "rules.md").write_text(self.NUMBERED, encoding="utf-8")
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
+        assert run_import(run_cli, game, "--edition", "2024-01-01").exit_code == 0
+        assert "revised: 2024-01-01" in (game / "games/skyrail/rules.md").read_text(encoding="utf-8")
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 40)
+        assert "4 removed as joined" in run_import(run_cli, game).stderr
+        assert self.left(game) == []
+
     def test_a_rule_gone_from_a_new_edition_stays_gone(self, run_cli, game: Path):
         """A rule the new edition drops is listed as gone and kept, even when the new edition quotes its words."""
         run_import(run_cli, game)

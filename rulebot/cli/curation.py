@@ -164,10 +164,11 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
         raise click.UsageError("--append and --out are two places for the drafts: choose one")
     if edition is not None and not append:
         raise click.UsageError("--edition goes with --append")
-    loaded, _ = corpus.check(settings.corpus_dirs())
+    loaded, problems = corpus.check(settings.corpus_dirs())
     if append:
         update = updating.import_update(
-            loaded, document, game, source_id, edition, force=force, instead=", write the drafts elsewhere (--out FILE)"
+            loaded, document, game, source_id, edition, force=force, instead=", write the drafts elsewhere (--out FILE)",
+            clean=not problems,
         )
         click.echo(update.report(), err=True)
         return

@@ -66,9 +66,9 @@ class DraftEntry:
     """Names redirecting to it (`X - See Y.`)."""
     see_also: tuple[str, ...] = ()
     """Ids of the drafts (or existing entries) it refers to."""
-    held: tuple[tuple[str, str], ...] = ()
-    """For a family of rules joined into it: the (section, title) each of its rules had as a draft of its own,
-    before rules were joined. Not written; importing again a document drafted then finds those drafts by them."""
+    held: tuple[tuple[str, str, str], ...] = ()
+    """For a family of rules joined into it: the (section, title, text) each of its rules had as a draft of its
+    own, before rules were joined. Not written; importing again a document drafted then finds those drafts by them."""
 
     def block(self) -> str:
         """The entry in the entries-file format, with `draft: true`."""
@@ -211,7 +211,7 @@ class Draft:
     """Names redirecting to it."""
     joined: Draft | None = None
     """The draft of its family of rules it was joined into (rulebot.corpus.shaping), if it was."""
-    held: list[tuple[str, str]] = field(default_factory=list)
+    held: list[tuple[str, str, str]] = field(default_factory=list)
     """As DraftEntry.held: not empty for a family of rules joined into one draft."""
     id: str = ""
     """Given by finish()."""
@@ -477,7 +477,7 @@ class Drafting:
                     line=draft.line,
                     aliases=tuple(one_line(a) for a in draft.aliases),
                     see_also=tuple(links),
-                    held=tuple((one_line(section), one_line(title)) for section, title in draft.held),
+                    held=tuple((one_line(section), one_line(title), _safe_text(text)) for section, title, text in draft.held),
                 )
             )
 

@@ -160,8 +160,8 @@ def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: l
     joined = replace(
         first,
         title=first.title if own else f"{shown_number(head)} {name}".strip(),
-        # (section, title) of each rule as a draft of its own, as the importer wrote them before rules were joined.
-        held=[pair for d in family if d.number != head for pair in (d.held or [(d.section, d.title)])],
+        # Each rule as a draft of its own, as the importer wrote it before rules were joined.
+        held=[one for d in family if d.number != head for one in (d.held or [(d.section, d.title, _own_text(d))])],
         section=first.section if own else _head_section(first.section, head),
         number=head,
         body=body,
@@ -174,6 +174,11 @@ def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: l
     for draft in family:
         draft.joined = joined
     return joined
+
+
+def _own_text(draft: Draft) -> str:
+    """A draft's text as the importer writes it (rulebot.corpus.drafts.Drafting.finish), its notes aside."""
+    return "\n\n".join(draft.body).strip() or "\n".join(draft.see_lines).strip()
 
 
 def _head_section(section: str, head: str) -> str:

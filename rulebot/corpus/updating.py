@@ -176,7 +176,14 @@ likely that source's, imported under the wrong id."""
 
 
 def import_update(
-    corpus: Corpus, document: Path, game: str, source_id: str, edition: str | None = None, force: bool = False, instead: str = ""
+    corpus: Corpus,
+    document: Path,
+    game: str,
+    source_id: str,
+    edition: str | None = None,
+    force: bool = False,
+    instead: str = "",
+    clean: bool = True,
 ) -> Update:
     """Draft a document and write its drafts to its source's entries file as an update (`rulebot import --append`).
 
@@ -184,6 +191,8 @@ def import_update(
     written, when the source's file is the installed corpus's (`instead` says
     what to do then), or, unless `force`, when most drafts are another
     source's of the game (the same document under another source id).
+    `clean`: the corpus loaded without problems; when not, what was left out
+    of it may link to a draft, and no draft is removed as joined.
     """
     the_game = corpus.game(game)
     the_source = the_game.source(source_id)
@@ -194,14 +203,32 @@ def import_update(
     drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
     if not force:
         _refuse_another_sources(corpus, game, source_id, path, drafted)
-    here = path.resolve()
-    linked = {i for e in corpus.entries.values() if Path(e.path).resolve() != here for i in (*e.see_also, *e.modifies)}
+    linked = _named_elsewhere(corpus, path) if clean else None
     written = write_drafts(path, drafted, edition, linked=linked, editing=edits_in_progress(game, path))
     vocabulary = drafted.vocabulary
     keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
     # `check --sources DIR` then finds the curator's copy of the document by its name.
     scaffold.name_document(the_game, source_id, document.name)
     return Update(drafted, written, keys, the_game.path)
+
+
+ID_TOKEN_RE = re.compile(r"[\w-]+")
+
+
+def _named_elsewhere(corpus: Corpus, path: Path) -> set[str]:
+    """Every word that may be an entry id in the files of the corpus's game folders but the entries file `path`:
+    what links to an entry there (see_also, modifies, a setup step, a translation's heading) names it so."""
+    here = path.resolve()
+    named: set[str] = set()
+    folders = {Path(game.path).parent for game in corpus.games.values() if game.path}
+    for folder in folders:
+        for file in sorted(folder.rglob("*")):
+            if file.is_file() and file.suffix in (".md", ".toml") and file.resolve() != here:
+                try:
+                    named.update(ID_TOKEN_RE.findall(file.read_text(encoding="utf-8", errors="replace")))
+                except OSError:
+                    continue
+    return named
 
 
 def _refuse_another_sources(corpus: Corpus, game: str, source_id: str, path: Path, drafted: Imported) -> None:
@@ -244,15 +271,16 @@ def anchor(section: str, title: str) -> str:
 
 
 def write_drafts(
-    path: Path, drafted: Imported, edition: str | None = None, linked: Iterable[str] = (), editing: Iterable[str] = ()
+    path: Path, drafted: Imported, edition: str | None = None, linked: Iterable[str] | None = (), editing: Iterable[str] = ()
 ) -> DraftsWritten:
     """Update a source's entries file (created if missing) with an import's drafts (see the module).
 
     `edition`: the date of the document's edition; the drafts it adds or
     updates get `revised:` that date. `linked`: ids the entries of other
-    files link to; `editing`: ids of drafts with an edit in progress (neither
-    is removed as joined). WriteError when the file cannot be read or
-    written; it is then as it was.
+    files link to (None: any may be, and no draft is removed as joined);
+    `editing`: ids of drafts with an edit in progress (neither is removed as
+    joined). WriteError when the file cannot be read or written; it is then
+    as it was.
     """
     done = DraftsWritten(path)
     anchors = anchors_of(drafted.entries)
@@ -281,7 +309,7 @@ def write_drafts(
         for draft, found in pairs.items():
             for raw in found:
                 drafts_of.setdefault(id(raw), []).append(draft)
-        folded = _folded_in(raws, drafted.entries, pairs, drafts_of, claimed, renamed, set(linked) | set(editing))
+        folded = set() if linked is None else _folded_in(raws, drafted.entries, pairs, drafts_of, claimed, renamed, {*linked, *editing})
         for raw, end in spans(raws, lines):
             mine = drafts_of.get(id(raw), [])
             if not mine:
@@ -362,7 +390,7 @@ def _folded_in(
         and len(split_list(header(raw, "anchor"))) <= 1
     }
     written = [d for d in drafts if d not in pairs or id(pairs[d][0]) in rewritten]
-    holder = {fold(anchor(section, title)): (d, section, title) for d in written for section, title in d.held}
+    holder = {fold(anchor(section, title)): (d, section, title, text) for d in written for section, title, text in d.held}
     anchors = [fold(a) for raw in raws for a in split_list(header(raw, "anchor"))]
     found: set[str] = set()
     for raw in raws:
@@ -372,14 +400,13 @@ def _folded_in(
         held = holder.get(fold(places[0]))
         if held is None:
             continue
-        draft, section, title = held
+        draft, section, title, text = held
         as_drafted = (header(raw, "title"), header(raw, "section"), header(raw, "kind")) == (title, section, draft.kind)
-        if not as_drafted or any(key not in IMPORTER_KEYS for key in raw.headers):
-            continue
+        if not as_drafted or any(key not in (*IMPORTER_KEYS, "revised") for key in raw.headers):
+            continue  # (`revised`: an import with --edition writes it)
         if any(fold(one_line(alias)) not in claimed for alias in split_list(header(raw, "aliases"))):
             continue
-        text = _words("\n".join(line for line in raw.body if not line.startswith("Draft note:")))
-        if text and f" {text} " in f" {_words(draft.text)} ":
+        if _words("\n".join(line for line in raw.body if not line.startswith("Draft note:"))) == _words(text):
             found.add(raw.id)
     # No entry left may link to one removed: each draft rewritten links as the document's does, every other entry
     # as it is (and one kept for a link keeps its own links).
@@ -393,7 +420,7 @@ def _folded_in(
 
 
 def _words(text: str) -> str:
-    """A text's words, single-spaced between spaces' ends: how one is looked for inside another."""
+    """A text's words, single-spaced: two texts compared so are the same whatever their line breaks."""
     return " ".join(text.split())
 
 
