@@ -374,6 +374,21 @@ class TestReimport:
         assert self.left(game) == ["skyrail-7-1-2-switches"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    def test_a_draft_a_house_rule_changes_is_kept(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+        """A rule's draft that a house rule of another folder (`extends`) modifies is kept, and check stays clean."""
+        self.drafted_before_joining(run_cli, game, monkeypatch)
+        house = write_corpus(tmp_path / "house", {
+            "skyrail-house/game.toml": 'extends = "skyrail"\n\n[[sources]]\nid = "our-table"\ntitle = "Our table"\n',
+            "skyrail-house/our-table.md": "# Ours\n\n## skyrail-house-two-throws\ntitle: Two throws\nkind: house-rule\n"
+                                          "section: Our table\nmodifies: skyrail-7-1-2-switches\n\nAt our table two switches a turn.\n",
+        })
+        both = ("--no-shipped", "--corpus", str(game / "games"), "--corpus", str(house))
+        assert run_cli(*both, "check").exit_code == 0
+        result = run_cli(*both, "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules", "--append")
+        assert "3 removed as joined" in result.stderr, result.stderr
+        assert self.left(game) == ["skyrail-7-1-2-switches"]
+        assert run_cli(*both, "check").exit_code == 0
+
     def test_nothing_is_removed_while_the_corpus_has_problems(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
         """An entry left out for a problem of its own may link to a draft: while `check` reports one, no draft is
         removed as joined."""

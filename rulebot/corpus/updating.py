@@ -216,12 +216,14 @@ ID_TOKEN_RE = re.compile(r"[\w-]+")
 
 
 def _named_elsewhere(corpus: Corpus, path: Path) -> set[str]:
-    """Every word that may be an entry id in the files of the corpus's game folders but the entries file `path`:
-    what links to an entry there (see_also, modifies, a setup step, a translation's heading) names it so."""
+    """What may name an entry elsewhere than the entries file `path`: the links of the entries of other files, and
+    every word of the files of the folders of the games and of the entries (a house-rules folder's too) but that
+    one (a setup step, a translation's heading, an entry left out for a problem)."""
     here = path.resolve()
-    named: set[str] = set()
+    named = {i for e in corpus.entries.values() if Path(e.path).resolve() != here for i in (*e.see_also, *e.modifies)}
     folders = {Path(game.path).parent for game in corpus.games.values() if game.path}
-    for folder in folders:
+    folders |= {Path(e.path).parent for e in corpus.entries.values() if e.path}
+    for folder in sorted(folders):
         for file in sorted(folder.rglob("*")):
             if file.is_file() and file.suffix in (".md", ".toml") and file.resolve() != here:
                 try:
