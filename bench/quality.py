@@ -7,9 +7,11 @@
     python bench/quality.py --imported               # also games imported from ../shared/data, and their questions
 
 Question files (JSON lines; a first line {"header": ..., "half": ...} names
-the half of a split set): tests/questions.jsonl, the project's set, and
-tests/questions-players-{dev,test}.jsonl, questions in players' own words
-written from the sources before the corpus was read. Each row has `q`,
+the half of a split set): tests/questions.jsonl, the project's set,
+tests/questions-players-{dev,test}.jsonl and questions-fresh-{dev,test}.jsonl,
+questions in players' own words written from the sources before the corpus
+was read, and bench/questions/shipped-dev-more.jsonl, more of them written
+later (all development questions). Each row has `q`,
 `game` (null: the question names none, `expect_game` says whose it is),
 optional `with` (expansions in play), `lang`, `type`, `expect` (the ids of
 the entries whose text states the answer) and, in the players' set,
@@ -18,7 +20,8 @@ entry that says what is missing, if there is one). Questions about a game
 imported from a rules document (bench/imported.py: Star Wars Unlimited and
 MTG, with --imported; X-Wing and Marvel Champions too, reported only) have
 no `expect` ids: an answer is right when its text holds every `must` phrase
-and one of each group of `any` phrases of the row (bench/questions/imported-dev.jsonl).
+and one of each group of `any` phrases of the row (bench/questions/imported-dev.jsonl and
+imported-dev-more.jsonl).
 
 Both systems answer every question over the shipped corpus. The baseline
 is SQLite FTS5 with its default tokenizer (unicode61: case and accents

@@ -196,13 +196,15 @@ class TestMarkdown:
         assert result.entries[0].see_also == ("lh-lantern-keeper",)
 
 
-class TestPlainText:
-    @pytest.fixture
-    def apart(self, monkeypatch):
-        """Every family of rules too long to be joined: each rule a draft of its own."""
-        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
+@pytest.fixture
+def apart(monkeypatch):
+    """Every family of rules too long to be joined: each rule a draft of its own."""
+    monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
 
-    def test_numbered_rules_are_entries(self, apart):
+
+class TestPlainText:
+    @pytest.mark.usefixtures("apart")
+    def test_numbered_rules_are_entries(self):
         """Each numbered rule is an entry titled by its number and the name of the rule above it."""
         entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
         rule = entries["toy-100-2a-ferries"]
@@ -217,7 +219,8 @@ class TestPlainText:
         titles = [e.title for e in draft(RULES_TXT, markdown=False).entries]
         assert "100.2 Ferries" not in titles
 
-    def test_rule_references(self, apart):
+    @pytest.mark.usefixtures("apart")
+    def test_rule_references(self):
         """`See rule N`, `rules A–c and B` and section numbers resolve to the clauses they name."""
         entries = {e.id: e for e in draft(RULES_TXT, markdown=False).entries}
         assert entries["toy-100-2a-ferries"].see_also == ("toy-100-1-general",)
@@ -307,9 +310,9 @@ A dock holds two ferries.
 
 
 class TestNumberedMarkdown:
-    def test_numbered_headings(self, monkeypatch):
+    @pytest.mark.usefixtures("apart")
+    def test_numbered_headings(self):
         """Numbered headings are rules titled by number and name; a sub-rule takes its parent's name."""
-        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
         entries = draft(NUMBERED_MD).entries
         assert [(e.title, e.section) for e in entries] == [
             ("1.1.1 Moving", "1. Basics > 1.1. Ferries > 1.1.1. Moving"),

@@ -271,13 +271,14 @@ class TestReimport:
     )
     RULE_DRAFTS = [f"skyrail-7-1-{n}-switches" for n in range(1, 5)]
 
-    def drafted_before_joining(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-        """The numbered document imported as before rules were joined: one draft per rule; its entries file."""
+    def drafted_before_joining(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch, *more: str) -> Path:
+        """The numbered document imported (with `more` options) as before rules were joined: one draft per rule;
+        its entries file."""
         from rulebot.corpus import shaping
 
         (game / "rules.md").write_text(self.NUMBERED, encoding="utf-8")
         monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
-        run_import(run_cli, game)
+        assert run_import(run_cli, game, *more).exit_code == 0
         monkeypatch.setattr(shaping, "JOIN_WORDS", 40)  # from now on 7.1 joins, not the whole of 7
         assert list(entries(game))[:4] == self.RULE_DRAFTS
         return game / "games/skyrail/rules.md"
@@ -334,11 +335,9 @@ class TestReimport:
         assert "1 kept as restated" in result.stderr and "removed as joined" not in result.stderr, result.stderr
         assert self.left(game) == self.RULE_DRAFTS
 
-    def test_a_draft_linked_from_another_file_or_being_edited_is_kept(
-        self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-    ):
+    def test_a_draft_linked_from_another_file_or_being_edited_is_kept(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
         """A rule's draft that an entry of another file links to, or that has an edit in progress (rulebot review),
-        is kept; a draft linked only by drafts removed with it is not."""
+        is kept; an earlier edit kept beside a fresh one (`.earlier.md`) names no draft."""
         from rulebot.corpus.files import review_dir, review_key
 
         path = self.drafted_before_joining(run_cli, game, monkeypatch)
@@ -350,6 +349,7 @@ class TestReimport:
         review = review_dir()
         review.mkdir(parents=True, exist_ok=True)
         (review / f"{review_key('skyrail', path)}.skyrail-7-1-2-switches.md").write_text("an edit in progress\n", encoding="utf-8")
+        (review / f"{review_key('skyrail', path)}.skyrail-7-1-3-switches.earlier.md").write_text("an earlier edit\n", encoding="utf-8")
         assert run_import(run_cli, game).exit_code == 0
         assert self.left(game) == ["skyrail-7-1-1-switches", "skyrail-7-1-2-switches"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
@@ -402,15 +402,20 @@ class TestReimport:
 
     def test_drafts_of_an_edition_are_removed_too(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
         """Drafts that an import with --edition dated (`revised:`) are as drafted all the same."""
-        from rulebot.corpus import shaping
-
-        (game / "rules.md").write_text(self.NUMBERED, encoding="utf-8")
-        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
-        assert run_import(run_cli, game, "--edition", "2024-01-01").exit_code == 0
-        assert "revised: 2024-01-01" in (game / "games/skyrail/rules.md").read_text(encoding="utf-8")
-        monkeypatch.setattr(shaping, "JOIN_WORDS", 40)
+        path = self.drafted_before_joining(run_cli, game, monkeypatch, "--edition", "2024-01-01")
+        assert "revised: 2024-01-01" in path.read_text(encoding="utf-8")
         assert "4 removed as joined" in run_import(run_cli, game).stderr
         assert self.left(game) == []
+
+    def test_the_report_names_five_removed_and_counts_the_rest(self, tmp_path: Path):
+        """Hundreds of drafts may be removed: the report names the first five and counts the others."""
+        from rulebot.corpus.drafts import Imported
+        from rulebot.corpus.updating import DraftsWritten, Gone, Update
+
+        written = DraftsWritten(tmp_path / "rules.md", joined=[Gone(f"skyrail-{n}", f"{n}", n) for n in range(7)])
+        report = Update(Imported(document="rules.md", game="skyrail", source="rules"), written).report()
+        assert "7 removed as joined with their rule's family" in report
+        assert "which holds their text: skyrail-0, skyrail-1, skyrail-2, skyrail-3, skyrail-4 and 2 more" in report
 
     def test_a_rule_gone_from_a_new_edition_stays_gone(self, run_cli, game: Path):
         """A rule the new edition drops is listed as gone and kept, even when the new edition quotes its words."""

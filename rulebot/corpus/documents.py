@@ -253,6 +253,11 @@ def expand_range(number: str, last: str | None) -> list[str]:
     return [key[:-1] + chr(c) for c in range(ord(key[-1]), ord(last) + 1)]
 
 
+def shown_number(number: str) -> str:
+    """A rule number as a title shows it: `7.5.5.a` → `7.5.5.A`, `702.11a` as it is."""
+    return number.upper() if re.search(r"\.[a-z]$", number) else number
+
+
 def strip_number(title: str) -> str:
     """A title without its leading rule or section number (`702.19 Trample` → `Trample`)."""
     return re.sub(rf"^\s*(?:{NUMBER}|\d+)\.?\s+", "", title).strip() or title

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulebot.corpus import glossary
+from rulebot.corpus import documents, glossary
 from rulebot.corpus.documents import DASHES, NUMBER, escape_text, expand_range, nice_title, number_key, parent_number, plain, strip_number
 from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, one_line, unique_id
 from rulebot.corpus.model import Corpus, Game
@@ -218,6 +218,10 @@ class Draft:
     open: bool = True
     """Still taking the paragraphs that follow (not after a heading closed it)."""
 
+    def text(self) -> str:
+        """Its text as its entry's, notes aside: its pieces, else its See also lines."""
+        return "\n\n".join(self.body).strip() or "\n".join(self.see_lines).strip()
+
 
 class Drafting:
     """What reading one document has gathered so far, and the ways to add to it."""
@@ -316,7 +320,7 @@ class Drafting:
 
     def numbered_title(self, number: str, rest: str | None) -> str:
         """The title of a numbered rule: its number and its own name, else the name of the rule or heading above."""
-        shown = shown_number(number)
+        shown = documents.shown_number(number)
         if rest and rest.strip().rstrip("."):
             return f"{shown} {self.title(rest.strip().rstrip('.'))}"
         parent = parent_number(number)
@@ -464,7 +468,7 @@ class Drafting:
                 if target_id != draft.id and target_id not in links:
                     links.append(target_id)
             result.resolved += len(links)
-            text = "\n\n".join(draft.body).strip() or "\n".join(draft.see_lines).strip()
+            text = draft.text()
             if draft.notes:
                 text += "\n\n" + "\n".join(f"Draft note: {note}." for note in dict.fromkeys(draft.notes))
             result.entries.append(
@@ -477,7 +481,7 @@ class Drafting:
                     line=draft.line,
                     aliases=tuple(one_line(a) for a in draft.aliases),
                     see_also=tuple(links),
-                    held=tuple((one_line(section), one_line(title), _safe_text(text)) for section, title, text in draft.held),
+                    held=tuple((one_line(section), one_line(title), _safe_text(own)) for section, title, own in draft.held),
                 )
             )
 
@@ -528,11 +532,6 @@ def final(draft: Draft) -> Draft:
     while draft.joined is not None:
         draft = draft.joined
     return draft
-
-
-def shown_number(number: str) -> str:
-    """A rule number as a title shows it: `7.5.5.a` → `7.5.5.A`, `702.11a` as it is."""
-    return number.upper() if re.search(r"\.[a-z]$", number) else number
 
 
 def _name_variants(title: str) -> list[str]:

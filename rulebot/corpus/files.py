@@ -1,4 +1,5 @@
-"""Which files make a corpus, reading them safely, and the corpus fingerprint.
+"""Which files make a corpus, reading them safely, the corpus fingerprint, and the files `rulebot review` keeps
+of a walk through an entries file's drafts (which importing again reads too: a draft being edited is the curator's).
 
 Every `ask` needs the corpus fingerprint (it names the index to open), not
 the corpus itself: this module has what that takes, without the loader and
@@ -183,6 +184,7 @@ REVIEW_FOLDER = "review"
 
 
 def review_dir() -> Path:
+    """The folder of the walks' files: in the user's data folder."""
     return user_dir("data") / REVIEW_FOLDER
 
 
@@ -192,13 +194,19 @@ def review_key(game: str, path: Path) -> str:
     return f"{game}-{path.stem}-{digest}"
 
 
-def edits_in_progress(game: str, path: Path, state_dir: Path | None = None) -> set[str]:
+def review_edit_name(game: str, path: Path, entry_id: str) -> str:
+    """The file name of the edit in progress of a draft of an entries file."""
+    return f"{review_key(game, path)}.{entry_id}.md"
+
+
+def edits_in_progress(game: str, path: Path) -> set[str]:
     """Ids of the drafts of an entries file with an edit in progress in `rulebot review` (one that did not pass,
     kept to be taken up again)."""
-    folder = state_dir if state_dir is not None else review_dir()
-    prefix = review_key(game, path) + "."
+    folder = review_dir()
     try:
-        names = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+        names = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
     except OSError:
         return set()
-    return {name[len(prefix) : -len(".md")] for name in names if name.startswith(prefix) and name.endswith(".md")}
+    prefix = review_key(game, path) + "."
+    ids = {name[len(prefix) : -len(".md")] for name in names if name.startswith(prefix) and name.endswith(".md")}
+    return {i for i in ids if "." not in i}  # (`ID.earlier.md`: an earlier edit kept beside a fresh one)

@@ -28,8 +28,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import replace
 
-from rulebot.corpus.documents import number_key, parent_number
-from rulebot.corpus.drafts import Draft, shown_number
+from rulebot.corpus.documents import number_key, parent_number, shown_number
+from rulebot.corpus.drafts import Draft
 from rulebot.text import fold
 
 MAX_ENTRY_WORDS = 250
@@ -47,9 +47,6 @@ MARKUP_RE = re.compile(r"\*\*|__|\[([^\]]*)\]\([^)]*\)|[`*_]")
 
 def words(text: str) -> int:
     return len(text.split())
-
-
-# -- parts of long drafts --------------------------------------------------------
 
 
 def shape(drafts: list[Draft], names: dict[str, str] | None = None) -> list[Draft]:
@@ -129,7 +126,7 @@ def _family_text(head: str, name: str, family: list[Draft], names: dict[str, str
     lines: list[int] = []
     for draft in family:
         pieces = list(draft.body) or list(draft.see_lines)
-        piece_lines = draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(pieces)
+        piece_lines = _lines_of(draft) if draft.body else [draft.line] * len(pieces)
         if draft.number != head:
             own = names.get(draft.number or "", "")
             label = shown_number(draft.number or "") + (f" {own}" if own and fold(own) != fold(name) else "")
@@ -161,7 +158,7 @@ def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: l
         first,
         title=first.title if own else f"{shown_number(head)} {name}".strip(),
         # Each rule as a draft of its own, as the importer wrote it before rules were joined.
-        held=[one for d in family if d.number != head for one in (d.held or [(d.section, d.title, _own_text(d))])],
+        held=[one for d in family if d.number != head for one in (d.held or [(d.section or d.title, d.title, d.text())])],
         section=first.section if own else _head_section(first.section, head),
         number=head,
         body=body,
@@ -176,11 +173,6 @@ def _joined(head: str, name: str, family: list[Draft], body: list[str], lines: l
     return joined
 
 
-def _own_text(draft: Draft) -> str:
-    """A draft's text as the importer writes it (rulebot.corpus.drafts.Drafting.finish), its notes aside."""
-    return "\n\n".join(draft.body).strip() or "\n".join(draft.see_lines).strip()
-
-
 def _head_section(section: str, head: str) -> str:
     """A sub-rule's section as its head rule's: `702. Keyword Abilities > 702.11a` → `… > 702.11`, and
     `7.5.5. Ambush > 7.5.5.A` → `7.5.5. Ambush`."""
@@ -188,6 +180,9 @@ def _head_section(section: str, head: str) -> str:
     if components and number_key(components[-1].split()[0]) == head:
         return " > ".join(components)
     return " > ".join([*components, shown_number(head)])
+
+
+# -- parts of long drafts --------------------------------------------------------
 
 
 def split_long(drafts: list[Draft]) -> list[Draft]:
@@ -205,8 +200,7 @@ def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
     their top-level items (an item keeps the lines indented under it)."""
     units: list[tuple[str, str, int, int]] = []
     items = paragraphs = 0
-    lines = draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(draft.body)
-    for piece, line in zip(draft.body, lines, strict=True):
+    for piece, line in zip(draft.body, _lines_of(draft), strict=True):
         rows = piece.split("\n")
         if not ITEM_RE.match(rows[0]):
             paragraphs += 1
@@ -270,6 +264,11 @@ def _parts(draft: Draft) -> list[Draft]:
         )
         parts.append(part)
     return parts
+
+
+def _lines_of(draft: Draft) -> list[int]:
+    """The document line of each piece of a draft's body (its own line for each, when they are not known)."""
+    return draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(draft.body)
 
 
 def _pieces(chunk: list[tuple[str, str, int, int]]) -> tuple[list[str], list[int]]:

@@ -42,7 +42,7 @@ from pathlib import Path
 from rulebot import atomic
 from rulebot.corpus import importing, scaffold
 from rulebot.corpus.drafts import DraftEntry, Imported
-from rulebot.corpus.files import edits_in_progress
+from rulebot.corpus.files import corpus_files, edits_in_progress, read_corpus_file
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
     RawEntry,
@@ -183,7 +183,8 @@ def import_update(
     edition: str | None = None,
     force: bool = False,
     instead: str = "",
-    clean: bool = True,
+    *,
+    clean: bool,
 ) -> Update:
     """Draft a document and write its drafts to its source's entries file as an update (`rulebot import --append`).
 
@@ -203,8 +204,8 @@ def import_update(
     drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
     if not force:
         _refuse_another_sources(corpus, game, source_id, path, drafted)
-    linked = _named_elsewhere(corpus, path) if clean else None
-    written = write_drafts(path, drafted, edition, linked=linked, editing=edits_in_progress(game, path))
+    protected = (_named_elsewhere(corpus, path) | edits_in_progress(game, path)) if clean else None
+    written = write_drafts(path, drafted, edition, protected=protected)
     vocabulary = drafted.vocabulary
     keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
     # `check --sources DIR` then finds the curator's copy of the document by its name.
@@ -212,24 +213,24 @@ def import_update(
     return Update(drafted, written, keys, the_game.path)
 
 
-ID_TOKEN_RE = re.compile(r"[\w-]+")
+ID_WORD_RE = re.compile(r"[\w-]+")
+"""A word that may be an entry id (`mtg-702-11a-hexproof`), as a link, a setup step or a translation writes it."""
 
 
 def _named_elsewhere(corpus: Corpus, path: Path) -> set[str]:
-    """What may name an entry elsewhere than the entries file `path`: the links of the entries of other files, and
-    every word of the files of the folders of the games and of the entries (a house-rules folder's too) but that
-    one (a setup step, a translation's heading, an entry left out for a problem)."""
+    """Every word that may name an entry in the corpus files (rulebot.corpus.files.corpus_files) of the corpus
+    folders of the games and of their entries (a house-rules folder's too) but the entries file `path`: a link, a
+    setup step, a translation's heading, an entry left out for a problem of its own."""
     here = path.resolve()
-    named = {i for e in corpus.entries.values() if Path(e.path).resolve() != here for i in (*e.see_also, *e.modifies)}
-    folders = {Path(game.path).parent for game in corpus.games.values() if game.path}
-    folders |= {Path(e.path).parent for e in corpus.entries.values() if e.path}
-    for folder in sorted(folders):
-        for file in sorted(folder.rglob("*")):
-            if file.is_file() and file.suffix in (".md", ".toml") and file.resolve() != here:
-                try:
-                    named.update(ID_TOKEN_RE.findall(file.read_text(encoding="utf-8", errors="replace")))
-                except OSError:
-                    continue
+    places = [Path(game.path) for game in corpus.games.values() if game.path] + [Path(e.path) for e in corpus.entries.values() if e.path]
+    named: set[str] = set()
+    for file in corpus_files(sorted({place.parent.parent for place in places})):  # (a corpus folder holds game folders)
+        try:
+            data, _ = read_corpus_file(file) if file.resolve() != here else (None, None)
+        except OSError:
+            continue  # unreadable: `rulebot check` reports it, and then no draft is removed
+        if data is not None:
+            named.update(ID_WORD_RE.findall(data.decode("utf-8", errors="replace")))
     return named
 
 
@@ -272,17 +273,14 @@ def anchor(section: str, title: str) -> str:
     return section if not title or fold(last) == fold(title) else f"{section} > {title}"
 
 
-def write_drafts(
-    path: Path, drafted: Imported, edition: str | None = None, linked: Iterable[str] | None = (), editing: Iterable[str] = ()
-) -> DraftsWritten:
+def write_drafts(path: Path, drafted: Imported, edition: str | None = None, protected: set[str] | None = None) -> DraftsWritten:
     """Update a source's entries file (created if missing) with an import's drafts (see the module).
 
     `edition`: the date of the document's edition; the drafts it adds or
-    updates get `revised:` that date. `linked`: ids the entries of other
-    files link to (None: any may be, and no draft is removed as joined);
-    `editing`: ids of drafts with an edit in progress (neither is removed as
-    joined). WriteError when the file cannot be read or written; it is then
-    as it was.
+    updates get `revised:` that date. `protected`: ids no draft removed as
+    joined may have (named in other files, being edited in review); None:
+    none is removed so. WriteError when the file cannot be read or written;
+    it is then as it was.
     """
     done = DraftsWritten(path)
     anchors = anchors_of(drafted.entries)
@@ -311,11 +309,11 @@ def write_drafts(
         for draft, found in pairs.items():
             for raw in found:
                 drafts_of.setdefault(id(raw), []).append(draft)
-        folded = set() if linked is None else _folded_in(raws, drafted.entries, pairs, drafts_of, claimed, renamed, {*linked, *editing})
+        removable = set() if protected is None else _removable_as_joined(raws, drafted.entries, pairs, drafts_of, claimed, renamed, protected)
         for raw, end in spans(raws, lines):
             mine = drafts_of.get(id(raw), [])
             if not mine:
-                if raw.id in folded:
+                if raw.id in removable:
                     done.joined.append(Gone(raw.id, header(raw, "title"), raw.line))
                     following = end
                     while following < len(lines) and not lines[following].strip():
@@ -373,17 +371,17 @@ def write_drafts(
     return done
 
 
-def _folded_in(
+def _removable_as_joined(
     raws: list[RawEntry],
     drafts: list[DraftEntry],
     pairs: dict[DraftEntry, list[RawEntry]],
     drafts_of: dict[int, list[DraftEntry]],
     claimed: set[str],
     renamed: dict[str, str],
-    kept: set[str],
+    protected: set[str],
 ) -> set[str]:
-    """Ids of the drafts of the file to remove as joined with their rule's family (see the module): `kept` are ids
-    that may not be (linked to from another file, or being edited)."""
+    """Ids of the drafts of the file to remove as joined with their rule's family (see the module); not one of
+    `protected`."""
     # The drafts the update writes (added, or rewriting one draft of the file), by the place each of their rules
     # had as a draft of its own.
     rewritten = {
@@ -397,7 +395,7 @@ def _folded_in(
     found: set[str] = set()
     for raw in raws:
         places = split_list(header(raw, "anchor"))
-        if drafts_of.get(id(raw)) or not is_draft(raw) or raw.id in kept or len(places) != 1 or anchors.count(fold(places[0])) != 1:
+        if drafts_of.get(id(raw)) or not is_draft(raw) or raw.id in protected or len(places) != 1 or anchors.count(fold(places[0])) != 1:
             continue  # paired, the curator's, linked from elsewhere, being edited, merged, or a part of a split
         held = holder.get(fold(places[0]))
         if held is None:
@@ -408,7 +406,7 @@ def _folded_in(
             continue  # (`revised`: an import with --edition writes it)
         if any(fold(one_line(alias)) not in claimed for alias in split_list(header(raw, "aliases"))):
             continue
-        if _words("\n".join(line for line in raw.body if not line.startswith("Draft note:"))) == _words(text):
+        if one_line("\n".join(line for line in raw.body if not line.startswith("Draft note:"))) == one_line(text):
             found.add(raw.id)
     # No entry left may link to one removed: each draft rewritten links as the document's does, every other entry
     # as it is (and one kept for a link keeps its own links).
@@ -419,11 +417,6 @@ def _folded_in(
         if not found & linked:
             return found
         found -= linked
-
-
-def _words(text: str) -> str:
-    """A text's words, single-spaced: two texts compared so are the same whatever their line breaks."""
-    return " ".join(text.split())
 
 
 def _give_up_aliases(

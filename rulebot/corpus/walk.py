@@ -46,7 +46,7 @@ from rulebot.corpus import load as corpus_load
 from rulebot.corpus import scaffold
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import parse_file
-from rulebot.corpus.files import review_dir, review_key
+from rulebot.corpus.files import review_dir, review_edit_name, review_key
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
     RawEntry,
@@ -325,7 +325,7 @@ class DraftWalk:
 
     def _edit_path(self, draft: Draft) -> Path:
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        return self.state_dir / f"{self._key(draft.path)}.{draft.id}.md"
+        return self.state_dir / review_edit_name(self.game.slug, draft.path, draft.id)
 
     # -- writing -------------------------------------------------------------
 
