@@ -35,6 +35,7 @@ All of it under the file's lock, whole or not at all (rulebot.atomic).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -204,7 +205,8 @@ def import_update(
     drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
     if not force:
         _refuse_another_sources(corpus, game, source_id, path, drafted)
-    protected = (_named_elsewhere(corpus, path) | edits_in_progress(game, path)) if clean else None
+    # (what other files name is read only when a draft could be removed: an import from before rules were joined)
+    protected = (lambda: _named_elsewhere(corpus, path) | edits_in_progress(game, path)) if clean else None
     written = write_drafts(path, drafted, edition, protected=protected)
     vocabulary = drafted.vocabulary
     keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
@@ -273,13 +275,15 @@ def anchor(section: str, title: str) -> str:
     return section if not title or fold(last) == fold(title) else f"{section} > {title}"
 
 
-def write_drafts(path: Path, drafted: Imported, edition: str | None = None, protected: set[str] | None = None) -> DraftsWritten:
+def write_drafts(
+    path: Path, drafted: Imported, edition: str | None = None, protected: Callable[[], set[str]] | None = None
+) -> DraftsWritten:
     """Update a source's entries file (created if missing) with an import's drafts (see the module).
 
     `edition`: the date of the document's edition; the drafts it adds or
-    updates get `revised:` that date. `protected`: ids no draft removed as
-    joined may have (named in other files, being edited in review); None:
-    none is removed so. WriteError when the file cannot be read or written;
+    updates get `revised:` that date. `protected`: gives the ids no draft
+    removed as joined may have (named in other files, being edited in
+    review); None: none is removed so. WriteError when the file cannot be read or written;
     it is then as it was.
     """
     done = DraftsWritten(path)
@@ -326,8 +330,7 @@ def write_drafts(path: Path, drafted: Imported, edition: str | None = None, prot
                     done.restated_gone.append(Gone(raw.id, header(raw, "title"), raw.line))
                 continue
             draft = mine[0]
-            # Merged or split by a curator (several drafts in one entry, one draft in several): the curator's now.
-            if len(mine) > 1 or len(pairs[draft]) > 1 or len(split_list(header(raw, "anchor"))) > 1:
+            if _reshaped(raw, mine, pairs):
                 done.reshaped.append(raw.id)
                 continue
             if not is_draft(raw):
@@ -378,25 +381,23 @@ def _removable_as_joined(
     drafts_of: dict[int, list[DraftEntry]],
     claimed: set[str],
     renamed: dict[str, str],
-    protected: set[str],
+    protected: Callable[[], set[str]],
 ) -> set[str]:
     """Ids of the drafts of the file to remove as joined with their rule's family (see the module); not one of
-    `protected`."""
+    those `protected` gives."""
     # The drafts the update writes (added, or rewriting one draft of the file), by the place each of their rules
     # had as a draft of its own.
-    rewritten = {
-        id(raw) for raw in raws
-        if is_draft(raw) and len(mine := drafts_of.get(id(raw), [])) == 1 and len(pairs[mine[0]]) == 1
-        and len(split_list(header(raw, "anchor"))) <= 1
-    }
+    rewritten = {id(raw) for raw in raws if is_draft(raw) and (mine := drafts_of.get(id(raw))) and not _reshaped(raw, mine, pairs)}
     written = [d for d in drafts if d not in pairs or id(pairs[d][0]) in rewritten]
     holder = {fold(anchor(section, title)): (d, section, title, text) for d in written for section, title, text in d.held}
-    anchors = [fold(a) for raw in raws for a in split_list(header(raw, "anchor"))]
+    if not holder:
+        return set()
+    anchors = Counter(fold(a) for raw in raws for a in split_list(header(raw, "anchor")))
     found: set[str] = set()
     for raw in raws:
         places = split_list(header(raw, "anchor"))
-        if drafts_of.get(id(raw)) or not is_draft(raw) or raw.id in protected or len(places) != 1 or anchors.count(fold(places[0])) != 1:
-            continue  # paired, the curator's, linked from elsewhere, being edited, merged, or a part of a split
+        if drafts_of.get(id(raw)) or not is_draft(raw) or len(places) != 1 or anchors[fold(places[0])] != 1:
+            continue  # paired, the curator's, merged, or a part of a split
         held = holder.get(fold(places[0]))
         if held is None:
             continue
@@ -408,6 +409,9 @@ def _removable_as_joined(
             continue
         if one_line("\n".join(line for line in raw.body if not line.startswith("Draft note:"))) == one_line(text):
             found.add(raw.id)
+    if not found:
+        return found
+    found -= protected()  # named elsewhere, or being edited
     # No entry left may link to one removed: each draft rewritten links as the document's does, every other entry
     # as it is (and one kept for a link keeps its own links).
     links = {renamed.get(i, i) for d in written for i in d.see_also}
@@ -417,6 +421,12 @@ def _removable_as_joined(
         if not found & linked:
             return found
         found -= linked
+
+
+def _reshaped(raw: RawEntry, mine: list[DraftEntry], pairs: dict[DraftEntry, list[RawEntry]]) -> bool:
+    """Whether a curator merged or split the entry (`rulebot review`: several drafts in one entry, one draft in
+    several): the curator's now, left as it is."""
+    return len(mine) > 1 or len(pairs[mine[0]]) > 1 or len(split_list(header(raw, "anchor"))) > 1
 
 
 def _give_up_aliases(
