@@ -274,6 +274,13 @@ class TestPlainText:
         dock = by_title(draft(RULES_TXT, markdown=False))["Dock"]
         assert (dock.kind, dock.section, dock.text) == ("term", "Glossary > Dock", "A place where ferries wait. See rule 101.1.")
 
+    def test_wrapped_sentence_is_no_term(self):
+        """A sentence wrapped over two lines, as text out of a PDF is, stays text: its first line is no term."""
+        text = RULES_TXT.replace("See rule 101.1.\n", "See rule 101.1.\n\nA ferry may dock at\nany pier of its colour.\n", 1)
+        entries = by_title(draft(text, markdown=False))
+        assert "A ferry may dock at" not in entries
+        assert entries["Dock"].text.endswith("A ferry may dock at\nany pier of its colour.")
+
     def test_counts(self):
         """The result counts the drafts and the references resolved."""
         result = draft(RULES_TXT, markdown=False)

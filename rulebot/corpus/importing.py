@@ -360,9 +360,13 @@ def lead_in(drafting: Drafting, paragraph: Paragraph) -> bool:
 
 
 def glossary_term(drafting: Drafting, paragraph: Paragraph) -> bool:
-    """A glossary term of a plain-text document: the term on a line, its definition below."""
+    """A glossary term of a plain-text document: the term on a line, its definition below.
+
+    A definition starting in lower case is no definition: the line above is a sentence wrapped where the page
+    ended its line ("Le joueur peut immédiatement" / "effectuer trois actions"), which text taken out of a PDF
+    is full of; it is text, not a term."""
     lines = paragraph.lines
-    if drafting.markdown or len(lines) < 2 or not title_like(lines[0]) or NUMBERED_RE.match(lines[0]):
+    if drafting.markdown or len(lines) < 2 or not title_like(lines[0]) or NUMBERED_RE.match(lines[0]) or lines[1][:1].islower():
         return False
     drafting.start(Draft(drafting.title(lines[0]), drafting.kind("term", item=True), drafting.section(lines[0]), paragraph.line), marked=False)
     drafting.add_text("\n".join(lines[1:]), paragraph.line + 1)
