@@ -240,6 +240,26 @@ def test_a_word_only_one_entry_mentions_in_passing_is_no_sure_answer(tmp_path: P
             assert answer.evidence[features.CONFIDENCE.index("lone_mention")] == 0.0, question
 
 
+def test_a_phrase_mentioned_in_passing_is_no_sure_answer_for_a_stem_its_asked_lines_share(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """"tide chart", a phrase of the game's vocabulary that one entry's text alone holds, is a lone mention though
+    that entry's `asked` line says "tide" too: sharing one stem of the phrase with the questions an entry answers
+    does not make it an answer about the phrase. An `asked` line that holds the phrase does."""
+    from conftest import write_corpus
+
+    monkeypatch.setitem(features.MODEL, "threshold", 0.5)
+    game = 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n[vocabulary]\nsynonyms = [["tide chart", "tide table"]]\n'
+    gull = "## toy-gull\ntitle: Ferry Gull\nkind: rule\nsection: Cards\nasked: {asked}\n\nThe gull flies over the harbour whatever the tide chart says.\n"
+    dock = "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\n\nA ferry may dock where a captain begins a turn.\n"
+    lone = features.CONFIDENCE.index("lone_mention")
+    for asked, mention in (("when does the gull fly over the tide", 1.0), ("what does the tide chart change for the gull", 0.0)):
+        corpus = write_corpus(tmp_path / f"corpus-{mention}", {"toy/game.toml": game, "toy/rules.md": gull.format(asked=asked) + "\n" + dock})
+        with Searcher(open_index([corpus])) as searcher:
+            answer = searcher.ask("tide chart")
+            assert [hit.id for hit in answer.results] == ["toy-gull"]
+            assert answer.evidence[lone] == mention, asked
+            assert answer.confident is (mention == 0.0), asked
+
+
 def test_a_rule_and_the_change_an_expansion_makes_to_it_are_no_lone_mention(shipped: Searcher):
     """"threshold" finds the victory check and Perlae Imperii's change of it, and nothing else: two entries answer
     it together, so the answer is no lone mention."""

@@ -648,6 +648,30 @@ def test_lone_mentions_are_stood_by_as_the_command_stands_by_them(browser, sites
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_a_phrase_mentioned_in_passing_is_stood_by_as_the_command_stands_by_it(browser, tmp_path):  # type: ignore[no-untyped-def]
+    """A phrase of a game's vocabulary that one entry alone mentions is a lone mention on the site as in `rulebot ask`
+    when its `asked` line shares one word of the phrase, and not when it holds the whole phrase."""
+    from conftest import write_corpus
+
+    rules = (
+        "## {slug}-gull\ntitle: Ferry Gull\nkind: rule\nsection: Cards\nasked: {asked}\n\n"
+        "The gull flies over the harbour whatever the tide chart says.\n\n"
+        "## {slug}-dock\ntitle: Docking\nkind: rule\nsection: Turn\n\nA ferry may dock where a captain begins a turn.\n"
+    )
+    files = {}
+    for slug, asked in (("toy", "when does the gull fly over the tide"), ("bay", "what does the tide chart change for the gull")):
+        files[f"{slug}/game.toml"] = (
+            f'slug = "{slug}"\nname = "{slug.title()}"\nid_prefix = "{slug}"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n'
+            '[vocabulary]\nsynonyms = [["tide chart", "tide table"]]\n'
+        )
+        files[f"{slug}/rules.md"] = rules.format(slug=slug, asked=asked)
+    corpus = write_corpus(tmp_path / "corpus", files)
+    out = tmp_path / "site"
+    site.build(load([corpus]), out)
+    questions = [(q, game) for q in ("tide chart", "tide table", "gull tide chart") for game in ("toy", "bay", None)]
+    assert _differences(browser, out, questions, [corpus]) == []
+
+
 def test_counts_are_stood_by_as_the_command_stands_by_them(browser, sites):  # type: ignore[no-untyped-def]
     """A count whose first answer states no number for what is counted is not stood by on the site, as in `rulebot
     ask`; a French count is compared with the English words of the game's vocabulary there too."""

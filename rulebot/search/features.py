@@ -229,9 +229,10 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     absent feature (the share of the question's units found in no entry); split: its search kept apart the words of
     a phrase of the vocabulary searched with (its game's, or every game's when none is named) that no entry holds
     ("last round": rulebot.search.ranking); lone_mention: no other entry of the games searched matches the question,
-    and the first entry is not named by it, its `asked` feature is 0 (it shares no stem with the questions the
-    entry answers), and none of its names holds a stem the question says (`heard`: its words, close spellings of an
-    unknown one): a term the rules mention once, in passing ("bounty" in a list of traits)."""
+    and the first entry is not named by it, none of the questions the entry answers (`asked`) holds every stem it
+    says (one stem in common is not enough: a ruling asked about its "discard order" does not answer "turn order"),
+    and none of its names holds a stem the question says (`heard`: its words, close spellings of an unknown one): a
+    term the rules mention once, in passing ("bounty" in a list of traits)."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
@@ -262,13 +263,18 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         (1 - best.coverage) * len(context.said),
         vector[at("absent")],
         1.0 if split else 0.0,
-        1.0 if alone and not (vector[at("name")] or vector[at("asked")] or _names_any(best, heard)) else 0.0,
+        1.0 if alone and not (vector[at("name")] or _asks_it(best, context.said) or _names_any(best, heard)) else 0.0,
     ]
 
 
 def _names_any(hit: Hit, stems: frozenset[str]) -> bool:
     """Whether one of an entry's names (title, aliases) holds one of these stems."""
     return any(stems.intersection(name) for name in hit.data["name_stems"])
+
+
+def _asks_it(hit: Hit, said: frozenset[str]) -> bool:
+    """Whether one of the questions an entry answers (`asked`) holds every stem a question says."""
+    return bool(said) and any(said.issubset(analysis.name_stems(line["text"])) for line in hit.data["asked"])
 
 
 def _margin(best: float, other: float) -> float:

@@ -1066,8 +1066,16 @@
       1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
       at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
       at("absent"), split ? 1 : 0,
-      alone && !(at("name") || at("asked") || namesAny(top.entry, heard)) ? 1 : 0
+      alone && !(at("name") || asksIt(top.entry, context.said) || namesAny(top.entry, heard)) ? 1 : 0
     ];
+  }
+
+  // Whether one of the questions an entry answers holds every stem a question says (rulebot.search.features._asks_it).
+  function asksIt(entry, said) {
+    return said.size > 0 && entry.askedStems.some(function (line) {
+      var stems = new Set(line);
+      return Array.from(said).every(function (s) { return stems.has(s); });
+    });
   }
 
   // Whether one of an entry's names holds one of these stems (rulebot.search.features._names_any).
