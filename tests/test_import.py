@@ -281,6 +281,12 @@ class TestPlainText:
         assert "A ferry may dock at" not in entries
         assert entries["Dock"].text.endswith("A ferry may dock at\nany pier of its colour.")
 
+    def test_short_term_with_a_lower_case_definition_is_a_term(self):
+        """A short name over a definition in lower case is a glossary term all the same, not a wrapped sentence."""
+        text = RULES_TXT.replace("Ferry\n", "Moor\nto tie a ferry to its dock.\n\nFerry\n", 1)
+        moor = by_title(draft(text, markdown=False))["Moor"]
+        assert (moor.kind, moor.text) == ("term", "to tie a ferry to its dock.")
+
     def test_counts(self):
         """The result counts the drafts and the references resolved."""
         result = draft(RULES_TXT, markdown=False)

@@ -68,6 +68,9 @@ DASH_LEAD_RE = re.compile(
 PAGE_LEAD_RE = re.compile(r"^(?:page|p\.|step|section)\s*\d", re.IGNORECASE)
 MAX_LEAD_WORDS = 8
 MAX_INLINE_LEAD_WORDS = 40
+WRAPPED_WORDS = 4
+"""A plain-text line of this many words or more, with a line going on in lower case below it, is a wrapped
+sentence, not a glossary term (a term of a glossary is seldom longer)."""
 """A lead-in of this many words or fewer inside a heading's entry (level 3 or deeper) stays in that entry."""
 
 
@@ -360,17 +363,21 @@ def lead_in(drafting: Drafting, paragraph: Paragraph) -> bool:
 
 
 def glossary_term(drafting: Drafting, paragraph: Paragraph) -> bool:
-    """A glossary term of a plain-text document: the term on a line, its definition below.
-
-    A definition starting in lower case is no definition: the line above is a sentence wrapped where the page
-    ended its line ("Le joueur peut immédiatement" / "effectuer trois actions"), which text taken out of a PDF
-    is full of; it is text, not a term."""
+    """A glossary term of a plain-text document: the term on a line, its definition below (not a wrapped sentence)."""
     lines = paragraph.lines
-    if drafting.markdown or len(lines) < 2 or not title_like(lines[0]) or NUMBERED_RE.match(lines[0]) or lines[1][:1].islower():
+    if drafting.markdown or len(lines) < 2 or not title_like(lines[0]) or NUMBERED_RE.match(lines[0]) or _wrapped(lines):
         return False
     drafting.start(Draft(drafting.title(lines[0]), drafting.kind("term", item=True), drafting.section(lines[0]), paragraph.line), marked=False)
     drafting.add_text("\n".join(lines[1:]), paragraph.line + 1)
     return True
+
+
+def _wrapped(lines: list[str]) -> bool:
+    """Whether a paragraph's first line is the start of a sentence the page wrapped, which text taken out of a PDF
+    is full of ("Le joueur peut immédiatement" / "effectuer trois actions"), rather than a term: the next line goes
+    on in lower case, and the first is as long as a term seldom is, or itself in lower case. A short name over a
+    lower-case definition ("Exhaust" / "turn the card sideways") is still a term."""
+    return lines[1][:1].islower() and (len(lines[0].split()) >= WRAPPED_WORDS or lines[0][:1].islower())
 
 
 def body_text(drafting: Drafting, paragraph: Paragraph) -> bool:
