@@ -283,8 +283,8 @@ def write_drafts(
     `edition`: the date of the document's edition; the drafts it adds or
     updates get `revised:` that date. `protected`: gives the ids no draft
     removed as joined may have (named in other files, being edited in
-    review); None: none is removed so. WriteError when the file cannot be read or written;
-    it is then as it was.
+    review); None: none is removed so. WriteError when the file cannot be
+    read or written; it is then as it was.
     """
     done = DraftsWritten(path)
     anchors = anchors_of(drafted.entries)

@@ -1072,9 +1072,9 @@
 
   // Whether one of the questions an entry answers holds every stem a question says (rulebot.search.features._asks_it).
   function asksIt(entry, said) {
-    return said.size > 0 && entry.askedStems.some(function (line) {
-      var stems = new Set(line);
-      return Array.from(said).every(function (s) { return stems.has(s); });
+    var wanted = Array.from(said);
+    return wanted.length > 0 && entry.askedStems.some(function (line) {
+      return wanted.every(function (s) { return line.indexOf(s) >= 0; });
     });
   }
 
