@@ -287,6 +287,47 @@ class TestPlainText:
         moor = by_title(draft(text, markdown=False))["Moor"]
         assert (moor.kind, moor.text) == ("term", "to tie a ferry to its dock.")
 
+    RULEBOOK_TXT = """\
+Toy Rulebook
+
+SETUP
+Each captain takes two ferries.
+
+Docks
+Each dock holds two ferries.
+
+PLAYING THE GAME
+Captains take turns.
+
+Moving
+A ferry moves one dock per turn.
+
+END OF THE GAME
+The game ends when a ferry sinks.
+"""
+
+    def test_headings_in_capitals_head_their_sections(self):
+        """A rulebook taken out of a PDF writes its headings in capitals, its text right below them: each heads a
+        section, and the short lines over a definition between them sit in theirs."""
+        entries = by_title(draft(self.RULEBOOK_TXT, markdown=False))
+        assert [(e.title, e.section, e.text) for e in entries.values()] == [
+            ("Setup", "Setup", "Each captain takes two ferries."),
+            ("Docks", "Setup > Docks", "Each dock holds two ferries."),
+            ("Playing the Game", "Playing the Game", "Captains take turns."),
+            ("Moving", "Playing the Game > Moving", "A ferry moves one dock per turn."),
+            ("End of the Game", "End of the Game", "The game ends when a ferry sinks."),
+        ]
+        assert (entries["Setup"].kind, entries["Docks"].kind, entries["End of the Game"].kind) == ("setup", "setup", "rule")
+
+    def test_a_line_or_two_in_capitals_is_no_style_of_headings(self):
+        """Two lines in capitals are no way of writing headings: each is a term over its definition, as before."""
+        text = self.RULEBOOK_TXT.replace("PLAYING THE GAME", "Playing the game")
+        entries = by_title(draft(text, markdown=False))
+        assert {e.title: (e.kind, e.section) for e in entries.values()} == {
+            "Setup": ("term", "Setup"), "Docks": ("term", "Docks"), "Playing the game": ("term", "Playing the game"),
+            "Moving": ("term", "Moving"), "End of the Game": ("term", "End of the Game"),
+        }
+
     def test_counts(self):
         """The result counts the drafts and the references resolved."""
         result = draft(RULES_TXT, markdown=False)

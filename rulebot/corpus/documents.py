@@ -32,6 +32,8 @@ MID_LEAD_RE = re.compile(rf"(?<=[.!?)\"”])\s+(?=(?:\\\*\s*)?\*\*[^*\n]{{1,80}}
 """Where a bold lead-in starts in the middle of a paragraph."""
 MAX_TITLE_WORDS = 10
 """A line of more words is no title."""
+MIN_CAPITAL_HEADINGS = 3
+"""A plain-text document with this many lines in capitals at least writes its headings so (text_blocks)."""
 ACRONYMS = {"FAQ", "FAQS", "VP", "VPS", "TOC", "AI", "ID", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "XII"}
 """Words kept in capitals when a heading in capitals is given title case."""
 ACRONYM_RE = re.compile(r"(?<![\w'’])[A-Z]{2,5}(?![\w'’])")
@@ -170,11 +172,18 @@ def _inline_text(children: list[Token]) -> str:
 
 
 def text_blocks(text: str) -> Iterator[Block]:
-    """The blocks of a plain-text document: blank-line separated paragraphs; lone short lines are headings."""
+    """The blocks of a plain-text document: blank-line separated paragraphs; lone short lines are headings.
+
+    A document that writes its headings in capitals (MIN_CAPITAL_HEADINGS of them at least), as rulebooks taken
+    out of a PDF do, is read by them: a line in capitals heads a section even with its text right below it
+    (`FIN DE LA PARTIE` over its paragraph), and the other headings are one level under the last one of them.
+    """
+    lines = text.split("\n")
+    capitals = sum(1 for line in lines if in_capitals(line)) >= MIN_CAPITAL_HEADINGS
     paragraph: list[str] = []
     start = 0
     first = True
-    for number, line in enumerate([*text.split("\n"), ""], 1):
+    for number, line in enumerate([*lines, ""], 1):
         if line.strip():
             if not paragraph:
                 start = number
@@ -182,7 +191,12 @@ def text_blocks(text: str) -> Iterator[Block]:
             continue
         if not paragraph:
             continue
+        if capitals and len(paragraph) > 1 and in_capitals(paragraph[0]):
+            yield Block("heading", start, paragraph[0], paragraph[0], 0 if first else 1)
+            paragraph, start, first = paragraph[1:], start + 1, False
         level = _text_heading_level(paragraph)
+        if level and capitals and not in_capitals(paragraph[0]):
+            level += 1
         if level:
             yield Block("heading", start, paragraph[0], paragraph[0], 0 if first else level)
         elif len(paragraph) > 2 and all(title_like(p) for p in paragraph):
@@ -191,6 +205,14 @@ def text_blocks(text: str) -> Iterator[Block]:
             yield Block("para", start, "\n".join(paragraph))
         first = False
         paragraph = []
+
+
+def in_capitals(line: str) -> bool:
+    """A heading written in capitals (`FIN DE LA PARTIE`, `1. BASICS`): title-like, of four letters at least (a
+    glossary's letter `X`, an acronym, are none), not a rule."""
+    line = line.strip()
+    letters = [c for c in line if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters) and title_like(line) and not NUMBERED_RE.match(line)
 
 
 def _text_heading_level(paragraph: list[str]) -> int:
