@@ -287,43 +287,83 @@ class TestPlainText:
         moor = by_title(draft(text, markdown=False))["Moor"]
         assert (moor.kind, moor.text) == ("term", "to tie a ferry to its dock.")
 
-    RULEBOOK_TXT = """\
+    PROSE = " ".join(["Captains sail their ferries between the docks of every colour and trade cargo as they go."] * 4)
+    """About sixty words of a section's text, so that a rulebook of a few sections writes its headings in capitals."""
+    RULEBOOK_TXT = f"""\
 Toy Rulebook
 
 SETUP
-Each captain takes two ferries.
+Each captain takes two ferries. {PROSE}
 
 Docks
 Each dock holds two ferries.
 
 PLAYING THE GAME
-Captains take turns.
+Captains take turns. {PROSE}
 
 Moving
 A ferry moves one dock per turn.
 
 END OF THE GAME
-The game ends when a ferry sinks.
+The game ends when a ferry sinks. {PROSE}
 """
+
+    def sections(self, text: str) -> dict[str, tuple[str, str]]:
+        """Each draft's (kind, section), by title."""
+        return {e.title: (e.kind, e.section) for e in draft(text, markdown=False).entries}
 
     def test_headings_in_capitals_head_their_sections(self):
         """A rulebook taken out of a PDF writes its headings in capitals, its text right below them: each heads a
         section, and the short lines over a definition between them sit in theirs."""
         entries = by_title(draft(self.RULEBOOK_TXT, markdown=False))
-        assert [(e.title, e.section, e.text) for e in entries.values()] == [
-            ("Setup", "Setup", "Each captain takes two ferries."),
-            ("Docks", "Setup > Docks", "Each dock holds two ferries."),
-            ("Playing the Game", "Playing the Game", "Captains take turns."),
-            ("Moving", "Playing the Game > Moving", "A ferry moves one dock per turn."),
-            ("End of the Game", "End of the Game", "The game ends when a ferry sinks."),
+        assert [(e.title, e.kind, e.section) for e in entries.values()] == [
+            ("Setup", "setup", "Setup"),
+            ("Docks", "setup", "Setup > Docks"),
+            ("Playing the Game", "rule", "Playing the Game"),
+            ("Moving", "term", "Playing the Game > Moving"),
+            ("End of the Game", "rule", "End of the Game"),
         ]
-        assert (entries["Setup"].kind, entries["Docks"].kind, entries["End of the Game"].kind) == ("setup", "setup", "rule")
+        assert entries["Setup"].text == f"Each captain takes two ferries. {self.PROSE}"
+        assert entries["Moving"].text == "A ferry moves one dock per turn."
+
+    def test_a_first_heading_in_capitals_over_its_text_is_no_title(self):
+        """With no title line above it (a PDF's title is often a picture), the first heading in capitals over its
+        text heads its section as the others do: it is not the document's title."""
+        assert self.sections(self.RULEBOOK_TXT.replace("Toy Rulebook\n\n", "", 1))["Docks"] == ("setup", "Setup > Docks")
+
+    def test_the_text_of_a_heading_in_capitals_is_text_whatever_it_looks_like(self):
+        """A section's text of one line with no full stop is its text, not a heading of its own."""
+        text = self.RULEBOOK_TXT.replace("The game ends when a ferry sinks. ", "The captain with most ferries wins\n\n", 1)
+        entries = by_title(draft(text, markdown=False))
+        assert entries["End of the Game"].text.startswith("The captain with most ferries wins")
+
+    def test_a_wrapped_sentence_in_capitals_is_no_heading(self):
+        """A line in capitals going on in lower case on the next line is a sentence the page wrapped."""
+        text = self.RULEBOOK_TXT.replace("Moving\n", "IMPORTANT: NO CAPTAIN MAY EVER MOVE MORE THAN\ntwo ferries in one turn.\n\nMoving\n", 1)
+        sections = self.sections(text)
+        assert not any(title.startswith("Important") for title in sections)
+        assert "two ferries in one turn." in by_title(draft(text, markdown=False))["Playing the Game"].text
+
+    def test_numbered_headings_sit_under_those_in_capitals(self):
+        """A numbered heading sits under the last heading in capitals, and keeps its items apart; one in capitals
+        heads a section of its own."""
+        text = self.RULEBOOK_TXT + f"\n12. Variants\n\nSome variants change the rules.\n\nSolo — You sail against the tide.\n\n13. CREDITS\n\nDesigned by a captain. {self.PROSE}\n"
+        sections = self.sections(text)
+        assert sections["12. Variants"][1] == "End of the Game > 12. Variants"
+        assert sections["Solo"][1] == "End of the Game > 12. Variants > Solo"
+        assert sections["13. Credits"][1] == "13. Credits"
+
+    def test_a_glossary_in_capitals_is_a_glossary(self):
+        """Terms in capitals over a line or two of definition are a glossary's, not sections in capitals."""
+        text = "Toy Rulebook\n\nGlossary\n\nEXHAUST\nTurn the card sideways.\n\nREADY\nTurn the card upright.\n\nDISCARD\nPut the card in the discard pile.\n"
+        assert self.sections(text) == {
+            "Exhaust": ("term", "Glossary > Exhaust"), "Ready": ("term", "Glossary > Ready"), "Discard": ("term", "Glossary > Discard"),
+        }
 
     def test_a_line_or_two_in_capitals_is_no_style_of_headings(self):
         """Two lines in capitals are no way of writing headings: each is a term over its definition, as before."""
         text = self.RULEBOOK_TXT.replace("PLAYING THE GAME", "Playing the game")
-        entries = by_title(draft(text, markdown=False))
-        assert {e.title: (e.kind, e.section) for e in entries.values()} == {
+        assert self.sections(text) == {
             "Setup": ("term", "Setup"), "Docks": ("term", "Docks"), "Playing the game": ("term", "Playing the game"),
             "Moving": ("term", "Moving"), "End of the Game": ("term", "End of the Game"),
         }

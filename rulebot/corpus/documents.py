@@ -33,7 +33,9 @@ MID_LEAD_RE = re.compile(rf"(?<=[.!?)\"”])\s+(?=(?:\\\*\s*)?\*\*[^*\n]{{1,80}}
 MAX_TITLE_WORDS = 10
 """A line of more words is no title."""
 MIN_CAPITAL_HEADINGS = 3
-"""A plain-text document with this many lines in capitals at least writes its headings so (text_blocks)."""
+CAPITAL_SECTION_WORDS = 60
+"""A plain-text document with MIN_CAPITAL_HEADINGS lines in capitals at least, each followed by this many words of
+text on average, writes its section headings in capitals (headings_in_capitals)."""
 ACRONYMS = {"FAQ", "FAQS", "VP", "VPS", "TOC", "AI", "ID", "II", "III", "IV", "VI", "VII", "VIII", "IX", "XI", "XII"}
 """Words kept in capitals when a heading in capitals is given title case."""
 ACRONYM_RE = re.compile(r"(?<![\w'’])[A-Z]{2,5}(?![\w'’])")
@@ -174,12 +176,12 @@ def _inline_text(children: list[Token]) -> str:
 def text_blocks(text: str) -> Iterator[Block]:
     """The blocks of a plain-text document: blank-line separated paragraphs; lone short lines are headings.
 
-    A document that writes its headings in capitals (MIN_CAPITAL_HEADINGS of them at least), as rulebooks taken
-    out of a PDF do, is read by them: a line in capitals heads a section even with its text right below it
-    (`FIN DE LA PARTIE` over its paragraph), and the other headings are one level under the last one of them.
+    A document that writes its section headings in capitals, as rulebooks taken out of a PDF do (headings_in_capitals),
+    is read by them: a line in capitals heads a section (level 1) even with its text right below it (`FIN DE LA
+    PARTIE` over its paragraph), and the other headings are under the last one of them (level 2 at least).
     """
     lines = text.split("\n")
-    capitals = sum(1 for line in lines if in_capitals(line)) >= MIN_CAPITAL_HEADINGS
+    capitals = headings_in_capitals(lines)
     paragraph: list[str] = []
     start = 0
     first = True
@@ -191,20 +193,35 @@ def text_blocks(text: str) -> Iterator[Block]:
             continue
         if not paragraph:
             continue
-        if capitals and len(paragraph) > 1 and in_capitals(paragraph[0]):
-            yield Block("heading", start, paragraph[0], paragraph[0], 0 if first else 1)
-            paragraph, start, first = paragraph[1:], start + 1, False
-        level = _text_heading_level(paragraph)
-        if level and capitals and not in_capitals(paragraph[0]):
-            level += 1
-        if level:
-            yield Block("heading", start, paragraph[0], paragraph[0], 0 if first else level)
-        elif len(paragraph) > 2 and all(title_like(p) for p in paragraph):
-            yield Block("other", start, "\n".join(escape_text(p) for p in paragraph))
+        # (a line in capitals over a line going on in lower case is a sentence the page wrapped, not a heading)
+        if capitals and in_capitals(paragraph[0]) and (len(paragraph) == 1 or not paragraph[1][:1].islower()):
+            yield Block("heading", start, paragraph[0], paragraph[0], 0 if first and len(paragraph) == 1 else 1)
+            if len(paragraph) > 1:
+                yield _text_body(start + 1, paragraph[1:])
+        elif level := _text_heading_level(paragraph):
+            yield Block("heading", start, paragraph[0], paragraph[0], 0 if first else max(level, 2) if capitals else level)
         else:
-            yield Block("para", start, "\n".join(paragraph))
+            yield _text_body(start, paragraph)
         first = False
         paragraph = []
+
+
+def _text_body(start: int, paragraph: list[str]) -> Block:
+    """A plain-text paragraph that is no heading: a list of short lines (kept as lines), or text."""
+    if len(paragraph) > 2 and all(title_like(p) for p in paragraph):
+        return Block("other", start, "\n".join(escape_text(p) for p in paragraph))
+    return Block("para", start, "\n".join(paragraph))
+
+
+def headings_in_capitals(lines: list[str]) -> bool:
+    """Whether a plain-text document writes its section headings in capitals: it has MIN_CAPITAL_HEADINGS lines in
+    capitals at least, with CAPITAL_SECTION_WORDS words of text after each of them on average. A glossary or a
+    list of cards whose names are in capitals, over a few lines of text each, does not."""
+    heads = [at for at, line in enumerate(lines) if in_capitals(line)]
+    if len(heads) < MIN_CAPITAL_HEADINGS:
+        return False
+    words = sum(len(line.split()) for line in lines[heads[0]:]) - sum(len(lines[at].split()) for at in heads)
+    return words >= CAPITAL_SECTION_WORDS * len(heads)
 
 
 def in_capitals(line: str) -> bool:
