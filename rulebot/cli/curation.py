@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     "sources_dir",
     metavar="DIR",
     type=click.Path(path_type=Path, exists=True, file_okay=False),
-    help="Check that each cited section is in your copy of its source document (DIR/<source-id>.md or .txt).",
+    help="Check that each cited section is in your copy of its source document (DIR/<source-id>.md, .txt or .pdf).",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help='Print one object: {"ok", "problems": [{"file", "line", "message", "severity"}], "summary"}.'
@@ -140,7 +140,7 @@ def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
 )
 @click.pass_obj
 def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool, append: bool, edition: str | None) -> None:
-    """Draft corpus entries from a rules or FAQ document (.md, or plain text).
+    """Draft corpus entries from a rules or FAQ document (.md, .pdf, or plain text).
 
     Headings, bold lead-ins (**Name** — text), Q:/A: pairs and numbered rules
     (702.19b) become entries; See also lines, `see rule 702.19` and links to

@@ -1,8 +1,8 @@
 """Verified citations: can each entry's cited section be found in its source document?
 
 `rulebot check --sources DIR` is given a folder holding the curator's own
-copies of the source documents, one file per source: `<source-id>.md` or
-`.txt` (also in a `<game-slug>/` subfolder), or a file whose name starts with
+copies of the source documents, one file per source: `<source-id>.md`,
+`.txt` or `.pdf` (also in a `<game-slug>/` subfolder), or a file whose name starts with
 the source id or `<game-slug>-<source-id>`. For each entry, the last
 `>`-separated component of its `section` is looked for in the document,
 ignoring case, accents and Markdown markup:
@@ -35,7 +35,7 @@ from rulebot.errors import CurationError, Problem
 from rulebot.places import display_path
 from rulebot.text import fold
 
-DOCUMENT_SUFFIXES = (".md", ".txt", ".markdown")
+DOCUMENT_SUFFIXES = (".md", ".txt", ".markdown", ".pdf")
 SEPARATOR_RE = re.compile(r"^\s*(?:[—–:.(,]|-\s|\s-\s)")
 NUMBERISH_RE = re.compile(r"\d+\.\d")
 TITLE_MAX = 80
@@ -161,7 +161,7 @@ def check_entry(entry: Entry, document: Document, result: Verification, lines: l
 
 def find_document(folder: Path, game: str, source: str, named: str = "") -> Path | None:
     """The copy of a source document in `folder`: the file `named` (the source's `document` in game.toml),
-    else `<source>.md|.txt` (also under `<game>/`), else by name prefix."""
+    else `<source>.md|.txt|.pdf` (also under `<game>/`), else by name prefix."""
     for where in (folder / game, folder):
         if named and (where / named).is_file():
             return where / named

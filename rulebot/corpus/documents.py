@@ -22,7 +22,10 @@ if TYPE_CHECKING:  # markdown-it-py is imported where a document is read, not to
     from markdown_it.token import Token
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+PDF_SUFFIXES = (".pdf",)
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+MAX_PDF_BYTES = 256 * 1024 * 1024
+"""A PDF's pictures make it large: its text is what counts, and pypdf reads its pages as it needs them."""
 DASHES = "—–"
 NUMBER = r"\d+(?:\.\d+)+(?:[a-z]\b|\.[A-Z]\b)?"
 """A rule number: 702.19, 702.19b, 1.5.2, 1.5.2.C (at least one dot)."""
@@ -45,13 +48,19 @@ SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or"
 
 def read_document(path: Path) -> str:
     """A document's text (UTF-8, BOM and CRLF removed, control characters as rulebot.text.plain_text leaves
-    them); CurationError when it cannot be read."""
+    them; a PDF's text as rulebot.corpus.pdf lays it out); CurationError when it cannot be read."""
+    pdf = path.suffix.lower() in PDF_SUFFIXES
+    limit = MAX_PDF_BYTES if pdf else MAX_DOCUMENT_BYTES
     try:
-        if path.stat().st_size > MAX_DOCUMENT_BYTES:
-            raise CurationError(f"{path}: larger than {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB")
+        if path.stat().st_size > limit:
+            raise CurationError(f"{path}: larger than {limit // (1024 * 1024)} MiB")
         data = path.read_bytes()
     except OSError as exc:
         raise CurationError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if pdf or data.startswith(b"%PDF-"):
+        from rulebot.corpus.pdf import pdf_text
+
+        return plain_text(pdf_text(data, str(path)))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -193,9 +202,10 @@ def text_blocks(text: str) -> Iterator[Block]:
             continue
         if not paragraph:
             continue
-        # (a line in capitals over a line going on in lower case is a sentence the page wrapped, not a heading)
+        # (a line in capitals over a line going on in lower case is a sentence the page wrapped, not a heading; the
+        # first one is no title: a PDF's title is often a picture, or a running header left out)
         if capitals and in_capitals(paragraph[0]) and (len(paragraph) == 1 or not paragraph[1][:1].islower()):
-            yield Block("heading", start, paragraph[0], paragraph[0], 0 if first and len(paragraph) == 1 else 1)
+            yield Block("heading", start, paragraph[0], paragraph[0], 1)
             if len(paragraph) > 1:
                 yield _text_body(start + 1, paragraph[1:])
         elif level := _text_heading_level(paragraph):

@@ -75,7 +75,7 @@ sentence, not a glossary term (a term of a glossary is seldom longer)."""
 
 
 def import_document(path: Path, corpus: Corpus, game: str, source: str) -> Imported:
-    """Draft entries for a game's source from a Markdown (.md) or plain-text document.
+    """Draft entries for a game's source from a Markdown (.md), PDF (.pdf, read by rulebot.corpus.pdf) or plain-text document.
 
     The drafts' ids avoid every id of `corpus`, and their references may
     resolve to the game's existing entries. CurationError when the document

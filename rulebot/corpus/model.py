@@ -72,7 +72,7 @@ class Source:
         return dict(self.headings).get(title)
 
     document: str = ""
-    """The file name of the curator's copy of the document (`check --sources`), when not `<id>.md` or `.txt`."""
+    """The file name of the curator's copy of the document (`check --sources`), when not `<id>.md`, `.txt` or `.pdf`."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,158 @@
+"""Rules references in PDF: their text, laid out as plain text, imported and checked against (rulebot.corpus.pdf)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL
+
+from rulebot.corpus.documents import read_document
+from rulebot.errors import CurationError
+
+PROSE = " ".join(["Captains sail their ferries between the docks of every colour and trade cargo as they go."] * 4)
+
+
+def pdf(pages: list[list[tuple[str, float]]]) -> bytes:
+    """A PDF written by hand: each page a list of (line, how far below the line before it), in Helvetica 11 (a line
+    above the one before, at -drop, starts a second column)."""
+    objects: list[bytes] = [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    streams = []
+    for lines in pages:
+        ops = ["BT /F1 11 Tf 72 770 Td"]
+        for text, drop in lines:
+            escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            ops.append(f"{0 if drop >= 0 else 250} {-drop} Td ({escaped}) Tj")
+        ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1")
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        streams.append(len(objects))
+    parent = len(objects) + len(pages) + 1
+    kids = []
+    for content in streams:
+        objects.append(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 1 0 R >> >> >>" % (parent, content))
+        kids.append(len(objects))
+    objects.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids)))
+    objects.append(b"<< /Type /Catalog /Pages %d 0 R >>" % parent)
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    table = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    out.write(b"".join(b"%010d 00000 n \n" % offset for offset in offsets))
+    out.write(b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, len(objects), table))
+    return out.getvalue()
+
+
+def wrapped(text: str, width: int = 80) -> list[str]:
+    """A paragraph's lines as a page sets them."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line]
+
+
+def page(header: str, number: int, paragraphs: list[str]) -> list[tuple[str, float]]:
+    """A page: a running header, paragraphs (a wider gap between them than between their lines), a page number."""
+    lines = [(header, 0.0)]
+    for paragraph in paragraphs:
+        for at, line in enumerate(wrapped(paragraph)):
+            lines.append((line, 30.0 if at == 0 else 13.0))
+    lines.append((str(number), 40.0))
+    return lines
+
+
+RULEBOOK = [
+    page("Toy Rulebook", 1, ["SETUP", f"Each captain takes two ferries. {PROSE}", "Docks", "Each dock holds two ferries."]),
+    page("Toy Rulebook", 2, ["PLAYING THE GAME", f"Captains take turns. {PROSE} A captain who has moved a ferry"]),
+    page("Toy Rulebook", 3, ["may not move it again this turn.", "END OF THE GAME", f"The game ends when a ferry sinks. {PROSE}"]),
+]
+
+
+@pytest.fixture
+def rulebook(tmp_path: Path) -> Path:
+    path = tmp_path / "rulebook.pdf"
+    path.write_bytes(pdf(RULEBOOK))
+    return path
+
+
+def test_text_of_a_pdf_is_laid_out_in_paragraphs(rulebook: Path):
+    """Lines further apart than lines of text are paragraphs apart; the running header and the page numbers are
+    no text; a sentence going on over a page goes on."""
+    text = read_document(rulebook)
+    paragraphs = [p.replace("\n", " ") for p in text.strip().split("\n\n")]
+    assert paragraphs[:4] == ["SETUP", f"Each captain takes two ferries. {PROSE}", "Docks", "Each dock holds two ferries."]
+    assert "Toy Rulebook" not in text and "\n2\n" not in text and not text.rstrip().endswith("3")
+    assert f"Captains take turns. {PROSE} A captain who has moved a ferry may not move it again this turn." in paragraphs
+
+
+def test_a_pdf_rulebook_is_imported_as_its_text_would_be(run_cli, rulebook: Path):
+    """`rulebot import rules.pdf` drafts the rulebook's sections, as its text in plain text would be."""
+    result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "import", str(rulebook), "-g", "lantern-harbor", "-s", "rulebook")
+    assert result.exit_code == 0, result.output
+    assert "Drafted 4 entries from rulebook.pdf" in result.stderr
+    assert "title: Docks\nkind: setup\nsection: Setup > Docks\n" in result.stdout
+    assert "may not move it again this turn." in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"%PDF-1.4\nthis is no PDF at all\n", "not a PDF that can be read"),
+        (pdf([[]]), "the PDF has no text to read (a scan?)"),
+    ],
+    ids=["damaged", "no text"],
+)
+def test_a_pdf_that_cannot_be_read_says_why(run_cli, tmp_path: Path, data: bytes, message: str):
+    """A damaged PDF, or one with no text (a scan), is a one-line error (exit 2), not a traceback."""
+    path = tmp_path / "rules.pdf"
+    path.write_bytes(data)
+    with pytest.raises(CurationError, match=message.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?")):
+        read_document(path)
+    result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "import", str(path), "-g", "lantern-harbor", "-s", "rulebook")
+    assert result.exit_code == 2
+    assert f"Error: {path}: {message}" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_locked_pdf_says_so(run_cli, tmp_path: Path):
+    """A PDF locked by a password says so."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf(RULEBOOK))))
+    writer.encrypt("secret", algorithm="RC4-128")
+    path = tmp_path / "locked.pdf"
+    with path.open("wb") as out:
+        writer.write(out)
+    result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "import", str(path), "-g", "lantern-harbor", "-s", "rulebook")
+    assert result.exit_code == 2
+    assert "the PDF is locked by a password: unlock it first" in result.output
+
+
+def test_check_sources_reads_a_pdf_copy(tmp_path: Path, rulebook: Path):
+    """`check --sources` finds a source's copy in PDF (<id>.pdf) and the sections cited in it."""
+    from rulebot.corpus import citations
+
+    copy = tmp_path / "sources" / "rulebook.pdf"
+    copy.parent.mkdir()
+    copy.write_bytes(rulebook.read_bytes())
+    assert citations.find_document(copy.parent, "lantern-harbor", "rulebook") == copy
+    document = citations.Document(read_document(copy), copy.name)
+    assert len(document.locate("End of the game")) == 1
+    assert len(document.locate("Docks", ["Setup"])) == 1
+
+
+def test_a_second_column_starts_a_paragraph(tmp_path: Path):
+    """A page in two columns: the second column's first line, higher up than the line before, starts a paragraph."""
+    path = tmp_path / "columns.pdf"
+    path.write_bytes(pdf([[("Docks", 0), ("Each dock holds two ferries.", 13), ("Tides", -26), ("The tide turns each round.", 13)]]))
+    assert read_document(path).split("\n\n") == ["Docks\nEach dock holds two ferries.", "Tides\nThe tide turns each round.\n"]
