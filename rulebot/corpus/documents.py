@@ -57,10 +57,12 @@ def read_document(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise CurationError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if pdf or data.startswith(b"%PDF-"):
+    if pdf:
         from rulebot.corpus.pdf import pdf_text
 
         return plain_text(pdf_text(data, str(path)))
+    if data.startswith(b"%PDF-") and b"%%EOF" in data[-2048:]:
+        raise CurationError(f"{path}: a PDF: name it {path.stem}.pdf")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

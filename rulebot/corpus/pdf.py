@@ -6,12 +6,16 @@ one column, then the other), and three things a PDF does not say in words
 are put back from where the lines are on the page:
 
 - a paragraph ends where the next line is further below than lines of text
-  are (PARAGRAPH_GAP), or higher up (the top of the next column): a blank
-  line, as plain text ends its paragraphs;
+  are (PARAGRAPH_GAP times the page's line spacing), or higher up (the top
+  of the next column): a blank line, as plain text ends its paragraphs;
 - a running header or footer (the game's name, "Page 3") is no text of the
-  rules: a first or last line of a page that recurs on RUNNING_SHARE of the
-  pages, digits aside, and a page number alone, are left out;
+  rules: a line among the first or last ones of a page that recurs word for
+  word on RUNNING_SHARE of the pages (and MIN_RUNNING of them), or whose
+  number follows the page's, and a page number alone, are left out;
 - a page ends its paragraph, unless a sentence goes on over it.
+
+What it cannot put back: text drawn bottom to top or rotated, or inside a
+form object, keeps its lines but not its paragraphs.
 
 pypdf is imported here only, when a PDF is read: answering never loads it.
 """
@@ -20,28 +24,45 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from collections import Counter
 from itertools import pairwise
-from statistics import median
 from typing import Any
 
 from rulebot.errors import CurationError
 
-PARAGRAPH_GAP = 1.5
-"""A line further below the one before than this many times the page's usual spacing of lines starts a paragraph."""
-RUNNING_SHARE = 0.3
-"""A page's first or last line recurring, digits aside, on this share of the pages at least (and three) is a header
-or a footer."""
-PAGE_NUMBER_RE = re.compile(r"^(?:page\s+)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*/\s*\d{1,4})?$", re.IGNORECASE)
+PARAGRAPH_GAP = 1.3
+"""A line further below the one before than this many times the page's line spacing starts a paragraph (a space
+of half a line between paragraphs is one)."""
+RUNNING_SHARE = 0.5
+MIN_RUNNING = 4
+"""A line heading or footing RUNNING_SHARE of the pages, and MIN_RUNNING at least, is a running header or footer
+(a short document's headers are kept: a heading that starts every page of three is as likely)."""
+EDGE_LINES = 2
+"""How many of a page's first and last lines may be its header, footer or page number (a layout draws the header
+and the page number first, or last)."""
+MAX_PAGES = 2000
+MAX_SECONDS = 60.0
+"""A PDF is read for this long at most (its pages may share a content stream that takes long to decode)."""
+PAGE_NUMBER_RE = re.compile(r"^(?:page\s+)?-?\s*(?:\d{1,4}|(?P<roman>[ivxlc]{1,7}))\s*-?(?:\s*(?:/|of)\s*\d{1,4})?$")
+"""A page number alone, folded to lower case."""
+ROMAN_RE = re.compile(r"^c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
+"""A page numbered in lower-case roman numerals, as front matter is ("iv"; not "civil", nor a part "II")."""
+
+
+LEADING = 1.25
+"""Lines of text are at most this many times their letters' size apart: the line spacing of a page whose lines are
+all paragraphs apart (a page of one-line paragraphs) is known from the size of its letters."""
 
 
 class _Line:
-    """One line of a page: its text and how far down the page it starts (PDF units from the bottom)."""
+    """One line of a page: its text, how far up the page it starts (PDF units from the bottom; None: unknown), and the
+    size of its largest letters there (0: unknown)."""
 
-    __slots__ = ("text", "y")
+    __slots__ = ("size", "text", "y")
 
-    def __init__(self, text: str, y: float | None):
-        self.text, self.y = text, y
+    def __init__(self, text: str, y: float | None, size: float = 0.0):
+        self.text, self.y, self.size = text, y, size
 
 
 def pdf_text(data: bytes, name: str) -> str:
@@ -49,31 +70,38 @@ def pdf_text(data: bytes, name: str) -> str:
     import logging
 
     from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from pypdf.errors import DependencyError, PyPdfError
 
     # pypdf logs what it works around in a damaged file ("Ignoring wrong pointing object") as warnings, which
     # Python would print to the curator's terminal, a line per object: the text is what counts here
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    started = time.monotonic()
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise CurationError(f"{name}: the PDF is locked by a password: unlock it first")
-        pages = [_page_lines(page) for page in reader.pages]
+        if len(reader.pages) > MAX_PAGES:
+            raise CurationError(f"{name}: more than {MAX_PAGES} pages: import its rules in parts")
+        pages = []
+        for page in reader.pages:
+            pages.append(_page_lines(page))
+            if time.monotonic() - started > MAX_SECONDS:
+                raise CurationError(f"{name}: reading its text took more than {MAX_SECONDS:.0f} s: take its text out with another tool")
     except CurationError:
         raise
-    except (PyPdfError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+    except DependencyError:
+        raise CurationError(f"{name}: the PDF is encrypted with AES: reading it needs the `cryptography` package (pip install cryptography)") from None
+    except (PyPdfError, NotImplementedError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
         raise CurationError(f"{name}: not a PDF that can be read ({type(exc).__name__}: {exc})") from None
-    running = _running(pages)
-    text = ""
-    for lines in pages:
-        page = _laid_out([line for at, line in enumerate(lines) if not _is_running(line.text, at, len(lines), running)])
-        if not page.strip():
-            continue
-        # (a sentence going on over the page goes on: the last line ends without a stop, the next starts in lower case)
-        going_on = text and text[-1] not in ".!?:" and page[:1].islower()
-        text += ("\n" if going_on else "\n\n") + page if text else page
+    finally:
+        logger.setLevel(level)
+    if not pages:
+        raise CurationError(f"{name}: the PDF has no pages")
+    text = _joined(pages)
     if not text.strip():
-        raise CurationError(f"{name}: the PDF has no text to read (a scan?): take its text out with OCR first")
+        raise CurationError(f"{name}: no text could be read from the PDF (a scan, or damaged pages?): take its text out with OCR first")
     return text + "\n"
 
 
@@ -82,27 +110,60 @@ def _page_lines(page: Any) -> list[_Line]:
     lines: list[_Line] = []
     parts: list[str] = []
     where: list[float | None] = [None]
+    size = [0.0]
 
-    def visit(text: str, cm: list[float], tm: list[float], _font: Any, _size: float) -> None:
-        pieces = text.split("\n")
-        for number, piece in enumerate(pieces):
+    def visit(text: str, cm: list[float], tm: list[float], _font: Any, font_size: float) -> None:
+        for number, piece in enumerate(text.split("\n")):
             if number:
-                lines.append(_Line("".join(parts), where[0]))
+                lines.append(_Line("".join(parts), where[0], size[0]))
                 parts.clear()
-                where[0] = None
-            if piece.strip() and where[0] is None:
-                where[0] = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                where[0], size[0] = None, 0.0
+            if piece.strip():
+                if where[0] is None:
+                    where[0] = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+                size[0] = max(size[0], abs(font_size * tm[3] * cm[3]))
             parts.append(piece)
 
     page.extract_text(visitor_text=visit)
-    lines.append(_Line("".join(parts), where[0]))
-    return [_Line(" ".join(line.text.split()), line.y) for line in lines if line.text.strip()]
+    lines.append(_Line("".join(parts), where[0], size[0]))
+    return [_Line(" ".join(line.text.split()), line.y, line.size) for line in lines if line.text.strip()]
+
+
+def _joined(pages: list[list[_Line]]) -> str:
+    """The pages' text, their headers, footers and page numbers left out, each laid out in paragraphs."""
+    running = _running(pages)
+    text = ""
+    for number, lines in enumerate(pages):
+        edges = _edges(lines)
+        kept = [line for at, line in enumerate(lines) if not (at in edges and _is_running(line.text, number, running))]
+        page = _laid_out(kept)
+        if not page.strip():
+            continue
+        # (a sentence going on over the page goes on: the last line ends without a stop, the next starts in lower case)
+        going_on = text and text[-1] not in ".!?:" and page[:1].islower()
+        text += ("\n" if going_on else "\n\n") + page if text else page
+    return text
+
+
+def _edges(lines: list[_Line]) -> set[int]:
+    """The places of a page's lines that may be a header, a footer or a page number: its first and last ones, in the
+    order it draws them and on the page."""
+    edges = set(range(min(EDGE_LINES, len(lines)))) | set(range(max(0, len(lines) - EDGE_LINES), len(lines)))
+    placed = [at for at, line in enumerate(lines) if line.y is not None]
+    if placed:
+        edges |= {max(placed, key=lambda at: lines[at].y or 0.0), min(placed, key=lambda at: lines[at].y or 0.0)}
+    return edges
 
 
 def _laid_out(lines: list[_Line]) -> str:
     """A page's lines as plain text: a blank line where a paragraph ends (see the module's docstring)."""
-    drops = [a.y - b.y for a, b in pairwise(lines) if a.y is not None and b.y is not None and a.y > b.y]
-    spacing = median(drops) if drops else 0.0
+    drops = sorted(a.y - b.y for a, b in pairwise(lines) if a.y is not None and b.y is not None and a.y > b.y)
+    # The line spacing: the smaller drops from one line to the next (a page of short paragraphs has more
+    # paragraph gaps than lines within a paragraph; its lower quarter is still lines).
+    spacing = drops[len(drops) // 4] if drops else 0.0
+    sizes = sorted(line.size for line in lines if line.size)
+    if sizes:
+        spacing = min(spacing, LEADING * sizes[len(sizes) // 2]) if spacing else 0.0
     out: list[str] = []
     for before, line in zip([None, *lines], lines):
         if before is not None and before.y is not None and line.y is not None and spacing:
@@ -113,23 +174,35 @@ def _laid_out(lines: list[_Line]) -> str:
     return "\n".join(out)
 
 
-def _shape(text: str) -> str:
-    """A line with its digits aside: "Page 3" and "Page 4" are the same footer."""
-    return re.sub(r"\d+", "#", text.casefold())
+def _running(pages: list[list[_Line]]) -> tuple[set[str], set[tuple[str, int]]]:
+    """The lines heading or footing enough pages to be a running header or footer: word for word, and with the page's
+    number in them (by their shape, the number aside, and how far the number is from the page's place)."""
+    same: Counter[str] = Counter()
+    numbered: Counter[tuple[str, int]] = Counter()
+    for number, lines in enumerate(pages):
+        edges = {lines[at].text.casefold() for at in _edges(lines)}
+        same.update(edges)
+        numbered.update({key for text in edges if (key := _numbered(text, number)) is not None})
+    least = max(MIN_RUNNING, RUNNING_SHARE * len(pages))
+    return {text for text, count in same.items() if count >= least}, {key for key, count in numbered.items() if count >= least}
 
 
-def _running(pages: list[list[_Line]]) -> set[str]:
-    """The shapes of the lines that head or foot enough pages to be a running header or footer."""
-    seen: Counter[str] = Counter()
-    for lines in pages:
-        ends = {_shape(line.text) for line in lines[:1] + lines[-1:]}
-        seen.update(ends)
-    least = max(3, RUNNING_SHARE * len(pages))
-    return {shape for shape, count in seen.items() if count >= least}
+def _numbered(text: str, page: int) -> tuple[str, int] | None:
+    """A line with one number: its shape (the number aside) and how far the number is from the page's place."""
+    numbers = re.findall(r"\d+", text)
+    if len(numbers) != 1:
+        return None
+    return re.sub(r"\d+", "#", text), int(numbers[0]) - page
 
 
-def _is_running(text: str, at: int, count: int, running: set[str]) -> bool:
-    """Whether a line is a page's header, footer or number, not the rules' text."""
-    if at not in (0, count - 1):
-        return False
-    return _shape(text) in running or bool(PAGE_NUMBER_RE.match(text))
+def _is_running(text: str, page: int, running: tuple[set[str], set[tuple[str, int]]]) -> bool:
+    """Whether a line at a page's edge is its header, footer or number rather than the rules' text: a running line, a
+    page number alone ("7", "Page 7", "- 7 -", "7 / 24", "iv"), or a running line with the page's number in it."""
+    folded = text.casefold()
+    same, numbered = running
+    if folded in same or _numbered(folded, page) in numbered:
+        return True
+    found = PAGE_NUMBER_RE.match(folded)
+    roman = found.group("roman") if found else None
+    # (a page in roman numerals is in lower case, as front matter numbers its pages: "II" may be a part's heading)
+    return bool(found) and (roman is None or (roman in text and ROMAN_RE.match(roman) is not None))
