@@ -216,3 +216,32 @@ def test_a_pdf_too_long_to_read_says_so(monkeypatch, rulebook: Path, limit: str,
     monkeypatch.setattr(reading, limit, value)
     with pytest.raises(CurationError, match=message):
         read_document(rulebook)
+
+
+def test_headings_that_open_every_page_under_its_title_are_kept(tmp_path: Path):
+    """A scenario book: each page a scenario's title, then "Setup" and "Victory" headings; the same headings on every
+    page are the rules' own, not a running header (only a page's very top or bottom line may be one)."""
+    pages = [[(f"The {name} Crossing", 0), ("Setup", 30), ("Each captain takes two ferries.", 30), ("Victory", 30), ("The first to dock wins.", 30)]
+             for name in ("Inland", "Northern", "Southern", "Eastern", "Western", "Misty")]
+    path = tmp_path / "scenarios.pdf"
+    path.write_bytes(pdf(pages))
+    lines = read_document(path).splitlines()
+    assert lines.count("Setup") == 6 and lines.count("Victory") == 6
+
+
+def test_a_running_header_with_its_chapter_and_page_is_left_out(tmp_path: Path):
+    """A header naming its chapter and the page ("Chapter 2: Docks 5") runs over the chapter's pages only."""
+    pages = [page(f"Chapter {1 + n // 5}: Docks {n + 1}", n + 1, [f"Text of page {n + 1}. {PROSE}"]) for n in range(10)]
+    path = tmp_path / "book.pdf"
+    path.write_bytes(pdf(pages))
+    assert "Chapter" not in read_document(path)
+
+
+@pytest.mark.parametrize("leading", [20.0, 22.0])
+def test_double_spaced_text_keeps_its_paragraphs(tmp_path: Path, leading: float):
+    """Lines one and a half or two lines apart (11-point letters, 20 or 22 points) are lines, not paragraphs."""
+    lines = [(line, leading if at else 0.0) for at, line in enumerate(wrapped(f"Each captain takes two ferries. {PROSE}"))]
+    lines += [(line, 2 * leading if at == 0 else leading) for at, line in enumerate(wrapped(f"The game ends when a ferry sinks. {PROSE}"))]
+    path = tmp_path / "spaced.pdf"
+    path.write_bytes(pdf([lines]))
+    assert len(read_document(path).strip().split("\n\n")) == 2

@@ -61,11 +61,14 @@ def read_document(path: Path) -> str:
         from rulebot.corpus.pdf import pdf_text
 
         return plain_text(pdf_text(data, str(path)))
-    if data.startswith(b"%PDF-") and b"%%EOF" in data[-2048:]:
+    a_pdf = data.removeprefix(b"\xef\xbb\xbf").startswith(b"%PDF-")
+    if a_pdf and b"%%EOF" in data[-65536:]:
         raise CurationError(f"{path}: a PDF: name it {path.stem}.pdf")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if a_pdf:
+            raise CurationError(f"{path}: a PDF: name it {path.stem}.pdf") from None
         line = data.count(b"\n", 0, exc.start) + 1
         raise CurationError(f"{path}:{line}: not valid UTF-8 (byte {data[exc.start]:#04x})") from None
     # Entries refuse control characters (a terminal would act on them): a converted PDF's page breaks become

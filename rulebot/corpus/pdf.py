@@ -8,10 +8,11 @@ are put back from where the lines are on the page:
 - a paragraph ends where the next line is further below than lines of text
   are (PARAGRAPH_GAP times the page's line spacing), or higher up (the top
   of the next column): a blank line, as plain text ends its paragraphs;
-- a running header or footer (the game's name, "Page 3") is no text of the
-  rules: a line among the first or last ones of a page that recurs word for
-  word on RUNNING_SHARE of the pages (and MIN_RUNNING of them), or whose
-  number follows the page's, and a page number alone, are left out;
+- a running header or footer (the game's name, "Chapter 2 - 7") is no text
+  of the rules: a page's top or bottom line that recurs word for word on
+  RUNNING_SHARE of the pages (and MIN_RUNNING of them), or whose number
+  follows the page's on MIN_RUNNING pages, and a page number alone among
+  its first or last lines, are left out;
 - a page ends its paragraph, unless a sentence goes on over it.
 
 What it cannot put back: text drawn bottom to top or rotated, or inside a
@@ -34,13 +35,14 @@ from rulebot.errors import CurationError
 PARAGRAPH_GAP = 1.3
 """A line further below the one before than this many times the page's line spacing starts a paragraph (a space
 of half a line between paragraphs is one)."""
-RUNNING_SHARE = 0.5
+RUNNING_SHARE = 0.3
 MIN_RUNNING = 4
-"""A line heading or footing RUNNING_SHARE of the pages, and MIN_RUNNING at least, is a running header or footer
-(a short document's headers are kept: a heading that starts every page of three is as likely)."""
+"""A line at the very top or bottom of RUNNING_SHARE of the pages word for word, and of MIN_RUNNING at least, is a
+running header or footer (a third: left and right pages may run two; a short document's headers are kept: a heading
+that opens every page of three is as likely)."""
 EDGE_LINES = 2
-"""How many of a page's first and last lines may be its header, footer or page number (a layout draws the header
-and the page number first, or last)."""
+"""How many of a page's first and last lines may be its page number (a layout draws the header and the page number
+first, or last)."""
 MAX_PAGES = 2000
 MAX_SECONDS = 60.0
 """A PDF is read for this long at most (its pages may share a content stream that takes long to decode)."""
@@ -51,8 +53,12 @@ ROMAN_RE = re.compile(r"^c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
 
 
 LEADING = 1.25
-"""Lines of text are at most this many times their letters' size apart: the line spacing of a page whose lines are
-all paragraphs apart (a page of one-line paragraphs) is known from the size of its letters."""
+"""Lines of text are about this many times their letters' size apart (11-point letters, 13.75 points)."""
+MAX_LEADING = 2.2
+"""...and never more than this many times (double spacing is 2): a page whose lines are all further apart has
+them all paragraphs apart (a page of one-line paragraphs), and LEADING says what its line spacing is."""
+SCRIPT_SHARE = 0.6
+"""A line less than this many times the letters' size below the one before is a sub- or superscript, no line."""
 
 
 class _Line:
@@ -134,8 +140,8 @@ def _joined(pages: list[list[_Line]]) -> str:
     running = _running(pages)
     text = ""
     for number, lines in enumerate(pages):
-        edges = _edges(lines)
-        kept = [line for at, line in enumerate(lines) if not (at in edges and _is_running(line.text, number, running))]
+        outer, edges = _edges(lines, 1), _edges(lines, EDGE_LINES)
+        kept = [line for at, line in enumerate(lines) if not _left_out(line.text, number, at in outer, at in edges, running)]
         page = _laid_out(kept)
         if not page.strip():
             continue
@@ -145,10 +151,10 @@ def _joined(pages: list[list[_Line]]) -> str:
     return text
 
 
-def _edges(lines: list[_Line]) -> set[int]:
-    """The places of a page's lines that may be a header, a footer or a page number: its first and last ones, in the
-    order it draws them and on the page."""
-    edges = set(range(min(EDGE_LINES, len(lines)))) | set(range(max(0, len(lines) - EDGE_LINES), len(lines)))
+def _edges(lines: list[_Line], depth: int) -> set[int]:
+    """The places of a page's first and last `depth` lines, in the order it draws them, and of its top and bottom
+    lines on the page."""
+    edges = set(range(min(depth, len(lines)))) | set(range(max(0, len(lines) - depth), len(lines)))
     placed = [at for at, line in enumerate(lines) if line.y is not None]
     if placed:
         edges |= {max(placed, key=lambda at: lines[at].y or 0.0), min(placed, key=lambda at: lines[at].y or 0.0)}
@@ -157,51 +163,61 @@ def _edges(lines: list[_Line]) -> set[int]:
 
 def _laid_out(lines: list[_Line]) -> str:
     """A page's lines as plain text: a blank line where a paragraph ends (see the module's docstring)."""
-    drops = sorted(a.y - b.y for a, b in pairwise(lines) if a.y is not None and b.y is not None and a.y > b.y)
-    # The line spacing: the smaller drops from one line to the next (a page of short paragraphs has more
-    # paragraph gaps than lines within a paragraph; its lower quarter is still lines).
-    spacing = drops[len(drops) // 4] if drops else 0.0
     sizes = sorted(line.size for line in lines if line.size)
-    if sizes:
-        spacing = min(spacing, LEADING * sizes[len(sizes) // 2]) if spacing else 0.0
+    size = sizes[len(sizes) // 2] if sizes else 0.0
+    # The line spacing: the smaller drops from one line to the next (a page of short paragraphs has more paragraph
+    # gaps than lines within a paragraph; its lower quarter is still lines), not counting a sub- or superscript
+    # taken for a line of its own. Where even that is more than lines of its letters are ever apart, the page's
+    # lines are all paragraphs apart, and its letters' size says what its line spacing is.
+    drops = sorted(
+        a.y - b.y for a, b in pairwise(lines) if a.y is not None and b.y is not None and a.y - b.y > SCRIPT_SHARE * size
+    )
+    spacing = drops[len(drops) // 4] if drops else 0.0
+    if size and spacing > MAX_LEADING * size:
+        spacing = LEADING * size
     out: list[str] = []
     for before, line in zip([None, *lines], lines):
         if before is not None and before.y is not None and line.y is not None and spacing:
             drop = before.y - line.y
-            if drop > PARAGRAPH_GAP * spacing or drop < -spacing:
+            # (a line in larger letters is further below: a paragraph only beyond the spacing of its own letters)
+            if drop > PARAGRAPH_GAP * max(spacing, LEADING * line.size) or drop < -spacing:
                 out.append("")
         out.append(line.text)
     return "\n".join(out)
 
 
 def _running(pages: list[list[_Line]]) -> tuple[set[str], set[tuple[str, int]]]:
-    """The lines heading or footing enough pages to be a running header or footer: word for word, and with the page's
-    number in them (by their shape, the number aside, and how far the number is from the page's place)."""
+    """The lines heading or footing enough pages to be a running header or footer: word for word, on RUNNING_SHARE
+    of the pages (and MIN_RUNNING); and with the page's number in them, on MIN_RUNNING pages (a chapter's header
+    runs over its chapter only), by their shape (the number aside) and how far the number is from the page's place."""
     same: Counter[str] = Counter()
     numbered: Counter[tuple[str, int]] = Counter()
     for number, lines in enumerate(pages):
-        edges = {lines[at].text.casefold() for at in _edges(lines)}
+        edges = {lines[at].text.casefold() for at in _edges(lines, 1)}
         same.update(edges)
         numbered.update({key for text in edges if (key := _numbered(text, number)) is not None})
     least = max(MIN_RUNNING, RUNNING_SHARE * len(pages))
-    return {text for text, count in same.items() if count >= least}, {key for key, count in numbered.items() if count >= least}
+    return {text for text, count in same.items() if count >= least}, {key for key, count in numbered.items() if count >= MIN_RUNNING}
 
 
 def _numbered(text: str, page: int) -> tuple[str, int] | None:
-    """A line with one number: its shape (the number aside) and how far the number is from the page's place."""
-    numbers = re.findall(r"\d+", text)
-    if len(numbers) != 1:
+    """A line ending (or starting) with a number: its shape, that number aside, and how far the number is from the
+    page's place ("Chapter 4: Function reference 9" on the tenth page: its shape and -1)."""
+    found = re.search(r"(\d+)\W*$", text) or re.match(r"^\W*(\d+)", text)
+    if found is None or found.group(1) == text.strip():
         return None
-    return re.sub(r"\d+", "#", text), int(numbers[0]) - page
+    return text[: found.start(1)] + "#" + text[found.end(1) :], int(found.group(1)) - page
 
 
-def _is_running(text: str, page: int, running: tuple[set[str], set[tuple[str, int]]]) -> bool:
-    """Whether a line at a page's edge is its header, footer or number rather than the rules' text: a running line, a
-    page number alone ("7", "Page 7", "- 7 -", "7 / 24", "iv"), or a running line with the page's number in it."""
+def _left_out(text: str, page: int, outer: bool, edge: bool, running: tuple[set[str], set[tuple[str, int]]]) -> bool:
+    """Whether a line is a page's header, footer or number rather than the rules' text: at its very top or bottom, a
+    running line; among its first or last EDGE_LINES, a page number alone ("7", "Page 7", "- 7 -", "7 / 24", "iv")."""
     folded = text.casefold()
     same, numbered = running
-    if folded in same or _numbered(folded, page) in numbered:
+    if outer and (folded in same or _numbered(folded, page) in numbered):
         return True
+    if not edge:
+        return False
     found = PAGE_NUMBER_RE.match(folded)
     roman = found.group("roman") if found else None
     # (a page in roman numerals is in lower case, as front matter numbers its pages: "II" may be a part's heading)
