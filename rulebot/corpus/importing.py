@@ -68,10 +68,10 @@ DASH_LEAD_RE = re.compile(
 PAGE_LEAD_RE = re.compile(r"^(?:page|p\.|step|section)\s*\d", re.IGNORECASE)
 MAX_LEAD_WORDS = 8
 MAX_INLINE_LEAD_WORDS = 40
+"""A lead-in of this many words or fewer inside a heading's entry (level 3 or deeper) stays in that entry."""
 WRAPPED_WORDS = 4
 """A plain-text line of this many words or more, with a line going on in lower case below it, is a wrapped
 sentence, not a glossary term (a term of a glossary is seldom longer)."""
-"""A lead-in of this many words or fewer inside a heading's entry (level 3 or deeper) stays in that entry."""
 
 
 def import_document(path: Path, corpus: Corpus, game: str, source: str) -> Imported:
