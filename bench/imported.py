@@ -22,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = next((up / "shared" / "data" for up in ROOT.parents if (up / "shared" / "data").is_dir()), ROOT.parent / "shared" / "data")
 """../shared/data: beside the checkout, or beside a folder above it (a worktree's)."""
+BENCH_DATA = ROOT / "bench" / "data"
+"""Documents the benchmarks write for themselves (bench/ti4_reference.py), never committed."""
 
 
 @dataclass(frozen=True)
@@ -29,12 +31,20 @@ class Imported:
     slug: str
     name: str
     document: str
-    """The file name in ../shared/data."""
+    """The file name in ../shared/data (or in `data`)."""
+    data: Path | None = None
+    """The folder the document is in, when not ../shared/data."""
+    made_by: str = ""
+    """The command that writes the document, when it is not in ../shared/data."""
 
 
 FITTED = (
     Imported("star-wars-unlimited", "Star Wars: Unlimited", "star-wars-unlimited-comprehensive-rules.md"),
     Imported("mtg", "Magic: The Gathering", "mtg-comprehensive-rules-20260417.txt"),
+    Imported(
+        "twilight-imperium", "Twilight Imperium", "twilight-imperium-rules-reference.md", data=BENCH_DATA,
+        made_by="python bench/ti4_reference.py PATH/TO/tirules  (a copy of github.com/bradleysigma/tirules)",
+    ),
 )
 """The imported games the ranking is fitted on (their dev questions)."""
 REPORTED = (
@@ -52,10 +62,13 @@ def import_games(folder: Path, games: tuple[Imported, ...], data: Path = DATA) -
     for game in games:
         if (corpus / game.slug).exists():
             continue
+        document = (game.data or data) / game.document
+        if not document.is_file():
+            sys.exit(f"{document} is missing" + (f": write it with `{game.made_by}`" if game.made_by else ""))
         rulebot = [sys.executable, "-m", "rulebot", "--corpus", str(corpus)]
         subprocess.run([*rulebot, "new-game", game.slug, "--name", game.name, "--source", "rules", "--title", f"{game.name} rules"],
                        check=True, env=env, capture_output=True)
-        subprocess.run([*rulebot, "import", str(data / game.document), "--game", game.slug, "--source", "rules", "--append"],
+        subprocess.run([*rulebot, "import", str(document), "--game", game.slug, "--source", "rules", "--append"],
                        check=True, env=env, capture_output=True)
     return corpus
 

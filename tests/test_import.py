@@ -466,6 +466,68 @@ class TestNumberedMarkdown:
         assert draft(NUMBERED_MD).entries[0].see_also == ("toy-1-2-1-docks",)
 
 
+REFERENCE_MD = """\
+# Reference
+
+## 3 FERRY PHASE
+
+Each player moves a ferry in turn.
+
+3.1 A player who cannot move must pass.
+
+3.2 A passed player takes no more turns.
+
+a. Passing ends no one else's turn.
+
+### TIDES
+
+3.3 A ferry never moves at low tide.
+
+RELATED TOPICS: Docks, Tides of Skyrail
+
+## 4 DOCKS
+
+A dock holds two ferries.
+
+4.1 A full dock takes no ferry.
+"""
+
+
+class TestRulesReference:
+    """A rules reference's topics: `3 Ferry Phase` headings numbered without a dot, their rules written as paragraphs
+    starting with their numbers (`3.1 ...`), and a Related topics line ending each topic."""
+
+    def test_a_topic_and_its_short_rules_are_one_entry_numbered_once(self):
+        entries = draft(REFERENCE_MD).entries
+        assert [e.title for e in entries] == ["3 Ferry Phase", "4 Docks"]
+        assert entries[0].text.split("\n\n")[:4] == [
+            "Each player moves a ferry in turn.",
+            "**3.1** A player who cannot move must pass.",
+            "**3.2** A passed player takes no more turns.",
+            "a. Passing ends no one else's turn.",
+        ]
+        assert "**3.3** A ferry never moves at low tide." in entries[0].text
+
+    def test_related_topics_are_the_topics_see_also_not_its_last_rules_text(self):
+        result = draft(REFERENCE_MD)
+        ferry, docks = result.entries
+        assert ferry.see_also == (docks.id,)
+        assert "RELATED" not in ferry.text.upper()
+        assert [text for _line, text in result.unresolved] == ["Tides of Skyrail"]
+
+    @pytest.mark.usefixtures("apart")
+    def test_related_topics_go_to_the_topic_when_its_rules_stay_apart(self):
+        entries = by_title(draft(REFERENCE_MD))
+        assert entries["3 Ferry Phase"].see_also == (entries["4 Docks"].id,)
+        assert entries["3.3 Tides"].see_also == ()
+        assert entries["3.1 Ferry Phase"].text == "3.1 A player who cannot move must pass."
+
+    def test_a_heading_starting_with_a_count_names_no_rules(self):
+        """`2 Players` with no rules numbered 2.x under it stays an entry of its own, titled as written."""
+        entries = draft("# Reference\n\n## 2 Players\n\nEach takes a ferry.\n\n## 3 Players\n\nOne takes two.\n").entries
+        assert [(e.title, e.text) for e in entries] == [("2 Players", "Each takes a ferry."), ("3 Players", "One takes two.")]
+
+
 class TestCommand:
     @pytest.fixture
     def document(self, tmp_path: Path) -> Path:

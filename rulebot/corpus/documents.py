@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rulebot.errors import CurationError
-from rulebot.text import plain_text
+from rulebot.text import fold, plain_text
 
 if TYPE_CHECKING:  # markdown-it-py is imported where a document is read, not to load this module
     from markdown_it.token import Token
@@ -315,3 +315,34 @@ def shown_number(number: str) -> str:
 def strip_number(title: str) -> str:
     """A title without its leading rule or section number (`702.19 Trample` → `Trample`)."""
     return re.sub(rf"^\s*(?:{NUMBER}|\d+)\.?\s+", "", title).strip() or title
+
+
+# -- names, as references and redirects give them ----------------------------------
+
+
+def name_variants(title: str) -> list[str]:
+    """Other names a title answers to: without its rule number, its remark in parentheses, each of `A, B`."""
+    bare = re.sub(r"\s*\([^)]*\)", "", strip_number(title)).strip()
+    variants = [title, strip_number(title), bare]
+    parts = [p.strip() for p in bare.split(",")]
+    if 1 < len(parts) <= 4:
+        variants.extend(p for p in parts if p)
+    return variants
+
+
+def split_names(text: str) -> list[str]:
+    """`troops, "When you win a Conflict," Reveal turn.` → the names, quotes and end punctuation removed."""
+    names = []
+    for quoted, quoted2, bare in re.findall(r'"([^"]+)"|“([^”]+)”|([^,;"“”]+)', text):
+        if quoted or quoted2:
+            names.append(quoted or quoted2)
+        else:
+            names.extend(re.split(r"\s+(?:and|or)\s+", bare))
+    cleaned = [n.strip().strip(".,;:!?'’ ").strip() for n in names]
+    return [n for n in cleaned if n]
+
+
+def name_key(name: str) -> str:
+    """A name as references are looked up by: folded, no quotes or emphasis, no closing punctuation."""
+    key = fold(re.sub(r"[\"“”‘’'`*_]", "", name))
+    return re.sub(r"[\s.,;:!?]+$", "", key).strip()

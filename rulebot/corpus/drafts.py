@@ -14,7 +14,20 @@ import re
 from dataclasses import dataclass, field
 
 from rulebot.corpus import documents, glossary
-from rulebot.corpus.documents import DASHES, NUMBER, escape_text, expand_range, nice_title, number_key, parent_number, plain, strip_number
+from rulebot.corpus.documents import (
+    DASHES,
+    NUMBER,
+    escape_text,
+    expand_range,
+    name_key,
+    name_variants,
+    nice_title,
+    number_key,
+    parent_number,
+    plain,
+    split_names,
+    strip_number,
+)
 from rulebot.corpus.format import FENCES, LIST_SEPARATOR, format_entry, one_line, unique_id
 from rulebot.corpus.model import Corpus, Game
 from rulebot.text import fold, plural
@@ -302,9 +315,15 @@ class Drafting:
         self.current.lines.append(line)
         self.scan(self.current, source, line)
 
-    def see_also(self, names: str, source: str, line: int) -> None:
-        """A See also line's references, for the draft in progress (else the last one)."""
+    def see_also(self, names: str, source: str, line: int, topic: bool = False) -> None:
+        """A See also line's references, for the draft in progress (else the last one); with `topic` (a topic's
+        Related topics, after its last rule), for the first draft of the topic: the innermost numbered heading's,
+        else the innermost heading's."""
         target = self.current if self.current is not None else (self.pending or (self.drafts[-1] if self.drafts else None))
+        if topic:
+            heading = next((h for h in reversed(self.headings) if h.number and h.first), None)
+            heading = heading or next((h for h in reversed(self.headings) if h.first), None)
+            target = heading.first if heading else target
         if target is None:
             return
         if target is self.pending:
@@ -326,6 +345,10 @@ class Drafting:
         parent = parent_number(number)
         while parent:
             if parent in self.number_names:
+                inner = self.headings[-1] if self.headings else None
+                if inner and inner.number is None and any(h.number == parent for h in self.headings[:-1]):
+                    # Under an unnumbered heading inside the topic (`1 Abilities` > `Costs` > 1.10): the nearer name.
+                    return f"{shown} {self.title(inner.title)}"
                 return f"{shown} {self.number_names[parent]}"
             parent = parent_number(parent)
         if self.headings:
@@ -376,7 +399,7 @@ class Drafting:
         if links:
             return [Ref("anchor", anchor, name, line, explicit=True) for name, anchor in links]
         found = []
-        for name in _split_names(self.plain(names)):
+        for name in split_names(self.plain(names)):
             numbered = re.match(r"^rules?\s+(\d+(?:\.\d+)*[a-z]?)", name, re.IGNORECASE)
             if numbered:
                 found.append(Ref("number", number_key(numbered.group(1)), name, line, explicit=True))
@@ -401,12 +424,12 @@ class Drafting:
         for match in SEE_SENTENCE_RE.finditer(text) if "See " in text else ():
             name = match.group("name").strip()
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above|appendix)\b|^\d", name, re.IGNORECASE):
-                for part in _split_names(name):
+                for part in split_names(name):
                     draft.refs.append(Ref("name", part, f"See {name}.", line))
         for match in PAREN_SEE_RE.finditer(text):
             name = re.sub(r"^also\s+", "", match.group("name").strip(), flags=re.IGNORECASE)
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above)\b|^\d", name, re.IGNORECASE):
-                for part in _split_names(name):
+                for part in split_names(name):
                     draft.refs.append(Ref("name", part, f"(see {name})", line))
         if self.markdown:
             for match in ANCHOR_RE.finditer(source):
@@ -435,7 +458,7 @@ class Drafting:
         claimed = set(names)
         for alias, refs, line, written in self.redirects:
             target = next((t for t in (self.resolve(r, names, anchors, kept) for r in refs) if t is not None), None)
-            key = _name_key(alias)
+            key = name_key(alias)
             if target is None:
                 result.redirects_unresolved.append((line, written))
                 continue
@@ -506,21 +529,21 @@ class Drafting:
         """Names a reference may use: drafted titles, headings, then the game's existing entries."""
         table: dict[str, Draft | str] = {}
         for draft in drafts:
-            table.setdefault(_name_key(draft.title), draft)
+            table.setdefault(name_key(draft.title), draft)
         kept = set(map(id, drafts))
         named = [(d.title, d) for d in drafts] + [(h.title, h.first) for h in self.all_headings if h.first is not None and id(h.first) in kept]
         for title, target in named:
-            for variant in _name_variants(title):
-                table.setdefault(_name_key(variant), target)
+            for variant in name_variants(title):
+                table.setdefault(name_key(variant), target)
         if self.corpus is not None:
             for entry in self.corpus.entries_of(self.game.slug):
                 for name in entry.names():
-                    table.setdefault(_name_key(name), entry.id)
+                    table.setdefault(name_key(name), entry.id)
         return table
 
     def by_name(self, names: dict[str, Draft | str], name: str) -> Draft | str | None:
         """What a name names, also in the singular or plural, or without `the`."""
-        key = _name_key(name)
+        key = name_key(name)
         for candidate in (key, key.removesuffix("s"), key.removesuffix("es"), key + "s", re.sub(r"^the ", "", key)):
             if candidate and candidate in names:
                 return names[candidate]
@@ -532,33 +555,6 @@ def final(draft: Draft) -> Draft:
     while draft.joined is not None:
         draft = draft.joined
     return draft
-
-
-def _name_variants(title: str) -> list[str]:
-    """Other names a title answers to: without its rule number, its remark in parentheses, each of `A, B`."""
-    bare = re.sub(r"\s*\([^)]*\)", "", strip_number(title)).strip()
-    variants = [title, strip_number(title), bare]
-    parts = [p.strip() for p in bare.split(",")]
-    if 1 < len(parts) <= 4:
-        variants.extend(p for p in parts if p)
-    return variants
-
-
-def _split_names(text: str) -> list[str]:
-    """`troops, "When you win a Conflict," Reveal turn.` → the names, quotes and end punctuation removed."""
-    names = []
-    for quoted, quoted2, bare in re.findall(r'"([^"]+)"|“([^”]+)”|([^,;"“”]+)', text):
-        if quoted or quoted2:
-            names.append(quoted or quoted2)
-        else:
-            names.extend(re.split(r"\s+(?:and|or)\s+", bare))
-    cleaned = [n.strip().strip(".,;:!?'’ ").strip() for n in names]
-    return [n for n in cleaned if n]
-
-
-def _name_key(name: str) -> str:
-    key = fold(re.sub(r"[\"“”‘’'`*_]", "", name))
-    return re.sub(r"[\s.,;:!?]+$", "", key).strip()
 
 
 def _clean_section(text: str, acronyms: frozenset[str] = frozenset()) -> str:

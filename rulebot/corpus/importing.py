@@ -52,6 +52,10 @@ from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
 
 SEE_ALSO_RE = re.compile(r"^\s*See (?i:also)\s*:?\s*(?P<names>.+?)\s*$", re.DOTALL)
+RELATED_RE = re.compile(r"^\s*(?i:related\s+topics?)\s*:\s*(?P<names>\S.*?)\s*$", re.DOTALL)
+"""`Related topics: X, Y`, which a rules reference ends each of its topics with: the topic's See also."""
+HEADING_NUMBER_RE = re.compile(r"^\s*(?P<number>\d{1,3})\s+(?P<rest>[^\W\d_].*)$")
+"""`3 Action Phase`: a heading numbered without a dot, as a rules reference numbers its topics (3.1, 3.2 ... below)."""
 SEE_RE = re.compile(r"^\s*See\s*:?\s+(?P<name>[^.;:()]{1,120}?)\s*\.?\s*$")
 REDIRECT_RE = re.compile(rf"^\s*(?P<name>[^{DASHES}\n]{{1,60}}?)\s+[-{DASHES}]\s+see\s+(?P<target>[^\n]{{1,80}}?)\s*\.?\s*$", re.IGNORECASE)
 QUESTION_RE = re.compile(r"^\s*(?:\*\*|__)?\s*Q\s*[:.]\s*(?:\*\*|__)?\s*(?P<rest>.*)$", re.DOTALL)
@@ -203,7 +207,7 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
     block, text = heading.block, heading.text
     drafting.close()
     number = None
-    numbered = NUMBERED_RE.match(text) or SECTION_NUMBER_RE.match(text)
+    numbered = NUMBERED_RE.match(text) or SECTION_NUMBER_RE.match(text) or HEADING_NUMBER_RE.match(text)
     if numbered:
         number = number_key(numbered.group("number"))
         rest = (numbered.group("rest") or "").strip().rstrip(".")
@@ -256,8 +260,11 @@ def read_paragraph(drafting: Drafting, source: str, line: int) -> None:
     kept = []
     for offset, text_line in enumerate(source.split("\n")):
         see_also = SEE_ALSO_RE.match(drafting.plain(text_line))
+        related = None if see_also else RELATED_RE.match(drafting.plain(text_line))
         if see_also:
             drafting.see_also(see_also.group("names"), text_line, line + offset)
+        elif related:
+            drafting.see_also(related.group("names"), text_line, line + offset, topic=True)
         else:
             kept.append(text_line)
     if not kept:
