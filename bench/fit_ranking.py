@@ -74,7 +74,7 @@ SHIPPED = [
 ]
 IMPORTED = [
     ROOT / "bench" / "questions" / "imported-dev.jsonl", ROOT / "bench" / "questions" / "imported-dev-more.jsonl",
-    ROOT / "bench" / "questions" / "imported-dev-3.jsonl",
+    ROOT / "bench" / "questions" / "imported-dev-3.jsonl", ROOT / "bench" / "questions" / "imported-dev-ti4.jsonl",
 ]
 PAIR_DEPTH = 20
 """Wrong candidates paired with the right ones: those ranked among the first this many."""

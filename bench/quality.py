@@ -84,7 +84,10 @@ DEFAULT_QUESTIONS = [
     TESTS / "questions.jsonl", TESTS / "questions-players-dev.jsonl", TESTS / "questions-players-test.jsonl",
     TESTS / "questions-fresh-dev.jsonl", ROOT / "bench" / "questions" / "shipped-dev-more.jsonl",
 ]
-IMPORTED_QUESTIONS = [ROOT / "bench" / "questions" / "imported-dev.jsonl", ROOT / "bench" / "questions" / "imported-dev-more.jsonl"]
+IMPORTED_QUESTIONS = [
+    ROOT / "bench" / "questions" / name
+    for name in ("imported-dev.jsonl", "imported-dev-more.jsonl", "imported-dev-3.jsonl", "imported-dev-ti4.jsonl")
+]
 """Added to the default sets with --imported."""
 DEPTH = 10
 """Answers fetched per question; MRR counts ranks up to this depth."""

@@ -522,6 +522,12 @@ class TestRulesReference:
         assert entries["3.3 Tides"].see_also == ()
         assert entries["3.1 Ferry Phase"].text == "3.1 A player who cannot move must pass."
 
+    def test_topics_are_the_terms_of_a_reference_with_no_glossary(self):
+        """A reference by topics has no glossary: its topics' names, numbers aside, are the game's terms."""
+        assert draft(REFERENCE_MD).vocabulary.terms == ["ferry phase", "docks"]
+        with_glossary = REFERENCE_MD + "\n## Glossary\n\n**Skyrail** — the rail ferries ride on.\n"
+        assert draft(with_glossary).vocabulary.terms == ["skyrail"]
+
     def test_a_heading_starting_with_a_count_names_no_rules(self):
         """`2 Players` with no rules numbered 2.x under it stays an entry of its own, titled as written."""
         entries = draft("# Reference\n\n## 2 Players\n\nEach takes a ferry.\n\n## 3 Players\n\nOne takes two.\n").entries

@@ -41,6 +41,9 @@ SEE_RE = re.compile(r"^\W*See\W*(?:also\W+)?(?P<name>[^,.;(\]\[]+)")
 SENDS_TO_NUMBER_RE = re.compile(r"\bsee\s+(?:rules?\s+|sections?\s+)?\d", re.IGNORECASE)
 """`See rule 702.85`, `[See 7.5.5. Ambush](#755-ambush)`: a text that sends the reader to a numbered rule."""
 MARKUP_RE = re.compile(r"\*\*|__|[`*_]|\[([^\]]*)\]\([^)]*\)")
+TOPIC_RE = re.compile(r"^\d{1,3}\s+[^\W\d_]")
+TOPIC_NUMBER_RE = re.compile(r"^\d{1,3}\s+(?=[^\W\d_])")
+"""The title of a topic numbered without a dot (`3 Action Phase`), as a rules reference numbers them."""
 LEADING_WORDS = {"a", "an", "the", "this", "these", "those", "its", "their", "each", "any", "it", "they", "that", "such"}
 FUNCTION_WORDS = LEADING_WORDS | {
     "is", "are", "was", "be", "to", "of", "for", "in", "on", "at", "by", "with", "from", "and", "or", "as", "if", "which", "who", "when",
@@ -103,9 +106,11 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
         words = re.findall(r"\w+", fold(text))
         for size in range(1, MAX_TERM_WORDS + 1):
             used.update(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
-    for title, kind, _text, _aliases in entries:
-        term = _clean(_bare(title))
-        if kind != "term" or not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms:
+    # A reference with no glossary is often one by topics (`3 Action Phase`, `4 Active Player`): they are its glossary.
+    defined = [e for e in entries if e[1] == "term"] or [e for e in entries if TOPIC_RE.match(e[0])]
+    for title, _kind, _text, _aliases in defined:
+        term = _clean(_bare(TOPIC_NUMBER_RE.sub("", title)))
+        if not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms:
             continue
         if " ".join(re.findall(r"\w+", term)) in used:
             continue  # another game's word too
