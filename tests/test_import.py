@@ -490,6 +490,10 @@ RELATED TOPICS: Docks, Tides of Skyrail
 A dock holds two ferries.
 
 4.1 A full dock takes no ferry.
+
+## 5 HARBOUR MASTER
+
+5.1 The harbour master settles disputes.
 """
 
 
@@ -499,7 +503,7 @@ class TestRulesReference:
 
     def test_a_topic_and_its_short_rules_are_one_entry_numbered_once(self):
         entries = draft(REFERENCE_MD).entries
-        assert [e.title for e in entries] == ["3 Ferry Phase", "4 Docks"]
+        assert [e.title for e in entries] == ["3 Ferry Phase", "4 Docks", "5.1 Harbour Master"]
         assert entries[0].text.split("\n\n")[:4] == [
             "Each player moves a ferry in turn.",
             "**3.1** A player who cannot move must pass.",
@@ -508,9 +512,15 @@ class TestRulesReference:
         ]
         assert "**3.3** A ferry never moves at low tide." in entries[0].text
 
+    def test_a_number_in_bold_is_shown_once_and_no_text_becomes_a_list(self):
+        document = REFERENCE_MD.replace("3.1 A player", "**3.1** A player").replace("3.2 A passed", "3.2 - A passed")
+        paragraphs = draft(document).entries[0].text.split("\n\n")
+        assert "**3.1** A player who cannot move must pass." in paragraphs
+        assert "**3.2** 3.2 - A passed player takes no more turns." in paragraphs  # not `- A passed ...`: a list
+
     def test_related_topics_are_the_topics_see_also_not_its_last_rules_text(self):
         result = draft(REFERENCE_MD)
-        ferry, docks = result.entries
+        ferry, docks, _master = result.entries
         assert ferry.see_also == (docks.id,)
         assert "RELATED" not in ferry.text.upper()
         assert [text for _line, text in result.unresolved] == ["Tides of Skyrail"]
@@ -522,16 +532,45 @@ class TestRulesReference:
         assert entries["3.3 Tides"].see_also == ()
         assert entries["3.1 Ferry Phase"].text == "3.1 A player who cannot move must pass."
 
+    @pytest.mark.usefixtures("apart")
+    def test_plain_text_reads_it_alike(self):
+        """Taken out of a PDF, every heading a line of its own: a sub-heading's rules take its name, and the Related
+        topics line (a short line, read as a heading) still links the topic."""
+        plain = REFERENCE_MD.replace("### ", "").replace("## ", "")
+        entries = by_title(draft(plain, markdown=False))
+        assert "3.3 Tides" in entries and "3.1 Ferry Phase" in entries
+        assert entries["3 Ferry Phase"].see_also == (entries["4 Docks"].id,)
+
+    def test_related_topics_of_a_glossary_stay_with_each_entry(self):
+        """In a glossary of lead-ins, each entry's Related topics line is that entry's: no topic is numbered."""
+        document = (
+            "# Reference\n\n## A\n\n**Anchor** — An anchored ferry cannot move.\n\nRelated topics: Tide\n\n"
+            "**Action** — On your turn you take one action.\n\nRelated topics: Turn\n\n"
+            "## T\n\n**Tide** — The sea rises.\n\n**Turn** — Each player in turn.\n"
+        )
+        entries = by_title(draft(document))
+        assert entries["Anchor"].see_also == (entries["Tide"].id,)
+        assert entries["Action"].see_also == (entries["Turn"].id,)
+
     def test_topics_are_the_terms_of_a_reference_with_no_glossary(self):
-        """A reference by topics has no glossary: its topics' names, numbers aside, are the game's terms."""
-        assert draft(REFERENCE_MD).vocabulary.terms == ["ferry phase", "docks"]
+        """A reference by topics has no glossary: its topics' names, numbers aside, are the game's terms; not a
+        heading starting with a count that has no rules under it, nor a part of a long topic."""
+        document = REFERENCE_MD + "\n## 10 Minute Quickstart\n\nDeal the ferries and start.\n"
+        document += "\n## 6 STORMS\n\n" + "A storm sinks the weakest ferry of every harbour it passes. " * 30 + "\n\n"
+        document += "A sunk ferry goes back to the box. " * 30 + "\n\n6.1 A storm ends at dusk.\n"
+        assert draft(document).vocabulary.terms == ["ferry phase", "docks", "harbour master", "storms"]
+        assert draft(REFERENCE_MD.replace("## 5 HARBOUR MASTER", "## HARBOUR MASTER")).vocabulary.terms == []  # two topics
         with_glossary = REFERENCE_MD + "\n## Glossary\n\n**Skyrail** — the rail ferries ride on.\n"
         assert draft(with_glossary).vocabulary.terms == ["skyrail"]
 
     def test_a_heading_starting_with_a_count_names_no_rules(self):
-        """`2 Players` with no rules numbered 2.x under it stays an entry of its own, titled as written."""
+        """`2 Players` with no rules numbered 2.x under it stays an entry of its own, titled as written; a later
+        heading starting with a topic's number renames no topic."""
         entries = draft("# Reference\n\n## 2 Players\n\nEach takes a ferry.\n\n## 3 Players\n\nOne takes two.\n").entries
         assert [(e.title, e.text) for e in entries] == [("2 Players", "Each takes a ferry."), ("3 Players", "One takes two.")]
+        later = REFERENCE_MD + "\n## 9 SETUP\n\n9.1 Deal the ferries.\n\n### 3 PLAYERS\n\nRemove one ferry.\n"
+        assert draft(later).entries[0].title == "3 Ferry Phase"
+        assert "players" not in draft(later).vocabulary.terms
 
 
 class TestCommand:

@@ -3,6 +3,7 @@ gone listed and kept, restated entries left byte for byte, and a new edition dat
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -297,6 +298,27 @@ class TestReimport:
         assert self.left(game) == []
         assert "**7.1.1** A switch sends a train left or right." in entries(game)["skyrail-7-1-switches"].text
         assert "0 added, 2 unchanged, 0 gone" in run_import(run_cli, game).stderr
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    def test_a_related_topics_line_once_text_of_the_last_rule_does_not_keep_it(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """A document drafted before `Related topics:` lines were links, when that line was text of the topic's last
+        rule: the rule's draft is removed as joined all the same, and the joined draft links to what the line names."""
+        from rulebot.corpus import importing
+
+        numbered = self.NUMBERED.replace("returns to where it was.\n", "returns to where it was.\n\nRelated topics: Bridges\n")
+        monkeypatch.setattr(self, "NUMBERED", numbered)
+        monkeypatch.setattr(importing, "RELATED_RE", re.compile(r"(?!)"))  # the line read as text, as it was
+        path = self.drafted_before_joining(run_cli, game, monkeypatch)
+        assert "returns to where it was.\n\nRelated topics: Bridges" in path.read_text(encoding="utf-8")
+        monkeypatch.undo()
+        monkeypatch.setattr(self, "NUMBERED", numbered)
+        from rulebot.corpus import shaping
+
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 40)
+        result = run_import(run_cli, game)
+        assert "4 removed as joined with their rule's family" in result.stderr, result.stderr
+        assert self.left(game) == []
+        assert entries(game)["skyrail-7-1-switches"].see_also == ("skyrail-7-2-bridges",)
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
     @pytest.mark.parametrize(

@@ -320,10 +320,11 @@ class Drafting:
         Related topics, after its last rule), for the first draft of the topic: the innermost numbered heading's,
         else the innermost heading's."""
         target = self.current if self.current is not None else (self.pending or (self.drafts[-1] if self.drafts else None))
-        if topic:
-            heading = next((h for h in reversed(self.headings) if h.number and h.first), None)
-            heading = heading or next((h for h in reversed(self.headings) if h.first), None)
-            target = heading.first if heading else target
+        last = self.current
+        if topic and last is not None and last.number:
+            # After a topic's last numbered rule: the topic's, the nearest numbered heading its number is under.
+            under = next((h.number for h in reversed(self.all_headings) if h.number and last.number.startswith(h.number + ".")), None)
+            target = self.numbers.get(under, target) if under else target
         if target is None:
             return
         if target is self.pending:
@@ -345,9 +346,9 @@ class Drafting:
         parent = parent_number(number)
         while parent:
             if parent in self.number_names:
-                inner = self.headings[-1] if self.headings else None
-                if inner and inner.number is None and any(h.number == parent for h in self.headings[:-1]):
-                    # Under an unnumbered heading inside the topic (`1 Abilities` > `Costs` > 1.10): the nearer name.
+                # Under an unnumbered heading after the topic's (`1 Abilities`, `Costs`, 1.10): the nearer name.
+                inner = next((h for h in reversed(self.all_headings) if h.number or h is not self.title_heading), None)
+                if inner and inner.number is None and next((h.number for h in reversed(self.all_headings) if h.number), None) == parent:
                     return f"{shown} {self.title(inner.title)}"
                 return f"{shown} {self.number_names[parent]}"
             parent = parent_number(parent)
@@ -514,7 +515,9 @@ class Drafting:
                 if slug != self.game.slug:
                     others.extend(f"{e.title}\n{e.text}" for e in self.corpus.entries_of(slug))
                     others.extend(game.terms)
-        result.vocabulary = glossary.propose(((e.title, e.kind, e.text, e.aliases) for e in result.entries), others)
+        under = {parent_number(number) for number in self.numbers}  # a reference's topics: `3 Action Phase` over 3.1, 3.2
+        topics = [h.title for h in self.all_headings if h.number and h.number in under and glossary.TOPIC_NUMBER_RE.match(h.title)]
+        result.vocabulary = glossary.propose(((e.title, e.kind, e.text, e.aliases) for e in result.entries), others, topics)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:
         """The draft (or existing entry id) a reference names, or None."""

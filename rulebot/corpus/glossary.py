@@ -17,7 +17,7 @@ which game a question is about.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,9 +41,10 @@ SEE_RE = re.compile(r"^\W*See\W*(?:also\W+)?(?P<name>[^,.;(\]\[]+)")
 SENDS_TO_NUMBER_RE = re.compile(r"\bsee\s+(?:rules?\s+|sections?\s+)?\d", re.IGNORECASE)
 """`See rule 702.85`, `[See 7.5.5. Ambush](#755-ambush)`: a text that sends the reader to a numbered rule."""
 MARKUP_RE = re.compile(r"\*\*|__|[`*_]|\[([^\]]*)\]\([^)]*\)")
-TOPIC_RE = re.compile(r"^\d{1,3}\s+[^\W\d_]")
 TOPIC_NUMBER_RE = re.compile(r"^\d{1,3}\s+(?=[^\W\d_])")
-"""The title of a topic numbered without a dot (`3 Action Phase`), as a rules reference numbers them."""
+"""The number of a topic's title (`3 Action Phase`)."""
+MIN_TOPICS = 3
+"""A document with fewer numbered topics (with rules under them) is no reference by topics."""
 LEADING_WORDS = {"a", "an", "the", "this", "these", "those", "its", "their", "each", "any", "it", "they", "that", "such"}
 FUNCTION_WORDS = LEADING_WORDS | {
     "is", "are", "was", "be", "to", "of", "for", "in", "on", "at", "by", "with", "from", "and", "or", "as", "if", "which", "who", "when",
@@ -64,8 +65,10 @@ class Vocabulary:
         return bool(self.synonyms or self.terms)
 
 
-def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: Iterable[str] = ()) -> Vocabulary:
-    """The vocabulary of a game's drafts, given as (title, kind, text, aliases); `others`: the other games' texts and terms."""
+def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: Iterable[str] = (), topics: Sequence[str] = ()) -> Vocabulary:
+    """The vocabulary of a game's drafts, given as (title, kind, text, aliases); `others`: the other games' texts and terms;
+    `topics`: the titles of the document's numbered topics (`3 Action Phase`), its terms when it has no glossary
+    (and MIN_TOPICS of them at least)."""
     entries = list(entries)
     found = Vocabulary()
     seen: set[str] = set()
@@ -106,10 +109,9 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
         words = re.findall(r"\w+", fold(text))
         for size in range(1, MAX_TERM_WORDS + 1):
             used.update(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
-    # A reference with no glossary is often one by topics (`3 Action Phase`, `4 Active Player`): they are its glossary.
-    defined = [e for e in entries if e[1] == "term"] or [e for e in entries if TOPIC_RE.match(e[0])]
-    for title, _kind, _text, _aliases in defined:
-        term = _clean(_bare(TOPIC_NUMBER_RE.sub("", title)))
+    defined = [title for title, kind, _text, _aliases in entries if kind == "term"] or [TOPIC_NUMBER_RE.sub("", t) for t in topics if len(topics) >= MIN_TOPICS]
+    for title in defined:
+        term = _clean(_bare(title))
         if not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms:
             continue
         if " ".join(re.findall(r"\w+", term)) in used:

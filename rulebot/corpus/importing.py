@@ -185,11 +185,14 @@ def read_heading(drafting: Drafting, block: Block, is_title: bool) -> None:
 
 
 def see_also_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
-    """`See also X` as a heading: references of the draft in progress."""
+    """`See also X` (or `Related topics: X`, a line of plain text read as a heading) as a heading: references of
+    the draft in progress (of its topic)."""
     found = SEE_ALSO_RE.match(heading.text)
-    if found is None:
+    related = None if found else RELATED_RE.match(heading.block.text)
+    if found is None and related is None:
         return False
-    drafting.see_also(found.group("names"), heading.block.source, heading.block.line)
+    names = (found or related).group("names")  # type: ignore[union-attr]
+    drafting.see_also(names, heading.block.source, heading.block.line, topic=related is not None)
     return True
 
 
@@ -207,7 +210,9 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
     block, text = heading.block, heading.text
     drafting.close()
     number = None
-    numbered = NUMBERED_RE.match(text) or SECTION_NUMBER_RE.match(text) or HEADING_NUMBER_RE.match(text)
+    numbered = NUMBERED_RE.match(text) or SECTION_NUMBER_RE.match(text)
+    if numbered is None and (bare := HEADING_NUMBER_RE.match(text)) and number_key(bare.group("number")) not in drafting.number_names:
+        numbered = bare  # a topic's number, unless a topic has it already (`9 Setup` > `3 Players` after `3 Ferry Phase`)
     if numbered:
         number = number_key(numbered.group("number"))
         rest = (numbered.group("rest") or "").strip().rstrip(".")

@@ -131,7 +131,9 @@ def _family_text(head: str, name: str, family: list[Draft], names: dict[str, str
             own = names.get(draft.number or "", "")
             label = shown_number(draft.number or "") + (f" {own}" if own and fold(own) != fold(name) else "")
             if pieces:  # a rule written as a paragraph starting with its number (`3.1 During ...`): numbered once
-                pieces[0] = re.sub(rf"^\s*{re.escape(shown_number(draft.number or ''))}\.?\s+(?=\S)", "", pieces[0], count=1, flags=re.IGNORECASE)
+                number = re.escape(shown_number(draft.number or ""))
+                bare = re.sub(rf"^\s*(\*\*|__)?{number}\.?\1?\s+(?=\S)", "", pieces[0], count=1, flags=re.IGNORECASE)
+                pieces[0] = bare if _plain_paragraph(bare) else pieces[0]
             if draft.held or not pieces or not _plain_paragraph(pieces[0]):
                 pieces, piece_lines = [f"**{label}**", *pieces], [draft.line, *piece_lines]
             else:
