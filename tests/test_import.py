@@ -517,6 +517,43 @@ class TestRulesReference:
         paragraphs = draft(document).entries[0].text.split("\n\n")
         assert "**3.1** A player who cannot move must pass." in paragraphs
         assert "**3.2** 3.2 - A passed player takes no more turns." in paragraphs  # not `- A passed ...`: a list
+        named = draft(REFERENCE_MD.replace("3.1 A player", "**3.1 Passing:** A player")).entries[0].text.split("\n\n")
+        assert named[1:3] == ["**3.1**", "**Passing:** A player who cannot move must pass."]
+
+    def test_a_heading_starting_with_a_topics_number_is_no_topic(self):
+        """`4 Players` before the topic `4 Docks`: the topic is the heading with rules 4.x under it."""
+        document = REFERENCE_MD.replace("## 3 FERRY PHASE", "## 4 Players\n\nUse the small board.\n\n## 3 FERRY PHASE")
+        result = draft(document)
+        assert [e.title for e in result.entries] == ["4 Players", "3 Ferry Phase", "4 Docks", "5.1 Harbour Master"]
+        assert "**4.1** A full dock takes no ferry." in result.entries[2].text
+        assert result.vocabulary.terms == ["ferry phase", "docks", "harbour master"]
+
+    def test_a_topic_of_one_paragraph_in_the_topics_order_is_one(self):
+        """`4 Docks` with no rule of its own, between topics 3 and 5, is a topic (a term); `10 Minutes` is not."""
+        document = REFERENCE_MD.replace("4.1 A full dock takes no ferry.\n", "").replace("## 5 HARBOUR", "## 10 Minutes\n\nPlay fast.\n\n## 5 HARBOUR")
+        document += "\n## 6 TIDES\n\n6.1 Tides turn at noon.\n"
+        assert draft(document).vocabulary.terms == ["ferry phase", "docks", "harbour master", "tides"]
+
+    def test_related_topics_after_an_example_or_in_the_rules_paragraph_go_to_the_topic(self):
+        example = REFERENCE_MD.replace("RELATED TOPICS:", "### EXAMPLE\n\nA ferry waits at dock 3.\n\nRELATED TOPICS:")
+        inline = REFERENCE_MD.replace("3.3 A ferry never moves at low tide.\n\nRELATED", "3.3 A ferry never moves at low tide.\nRELATED")
+        for document in (example, inline):
+            entries = by_title(draft(document))
+            assert entries["3 Ferry Phase"].see_also == (entries["4 Docks"].id,), document
+            assert "RELATED" not in entries["3 Ferry Phase"].text.upper()
+
+    def test_a_related_topics_line_wrapped_in_plain_text_is_read_whole(self):
+        plain = REFERENCE_MD.replace("### ", "").replace("## ", "").replace("RELATED TOPICS: Docks, Tides of Skyrail", "RELATED TOPICS: Tides of\nSkyrail, Docks")
+        result = draft(plain, markdown=False)
+        entries = by_title(result)
+        assert entries["3 Ferry Phase"].see_also == (entries["4 Docks"].id,)
+        assert [text for _line, text in result.unresolved] == ["Tides of Skyrail"]
+
+    @pytest.mark.usefixtures("apart")
+    def test_rules_under_an_unnumbered_heading_of_a_numbered_chapter_keep_the_chapters_name(self):
+        """Not a reference by topics (`## 1. BASICS`, with a dot): `### Overview` does not name rule 1.1, as before."""
+        entries = draft("# Reference\n\n## 1. BASICS\n\n### Overview\n\n1.1 A ferry moves.\n\n1.2 A dock waits.\n").entries
+        assert [e.title for e in entries] == ["1.1 Basics", "1.2 Basics"]
 
     def test_related_topics_are_the_topics_see_also_not_its_last_rules_text(self):
         result = draft(REFERENCE_MD)

@@ -44,6 +44,8 @@ SEE_SENTENCE_RE = re.compile(r"(?:^|(?<=[.!?])\s+)See(?:\s+also)?\s+(?P<name>[A-
 """`See Attack.` as a sentence of a paragraph (a paragraph that is only that is a redirect or See also)."""
 PAREN_SEE_RE = re.compile(r"\(\s*see\s+(?P<name>[^()]{1,60}?)\s*\)", re.IGNORECASE)
 ANCHOR_RE = re.compile(r"\]\((?P<anchor>#[^)\s]+)\)")
+MIN_TOPICS = 3
+"""Fewer topics (`3 Action Phase` over 3.1...) make no reference by topics: no other topic, no names as terms."""
 KIND_WORDS = (
     # Innermost section first: the first component naming one of these gives the kind.
     (("errata", "erratum", "corrections"), "errata"),
@@ -257,6 +259,10 @@ class Drafting:
         """The draft taking the text now read."""
         self.title_heading: Heading | None = None
         """The document's title."""
+        self.topics: dict[int, str] = {}
+        """The document's topics (`3 Action Phase`, rulebot.corpus.importing.find_topics): their numbers by line."""
+        self.topic: str | None = None
+        """The number of the last topic read."""
         self.number_names: dict[str, str] = {}
         """The name of each titled rule or section number (`702.19. Trample`)."""
         self.numbers: dict[str, Draft] = {}
@@ -320,11 +326,8 @@ class Drafting:
         Related topics, after its last rule), for the first draft of the topic: the innermost numbered heading's,
         else the innermost heading's."""
         target = self.current if self.current is not None else (self.pending or (self.drafts[-1] if self.drafts else None))
-        last = self.current
-        if topic and last is not None and last.number:
-            # After a topic's last numbered rule: the topic's, the nearest numbered heading its number is under.
-            under = next((h.number for h in reversed(self.all_headings) if h.number and last.number.startswith(h.number + ".")), None)
-            target = self.numbers.get(under, target) if under else target
+        if topic and self.topic and any(number.startswith(self.topic + ".") for number in self.numbers):
+            target = self.numbers[self.topic]  # after the rules of a topic (`3 Action Phase`, 3.1...): the topic's
         if target is None:
             return
         if target is self.pending:
@@ -346,9 +349,9 @@ class Drafting:
         parent = parent_number(number)
         while parent:
             if parent in self.number_names:
-                # Under an unnumbered heading after the topic's (`1 Abilities`, `Costs`, 1.10): the nearer name.
+                # A topic's rule under an unnumbered heading after the topic's (`1 Abilities`, `Costs`, 1.10): its name.
                 inner = next((h for h in reversed(self.all_headings) if h.number or h is not self.title_heading), None)
-                if inner and inner.number is None and next((h.number for h in reversed(self.all_headings) if h.number), None) == parent:
+                if parent == self.topic and inner and inner.number is None:
                     return f"{shown} {self.title(inner.title)}"
                 return f"{shown} {self.number_names[parent]}"
             parent = parent_number(parent)
@@ -515,8 +518,7 @@ class Drafting:
                 if slug != self.game.slug:
                     others.extend(f"{e.title}\n{e.text}" for e in self.corpus.entries_of(slug))
                     others.extend(game.terms)
-        under = {parent_number(number) for number in self.numbers}  # a reference's topics: `3 Action Phase` over 3.1, 3.2
-        topics = [h.title for h in self.all_headings if h.number and h.number in under and glossary.TOPIC_NUMBER_RE.match(h.title)]
+        topics = [h.title for h in self.all_headings if h.number in self.topics.values()] if len(self.topics) >= MIN_TOPICS else []
         result.vocabulary = glossary.propose(((e.title, e.kind, e.text, e.aliases) for e in result.entries), others, topics)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:

@@ -47,7 +47,7 @@ from rulebot.corpus.documents import (
     text_blocks,
     title_like,
 )
-from rulebot.corpus.drafts import ANCHOR_RE, Draft, Drafting, Heading, Imported
+from rulebot.corpus.drafts import ANCHOR_RE, MIN_TOPICS, Draft, Drafting, Heading, Imported
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
 
@@ -122,6 +122,7 @@ def walk(drafting: Drafting, blocks: list[Block]) -> None:
     """Each block in turn: a heading through HEADING_STEPS, each piece of a paragraph through PARAGRAPH_STEPS,
     anything else (a list, a table, code) as text of the draft in progress."""
     top = [b for b in blocks if b.kind == "heading" and b.level <= 1]
+    drafting.topics = find_topics(blocks)
     for block in blocks:
         if block.kind == "heading":
             is_title = block.level == 0 or (drafting.markdown and block.level == 1 and len(top) == 1)
@@ -131,6 +132,41 @@ def walk(drafting: Drafting, blocks: list[Block]) -> None:
                 read_paragraph(drafting, part, line)
         else:
             drafting.add_text(block.source, block.line)
+
+
+def find_topics(blocks: list[Block]) -> dict[int, str]:
+    """The headings that are a rules reference's topics, by line, with their numbers: a heading numbered without a
+    dot (`3 Action Phase`) with rules numbered under it (3.1, 3.2) before the next such heading; and, once
+    MIN_TOPICS have rules, each other heading so numbered at their levels that comes in their order (a topic of
+    one paragraph, `29 Defender` after 28). Not a heading starting with a count (`2 Players`, `10 Minute Quickstart`)."""
+    candidates = {
+        b.line: number_key(found.group("number"))
+        for b in blocks
+        if b.kind == "heading" and not NUMBERED_RE.match(b.text) and not SECTION_NUMBER_RE.match(b.text) and (found := HEADING_NUMBER_RE.match(b.text))
+    }
+    levels = {b.line: b.level for b in blocks if b.line in candidates}
+    ruled: dict[int, str] = {}
+    last: int | None = None
+    for block in blocks:
+        if block.line in candidates:
+            last = block.line
+        elif last is not None and last not in ruled and block.kind in ("para", "heading"):
+            for text_line in (block.text if block.kind == "heading" else block.source).split("\n"):
+                rule = NUMBERED_RE.match(text_line)
+                if rule and number_key(rule.group("number")).startswith(candidates[last] + "."):
+                    ruled[last] = candidates[last]
+                    break
+    if len(ruled) < MIN_TOPICS:
+        return ruled
+    topics: dict[int, str] = {}
+    at_levels = {levels[line] for line in ruled}
+    previous = 0
+    for line, number in candidates.items():
+        # A topic with no rules of its own comes in the topics' order: `29 Defender` right after 28.
+        if line in ruled or (levels[line] in at_levels and int(number) == previous + 1 and number not in ruled.values()):
+            topics[line] = number
+            previous = int(number)
+    return topics
 
 
 def segments(block: Block, markdown: bool) -> Iterator[tuple[str, int]]:
@@ -211,8 +247,9 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
     drafting.close()
     number = None
     numbered = NUMBERED_RE.match(text) or SECTION_NUMBER_RE.match(text)
-    if numbered is None and (bare := HEADING_NUMBER_RE.match(text)) and number_key(bare.group("number")) not in drafting.number_names:
-        numbered = bare  # a topic's number, unless a topic has it already (`9 Setup` > `3 Players` after `3 Ferry Phase`)
+    if numbered is None and block.line in drafting.topics:
+        numbered = HEADING_NUMBER_RE.match(text)
+        drafting.topic = drafting.topics[block.line]
     if numbered:
         number = number_key(numbered.group("number"))
         rest = (numbered.group("rest") or "").strip().rstrip(".")
@@ -262,23 +299,26 @@ class Paragraph:
 
 def read_paragraph(drafting: Drafting, source: str, line: int) -> None:
     """A paragraph's See also lines as references, then the rest given to the first step of PARAGRAPH_STEPS that takes it."""
-    kept = []
+    kept: list[str] = []
+    related: list[str] = []
+    """A Related topics line and the lines after it (a wrapped one), read once the rest is: they end a topic."""
     for offset, text_line in enumerate(source.split("\n")):
-        see_also = SEE_ALSO_RE.match(drafting.plain(text_line))
-        related = None if see_also else RELATED_RE.match(drafting.plain(text_line))
+        see_also = None if related else SEE_ALSO_RE.match(drafting.plain(text_line))
         if see_also:
             drafting.see_also(see_also.group("names"), text_line, line + offset)
-        elif related:
-            drafting.see_also(related.group("names"), text_line, line + offset, topic=True)
+        elif related or RELATED_RE.match(drafting.plain(text_line)):
+            related.append(text_line)
         else:
             kept.append(text_line)
-    if not kept:
-        return
-    source = "\n".join(kept)
-    seen = Paragraph(source, kept, " ".join(drafting.plain(source).split()), line)
-    for _name, step in PARAGRAPH_STEPS:
-        if step(drafting, seen):
-            return
+    if kept:
+        source = "\n".join(kept)
+        seen = Paragraph(source, kept, " ".join(drafting.plain(source).split()), line)
+        next((True for _name, step in PARAGRAPH_STEPS if step(drafting, seen)), None)
+    if related:
+        written = " ".join(related)
+        found = RELATED_RE.match(drafting.plain(written))
+        assert found is not None
+        drafting.see_also(found.group("names"), written, line + len(kept), topic=True)
 
 
 def redirect(drafting: Drafting, paragraph: Paragraph) -> bool:

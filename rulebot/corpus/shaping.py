@@ -42,6 +42,8 @@ LABEL_WORDS = 7
 """Words of a part's first sentence that make its title when it has no lead of its own."""
 ITEM_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 LEAD_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?(?P<lead>[^:*_\n]{1,50}?)(?:\*\*|__)?\s*(?::|\s[—–]\s)")
+BLOCK_START_RE = re.compile(r"^(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|>|#{1,6}(?:\s|$)|\||```|~~~|(?:[-*_]\s*){3,}$)")
+"""What starts a Markdown block other than a paragraph: a list item, quote, heading, table row, fence, thematic break."""
 MARKUP_RE = re.compile(r"\*\*|__|\[([^\]]*)\]\([^)]*\)|[`*_]")
 
 
@@ -132,8 +134,9 @@ def _family_text(head: str, name: str, family: list[Draft], names: dict[str, str
             label = shown_number(draft.number or "") + (f" {own}" if own and fold(own) != fold(name) else "")
             if pieces:  # a rule written as a paragraph starting with its number (`3.1 During ...`): numbered once
                 number = re.escape(shown_number(draft.number or ""))
-                bare = re.sub(rf"^\s*(\*\*|__)?{number}\.?\1?\s+(?=\S)", "", pieces[0], count=1, flags=re.IGNORECASE)
-                pieces[0] = bare if _plain_paragraph(bare) else pieces[0]
+                # `3.1 text`, `**3.1** text`, `**3.1 Name:** text` (the name kept in bold)
+                bare = re.sub(rf"^\s*(?:(\*\*|__){number}\.?\1\s+|{number}\.?\s+|(\*\*|__){number}\.?\s+)(?=\S)", r"\2", pieces[0], count=1, flags=re.IGNORECASE)
+                pieces[0] = pieces[0] if BLOCK_START_RE.match(bare) else bare  # (`3.2 - text` would become a list)
             if draft.held or not pieces or not _plain_paragraph(pieces[0]):
                 pieces, piece_lines = [f"**{label}**", *pieces], [draft.line, *piece_lines]
             else:

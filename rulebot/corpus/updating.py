@@ -407,9 +407,7 @@ def _removable_as_joined(
             continue  # (`revised`: an import with --edition writes it)
         if any(fold(one_line(alias)) not in claimed for alias in split_list(header(raw, "aliases"))):
             continue
-        # (a `Related topics:` line was text of a topic's last rule before it was the topic's links)
-        own = [line for line in raw.body if not line.startswith("Draft note:") and not importing.RELATED_RE.match(line)]
-        if one_line("\n".join(own)) == one_line(text):
+        if one_line("\n".join(line for line in raw.body if not line.startswith("Draft note:"))) == one_line(text):
             found.add(raw.id)
     if not found:
         return found
