@@ -339,6 +339,23 @@ class TestReaderOfBytes:
             assert "\n" not in str(exc)
         # (a flip in bytes no read looks at, or in a value's text, can leave the index readable: no error then)
 
+    def test_a_damaged_block_whose_error_spans_lines_is_one_line(self, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch):
+        """An unpickler's message can hold a line break ("... was encountered,\nbut no persistent_load ..."): which
+        bytes a flipped bit lands in depends on how zlib deflated them, so it is made here, not left to chance."""
+        import pickle
+
+        from rulebot.index import whoosh_format
+
+        def broken(_data: bytes):
+            raise pickle.UnpicklingError("A load persistent id instruction was encountered,\nbut no persistent_load function was specified.")
+            yield  # a generator, as posting_blocks is
+
+        monkeypatch.setattr(whoosh_format, "posting_blocks", broken)
+        with pytest.raises(IndexFormatError) as raised:
+            self.read_all(IndexReader.open(None, "MAIN", self.contents()))
+        assert str(raised.value).startswith("damaged postings (UnpicklingError: A load persistent id instruction was encountered, but")
+        assert "\n" not in str(raised.value)
+
     def test_a_document_number_out_of_range_is_an_index_error(self, fresh_cache: Path):
         """A negative number no longer counts from the end (another document's length), in the reader or the scorer."""
         reader = IndexReader.open(None, "MAIN", self.contents())

@@ -71,7 +71,8 @@ damaged files from being opened (rulebot.index.sealed); files given as bytes hav
 
 
 def _damaged(what: str, exc: BaseException) -> IndexFormatError:
-    return IndexFormatError(f"damaged {what} ({type(exc).__name__}: {exc})"[:300])
+    # On one line: an unpickler's message may hold a line break, and the error is one line of `rulebot` output.
+    return IndexFormatError(f"damaged {what} ({type(exc).__name__}: {' '.join(str(exc).split())})"[:300])
 
 
 class IndexReader:
