@@ -322,9 +322,8 @@ class Drafting:
         self.scan(self.current, source, line)
 
     def see_also(self, names: str, source: str, line: int, topic: bool = False) -> None:
-        """A See also line's references, for the draft in progress (else the last one); with `topic` (a topic's
-        Related topics, after its last rule), for the first draft of the topic: the innermost numbered heading's,
-        else the innermost heading's."""
+        """A See also line's references, for the draft in progress (else the last one); with `topic` (a `Related
+        topics:` line), once the rules of the last topic read are, for that topic's draft."""
         target = self.current if self.current is not None else (self.pending or (self.drafts[-1] if self.drafts else None))
         if topic and self.topic and any(number.startswith(self.topic + ".") for number in self.numbers):
             target = self.numbers[self.topic]  # after the rules of a topic (`3 Action Phase`, 3.1...): the topic's
@@ -518,7 +517,7 @@ class Drafting:
                 if slug != self.game.slug:
                     others.extend(f"{e.title}\n{e.text}" for e in self.corpus.entries_of(slug))
                     others.extend(game.terms)
-        topics = [h.title for h in self.all_headings if h.number in self.topics.values()] if len(self.topics) >= MIN_TOPICS else []
+        topics = [strip_number(h.title) for h in self.all_headings if h.number in self.topics.values()] if len(self.topics) >= MIN_TOPICS else []
         result.vocabulary = glossary.propose(((e.title, e.kind, e.text, e.aliases) for e in result.entries), others, topics)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:

@@ -41,8 +41,6 @@ SEE_RE = re.compile(r"^\W*See\W*(?:also\W+)?(?P<name>[^,.;(\]\[]+)")
 SENDS_TO_NUMBER_RE = re.compile(r"\bsee\s+(?:rules?\s+|sections?\s+)?\d", re.IGNORECASE)
 """`See rule 702.85`, `[See 7.5.5. Ambush](#755-ambush)`: a text that sends the reader to a numbered rule."""
 MARKUP_RE = re.compile(r"\*\*|__|[`*_]|\[([^\]]*)\]\([^)]*\)")
-TOPIC_NUMBER_RE = re.compile(r"^\d{1,3}\s+(?=[^\W\d_])")
-"""The number of a topic's title (`3 Action Phase`)."""
 LEADING_WORDS = {"a", "an", "the", "this", "these", "those", "its", "their", "each", "any", "it", "they", "that", "such"}
 FUNCTION_WORDS = LEADING_WORDS | {
     "is", "are", "was", "be", "to", "of", "for", "in", "on", "at", "by", "with", "from", "and", "or", "as", "if", "which", "who", "when",
@@ -65,7 +63,8 @@ class Vocabulary:
 
 def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: Iterable[str] = (), topics: Sequence[str] = ()) -> Vocabulary:
     """The vocabulary of a game's drafts, given as (title, kind, text, aliases); `others`: the other games' texts and terms;
-    `topics`: the titles of the document's numbered topics (`3 Action Phase`), its terms when it has no glossary."""
+    `topics`: the names of the document's numbered topics (`Action Phase` of `3 Action Phase`), its terms when it has
+    no glossary."""
     entries = list(entries)
     found = Vocabulary()
     seen: set[str] = set()
@@ -106,7 +105,7 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
         words = re.findall(r"\w+", fold(text))
         for size in range(1, MAX_TERM_WORDS + 1):
             used.update(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
-    defined = [title for title, kind, _text, _aliases in entries if kind == "term"] or [TOPIC_NUMBER_RE.sub("", t) for t in topics]
+    defined = [title for title, kind, _text, _aliases in entries if kind == "term"] or list(topics)
     for title in defined:
         term = _clean(_bare(title))
         if not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms:

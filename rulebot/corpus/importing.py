@@ -223,12 +223,11 @@ def read_heading(drafting: Drafting, block: Block, is_title: bool) -> None:
 def see_also_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
     """`See also X` (or `Related topics: X`, a line of plain text read as a heading) as a heading: references of
     the draft in progress (of its topic)."""
-    found = SEE_ALSO_RE.match(heading.text)
-    related = None if found else RELATED_RE.match(heading.block.text)
-    if found is None and related is None:
+    see_also = SEE_ALSO_RE.match(heading.text)
+    found = see_also or RELATED_RE.match(heading.block.text)
+    if found is None:
         return False
-    names = (found or related).group("names")  # type: ignore[union-attr]
-    drafting.see_also(names, heading.block.source, heading.block.line, topic=related is not None)
+    drafting.see_also(found.group("names"), heading.block.source, heading.block.line, topic=see_also is None)
     return True
 
 
@@ -313,7 +312,9 @@ def read_paragraph(drafting: Drafting, source: str, line: int) -> None:
     if kept:
         source = "\n".join(kept)
         seen = Paragraph(source, kept, " ".join(drafting.plain(source).split()), line)
-        next((True for _name, step in PARAGRAPH_STEPS if step(drafting, seen)), None)
+        for _name, step in PARAGRAPH_STEPS:
+            if step(drafting, seen):
+                break
     if related:
         written = " ".join(related)
         found = RELATED_RE.match(drafting.plain(written))
