@@ -534,6 +534,13 @@ class TestRulesReference:
         document += "\n## 6 TIDES\n\n6.1 Tides turn at noon.\n"
         assert draft(document).vocabulary.terms == ["ferry phase", "docks", "harbour master", "tides"]
 
+    def test_a_dotted_heading_of_a_topics_number_leaves_the_topic_its_name_and_is_no_term(self):
+        """An appendix numbered `5.` after topic 5: the topic keeps its name for its rules, and only topics are proposed as terms."""
+        document = REFERENCE_MD + "\n## APPENDIX\n\n### 5. Quick Setup\n\nLay out the board.\n"
+        result = draft(document)
+        assert [e.title for e in result.entries] == ["3 Ferry Phase", "4 Docks", "5.1 Harbour Master", "5. Quick Setup"]
+        assert result.vocabulary.terms == ["ferry phase", "docks", "harbour master"]
+
     def test_related_topics_after_an_example_or_in_the_rules_paragraph_go_to_the_topic(self):
         example = REFERENCE_MD.replace("RELATED TOPICS:", "### EXAMPLE\n\nA ferry waits at dock 3.\n\nRELATED TOPICS:")
         inline = REFERENCE_MD.replace("3.3 A ferry never moves at low tide.\n\nRELATED", "3.3 A ferry never moves at low tide.\nRELATED")

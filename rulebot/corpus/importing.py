@@ -249,6 +249,10 @@ def section_heading(drafting: Drafting, heading: HeadingBlock) -> bool:
     if numbered is None and block.line in drafting.topics:
         numbered = HEADING_NUMBER_RE.match(text)
         drafting.topic = drafting.topics[block.line]
+    elif numbered and number_key(numbered.group("number")) in drafting.topics.values():
+        # Another heading of a topic's number (an appendix's `5. Quick Setup`): the topics own their numbers, the
+        # name of their rules, what a reference to the number means, and their names as terms.
+        numbered = None
     if numbered:
         number = number_key(numbered.group("number"))
         rest = (numbered.group("rest") or "").strip().rstrip(".")
