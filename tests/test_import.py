@@ -157,6 +157,22 @@ class TestMarkdown:
         assert question.section == "Frequently Asked Questions, question 1"
         assert question.text == "No, a ferry carries a single captain.\n\nIt may carry cargo too."
 
+    def test_a_question_in_bold_under_a_heading_of_questions(self):
+        """Under a heading of questions, a paragraph all in bold that asks is an FAQ entry, its answer the paragraphs
+        after it; elsewhere a question in bold stays text."""
+        document = (
+            "# Reference\n\n## Dock\n\nA dock holds ferries.\n\n**Can a dock hold three ferries?**\n\nOnly two.\n\n"
+            "## Questions and Answers\n\n**Can a ferry wait at\na full dock?**\n\nNo. It moves on.\n\nIt may come back later.\n\n"
+            "**Who moves first at low tide?**\n\nThe harbour master.\n"
+        )
+        entries = draft(document).entries
+        assert [(e.title, e.kind) for e in entries] == [
+            ("Dock", "rule"), ("Can a ferry wait at a full dock?", "faq"), ("Who moves first at low tide?", "faq"),
+        ]
+        assert "**Can a dock hold three ferries?**" in entries[0].text
+        assert entries[1].text == "No. It moves on.\n\nIt may come back later."
+        assert entries[2].section == "Questions and Answers, question 2"
+
     def test_links_and_see_references(self):
         """A link to a heading of the document and `(see X)` become see_also."""
         entries = by_title(draft(FAQ_MD))

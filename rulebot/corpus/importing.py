@@ -7,7 +7,8 @@ heading, then each paragraph, goes through an ordered list of recognisers
 Inside a section, entries start at
 
 - bold lead-ins, `**Card name** — text` (also `Term — text` with a dash),
-- `Q:` / `A:` pairs: one FAQ entry per question,
+- `Q:` / `A:` pairs: one FAQ entry per question (under a heading of questions,
+  also a question in bold and the paragraphs after it),
 - numbered rules: `702.19b text`, or headings such as `#### 1.5.2. Title`,
 - glossary terms of plain-text documents: a short line, its definition below.
 
@@ -60,6 +61,8 @@ SEE_RE = re.compile(r"^\s*See\s*:?\s+(?P<name>[^.;:()]{1,120}?)\s*\.?\s*$")
 REDIRECT_RE = re.compile(rf"^\s*(?P<name>[^{DASHES}\n]{{1,60}}?)\s+[-{DASHES}]\s+see\s+(?P<target>[^\n]{{1,80}}?)\s*\.?\s*$", re.IGNORECASE)
 QUESTION_RE = re.compile(r"^\s*(?:\*\*|__)?\s*Q\s*[:.]\s*(?:\*\*|__)?\s*(?P<rest>.*)$", re.DOTALL)
 ANSWER_RE = re.compile(r"^\s*(?:\*\*|__)?\s*A\s*[:.]\s*(?:\*\*|__)?\s*", re.DOTALL)
+BOLD_QUESTION_RE = re.compile(r"^\s*(?P<bold>\*\*|__)(?P<rest>(?:(?!\*\*|__).)+\?)\s*(?P=bold)\s*$", re.DOTALL)
+"""`**Can I ...?**`: a paragraph all in bold that asks, as FAQ sections print their questions without `Q:`."""
 REVISION_MARK_RE = re.compile(r"^\s*(?:\\\*|\*(?=\s))\s*")
 BOLD_LEAD_RE = re.compile(
     rf"^\s*(?P<mark>(?:\\\*|\*(?=\s))\s*)?(?:\*\*|__)(?P<name>[^*_\n]{{1,80}}?)(?P<colon>[:.])?(?:\*\*|__)"
@@ -350,10 +353,13 @@ def see(drafting: Drafting, paragraph: Paragraph) -> bool:
 
 
 def question(drafting: Drafting, paragraph: Paragraph) -> bool:
-    """`Q: ...`: an FAQ entry, the question its title, and its answer when in the same paragraph."""
+    """`Q: ...`: an FAQ entry, the question its title, and its answer when in the same paragraph. Under a heading
+    of questions (KIND_WORDS: FAQ), a question in bold too, its answer the paragraphs after it."""
     found = QUESTION_RE.match(paragraph.source)
     if found is None or not found.group("rest").strip():
-        return False
+        found = BOLD_QUESTION_RE.match(paragraph.source) if drafting.kind(item=True) == "faq" else None
+        if found is None:
+            return False
     parts = re.split(r"\n(?=\s*(?:\*\*|__)?\s*A\s*[:.])", found.group("rest"), maxsplit=1)
     asked = parts[0]
     title = " ".join(drafting.plain(asked).split()).strip()
