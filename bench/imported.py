@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = next((up / "shared" / "data" for up in ROOT.parents if (up / "shared" / "data").is_dir()), ROOT.parent / "shared" / "data")
 """../shared/data: beside the checkout, or beside a folder above it (a worktree's)."""
 BENCH_DATA = ROOT / "bench" / "data"
-"""Documents the benchmarks write for themselves (bench/ti4_reference.py), never committed."""
+"""Documents the benchmarks write for themselves (bench/ti4_reference.py, bench/l5r_reference.py), never committed."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,10 @@ FITTED = (
     Imported(
         "twilight-imperium", "Twilight Imperium", "twilight-imperium-rules-reference.md", data=BENCH_DATA,
         made_by="python bench/ti4_reference.py PATH/TO/tirules  (a copy of github.com/bradleysigma/tirules)",
+    ),
+    Imported(
+        "legend-of-the-five-rings", "Legend of the Five Rings", "l5r-rules-reference.md", data=BENCH_DATA,
+        made_by="python bench/l5r_reference.py PATH/TO/Reference.vue  (of github.com/alsciende/fiveringsdb-ui)",
     ),
 )
 """The imported games the ranking is fitted on (their dev questions)."""

@@ -86,7 +86,7 @@ DEFAULT_QUESTIONS = [
 ]
 IMPORTED_QUESTIONS = [
     ROOT / "bench" / "questions" / name
-    for name in ("imported-dev.jsonl", "imported-dev-more.jsonl", "imported-dev-3.jsonl", "imported-dev-ti4.jsonl")
+    for name in ("imported-dev.jsonl", "imported-dev-more.jsonl", "imported-dev-3.jsonl", "imported-dev-ti4.jsonl", "imported-dev-l5r.jsonl")
 ]
 """Added to the default sets with --imported."""
 DEPTH = 10
