@@ -1,14 +1,15 @@
 """Write the Legend of the Five Rings: The Card Game Rules Reference as one Markdown document, from the page of a
-copy of github.com/alsciende/fiveringsdb-ui (src/components/Rules/Reference.vue: the rules reference, version 11,
+copy of github.com/alsciende/fiveringsdb-ui (src/components/Rules/Reference.vue: the rules reference, version 10,
 as the site shows it).
 
     python bench/l5r_reference.py PATH/TO/Reference.vue [OUT]   # OUT: bench/data/l5r-rules-reference.md
 
 A glossary by terms, as X-Wing's and Marvel Champions' references are: each of the page's headings a Markdown
 heading one level down (its sections `##`, its terms `###`), its paragraphs, lists and tables as Markdown, its
-links to other entries as Markdown links to their anchors, its "Related:" lines as they are, the questions of its
-Q&A appendix in bold and the card names over its errata as headings, as printed. The site's table of contents is
-left out. The document is test input for the benchmarks, never shipped nor committed (bench/data/ is
+icons as the page's own text writes them (`[military]`), its links to other entries as Markdown links to the
+anchors of the headings they name, its "Related:" lines as they are, the questions of its Q&A appendix in bold and
+the card names over its errata as headings, as printed. The site's table of contents and its summary of changes
+are left out. The document is test input for the benchmarks, never shipped nor committed (bench/data/ is
 ignored).
 """
 
@@ -19,6 +20,8 @@ import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+
+from rulebot.corpus.documents import github_anchor
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "data" / "l5r-rules-reference.md"
@@ -41,6 +44,9 @@ class _Reference(HTMLParser):
         self._text: list[str] = []
         self._cells: list[str] | None = None
         self._link: str | None = None
+        self.anchors: dict[str, str] = {}
+        """The page's id of each heading (its text before any bracket, in lower case, other characters dashes), to
+        its text: what a link names."""
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
@@ -81,6 +87,12 @@ class _Reference(HTMLParser):
             self._text.append("[")
         elif tag == "br":
             self._text.append(" ")
+        elif tag == "span" and "icon" in (found.get("class") or "").split():
+            icon = next((c for c in (found.get("class") or "").split() if c.startswith("icon-")), "")
+            self._text.append(f"[{icon.rsplit('-', 1)[-1]}]" if icon else "")
+        elif tag == "table":
+            self._end()
+            self.blocks.append(("table", 0, ""))  # a table of its own, not rows of the one before
 
     def handle_endtag(self, tag: str) -> None:
         if not self._inside:
@@ -113,7 +125,12 @@ class _Reference(HTMLParser):
             self._link = None
 
     def handle_data(self, data: str) -> None:
-        if self._inside and (self._block is not None or self._cells is not None):
+        if not self._inside:
+            return
+        if self._block is None and self._cells is None and self._lists and data.strip():
+            self._start("item", len(self._lists))  # text of a list outside its items: one more item
+            self._text.append("- ")
+        if self._block is not None or self._cells is not None:
             self._text.append(data)
 
     def _start(self, kind: str, level: int) -> None:
@@ -125,6 +142,8 @@ class _Reference(HTMLParser):
             return
         (kind, level), text = self._block, _clean("".join(self._text))
         self._block, self._text = None, []
+        if kind == "heading":
+            self.anchors[_page_anchor(text)] = text
         if kind == "question":
             kind, text = "para", f"**{text}**"
         if text.strip("-1. *"):
@@ -133,15 +152,34 @@ class _Reference(HTMLParser):
 
 def _clean(text: str) -> str:
     text = re.sub(r"\s+", " ", html.unescape(text)).strip()
-    return re.sub(r"\*\*\s*\*\*", "", text).replace("** :", "**:").replace("[ ", "[").replace(" ](", "](")
+    return text.replace("****", "").replace("** :", "**:").replace("[ ", "[").replace(" ](", "](")
 
 
-def markdown(blocks: list[tuple[str, int, str]]) -> str:
+def _page_anchor(text: str) -> str:
+    """The page's id of a heading, as its script makes it."""
+    short = text[: text.index("(")].strip() if "(" in text else text
+    return re.sub(r"(^-|-$)", "", re.sub(r"[^A-Za-z0-9_]+", "-", short.lower()))
+
+
+def _relinked(text: str, anchors: dict[str, str]) -> str:
+    """Links to the page's ids, made links to the anchors of the Markdown headings they name."""
+    def link(found: re.Match[str]) -> str:
+        heading = anchors.get(found.group(1))
+        return f"]({github_anchor(heading)})" if heading else found.group(0)
+
+    return re.sub(r"\]\(#([^)\s]+)\)", link, text)
+
+
+def markdown(blocks: list[tuple[str, int, str]], anchors: dict[str, str]) -> str:
     lines = [TITLE, ""]
     previous = ""
     for kind, level, text in blocks:
+        text = _relinked(text, anchors)
         if previous in ("item", "row") and kind != previous:
             lines.append("")  # a list or a table ends where another block starts
+        if kind == "table":
+            previous = kind  # the next row is the header of a table of its own
+            continue
         if kind == "heading":
             lines += ["#" * (level + 1) + " " + text, ""]
         elif kind == "para":
@@ -168,7 +206,7 @@ def main(argv: list[str]) -> int:
     page.close()
     out = Path(argv[1]) if len(argv) > 1 else OUT
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(markdown(page.blocks), encoding="utf-8")
+    out.write_text(markdown(page.blocks, page.anchors), encoding="utf-8")
     headings = sum(1 for kind, _level, _text in page.blocks if kind == "heading")
     print(f"wrote {out}: {headings} headings", file=sys.stderr)
     return 0

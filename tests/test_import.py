@@ -173,6 +173,26 @@ class TestMarkdown:
         assert entries[1].text == "No. It moves on.\n\nIt may come back later."
         assert entries[2].section == "Questions and Answers, question 2"
 
+    def test_a_question_in_bold_keeps_an_answer_that_begins_like_an_entry(self):
+        """The paragraph after a question is its answer, a bold lead-in or a numbered rule too: the question is
+        not left empty (and dropped) while its answer becomes an entry of its own."""
+        document = (
+            "# Toy\n\n## FAQ\n\n**Can a ferry wait?**\n\n**Yes.** It waits one round.\n\n"
+            "**When does the tide rise?**\n\n3.2 The tide rises at dusk.\n"
+        )
+        entries = draft(document).entries
+        assert [(e.title, e.kind, e.text) for e in entries] == [
+            ("Can a ferry wait?", "faq", "**Yes.** It waits one round."),
+            ("When does the tide rise?", "faq", "3.2 The tide rises at dusk."),
+        ]
+
+    def test_questions_in_bold_in_a_sub_section_of_questions_or_a_document_of_them(self):
+        """Below a heading of questions ("FAQ > Setup"), or in a document titled as one, a question in bold is one."""
+        below = draft("# Toy\n\n## FAQ\n\n### Setup\n\n**How many ferries?**\n\nTwo.\n").entries
+        assert [(e.title, e.kind, e.text) for e in below] == [("How many ferries?", "faq", "Two.")]
+        titled = draft("# Toy Game FAQ\n\n**Can a ferry wait?**\n\nYes, one round.\n").entries
+        assert [(e.title, e.kind, e.text) for e in titled] == [("Can a ferry wait?", "faq", "Yes, one round.")]
+
     def test_links_and_see_references(self):
         """A link to a heading of the document and `(see X)` become see_also."""
         entries = by_title(draft(FAQ_MD))

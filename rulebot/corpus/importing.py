@@ -48,8 +48,9 @@ from rulebot.corpus.documents import (
     text_blocks,
     title_like,
 )
-from rulebot.corpus.drafts import ANCHOR_RE, MIN_TOPICS, Draft, Drafting, Heading, Imported
+from rulebot.corpus.drafts import ANCHOR_RE, KIND_PATTERNS, MIN_TOPICS, Draft, Drafting, Heading, Imported
 from rulebot.corpus.model import Corpus, Game, Source
+from rulebot.text import fold
 from rulebot.errors import CurationError
 
 SEE_ALSO_RE = re.compile(r"^\s*See (?i:also)\s*:?\s*(?P<names>.+?)\s*$", re.DOTALL)
@@ -357,7 +358,7 @@ def question(drafting: Drafting, paragraph: Paragraph) -> bool:
     of questions (KIND_WORDS: FAQ), a question in bold too, its answer the paragraphs after it."""
     found = QUESTION_RE.match(paragraph.source)
     if found is None or not found.group("rest").strip():
-        found = BOLD_QUESTION_RE.match(paragraph.source) if drafting.kind(item=True) == "faq" else None
+        found = BOLD_QUESTION_RE.match(paragraph.source) if _under_questions(drafting) else None
         if found is None:
             return False
     parts = re.split(r"\n(?=\s*(?:\*\*|__)?\s*A\s*[:.])", found.group("rest"), maxsplit=1)
@@ -373,12 +374,20 @@ def question(drafting: Drafting, paragraph: Paragraph) -> bool:
 
 
 def answer(drafting: Drafting, paragraph: Paragraph) -> bool:
-    """`A: ...` right after a question: its answer."""
+    """The paragraph right after a question (`A: ...`, or any other: a bold lead-in or a numbered rule there is
+    how the answer begins, not an entry that would leave the question empty): its answer."""
     current = drafting.current
-    if current is None or current.kind != "faq" or not ANSWER_RE.match(paragraph.source) or current.body:
+    if current is None or current.kind != "faq" or current.body:
         return False
     drafting.add_text(ANSWER_RE.sub("", paragraph.source, count=1), paragraph.line)
     return True
+
+
+def _under_questions(drafting: Drafting) -> bool:
+    """Whether a heading above, the document's title included, is one of questions (KIND_WORDS' FAQ words): a
+    question in bold there is one of them, in a sub-section too ("FAQ > Setup")."""
+    headings = [*drafting.headings, *([drafting.title_heading] if drafting.title_heading else [])]
+    return any(pattern.search(fold(h.title)) for pattern, kind in KIND_PATTERNS if kind == "faq" for h in headings)
 
 
 def numbered_rule(drafting: Drafting, paragraph: Paragraph) -> bool:
