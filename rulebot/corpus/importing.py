@@ -50,8 +50,8 @@ from rulebot.corpus.documents import (
 )
 from rulebot.corpus.drafts import ANCHOR_RE, KIND_PATTERNS, MIN_TOPICS, Draft, Drafting, Heading, Imported
 from rulebot.corpus.model import Corpus, Game, Source
-from rulebot.text import fold
 from rulebot.errors import CurationError
+from rulebot.text import fold
 
 SEE_ALSO_RE = re.compile(r"^\s*See (?i:also)\s*:?\s*(?P<names>.+?)\s*$", re.DOTALL)
 RELATED_RE = re.compile(r"^\s*(?i:related\s+topics?)\s*:\s*(?P<names>\S.*?)\s*$", re.DOTALL)
