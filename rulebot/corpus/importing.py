@@ -358,8 +358,8 @@ def question(drafting: Drafting, paragraph: Paragraph) -> bool:
     of questions (KIND_WORDS: FAQ), a question in bold too, its answer the paragraphs after it."""
     found = QUESTION_RE.match(paragraph.source)
     if found is None or not found.group("rest").strip():
-        found = BOLD_QUESTION_RE.match(paragraph.source) if _under_questions(drafting) else None
-        if found is None:
+        found = BOLD_QUESTION_RE.match(paragraph.source)
+        if found is None or not _under_questions(drafting):
             return False
     parts = re.split(r"\n(?=\s*(?:\*\*|__)?\s*A\s*[:.])", found.group("rest"), maxsplit=1)
     asked = parts[0]
