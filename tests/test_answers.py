@@ -162,10 +162,11 @@ class TestFrench:
 
     def test_everyday_synonyms_reach_any_game(self, two_games: Searcher):
         """Everyday English words too, in games whose vocabulary lacks them: "tiebreaker" for a tie, "maximum" for a
-        rule's "at most", "winner" for "wins"."""
+        rule's "at most", "winner" for "wins", and a past form no stem reaches: "won" for "wins"."""
         assert two_games.ask("tiebreaker", game="orchard").results[0].id == "or-tie"
         assert two_games.ask("shell maximum", game="harbor").results[0].id == "lh-shell-limit"
         assert two_games.ask("who is the winner", game="harbor").results[0].id == "lh-winning"
+        assert two_games.ask("who won", game="harbor").results[0].id == "lh-winning"
 
     def test_french_words_are_not_used_for_english_questions(self, two_games: Searcher):
         """The French list is for French questions only: in English, "bateau" is just an unknown word."""

@@ -126,6 +126,19 @@ class TestTwoCommands:
         assert result.stderr.rstrip().endswith(f"0 updated, 0 added, 3 unchanged, 0 gone, 0 kept as restated; nothing written to {entries}")
         assert entries.read_bytes() == before
 
+    def test_the_source_may_go_unsaid_when_the_game_has_one(self, run_cli, tmp_path: Path):
+        """A game started by new-game has one source: import drafts for it when --source is left out. Of a game of
+        several sources, it asks which one the document is, and writes nothing."""
+        document = write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"
+        run_cli(*NEW_GAME)
+        result = run_cli("import", str(document), "--game", "skyrail", "--append")
+        assert result.exit_code == 0, result.output
+        assert [e.source for e in corpus.check([user_corpus_dir()])[0].entries_of("skyrail")] == ["rules"] * 3
+        several = run_cli("--no-shipped", "--corpus", str(MINIMAL), "import", str(document), "-g", "lantern-harbor", "--out", str(tmp_path / "x.md"))
+        assert several.exit_code == 2
+        assert several.stderr == "Error: lantern-harbor declares several sources (rulebook, tides-faq): name the one the document is (--source)\n"
+        assert not (tmp_path / "x.md").exists()
+
     def test_append_and_out_are_exclusive(self, run_cli, tmp_path: Path):
         """--append and --out together are a usage error."""
         document = write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"

@@ -150,7 +150,7 @@ def test_a_drafted_glossary_summary_gives_way_to_the_rule_it_sends_to(tmp_path: 
 
 def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
     """A numbered heading is named by its words, not its section number, which no player types: "crew" names
-    "702.12a Crew" whole. Of several headed alike ("701.14a Fight", "701.14b Fight"), the first, which introduces
+    "702.12a Crew" whole, "combat phase" the imported topic "5 Combat Phase". Of several headed alike ("701.14a Fight", "701.14b Fight"), the first, which introduces
     the term, is the one named; the next is known by its number."""
     from rulebot.language import analysis
 
@@ -162,6 +162,8 @@ def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
     assert analysis.entry_name_stems("7.5.5.A Ambush") == ["ambush"]
     assert analysis.entry_name_stems("5. Combat") == ["combat"]
     assert analysis.entry_name_stems("7 Wonders") == analysis.name_stems("7 Wonders")  # a count, no section
+    assert analysis.entry_name_stems("5 Combat Phase", draft=True) == ["combat", "phase"]  # an imported topic's
+    assert analysis.entry_name_stems("5 Combat Phase") == ["5", "combat", "phase"]  # a curator's title: a name
     root = write_numbered_game(tmp_path / "corpus")
     with Searcher(open_index([root])) as searcher:
         stems = {hit.id: hit.data["name_stems"] for hit in searcher.ask("fight", limit=10).results}
@@ -170,6 +172,8 @@ def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
         crew = searcher.ask("crew rules", limit=10).results
         name = features.FEATURES.index("name")
         assert {hit.id: hit.features[name] > 0 for hit in crew}["skirmish-702-12a-crew"]
+        combat = searcher.ask("what happens in the combat phase", limit=10).results
+        assert {hit.id: hit.features[name] > 0 for hit in combat}["skirmish-5-combat-phase"]
 
 
 def test_what_sends_to_a_rule(tmp_path: Path):

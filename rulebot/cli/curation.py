@@ -125,7 +125,9 @@ def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
 @click.command(name="import")
 @click.argument("document", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option("-g", "--game", required=True, metavar="SLUG", shell_complete=completion.game_slugs, help="The game the document is for.")
-@click.option("-s", "--source", "source_id", required=True, metavar="ID", help="The source the drafts cite (declared in game.toml).")
+@click.option(
+    "-s", "--source", "source_id", metavar="ID", help="The source the drafts cite (declared in game.toml; default: the game's only one).",
+)
 @click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
 @click.option(
     "--force", is_flag=True,
@@ -139,7 +141,7 @@ def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
     help="With --append: the document is the source's edition of DATE (declared in game.toml); drafts it adds or changes get revised: DATE.",
 )
 @click.pass_obj
-def import_(settings: Settings, document: Path, game: str, source_id: str, out: Path | None, force: bool, append: bool, edition: str | None) -> None:
+def import_(settings: Settings, document: Path, game: str, source_id: str | None, out: Path | None, force: bool, append: bool, edition: str | None) -> None:
     """Draft corpus entries from a rules or FAQ document (.md, .pdf, or plain text).
 
     Headings, bold lead-ins (**Name** — text), Q:/A: pairs and numbered rules
@@ -165,6 +167,7 @@ def import_(settings: Settings, document: Path, game: str, source_id: str, out: 
     if edition is not None and not append:
         raise click.UsageError("--edition goes with --append")
     loaded, problems = corpus.check(settings.corpus_dirs())
+    source_id = importer.imported_source(loaded, game, source_id)
     if append:
         update = updating.import_update(
             loaded, document, game, source_id, edition, force=force, instead=", write the drafts elsewhere (--out FILE)",

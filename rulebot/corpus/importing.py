@@ -82,6 +82,20 @@ WRAPPED_WORDS = 4
 sentence, not a glossary term (a term of a glossary is seldom longer)."""
 
 
+def imported_source(corpus: Corpus, game: str, source: str | None) -> str:
+    """The id of the source a document is drafted for: `source`, else the game's only source (a game started by
+    `rulebot new-game` has one). CurationError when none is given and the game declares several or none;
+    UnknownGameError for an unknown game."""
+    if source is not None:
+        return source
+    sources = [s.id for s in corpus.game(game).sources]
+    if len(sources) == 1:
+        return sources[0]
+    if not sources:
+        raise CurationError(f"{game} declares no source; declare the document's in its game.toml first")
+    raise CurationError(f"{game} declares several sources ({', '.join(sources)}): name the one the document is (--source)")
+
+
 def import_document(path: Path, corpus: Corpus, game: str, source: str) -> Imported:
     """Draft entries for a game's source from a Markdown (.md), PDF (.pdf, read by rulebot.corpus.pdf) or plain-text document.
 

@@ -112,7 +112,7 @@ def _repeated_headings(corpus: Corpus) -> set[str]:
     sections: an expansion's rules or a FAQ has its own first "Setup"."""
     seen, repeated = set(), set()
     for entry in corpus.entries.values():
-        rest = analysis.unnumbered(entry.title)
+        rest = analysis.unnumbered(entry.title, entry.draft)
         if rest is not None:
             key = (entry.game, entry.source, tuple(analysis.name_stems(rest)))
             if key in seen:
@@ -130,7 +130,7 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
         if terminal and any(may_be_markup(t.text) for t in entry.translations):
             payload[TRANSLATED_TERMINAL] = {t.lang: to_terminal(t.text) for t in entry.translations if may_be_markup(t.text)}
         # (a heading's number is the title's: an alias is a name as players say it, "2.5 players" too)
-        payload["name_stems"] = [analysis.entry_name_stems(entry.title, repeated), *(analysis.name_stems(a.text) for a in entry.aliases)]
+        payload["name_stems"] = [analysis.entry_name_stems(entry.title, repeated, entry.draft), *(analysis.name_stems(a.text) for a in entry.aliases)]
         described = "\n".join([*entry.names(), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
