@@ -165,8 +165,6 @@ def write_numbered_game(root: Path) -> Path:
               " more to make this Vehicle a creature until end of turn.", "aliases: Crewing"),
         entry("skirmish-301-7-artifacts", "301.7 Artifacts", "rule",
               "Some artifacts are Vehicles. A Vehicle such as one with crew 3 is not a creature until it is crewed."),
-        entry("skirmish-5-combat-phase", "5 Combat Phase", "rule",  # a numbered topic, as the importer titles one
-              "During the combat phase, creatures attack and block. Combat damage is dealt last."),
         entry("skirmish-fight", "Fight", "term",
               "When two creatures fight, each deals damage equal to its power to the other. See rule 701.14, “Fight.”",
               "see_also: skirmish-701-14a-fight"),

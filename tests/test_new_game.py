@@ -127,13 +127,16 @@ class TestTwoCommands:
         assert entries.read_bytes() == before
 
     def test_the_source_may_go_unsaid_when_the_game_has_one(self, run_cli, tmp_path: Path):
-        """A game started by new-game has one source: import drafts for it when --source is left out. Of a game of
-        several sources, it asks which one the document is, and writes nothing."""
+        """A game started by new-game has one source: import drafts for it when --source is left out, house rules
+        for the game or not. Of a game of several sources, it asks which one the document is, and writes nothing."""
         document = write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"
         run_cli(*NEW_GAME)
         result = run_cli("import", str(document), "--game", "skyrail", "--append")
         assert result.exit_code == 0, result.output
         assert [e.source for e in corpus.check([user_corpus_dir()])[0].entries_of("skyrail")] == ["rules"] * 3
+        assert run_cli("new", "--game", "skyrail", "--kind", "house-rule", "--title", "Free coupling", "--append").exit_code == 0
+        again = run_cli("import", str(document), "--game", "skyrail", "--append")  # a house rules' source is no document's
+        assert again.exit_code == 0 and "3 unchanged" in again.stderr, again.output
         several = run_cli("--no-shipped", "--corpus", str(MINIMAL), "import", str(document), "-g", "lantern-harbor", "--out", str(tmp_path / "x.md"))
         assert several.exit_code == 2
         assert several.stderr == "Error: lantern-harbor declares several sources (rulebook, tides-faq): name the one the document is (--source)\n"

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import write_numbered_game
@@ -150,7 +151,7 @@ def test_a_drafted_glossary_summary_gives_way_to_the_rule_it_sends_to(tmp_path: 
 
 def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
     """A numbered heading is named by its words, not its section number, which no player types: "crew" names
-    "702.12a Crew" whole, "combat phase" the imported topic "5 Combat Phase". Of several headed alike ("701.14a Fight", "701.14b Fight"), the first, which introduces
+    "702.12a Crew" whole. Of several headed alike ("701.14a Fight", "701.14b Fight"), the first, which introduces
     the term, is the one named; the next is known by its number."""
     from rulebot.language import analysis
 
@@ -162,8 +163,6 @@ def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
     assert analysis.entry_name_stems("7.5.5.A Ambush") == ["ambush"]
     assert analysis.entry_name_stems("5. Combat") == ["combat"]
     assert analysis.entry_name_stems("7 Wonders") == analysis.name_stems("7 Wonders")  # a count, no section
-    assert analysis.entry_name_stems("5 Combat Phase", draft=True) == ["combat", "phase"]  # an imported topic's
-    assert analysis.entry_name_stems("5 Combat Phase") == ["5", "combat", "phase"]  # a curator's title: a name
     root = write_numbered_game(tmp_path / "corpus")
     with Searcher(open_index([root])) as searcher:
         stems = {hit.id: hit.data["name_stems"] for hit in searcher.ask("fight", limit=10).results}
@@ -172,8 +171,41 @@ def test_a_numbered_rule_is_named_by_its_words(tmp_path: Path):
         crew = searcher.ask("crew rules", limit=10).results
         name = features.FEATURES.index("name")
         assert {hit.id: hit.features[name] > 0 for hit in crew}["skirmish-702-12a-crew"]
-        combat = searcher.ask("what happens in the combat phase", limit=10).results
-        assert {hit.id: hit.features[name] > 0 for hit in combat}["skirmish-5-combat-phase"]
+
+
+def test_a_topic_numbered_alone_is_named_by_its_words(tmp_path: Path):
+    """In a document that numbers its topics with a number alone, as a rules reference does ("3 Action Phase",
+    three titles at least), a topic is named by its words and its number counts nothing; the title stays the same
+    once a curator has restated it. One such title alone in a document is a name ("2 Player Game")."""
+    from conftest import write_corpus
+
+    from rulebot.language import analysis
+
+    assert analysis.entry_name_stems("5 Combat Phase", topics=True) == ["combat", "phase"]
+    assert analysis.entry_name_stems("5 Combat Phase") == ["5", "combat", "phase"]
+
+    def entry(entry_id: str, title: str, text: str, *headers: str) -> str:
+        return "\n".join([f"## {entry_id}", f"title: {title}", "kind: rule", f"section: {title}", *headers, "", text, "", ""])
+
+    root = write_corpus(tmp_path / "corpus", {
+        "sk/game.toml": 'slug = "sk"\nname = "Sk"\nid_prefix = "sk"\n\n[[sources]]\nid = "rules"\ntitle = "Reference"\n\n'
+                        '[[sources]]\nid = "variants"\ntitle = "Variants"\n',
+        "sk/rules.md": "".join([
+            entry("sk-3-action-phase", "3 Action Phase", "Each player takes one action in turn order.", "draft: true"),
+            entry("sk-4-combat-phase", "4 Combat Phase", "Ships in the same system fight until one side is gone."),
+            entry("sk-98-victory-points", "98 Victory Points", "The first player to reach the goal wins.", "draft: true"),
+        ]),
+        "sk/variants.md": entry("sk-2-player-game", "2 Player Game", "With two players, each controls two fleets."),
+    })
+    name = features.FEATURES.index("name")
+    with Searcher(open_index([root])) as searcher:
+        def found(question: str) -> dict[str, Any]:
+            return {hit.id: hit for hit in searcher.ask(question, limit=10).results}
+
+        assert found("combat phase")["sk-4-combat-phase"].data["name_stems"] == [["combat", "phase"]]  # restated
+        assert found("action phase")["sk-3-action-phase"].features[name] > 0
+        assert found("victory points")["sk-98-victory-points"].data["counted"] == []
+        assert found("player game")["sk-2-player-game"].data["name_stems"] == [["2", "player", "game"]]
 
 
 def test_what_sends_to_a_rule(tmp_path: Path):

@@ -49,6 +49,7 @@ from rulebot.corpus.documents import (
     title_like,
 )
 from rulebot.corpus.drafts import ANCHOR_RE, KIND_PATTERNS, MIN_TOPICS, Draft, Drafting, Heading, Imported
+from rulebot.corpus.kinds import HOUSE_TRUST
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
 from rulebot.text import fold
@@ -84,11 +85,11 @@ sentence, not a glossary term (a term of a glossary is seldom longer)."""
 
 def imported_source(corpus: Corpus, game: str, source: str | None) -> str:
     """The id of the source a document is drafted for: `source`, else the game's only source (a game started by
-    `rulebot new-game` has one). CurationError when none is given and the game declares several or none;
-    UnknownGameError for an unknown game."""
+    `rulebot new-game` has one), house rules aside (a house-rules folder adds its own source to the game it extends).
+    CurationError when none is given and the game declares several or none; UnknownGameError for an unknown game."""
     if source is not None:
         return source
-    sources = [s.id for s in corpus.game(game).sources]
+    sources = [s.id for s in corpus.game(game).sources if s.trust != HOUSE_TRUST]
     if len(sources) == 1:
         return sources[0]
     if not sources:

@@ -13,9 +13,10 @@ import hashlib
 import marshal
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import whoosh
 from whoosh.codec import default_codec
@@ -24,6 +25,7 @@ from whoosh.index import TOC
 
 from rulebot import collector
 from rulebot.corpus import glossary
+from rulebot.corpus.drafts import MIN_TOPICS
 from rulebot.errors import IndexBuildError
 from rulebot.index import sealed, whoosh_writing
 from rulebot.index.opened import ALL_GAMES, OpenIndex
@@ -98,21 +100,40 @@ def documents(corpus: Corpus, ids: Iterable[str] | None = None, terminal: bool =
     """
     modified_by = corpus.modified_by()
     referenced_by = corpus.referenced_by()
-    repeated = _repeated_headings(corpus)
+    topics = _numbered_topics(corpus)
+    repeated = _repeated_headings(corpus, topics)
     for entry in corpus.entries.values() if ids is None else map(corpus.entries.__getitem__, ids):
         language = corpus.games[entry.game].language
         payload = entry_payload(corpus, entry, modified_by.get(entry.id, ()), referenced_by.get(entry.id, ()))
-        again = entry.id in repeated
-        yield _digest(language, payload, again), _maker(entry, language, cast("StoredEntry", payload), terminal, again)  # make() adds the rest
+        heading = Heading(entry.id in repeated, (entry.game, entry.source) in topics)
+        yield _digest(language, payload, heading), _maker(entry, language, cast("StoredEntry", payload), terminal, heading)  # make() adds the rest
 
 
-def _repeated_headings(corpus: Corpus) -> set[str]:
+class Heading(NamedTuple):
+    """What an entry's title is among its source document's titles: what its name is made of (analysis.entry_name_stems)."""
+
+    repeated: bool
+    """Its words after its section number are an earlier title's of its document (_repeated_headings)."""
+    topics: bool
+    """Its document numbers its topics with a number alone (_numbered_topics)."""
+
+
+def _numbered_topics(corpus: Corpus) -> set[tuple[str, str]]:
+    """The source documents, as (game, source), that number their topics with a number alone, as a rules reference
+    does ("3 Action Phase", "4 Active Player"): at least MIN_TOPICS of their titles open so. One such title alone is
+    a name ("2 Player Game")."""
+    counts = Counter((entry.game, entry.source) for entry in corpus.entries.values() if analysis.opens_with_topic_number(entry.title))
+    return {document for document, count in counts.items() if count >= MIN_TOPICS}
+
+
+def _repeated_headings(corpus: Corpus, topics: set[tuple[str, str]]) -> set[str]:
     """The entries whose title, after the section number it opens with, an earlier entry of their source document
     has (analysis.entry_name_stems): "702.85b Cascade" after "702.85a Cascade". Each document numbers its own
-    sections: an expansion's rules or a FAQ has its own first "Setup"."""
+    sections: an expansion's rules or a FAQ has its own first "Setup". `topics`: the documents that number their
+    topics with a number alone (_numbered_topics)."""
     seen, repeated = set(), set()
     for entry in corpus.entries.values():
-        rest = analysis.unnumbered(entry.title, entry.draft)
+        rest = analysis.unnumbered(entry.title, (entry.game, entry.source) in topics)
         if rest is not None:
             key = (entry.game, entry.source, tuple(analysis.name_stems(rest)))
             if key in seen:
@@ -121,7 +142,7 @@ def _repeated_headings(corpus: Corpus) -> set[str]:
     return repeated
 
 
-def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = True, repeated: bool = False) -> Callable[[], dict[str, Any]]:
+def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool, heading: Heading) -> Callable[[], dict[str, Any]]:
     def make() -> dict[str, Any]:
         from rulebot.markdown import may_be_markup, to_terminal
 
@@ -130,8 +151,12 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
         if terminal and any(may_be_markup(t.text) for t in entry.translations):
             payload[TRANSLATED_TERMINAL] = {t.lang: to_terminal(t.text) for t in entry.translations if may_be_markup(t.text)}
         # (a heading's number is the title's: an alias is a name as players say it, "2.5 players" too)
-        payload["name_stems"] = [analysis.entry_name_stems(entry.title, repeated, entry.draft), *(analysis.name_stems(a.text) for a in entry.aliases)]
-        described = "\n".join([*entry.names(), entry.text])
+        payload["name_stems"] = [
+            analysis.entry_name_stems(entry.title, heading.repeated, heading.topics), *(analysis.name_stems(a.text) for a in entry.aliases)
+        ]
+        # (a section number counts nothing: "98 Victory Points" states no number of points)
+        title = analysis.unnumbered(entry.title, heading.topics) or entry.title
+        described = "\n".join([title, *(a.text for a in entry.aliases), entry.text])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
         payload["defers"] = glossary.sends_to_rule(entry)
@@ -158,19 +183,19 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool = T
     return make
 
 
-def _digest(language: str, payload: EntryJSON, repeated: bool) -> str:
+def _digest(language: str, payload: EntryJSON, heading: Heading) -> str:
     """A short hash of what an entry's document is made from: equal hashes, nothing to re-index.
 
     A document is made from the entry's payload (which holds every field of
-    the entry), its game's language and whether its heading repeats an
-    earlier one's (_repeated_headings).
+    the entry), its game's language and what its title is among its
+    document's (Heading).
     """
     # marshal's version 2 writes values only (the later versions add shared
     # references and interning flags, which vary from run to run), so equal
     # payloads give equal bytes; it is four times faster than JSON, and a
     # one-entry update hashes every entry. The payload is built in a fixed key
     # order, so its keys need no sorting.
-    return hashlib.sha1(marshal.dumps((sealed.FORMAT, language, repeated, cast("dict[str, Any]", payload)), 2)).hexdigest()[:20]
+    return hashlib.sha1(marshal.dumps((sealed.FORMAT, language, tuple(heading), cast("dict[str, Any]", payload)), 2)).hexdigest()[:20]
 
 
 @collector.paused()

@@ -212,30 +212,34 @@ def name_stems(name: str) -> list[str]:
     return [stem(w) for w in kept]
 
 
-def entry_name_stems(name: str, repeated: bool = False, draft: bool = False) -> list[str]:
+def entry_name_stems(name: str, repeated: bool = False, topics: bool = False) -> list[str]:
     """The stems of an entry's name (name_stems), without the section number a numbered heading opens with
-    ("702.21a Ward", "1.2.1 Deck"; a `draft`'s "3 Action Phase", see `unnumbered`): that says where the rule stands
-    in its document, and no player names a rule by it. Unless the heading is `repeated`: its words after the number
-    are an earlier heading's of its document ("702.85b Cascade" after "702.85a Cascade"); the first of them
-    introduces the term, and it is the one named."""
-    rest = unnumbered(name, draft)
+    ("702.21a Ward", "1.2.1 Deck"; "3 Action Phase" in a document of `topics`, see `unnumbered`): that says where the
+    rule stands in its document, and no player names a rule by it. Unless the heading is `repeated`: its words after
+    the number are an earlier heading's of its document ("702.85b Cascade" after "702.85a Cascade"); the first of
+    them introduces the term, and it is the one named."""
+    rest = unnumbered(name, topics)
     return name_stems(name if rest is None or repeated else rest)
 
 
-def unnumbered(name: str, draft: bool = False) -> str | None:
+def unnumbered(name: str, topics: bool = False) -> str | None:
     """A numbered heading's words after its section number ("Ward" of "702.21a Ward"), or None for a name that
-    opens with no section number. A number alone opens a `draft`'s title as a section number too: the importer
-    titles a numbered topic or a family of rules so ("3 Action Phase", "504 Draw Step"), where a curator's title
-    opening with a number is a name ("7 Wonders")."""
-    found = _SECTION_NUMBER.match(name) or (_TOPIC_NUMBER.match(name) if draft else None)
+    opens with no section number. A number alone opens a title as a section number in a document that numbers its
+    `topics` so ("3 Action Phase", "4 Active Player"); elsewhere it is part of a name ("7 Wonders")."""
+    found = _SECTION_NUMBER.match(name) or (_TOPIC_NUMBER.match(name) if topics else None)
     return name[found.end():] if found else None
+
+
+def opens_with_topic_number(name: str) -> bool:
+    """Whether a name opens with a number alone before a word, as a rules reference's topic does ("3 Action Phase")."""
+    return _TOPIC_NUMBER.match(name) is not None
 
 
 _SECTION_NUMBER = re.compile(r"\s*(?:\d+(?:\.\d+)+(?:\.?[A-Za-z])?\.?|\d+\.)\s+(?=\S)")
 """A section number of a rules reference opening a heading, with the spaces after it: "702.21a ", "1.2.3. ",
 "7.5.5.A ", "5. "; not a number alone ("7 Wonders") nor one with a letter alone ("5A")."""
 _TOPIC_NUMBER = re.compile(r"\s*\d+\s+(?=[^\W\d_])")
-"""A number alone opening a draft's title, before a word: "3 " of "3 Action Phase"."""
+"""A number alone opening a title, before a word: "3 " of "3 Action Phase"."""
 
 
 SynonymTable = dict[tuple[str, ...], tuple[tuple[str, ...], ...]]
