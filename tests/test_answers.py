@@ -167,10 +167,10 @@ class TestFrench:
         assert two_games.ask("shell maximum", game="harbor").results[0].id == "lh-shell-limit"
         assert two_games.ask("who is the winner", game="harbor").results[0].id == "lh-winning"
 
-    def test_a_past_form_reaches_the_rules_present(self, tmp_path: Path):
+    def test_a_past_form_reaches_the_rules_present(self, tmp_path: Path, two_games: Searcher):
         """Players tell what happened ("we ran out"), rules say what happens ("runs out"): no stem joins the two, the
-        everyday words do. "won" is none of them: it is the "won" of "won't" too."""
-        root = write_corpus(tmp_path / "corpus", {
+        everyday words do: "won" is a win, and the "won" of "won't" none."""
+        root = write_corpus(tmp_path / "toy-corpus", {
             "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
             "toy/rules.md": "## toy-purse\ntitle: Starting purse\nkind: rule\nsection: Setup\n\nEach captain starts with 3 shells from the supply.\n\n"
                             "## toy-supply\ntitle: Components\nkind: rule\nsection: Components\n\nIf the supply runs out of shells, use any substitute.\n",
@@ -178,6 +178,24 @@ class TestFrench:
         with Searcher(open_index([root])) as searcher:
             assert [hit.id for hit in searcher.ask("we ran out of shells").results] == ["toy-supply", "toy-purse"]
             assert [hit.id for hit in searcher.ask("the shells ran out").results] == ["toy-supply", "toy-purse"]
+        assert two_games.ask("who won", game="harbor").results[0].id == "lh-winning"
+        ids = [[hit.id for hit in two_games.ask(q, game="harbor").results] for q in ("i won't keep shells", "i keep shells")]
+        assert ids[0] == ids[1]
+
+    def test_an_english_negation_is_one_word(self):
+        """"doesn't" is read as players type it without the apostrophe, "doesnt" (question filler): the question
+        is answered as without it, and no "doesn" is offered a close spelling ("does t the spy ..."). A French "t'"
+        stays a word of its own."""
+        from rulebot.language import analysis
+        from rulebot.places import shipped_corpus_dir
+
+        assert analysis.question_words("Doesn't it? Won't we? combien t'en") == ["doesnt", "it", "wont", "we", "combien", "t", "en"]
+        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+            for negated, plain in (("doesn't the spy need a free space", "does the spy need a free space"),
+                                   ("i haven't got enough spice, can i still buy", "i have got enough spice, can i still buy")):
+                answer = searcher.ask(negated, game="dune-imperium")
+                assert answer.suggestions == ()
+                assert [hit.id for hit in answer.results] == [hit.id for hit in searcher.ask(plain, game="dune-imperium").results]
 
     def test_french_words_are_not_used_for_english_questions(self, two_games: Searcher):
         """The French list is for French questions only: in English, "bateau" is just an unknown word."""

@@ -621,6 +621,16 @@ def test_a_number_after_a_term_is_read_as_the_command_reads_it(browser, sites): 
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_a_contraction_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
+    """An English "n't" is joined to its verb on the site as in `rulebot ask` ("won't" is no "won"); a French "t'"
+    stays apart."""
+    questions = [
+        ("doesn't the spy need a free space", "dune-imperium"), ("i won't reveal, can i pass", None),
+        ("we couldn't pay the cost", "catalyst"), ("combien t'en faut", "portals-of-molthar"),
+    ]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_drafts_of_a_numbered_reference_rank_as_the_command_ranks_them(browser, sites, numbered):  # type: ignore[no-untyped-def]
     """A drafted glossary item that sends to its rule by number gives way to the rule on the site as in `rulebot ask`
     (the site reads which drafts do so), and a number after a term is its value there too."""

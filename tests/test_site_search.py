@@ -162,6 +162,7 @@ def test_search_settings_are_the_commands(shipped_site: Path):
     assert (scoring.B, scoring.K1) == (index_fields.B, index_fields.K1) == (settings["ranking"]["B"], settings["ranking"]["K1"])
     words = settings["analysis"]
     assert set(words["question_filler"]) == analysis.QUESTION_FILLER
+    assert set(words["negated"]) == analysis.NEGATED
     assert set(words["english_stop_words"]) == analysis.ENGLISH_STOP_WORDS
     assert set(words["french_stop_words"]) == analysis.FRENCH_STOP_WORDS
     assert set(words["french_markers"]) == analysis.FRENCH_MARKERS

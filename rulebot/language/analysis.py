@@ -49,6 +49,8 @@ QUESTION_FILLER = frozenset(
     a about all also am an and any anyone are as at be been being but by can
     cannot could did do does doing done dont either else ever exactly for from get gets getting
     go goes got had happen happens has have having how i if im in into is isnt it its just
+    aint arent cant couldnt didnt doesnt hadnt hasnt havent mustnt neednt shouldnt wasnt werent wont wouldnt
+    ll re ve
     know let many me mean meaning means meant might mine more much must my need needs no not now of off ok on or
     other our out per please really rule rules say says should so some someone something still
     such than that thats the their them then there these they thing things this those though to
@@ -179,6 +181,23 @@ def numbered(made: list[str | None]) -> tuple[list[str], range]:
 def words(text: str) -> list[str]:
     """The folded words of a text, in order."""
     return WORD_RE.findall(fold(text))
+
+
+def question_words(text: str) -> list[str]:
+    """The folded words of a question (words), an English "n't" joined to its verb as players type it without the
+    apostrophe ("doesn't" as "doesnt", question filler): "won't" is no "won", and no "doesn" or lone "t" is left to
+    be taken for a typo."""
+    found: list[str] = []
+    for word in words(text):
+        if word == "t" and found and found[-1] in NEGATED:
+            found[-1] += "t"
+        else:
+            found.append(word)
+    return found
+
+
+NEGATED = frozenset("ain aren can couldn didn doesn don hadn hasn haven isn mustn needn shouldn wasn weren won wouldn".split())
+"""The words an English "n't" follows, as split from it ("doesn" of "doesn't")."""
 
 
 def find_phrase(words: Sequence[str], phrase: tuple[str, ...]) -> int:

@@ -81,6 +81,16 @@
     return fold(text).match(WORD) || [];
   }
 
+  // The folded words of a question, an English "n't" joined to its verb ("doesnt"): rulebot.language.analysis.question_words.
+  function questionWords(text) {
+    var found = [];
+    words(text).forEach(function (word) {
+      if (word === "t" && found.length && A.negated.has(found[found.length - 1])) found[found.length - 1] += "t";
+      else found.push(word);
+    });
+    return found;
+  }
+
   // The words of a text as written, composed (rulebot.language.analysis.split).
   function split(text) {
     return String(text).normalize("NFC").match(WORD) || [];
@@ -295,6 +305,7 @@
   function prepareSettings() {
     A = {
       filler: set(S.analysis.question_filler),
+      negated: set(S.analysis.negated),
       markers: set(S.analysis.french_markers),
       strong: set(S.analysis.strong_french_markers),
       letters: S.analysis.french_letters,
@@ -1179,7 +1190,7 @@
   // Rank the entries that answer a question, best first: {results, confident, words, meanings} (rulebot.search.ranking.Searcher.ask).
   function ask(question, game) {
     var text = cleanQuestion(question);
-    var list = words(text);
+    var list = questionWords(text);
     if (!list.length) return null;
     var searcher = new Searcher(game ? [game] : order);
     var language = searcher.language = languageOf(text, list);
