@@ -7,11 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import rulebot_process, write_corpus
+from conftest import MINIMAL, rulebot_process, write_corpus
 
 from rulebot import answering
 from rulebot.cli import output
 from rulebot.index.cache import open_index
+from rulebot.search import features
 from rulebot.search.ranking import Searcher
 
 HARBOR_TOML = """\
@@ -182,20 +183,32 @@ class TestFrench:
         ids = [[hit.id for hit in two_games.ask(q, game="harbor").results] for q in ("i won't keep shells", "i keep shells")]
         assert ids[0] == ids[1]
 
-    def test_an_english_negation_is_one_word(self):
+    def test_an_english_negation_is_one_word(self, tmp_path: Path):
         """"doesn't" is read as players type it without the apostrophe, "doesnt" (question filler): the question
-        is answered as without it, and no "doesn" is offered a close spelling ("does t the spy ..."). A French "t'"
-        stays a word of its own."""
+        is answered as without it, and no "doesn" is offered a close spelling ("does t the spy ..."); a question
+        an entry answers, asked word for word, is still that question, and a game named with one still named. A
+        French "t'" stays a word of its own."""
         from rulebot.language import analysis
         from rulebot.places import shipped_corpus_dir
 
-        assert analysis.question_words("Doesn't it? Won't we? combien t'en") == ["doesnt", "it", "wont", "we", "combien", "t", "en"]
+        assert analysis.words("Doesn't it? Won't we? combien t'en") == ["doesnt", "it", "wont", "we", "combien", "t", "en"]
         with Searcher(open_index([shipped_corpus_dir()])) as searcher:
             for negated, plain in (("doesn't the spy need a free space", "does the spy need a free space"),
                                    ("i haven't got enough spice, can i still buy", "i have got enough spice, can i still buy")):
                 answer = searcher.ask(negated, game="dune-imperium")
                 assert answer.suggestions == ()
                 assert [hit.id for hit in answer.results] == [hit.id for hit in searcher.ask(plain, game="dune-imperium").results]
+        root = write_corpus(tmp_path / "stop-corpus", {
+            "stop/game.toml": 'slug = "stop"\nname = "Can\'t Stop"\nid_prefix = "cs"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "stop/rules.md": "## cs-bust\ntitle: Going bust\nkind: rule\nsection: Turn\nasked: what if i can't place a runner\n\n"
+                             "A player who can place no runner loses the progress of the turn.\n",
+        })
+        with Searcher(open_index([root, MINIMAL])) as searcher:
+            answer = searcher.ask("what if i can't place a runner")
+            assert answer.results[0].features[features.FEATURES.index("exact")] == 1.0
+            named = searcher.ask("can't stop: who wins").results  # asked of Can't Stop: not Lantern Harbor's "Winning the game"
+            assert [hit.game for hit in named if hit.game != "stop"] == []
+            assert [hit.game for hit in searcher.ask("who wins").results][:1] == ["lantern-harbor"]
 
     def test_french_words_are_not_used_for_english_questions(self, two_games: Searcher):
         """The French list is for French questions only: in English, "bateau" is just an unknown word."""

@@ -179,16 +179,11 @@ def numbered(made: list[str | None]) -> tuple[list[str], range]:
 
 
 def words(text: str) -> list[str]:
-    """The folded words of a text, in order."""
-    return WORD_RE.findall(fold(text))
-
-
-def question_words(text: str) -> list[str]:
-    """The folded words of a question (words), an English "n't" joined to its verb as players type it without the
-    apostrophe ("doesn't" as "doesnt", question filler): "won't" is no "won", and no "doesn" or lone "t" is left to
-    be taken for a typo."""
+    """The folded words of a text, in order, an English "n't" joined to its verb as players type it without the
+    apostrophe ("doesn't" as "doesnt", question filler): "won't" is no "won", and a question's "doesn" is neither
+    taken for a typo nor kept from the same words in a name or a question an entry answers."""
     found: list[str] = []
-    for word in words(text):
+    for word in WORD_RE.findall(fold(text)):
         if word == "t" and found and found[-1] in NEGATED:
             found[-1] += "t"
         else:

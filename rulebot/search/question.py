@@ -103,7 +103,7 @@ class QuestionReader:
 
     def read(self, text: str, *, game: str | None, in_play: Mapping[str, set[str]], official_only: bool) -> Question:
         """Read a cleaned question (clean_question), asked about a game or (None) any; QueryError if it has no word."""
-        words = analysis.question_words(text)
+        words = analysis.words(text)
         if not words:
             raise QueryError("the question has no words to search for")
         language = self._language(text, words)

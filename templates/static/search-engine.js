@@ -47,7 +47,7 @@
  * it still needs, when its results wait for them} or null),
  * snippet(entry, said), aliasShown(entry, said); and
  * window.RULEBOT_SEARCH: the browser's analysis, terms(analysis, text) and
- * words(text), for scripts and tests.
+ * words(text) (once ready()), for scripts and tests.
  */
 (function () {
   "use strict";
@@ -76,15 +76,10 @@
     return collapse(stripped.replace(/[\u0153\u00e6\u00f8\u0111\u00f0\u00fe\u0142\u0131]/g, function (c) { return UNDECOMPOSED[c]; }));
   }
 
-  // The folded words of a text (rulebot.language.analysis.words).
+  // The folded words of a text, an English "n't" joined to its verb ("doesnt"): rulebot.language.analysis.words.
   function words(text) {
-    return fold(text).match(WORD) || [];
-  }
-
-  // The folded words of a question, an English "n't" joined to its verb ("doesnt"): rulebot.language.analysis.question_words.
-  function questionWords(text) {
     var found = [];
-    words(text).forEach(function (word) {
+    (fold(text).match(WORD) || []).forEach(function (word) {
       if (word === "t" && found.length && A.negated.has(found[found.length - 1])) found[found.length - 1] += "t";
       else found.push(word);
     });
@@ -1190,7 +1185,7 @@
   // Rank the entries that answer a question, best first: {results, confident, words, meanings} (rulebot.search.ranking.Searcher.ask).
   function ask(question, game) {
     var text = cleanQuestion(question);
-    var list = questionWords(text);
+    var list = words(text);
     if (!list.length) return null;
     var searcher = new Searcher(game ? [game] : order);
     var language = searcher.language = languageOf(text, list);
