@@ -210,6 +210,13 @@ class TestFrench:
             assert [hit.game for hit in named if hit.game != "stop"] == []
             assert [hit.game for hit in searcher.ask("who wins").results][:1] == ["lantern-harbor"]
 
+    def test_chat_around_a_question_changes_nothing(self, two_games: Searcher):
+        """"hey, quick question lol" is no part of what is asked: the answer and how sure it is are the question's."""
+        chatty = two_games.ask("hey, question lol: how many shells can i keep? thanks", game="harbor")
+        plain = two_games.ask("how many shells can i keep", game="harbor")
+        assert [hit.id for hit in chatty.results] == [hit.id for hit in plain.results]
+        assert (chatty.probability, chatty.confident) == (plain.probability, plain.confident)
+
     def test_french_words_are_not_used_for_english_questions(self, two_games: Searcher):
         """The French list is for French questions only: in English, "bateau" is just an unknown word."""
         answer = two_games.ask("bateau", game="harbor")

@@ -41,7 +41,7 @@ WORD_RE = re.compile(WORD_PATTERN, re.UNICODE)
 
 # Words that carry the grammar of a question rather than its subject. They are
 # dropped from questions (not from the index) so that "can I", "what happens
-# if", "combien de", "what does X mean" do not outweigh the terms that matter. Words that tell
+# if", "combien de", "what does X mean", "hey quick question" do not outweigh the terms that matter. Words that tell
 # rules apart are kept: "most" (a majority, not a count), "only", "again",
 # "before", "after".
 QUESTION_FILLER = frozenset(
@@ -51,6 +51,8 @@ QUESTION_FILLER = frozenset(
     go goes got had happen happens has have having how i if im in into is isnt it its just
     aint arent cant couldnt didnt doesnt hadnt hasnt havent mustnt neednt shouldnt wasnt werent wont wouldnt
     ll re ve
+    hi hello hey thanks thx pls plz lol btw um uh yeah yep nope okay gonna wanna gotta kinda sorta
+    hows whos wheres whens whys lets question questions wondering confusing basically actually literally anyway
     know let many me mean meaning means meant might mine more much must my need needs no not now of off ok on or
     other our out per please really rule rules say says should so some someone something still
     such than that thats the their them then there these they thing things this those though to
