@@ -212,7 +212,7 @@ class TestFrench:
 
     def test_chat_around_a_question_changes_nothing(self, two_games: Searcher):
         """"hey, quick question lol" is no part of what is asked: the answer and how sure it is are the question's."""
-        chatty = two_games.ask("hey, question lol: how many shells can i keep? thanks", game="harbor")
+        chatty = two_games.ask("hey, question lol: how many shells can u keep tho? thanks", game="harbor")
         plain = two_games.ask("how many shells can i keep", game="harbor")
         assert [hit.id for hit in chatty.results] == [hit.id for hit in plain.results]
         assert (chatty.probability, chatty.confident) == (plain.probability, plain.confident)
