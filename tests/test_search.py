@@ -420,6 +420,11 @@ class TestUnsure:
         answer = toy.ask("whirlpoool")
         assert answer.results[0].id == "lh-tides-whirlpool"
 
+    def test_a_suggestion_shows_a_negation_as_typed(self, toy: Searcher):
+        """A negation, one word to the search ("doesnt"), is shown in "did you mean" as players write it."""
+        answer = toy.ask("Doesn't the whirlpoool sink ferries?")
+        assert not answer.confident and answer.suggestions == ("doesn't the whirlpool sink ferries",)
+
 
 class TestHostileInput:
     @pytest.mark.parametrize(

@@ -79,7 +79,8 @@ class Spellings:
         return found
 
     def suggestions(self, words: Sequence[str]) -> list[str]:
-        """The question with each unknown word (of the first MAX_UNITS) spelled as its closest word: [] when none is unknown."""
+        """The question with each unknown word (of the first MAX_UNITS) spelled as its closest word: [] when none is
+        unknown. A negation is shown as players write it ("doesnt", as analysis.words joins it, as "doesn't")."""
         corrected, changed = [], False
         for word in words[:MAX_UNITS]:
             options = [] if word in analysis.QUESTION_FILLER else self.of(word)
@@ -87,7 +88,7 @@ class Spellings:
                 corrected.append(options[0][0])
                 changed = True
             else:
-                corrected.append(word)
+                corrected.append(f"{word[:-1]}'t" if word[-1:] == "t" and word[:-1] in analysis.NEGATED else word)
         return [" ".join(corrected)] if changed else []
 
     def _known(self, word: str) -> bool:
