@@ -185,13 +185,21 @@ def words(text: str) -> list[str]:
     """The folded words of a text, in order, an English "n't" joined to its verb as players type it without the
     apostrophe ("doesn't" as "doesnt", question filler): "won't" is no "won", and a question's "doesn" is neither
     taken for a typo nor kept from the same words in a name or a question an entry answers."""
+    split = WORD_RE.findall(fold(text))
+    if "t" not in split:
+        return split  # (most texts: a question, every name, read on every answer)
     found: list[str] = []
-    for word in WORD_RE.findall(fold(text)):
+    for word in split:
         if word == "t" and found and found[-1] in NEGATED:
             found[-1] += "t"
         else:
             found.append(word)
     return found
+
+
+def as_written(word: str) -> str:
+    """A word as players write it: a negation `words` joined ("doesnt") with its apostrophe ("doesn't")."""
+    return f"{word[:-1]}'t" if word[-1:] == "t" and word[:-1] in NEGATED else word
 
 
 NEGATED = frozenset("ain aren can couldn didn doesn don hadn hasn haven isn mustn needn shouldn wasn weren won wouldn".split())

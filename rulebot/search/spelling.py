@@ -88,7 +88,7 @@ class Spellings:
                 corrected.append(options[0][0])
                 changed = True
             else:
-                corrected.append(f"{word[:-1]}'t" if word[-1:] == "t" and word[:-1] in analysis.NEGATED else word)
+                corrected.append(analysis.as_written(word))
         return [" ".join(corrected)] if changed else []
 
     def _known(self, word: str) -> bool:
