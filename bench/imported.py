@@ -36,26 +36,41 @@ class Imported:
     """The folder the document is in, when not ../shared/data."""
     made_by: str = ""
     """The command that writes the document, when it is not in ../shared/data."""
+    questions: tuple[str, ...] = ()
+    """Its dev question sets in bench/questions, scored with it when it is `present` (WRITTEN's games)."""
 
 
 FITTED = (
     Imported("star-wars-unlimited", "Star Wars: Unlimited", "star-wars-unlimited-comprehensive-rules.md"),
     Imported("mtg", "Magic: The Gathering", "mtg-comprehensive-rules-20260417.txt"),
+)
+"""The imported games the ranking is fitted on (their dev questions): documents of ../shared/data, so that a
+refit needs nothing but the checkout and ../shared."""
+WRITTEN = (
     Imported(
         "twilight-imperium", "Twilight Imperium", "twilight-imperium-rules-reference.md", data=BENCH_DATA,
         made_by="python bench/ti4_reference.py PATH/TO/tirules  (a copy of github.com/bradleysigma/tirules)",
+        questions=("imported-dev-ti4.jsonl",),
     ),
     Imported(
         "legend-of-the-five-rings", "Legend of the Five Rings", "l5r-rules-reference.md", data=BENCH_DATA,
         made_by="python bench/l5r_reference.py PATH/TO/Reference.vue  (of github.com/alsciende/fiveringsdb-ui)",
+        questions=("imported-dev-l5r.jsonl",),
     ),
 )
-"""The imported games the ranking is fitted on (their dev questions)."""
+"""Games whose documents the benchmarks write themselves, from copies of public repositories that ../shared does
+not hold: scored when the document is in bench/data (`present`), never fitted on. They were fitted on once; a
+refit that needed them could not be made again from a new checkout, which has no bench/data."""
 REPORTED = (
     Imported("x-wing", "Star Wars: X-Wing", "star-wars-x-wing-2e-rules-reference-v1.4.6.md"),
     Imported("marvel-champions", "Marvel Champions", "marvel-champions-rules-reference.md"),
 )
 """The imported games only reported on: never fitted nor tuned on."""
+
+
+def present(games: tuple[Imported, ...], data: Path = DATA) -> tuple[Imported, ...]:
+    """Those of the games whose document is there to import."""
+    return tuple(game for game in games if ((game.data or data) / game.document).is_file())
 
 
 def import_games(folder: Path, games: tuple[Imported, ...], data: Path = DATA) -> Path:

@@ -86,9 +86,9 @@ DEFAULT_QUESTIONS = [
 ]
 IMPORTED_QUESTIONS = [
     ROOT / "bench" / "questions" / name
-    for name in ("imported-dev.jsonl", "imported-dev-more.jsonl", "imported-dev-3.jsonl", "imported-dev-ti4.jsonl", "imported-dev-l5r.jsonl")
+    for name in ("imported-dev.jsonl", "imported-dev-more.jsonl", "imported-dev-3.jsonl")
 ]
-"""Added to the default sets with --imported."""
+"""Added to the default sets with --imported, with those of the games of imported.WRITTEN whose document is there."""
 DEPTH = 10
 """Answers fetched per question; MRR counts ranks up to this depth."""
 TYPES = (
@@ -409,7 +409,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.site and not CHROMIUM.exists():
         parser.error(f"--site needs Chromium at {CHROMIUM} and the playwright package")
     files = []
-    for path in args.questions or DEFAULT_QUESTIONS + (IMPORTED_QUESTIONS if args.imported else []):
+    written = imported.present(imported.WRITTEN) if args.imported else ()
+    written_questions = [ROOT / "bench" / "questions" / name for game in written for name in game.questions]
+    for path in args.questions or DEFAULT_QUESTIONS + (IMPORTED_QUESTIONS + written_questions if args.imported else []):
         try:
             files.append(read_questions(path))
         except (OSError, ValueError) as exc:
@@ -418,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="rulebot-bench-") as cache, ExitStack() as stack:
         folders = [shipped_corpus_dir()]
         if args.imported:
-            folders.append(imported.import_games(Path(cache), imported.FITTED + imported.REPORTED))
+            folders.append(imported.import_games(Path(cache), imported.FITTED + imported.REPORTED + written))
         os.environ["RULEBOT_CACHE_DIR"] = cache
         corpus = load(folders)
         baseline = Baseline(corpus)
