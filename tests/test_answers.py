@@ -216,6 +216,9 @@ class TestFrench:
         plain = two_games.ask("how many shells can i keep", game="harbor")
         assert [hit.id for hit in chatty.results] == [hit.id for hit in plain.results]
         assert (chatty.probability, chatty.confident) == (plain.probability, plain.confident)
+        guys = two_games.ask("guys, roughly how many shells can somebody keep, that stuff", game="harbor")
+        assert [hit.id for hit in guys.results] == [hit.id for hit in plain.results]
+        assert (guys.probability, guys.confident) == (plain.probability, plain.confident)
 
     def test_french_words_are_not_used_for_english_questions(self, two_games: Searcher):
         """The French list is for French questions only: in English, "bateau" is just an unknown word."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from rulebot.index.opened import SYNONYMS_FILE, SYNONYMS_PREFIX
 
-FORMAT = "27"
+FORMAT = "28"
 """Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"

@@ -54,6 +54,7 @@ QUESTION_FILLER = frozenset(
     hi hello hey thanks thx pls plz lol btw um uh yeah yep nope okay gonna wanna gotta kinda sorta
     hows whos wheres whens whys lets question questions wondering confusing basically actually literally anyway
     u ur ya cuz bc tho thru ive youre theyre theres hes shes youll itll
+    stuff guy guys dude dudes somebody anybody anything roughly
     know let many me mean meaning means meant might mine more much must my need needs no not now of off ok on or
     other our out per please really rule rules say says should so some someone something still
     such than that thats the their them then there these they thing things this those though to
