@@ -66,6 +66,8 @@ class TestAsk:
         result = run_cli(*TOY, "ask", "zzyzx", "whirlpol")
         assert result.exit_code == 3
         assert "No entry answers this clearly" in result.output and "Did you mean: zzyzx whirlpool ?" in result.output
+        asked = run_cli(*TOY, "ask", "Zzyzx whirlpol?")  # the question as typed, its own question mark ending it
+        assert "Did you mean: Zzyzx whirlpool?\n" in asked.output
 
     def test_huge_question_is_refused(self, run_cli):
         """A 100 KB question is refused with a message, exit 2."""

@@ -420,10 +420,24 @@ class TestUnsure:
         answer = toy.ask("whirlpoool")
         assert answer.results[0].id == "lh-tides-whirlpool"
 
-    def test_a_suggestion_shows_a_negation_as_typed(self, toy: Searcher):
-        """A negation, one word to the search ("doesnt"), is shown in "did you mean" as players write it."""
+    def test_a_suggestion_is_the_question_as_typed(self, toy: Searcher):
+        """"Did you mean" is the player's question with the typo respelled: its case, its punctuation and a negation,
+        one word to the search ("doesnt"), as written."""
         answer = toy.ask("Doesn't the whirlpoool sink ferries?")
-        assert not answer.confident and answer.suggestions == ("doesn't the whirlpool sink ferries",)
+        assert not answer.confident and answer.suggestions == ("Doesn't the whirlpool sink ferries?",)
+
+    def test_a_suggestion_offers_names_words_and_keeps_the_question_whole(self, shipped: Searcher):
+        """"Did you mean" respells a word as a word of an entry's name ("diamnds": Diamonds), never as a stem of
+        the texts ("throwing" is no "three"), and shows the question whole: the game it names stays."""
+        assert shipped.ask("molthar how many diamnds").suggestions == ("molthar how many diamonds",)
+        nonsense = shipped.ask("throwing zzyzx")
+        assert not nonsense.confident and nonsense.suggestions == ()
+
+    def test_french_words_are_no_typos(self, shipped: Searcher):
+        """A French question's words that the French texts use, or that French leaves out as stop words ("même"),
+        are never respelled as English words ("mere", "tour")."""
+        answer = shipped.ask("c'est quoi la meme chose que le tout")
+        assert answer.language == "fr" and not answer.confident and answer.suggestions == ()
 
 
 class TestHostileInput:

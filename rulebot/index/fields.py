@@ -19,6 +19,8 @@ FIELDS = (
 )
 """(field, its analysis (rulebot.language.analysis.ANALYSES), searched for the words as typed only). Synonyms and
 close spellings skip `section`, a weak hint: fewer clauses."""
+FRENCH_FIELDS = tuple(field for field, analysis, _typed in FIELDS if analysis == "french")
+"""The fields of the corpus's French texts."""
 FIELD_BOOSTS = {
     "title": 4.0,
     "names": 3.0,

@@ -128,6 +128,8 @@ FRENCH_STOP_WORDS = frozenset(
     étante étantes étants étiez étions été étée étées étés êtes
     """.split()
 )
+FOLDED_FRENCH_STOP_WORDS = frozenset(fold(word) for word in FRENCH_STOP_WORDS)
+"""The French stop words as a question's words are compared (folded: "même" as "meme")."""
 
 
 @cache
@@ -196,11 +198,6 @@ def words(text: str) -> list[str]:
         else:
             found.append(word)
     return found
-
-
-def as_written(word: str) -> str:
-    """A word as players write it: a negation `words` joined ("doesnt") with its apostrophe ("doesn't")."""
-    return f"{word[:-1]}'t" if word[-1:] == "t" and word[:-1] in NEGATED else word
 
 
 NEGATED = frozenset("ain aren can couldn didn doesn don hadn hasn haven isn mustn needn shouldn wasn weren won wouldn".split())

@@ -30,6 +30,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulebot.errors import QueryError
+from rulebot.index.fields import FRENCH_FIELDS
 from rulebot.index.opened import ALL_GAMES
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
@@ -100,6 +101,14 @@ class QuestionReader:
             slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
             for slug, game in games.items()
         }
+        self.game_words = frozenset(
+            word
+            for game in games.values()
+            for written in (game["name"], *game["aliases"], *(e["name"] for e in game["expansions"]), *game["terms"])
+            for word in analysis.words(written)
+        )
+        """The words of the games' names and aliases, their expansions' names and their own terms: a question's
+        words that need be no entry's."""
 
     def read(self, text: str, *, game: str | None, in_play: Mapping[str, set[str]], official_only: bool) -> Question:
         """Read a cleaned question (clean_question), asked about a game or (None) any; QueryError if it has no word."""
@@ -169,7 +178,7 @@ class QuestionReader:
         if not english or any(self.reader.doc_frequency(name, english[0]) for name in ("title", "body", "aliases", "asked")):
             return False
         french = analysis.terms("french", word)
-        return bool(french) and any(self.reader.doc_frequency(name, french[0]) for name in ("title_fr", "aliases_fr", "asked_fr", "body_fr"))
+        return bool(french) and any(self.reader.doc_frequency(name, french[0]) for name in FRENCH_FIELDS)
 
     def _vocabulary(self, language: str) -> tuple[dict[str, SynonymTable], SynonymTable]:
         """The synonym tables for questions in a language: per game, and of every game together (decoded once)."""

@@ -14,12 +14,14 @@ substitutions and swaps of neighbours, as Whoosh's Damerau-Levenshtein).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection
 
+from rulebot.index.fields import FRENCH_FIELDS
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis
-from rulebot.language.analysis import stem
+from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import MAX_TYPO_WORD, MAX_UNITS
+from rulebot.text import fold
 
 
 def distance(a: str, b: str) -> int:
@@ -27,6 +29,11 @@ def distance(a: str, b: str) -> int:
     from rapidfuzz.distance import OSA
 
     return OSA.distance(a, b)
+
+
+def max_edits(word: str) -> int:
+    """How many edits a typo of a word may be from it: one up to six letters, two beyond."""
+    return 1 if len(word) <= 6 else 2
 
 
 class Vocabulary:
@@ -78,18 +85,44 @@ class Spellings:
         self._found[word] = found
         return found
 
-    def suggestions(self, words: Sequence[str]) -> list[str]:
-        """The question with each unknown word (of the first MAX_UNITS) spelled as its closest word: [] when none is
-        unknown. A negation is shown as players write it ("doesnt", as analysis.words joins it, as "doesn't")."""
-        corrected, changed = [], False
-        for word in words[:MAX_UNITS]:
-            options = [] if word in analysis.QUESTION_FILLER else self.of(word)
+    def suggestions(self, question: str, language: str, vocabulary: SynonymTable, game_words: Collection[str]) -> list[str]:
+        """The question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a name:
+        [] when none is. The rest is the player's own: case, apostrophes, punctuation.
+
+        What is offered is shown to a player, so it is held to more than what is searched: a word is only
+        respelled as a word of an entry's name (a stem of the texts, "three" for "throwing", reads as nonsense),
+        and never when the question's language knows it: a French question's words that the French texts use
+        or that French leaves out as stop words ("commence", "meme" are no typos of "common", "mere"), a word
+        of the games' vocabulary (`vocabulary`: the synonyms for questions in that language) and a word of a
+        game's or an expansion's name (`game_words`: "molthar" is no "mother")."""
+        corrections: dict[str, str] = {}
+        for word in analysis.words(question)[:MAX_UNITS]:  # (the search looks no further either)
+            if word in corrections or word in game_words or self._said(word, language, vocabulary):
+                continue
+            options = self.named(word)
             if options:
-                corrected.append(options[0][0])
-                changed = True
-            else:
-                corrected.append(analysis.as_written(word))
-        return [" ".join(corrected)] if changed else []
+                corrections[word] = options[0]
+        if not corrections:
+            return []
+        return [analysis.WORD_RE.sub(lambda typed: corrections.get(fold(typed[0]), typed[0]), question)]
+
+    def _said(self, word: str, language: str, vocabulary: SynonymTable) -> bool:
+        """Whether a word of a question is one its language or the games' vocabulary knows (see `suggestions`)."""
+        if word in analysis.QUESTION_FILLER or word in analysis.EXPANSION_WORDS or any(word in phrase for phrase in vocabulary):
+            return True
+        if language != "fr":
+            return False
+        if word in analysis.FOLDED_FRENCH_STOP_WORDS:
+            return True
+        return any(self.reader.doc_frequency(field, term) for term in analysis.terms("french", word) for field in FRENCH_FIELDS)
+
+    def named(self, word: str) -> list[str]:
+        """The words of names close to a word unknown to the corpus, closest and most frequent first; [] for a
+        known word. What "did you mean" offers (`suggestions`); the search also looks among the texts' stems."""
+        if not self.of(word):
+            return []
+        found = [w for w in self.vocabulary.within("names", word, max_edits(word)) if w != word]
+        return sorted(found, key=lambda w: (distance(w, word), -self.reader.doc_frequency("names", w), w))
 
     def _known(self, word: str) -> bool:
         """True when the word is in the corpus vocabulary: a name's word, or a text's (by stem)."""
@@ -101,7 +134,7 @@ class Spellings:
 
     def _corrections(self, word: str, limit: int = 3) -> list[tuple[str, ...]]:
         """Close spellings of a word: names' words first, then text stems; most frequent first."""
-        maxdist = 1 if len(word) <= 6 else 2
+        maxdist = max_edits(word)
         found: dict[str, tuple[int, int]] = {}  # candidate: (from text, -frequency)
         for name, typed in (("names", word), ("body", stem(word))):
             for candidate in self.vocabulary.within(name, typed, maxdist):
