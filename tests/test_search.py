@@ -434,10 +434,15 @@ class TestUnsure:
         assert not nonsense.confident and nonsense.suggestions == ()
 
     def test_french_words_are_no_typos(self, shipped: Searcher):
-        """A French question's words that the French texts use, or that French leaves out as stop words ("même"),
-        are never respelled as English words ("mere", "tour")."""
+        """A French question's words that the French texts use, that French leaves out as stop words ("même") or
+        that a game's French vocabulary has ("militaire") are never respelled as English words ("mere", "tour",
+        "military")."""
         answer = shipped.ask("c'est quoi la meme chose que le tout")
         assert answer.language == "fr" and not answer.confident and answer.suggestions == ()
+        stop_words = shipped.ask("notre zzyzx, ils sont ou")  # no French text has "notre" nor "sont": French drops them
+        assert stop_words.language == "fr" and not stop_words.confident and stop_words.suggestions == ()
+        vocabulary = shipped.ask("la puissance militaire zzyzx", game="catalyst")  # Catalyst's French: "militaire"
+        assert vocabulary.language == "fr" and not vocabulary.confident and vocabulary.suggestions == ()
 
 
 class TestHostileInput:

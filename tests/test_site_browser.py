@@ -556,8 +556,8 @@ def test_browser_finds_the_files_of_terms_as_the_build_writes_them(search_tab): 
 
 def _differences(browser, site_dir: Path, questions: list[tuple[str, str | None]], corpus: list[Path] | None = None) -> list[tuple]:  # type: ignore[no-untyped-def]
     """The questions (and games) the site's search box answers otherwise than `rulebot ask` (its entries of the
-    game asked, in order, and its confidence), typed on the game's page or on the home page; the site built from
-    `corpus` (the shipped one when None)."""
+    game asked, in order, its confidence and its "did you mean"), typed on the game's page or on the home page; the
+    site built from `corpus` (the shipped one when None)."""
     from rulebot.index.cache import open_index
     from rulebot.search.ranking import Searcher
 
@@ -580,9 +580,12 @@ def _differences(browser, site_dir: Path, questions: list[tuple[str, str | None]
             links = tab.eval_on_selector_all("#search--results li:not(.result-other):not(.search-more) a", "l => l.map(a => a.getAttribute('href'))")
             shown = [href.rpartition("#")[2] for href in links]
             sure = tab.get_attribute("#search--results", "data-confident") == "true"
+            offered = tab.eval_on_selector_all("#search--suggestion a", "l => l.map(a => a.textContent)")
             answer = searcher.ask(question, game=game, limit=10)
             if shown != [hit.id for hit in answer.results] or (shown and sure != answer.confident):
                 differ.append((question, game, shown, [hit.id for hit in answer.results]))
+            if offered != list(answer.suggestions):
+                differ.append((question, game, offered, list(answer.suggestions)))
     context.close()
     return differ
 
@@ -612,6 +615,30 @@ def test_game_page_reads_words_as_the_command(browser, sites):  # type: ignore[n
         ("gemme de pouvoir", "res-arcana"),
     ]
     assert _differences(browser, sites["shipped"], questions) == []
+
+
+def test_typos_are_respelled_as_the_command_respells_them(browser, sites):  # type: ignore[no-untyped-def]
+    """"Did you mean" offers on the site what `rulebot ask` offers: a typo respelled as a word of a name, the rest
+    of the question as typed; nothing for a French question's French words, the vocabulary's or a game's name."""
+    questions = [
+        ("molthar how many diamnds", None), ("molthar how many diamnds", "portals-of-molthar"),
+        ("How do I get more catalsyts?", "catalyst"), ("throwing zzyzx", None),
+        ("c'est quoi la meme chose que le tout", None), ("notre zzyzx, ils sont ou", None), ("la puissance militaire zzyzx", "catalyst"), ("wat does the acadamy give", "catalyst"),
+        ("je peux mettre un diamand sur la perle", "portals-of-molthar"), ("can i buy foldspce with persuasion", None),
+    ]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
+def test_a_suggestion_is_asked_in_place(page, base):  # type: ignore[no-untyped-def]
+    """An unsure answer offers the question respelled; following it asks that question on the same page."""
+    page.goto(base["shipped"] + "catalyst/index.html")
+    _search(page, "How do I get more catalsyts?")
+    offer = page.locator("#search--suggestion a")
+    assert offer.inner_text() == "How do I get more catalysts?"
+    offer.click()
+    assert page.input_value("#search--q") == "How do I get more catalysts?"
+    page.wait_for_function("() => document.getElementById('search--results').dataset.query === 'How do I get more catalysts?'")
+    assert "q=How%20do%20I%20get%20more%20catalysts" in page.url
 
 
 def test_a_number_after_a_term_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]

@@ -104,11 +104,11 @@ class QuestionReader:
         self.game_words = frozenset(
             word
             for game in games.values()
-            for written in (game["name"], *game["aliases"], *(e["name"] for e in game["expansions"]), *game["terms"])
+            for written in (game["name"], *game["aliases"], *(e["name"] for e in game["expansions"]))
             for word in analysis.words(written)
         )
-        """The words of the games' names and aliases, their expansions' names and their own terms: a question's
-        words that need be no entry's."""
+        """The words of the games' names and aliases and of their expansions' names: a question's words that need be
+        no entry's."""
 
     def read(self, text: str, *, game: str | None, in_play: Mapping[str, set[str]], official_only: bool) -> Question:
         """Read a cleaned question (clean_question), asked about a game or (None) any; QueryError if it has no word."""

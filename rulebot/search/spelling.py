@@ -108,7 +108,10 @@ class Spellings:
 
     def _said(self, word: str, language: str, vocabulary: SynonymTable) -> bool:
         """Whether a word of a question is one its language or the games' vocabulary knows (see `suggestions`)."""
-        if word in analysis.QUESTION_FILLER or word in analysis.EXPANSION_WORDS or any(word in phrase for phrase in vocabulary):
+        if word in analysis.QUESTION_FILLER or word in analysis.EXPANSION_WORDS:
+            return True
+        stemmed = stem(word)
+        if any(stemmed in phrase for phrase in vocabulary):  # (the table's keys are its phrases' stems)
             return True
         if language != "fr":
             return False

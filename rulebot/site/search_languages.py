@@ -37,6 +37,7 @@ SEARCH_LABELS = (
     N_("Draft"),
     N_("Search every game"),
     N_("Base game only: the expansions are left out."),
+    N_("Did you mean: "),
 )
 """The words templates/static/search.js shows (its `say`), in English as written there."""
 

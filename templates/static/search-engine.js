@@ -291,6 +291,7 @@
   var Q = null;         // the words of counts
   var GAMES = null;     // per game: names, expansions, terms (stems), synonym groups and tables
   var TABLES = null;    // per language: the synonym table of every game together
+  var GAME_WORDS = null;  // the words of every game's names and its expansions' (gameWords)
   var FIELD_NAMES = null;
 
   function set(list) {
@@ -306,6 +307,7 @@
       letters: S.analysis.french_letters,
       englishStops: set(S.analysis.english_stop_words),
       frenchStops: set(S.analysis.french_stop_words),
+      foldedFrenchStops: set(S.analysis.french_stop_words.map(fold)),
       expansionWords: set(S.analysis.expansion_words)
     };
     // The base-game phrases longest first (a phrase may hold a shorter one), without and with "base game" alone.
@@ -330,6 +332,7 @@
     FIELD_NAMES = R.FIELDS.map(function (field) { return field[0]; });
     GAMES = {};
     TABLES = null;
+    GAME_WORDS = null;
   }
 
   // A game's settings, once the stemmers are in: its names, expansions, terms (stems) and synonym tables.
@@ -761,6 +764,61 @@
     ranked.sort(function (a, b) { return a[1] - b[1] || a[2] - b[2] || a[3] - b[3] || compare(a[0], b[0]); });
     return ranked.slice(0, 3).map(function (r) { return [r[0]]; });
   };
+
+  // "Did you mean": the question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a
+  // name; [] when none is. A word the question's language, the vocabulary or a game's name knows is left alone
+  // (rulebot.search.spelling.Spellings.suggestions).
+  Searcher.prototype.suggestions = function (text) {
+    var self = this, corrections = new Map(), vocabulary = allTable(this.language), named = gameWords();
+    words(text).slice(0, R.MAX_UNITS).forEach(function (word) {
+      if (corrections.has(word) || named.has(word) || self.said(word, vocabulary)) return;
+      var options = self.named(word);
+      if (options.length) corrections.set(word, options[0]);
+    });
+    if (!corrections.size) return [];
+    return [text.replace(WORD, function (typed) {
+      var respelled = corrections.get(fold(typed));
+      return respelled === undefined ? typed : respelled;
+    })];
+  };
+
+  // Whether a word of a question is one its language or the vocabulary knows (Spellings._said).
+  Searcher.prototype.said = function (word, table) {
+    if (A.filler.has(word) || A.expansionWords.has(word)) return true;
+    var stemmed = stem(word), known = false;
+    table.forEach(function (_members, key) { if (!known && key.split(" ").indexOf(stemmed) >= 0) known = true; });
+    if (known) return true;
+    if (this.language !== "fr") return false;
+    if (A.foldedFrenchStops.has(word)) return true;
+    return terms("french", word).some(function (term) { return lexiconOf(term).french.has(term); });
+  };
+
+  // The words of names close to a word unknown to the corpus, closest and most frequent first (Spellings.named).
+  Searcher.prototype.named = function (word) {
+    if (!this.closeSpellings(word).length) return [];
+    var max = word.length <= 6 ? 1 : 2, found = [];
+    lexiconOf(word).names.forEach(function (count, candidate) {
+      if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max) {
+        found.push([candidate, distance(candidate, word, 64), count]);
+      }
+    });
+    found.sort(function (a, b) { return a[1] - b[1] || b[2] - a[2] || compare(a[0], b[0]); });
+    return found.map(function (f) { return f[0]; });
+  };
+
+  // The words of the games' names and aliases and of their expansions' names (QuestionReader.game_words).
+  function gameWords() {
+    if (!GAME_WORDS) {
+      GAME_WORDS = new Set();
+      S.order.forEach(function (slug) {
+        var game = gameSettings(slug);
+        game.names.concat(game.expansions.map(function (e) { return e.name; })).forEach(function (name) {
+          name.forEach(function (w) { GAME_WORDS.add(w); });
+        });
+      });
+    }
+    return GAME_WORDS;
+  }
 
   // -- asking (rulebot.search.ranking.Searcher.ask) -----------------------------------------
 
@@ -1260,11 +1318,13 @@
       evidenceOf = evidence(ordered.slice(0, 1).concat(candidates), context, others.length > 0, unstated, split, heard);
       chance = probability(evidenceOf);
     }
+    // Several games answering alike, a count the first answer states no number for, an answer found by the words of
+    // a phrase no entry holds, or a lone mention: none is stood by (rulebot.search.features.confident).
+    var confident = chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !vetoed(evidenceOf);
     return {
       results: ordered.slice(0, MAX_RESULTS),
-      // Several games answering alike, a count the first answer states no number for, an answer found by the words
-      // of a phrase no entry holds, or a lone mention: none is stood by (rulebot.search.features.confident).
-      confident: chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !vetoed(evidenceOf),
+      confident: confident,
+      suggestions: confident ? [] : searcher.suggestions(text),
       probability: chance,
       searcher: searcher,
       words: list,
@@ -1328,7 +1388,7 @@
     if (files.length) results = [];
     return {
       results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language, lacking: files,
-      baseGameOnly: answer.baseGameOnly || []
+      baseGameOnly: answer.baseGameOnly || [], suggestions: files.length ? [] : answer.suggestions || []
     };
   }
 

@@ -261,6 +261,7 @@
     var input = form.querySelector("input");
     var list = form.querySelector("ol");
     var status = form.querySelector("[aria-live]");
+    var suggestion = form.querySelector(".search-suggestion");
     form.hidden = false;
 
     // What the list shows: the query and how many of the files it ranks with
@@ -301,6 +302,7 @@
       list.setAttribute("data-query", query);
       list.setAttribute("data-complete", "true");
       list.removeAttribute("data-confident");
+      suggest(null);
       setOpen(!!query);
       if (!query) { status.textContent = ""; list.removeAttribute("data-lang"); return; }
       start();
@@ -335,6 +337,7 @@
         status.textContent += " \u00b7 " + say(lang, "Base game only: the expansions are left out.");
       }
       if (lang !== pageLang) status.lang = lang; else status.removeAttribute("lang");
+      suggest(answer && answer.suggestions, lang);
       results.forEach(function (r) {
         var entry = r.entry;
         var item = element("li", r.other ? "result-other" : "");
@@ -378,6 +381,22 @@
         list.appendChild(more);
       }
       addSnippets();
+    }
+
+    // "Did you mean": the question respelled (an unsure answer's), a link that asks it (as `rulebot ask` offers it).
+    function suggest(suggestions, lang) {
+      suggestion.textContent = "";
+      if (!suggestions || !suggestions.length) return;
+      if (lang !== pageLang) suggestion.lang = lang; else suggestion.removeAttribute("lang");
+      suggestion.appendChild(document.createTextNode(say(lang, "Did you mean: ")));
+      suggestions.forEach(function (respelled, i) {
+        if (i) suggestion.appendChild(document.createTextNode(" / "));
+        var link = element("a", "", respelled);
+        link.href = addressWith(respelled);
+        suggestion.appendChild(link);
+      });
+      // (the question as typed: its own question mark, when it has one, ends the line)
+      if (!/\?\s*$/.test(suggestions[suggestions.length - 1])) suggestion.appendChild(document.createTextNode(" ?"));
     }
 
     // The query in the address, replacing the current history entry (typing makes no entries of its own).
@@ -474,6 +493,16 @@
       if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;  // a new tab or window: this page stays
       event.preventDefault();
       if (!open(link)) window.location.href = link.href;
+    });
+    // A suggestion is asked in place, as if typed (the address follows, as typing makes it).
+    suggestion.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a");
+      if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      event.preventDefault();
+      input.value = link.textContent;
+      run();
+      remember();
+      input.focus();
     });
     // Back to the search box from anywhere on a long page.
     var toSearch = document.querySelector("[data-to-search]");
