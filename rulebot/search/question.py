@@ -109,6 +109,7 @@ class QuestionReader:
         )
         """The words of the games' names and aliases and of their expansions' names: a question's words that need be
         no entry's."""
+        self._phrase_stems: dict[str, frozenset[str]] = {}
 
     def read(self, text: str, *, game: str | None, in_play: Mapping[str, set[str]], official_only: bool) -> Question:
         """Read a cleaned question (clean_question), asked about a game or (None) any; QueryError if it has no word."""
@@ -189,6 +190,14 @@ class QuestionReader:
                 analysis.decode_synonyms(tables[ALL_GAMES]),
             )
         return self._decoded[language]
+
+    def phrase_stems(self, language: str) -> frozenset[str]:
+        """The stems of every game's synonym phrases for questions in a language (the keys of its table of every
+        game): a question's word whose stem is one of them is a word of the vocabulary. Made once per language."""
+        found = self._phrase_stems.get(language)
+        if found is None:
+            found = self._phrase_stems[language] = frozenset(s for phrase in self._vocabulary(language)[1] for s in phrase)
+        return found
 
     def vocabulary_stems(self, slug: str) -> set[str]:
         """The stems of every word of a game's vocabulary: its synonyms in every language (those shared by its

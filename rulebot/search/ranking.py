@@ -256,7 +256,7 @@ class Searcher:
         return Answer(
             query=valid_text(question), game=game or (ordered[0].game if ordered else None), results=results, parts=parts,
             confident=confident, probability=probability, evidence=evidence,
-            suggestions=() if confident else self.spellings.suggestions(asked.text, asked.language, asked.all_synonyms, self.reading.game_words),
+            suggestions=() if confident else self.spellings.suggestions(asked.text, asked.language, self.reading.phrase_stems(asked.language), self.reading.game_words),
             close_titles=() if confident else self._close_titles(asked),
             runners_up=other_games, language=asked.language, players=asked.intent.players, setup=setup,
             base_game_only=asked.base_game_only,

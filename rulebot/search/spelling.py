@@ -19,7 +19,7 @@ from collections.abc import Collection
 from rulebot.index.fields import FRENCH_FIELDS
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis
-from rulebot.language.analysis import SynonymTable, stem
+from rulebot.language.analysis import stem
 from rulebot.search.constants import MAX_TYPO_WORD, MAX_UNITS
 from rulebot.text import fold
 
@@ -85,7 +85,7 @@ class Spellings:
         self._found[word] = found
         return found
 
-    def suggestions(self, question: str, language: str, vocabulary: SynonymTable, game_words: Collection[str]) -> list[str]:
+    def suggestions(self, question: str, language: str, vocabulary: Collection[str], game_words: Collection[str]) -> list[str]:
         """The question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a name:
         [] when none is. The rest is the player's own: case, apostrophes, punctuation.
 
@@ -93,8 +93,8 @@ class Spellings:
         respelled as a word of an entry's name (a stem of the texts, "three" for "throwing", reads as nonsense),
         and never when the question's language knows it: a French question's words that the French texts use
         or that French leaves out as stop words ("commence", "meme" are no typos of "common", "mere"), a word
-        of the games' vocabulary (`vocabulary`: the synonyms for questions in that language) and a word of a
-        game's or an expansion's name (`game_words`: "molthar" is no "mother")."""
+        of the games' vocabulary (`vocabulary`: the stems of its phrases for questions in that language) and a
+        word of a game's or an expansion's name (`game_words`: "molthar" is no "mother")."""
         corrections: dict[str, str] = {}
         for word in analysis.words(question)[:MAX_UNITS]:  # (the search looks no further either)
             if word in corrections or word in game_words or self._said(word, language, vocabulary):
@@ -106,12 +106,11 @@ class Spellings:
             return []
         return [analysis.WORD_RE.sub(lambda typed: corrections.get(fold(typed[0]), typed[0]), question)]
 
-    def _said(self, word: str, language: str, vocabulary: SynonymTable) -> bool:
+    def _said(self, word: str, language: str, vocabulary: Collection[str]) -> bool:
         """Whether a word of a question is one its language or the games' vocabulary knows (see `suggestions`)."""
         if word in analysis.QUESTION_FILLER or word in analysis.EXPANSION_WORDS:
             return True
-        stemmed = stem(word)
-        if any(stemmed in phrase for phrase in vocabulary):  # (the table's keys are its phrases' stems)
+        if stem(word) in vocabulary:
             return True
         if language != "fr":
             return False

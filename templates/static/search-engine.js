@@ -384,6 +384,16 @@
     return TABLES[language];
   }
 
+  // The stems of every game's synonym phrases for questions in a language (QuestionReader.phrase_stems).
+  function phraseStems(language) {
+    var table = allTable(language);
+    if (!table.stems) {
+      table.stems = new Set();
+      table.forEach(function (_members, key) { key.split(" ").forEach(function (s) { table.stems.add(s); }); });
+    }
+    return table.stems;
+  }
+
   // -- analysis (rulebot.language.analysis) ------------------------------------------------------
 
   var stems = { english: new Map(), french: new Map() };
@@ -769,7 +779,7 @@
   // name; [] when none is. A word the question's language, the vocabulary or a game's name knows is left alone
   // (rulebot.search.spelling.Spellings.suggestions).
   Searcher.prototype.suggestions = function (text) {
-    var self = this, corrections = new Map(), vocabulary = allTable(this.language), named = gameWords();
+    var self = this, corrections = new Map(), vocabulary = phraseStems(this.language), named = gameWords();
     words(text).slice(0, R.MAX_UNITS).forEach(function (word) {
       if (corrections.has(word) || named.has(word) || self.said(word, vocabulary)) return;
       var options = self.named(word);
@@ -783,11 +793,8 @@
   };
 
   // Whether a word of a question is one its language or the vocabulary knows (Spellings._said).
-  Searcher.prototype.said = function (word, table) {
-    if (A.filler.has(word) || A.expansionWords.has(word)) return true;
-    var stemmed = stem(word), known = false;
-    table.forEach(function (_members, key) { if (!known && key.split(" ").indexOf(stemmed) >= 0) known = true; });
-    if (known) return true;
+  Searcher.prototype.said = function (word, vocabulary) {
+    if (A.filler.has(word) || A.expansionWords.has(word) || vocabulary.has(stem(word))) return true;
     if (this.language !== "fr") return false;
     if (A.foldedFrenchStops.has(word)) return true;
     return terms("french", word).some(function (term) { return lexiconOf(term).french.has(term); });
