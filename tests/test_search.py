@@ -428,8 +428,14 @@ class TestUnsure:
 
     def test_a_suggestion_offers_names_words_and_keeps_the_question_whole(self, shipped: Searcher):
         """"Did you mean" respells a word as a word of an entry's name ("diamnds": Diamonds), never as a stem of
-        the texts ("throwing" is no "three"), and shows the question whole: the game it names stays."""
+        the texts ("throwing" is no "three"), in the case it was typed in, and shows the question whole: the game it
+        names stays, and a typo after many words of filler is still read."""
         assert shipped.ask("molthar how many diamnds").suggestions == ("molthar how many diamonds",)
+        assert shipped.ask("How does FOLDSPCE work?").suggestions == ("How does FOLDSPACE work?",)  # as typed: capitals
+        assert shipped.ask("Foldspce and foldspce again?").suggestions == ("Foldspace and foldspace again?",)
+        chatty = "hey so um i was just wondering if you could tell me how it is that the thing with the cards and the stuff "
+        chatty += "and all that is done when we are in a game and how foldspce works"  # (past MAX_UNITS words, not units)
+        assert shipped.ask(chatty).suggestions == (chatty.replace("foldspce", "foldspace"),)
         nonsense = shipped.ask("throwing zzyzx")
         assert not nonsense.confident and nonsense.suggestions == ()
 

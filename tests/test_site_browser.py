@@ -625,6 +625,9 @@ def test_typos_are_respelled_as_the_command_respells_them(browser, sites):  # ty
         ("How do I get more catalsyts?", "catalyst"), ("throwing zzyzx", None),
         ("c'est quoi la meme chose que le tout", None), ("notre zzyzx, ils sont ou", None), ("la puissance militaire zzyzx", "catalyst"), ("wat does the acadamy give", "catalyst"),
         ("je peux mettre un diamand sur la perle", "portals-of-molthar"), ("can i buy foldspce with persuasion", None),
+        ("How does FOLDSPCE work?", None), ("Foldspce and foldspce again?", "dune-imperium"),
+        ("hey so um i was just wondering if you could tell me how it is that the thing with the cards and the stuff and all "
+         "that is done when we are in a game and how foldspce works", None),
     ]
     assert _differences(browser, sites["shipped"], questions) == []
 

@@ -86,8 +86,8 @@ class Spellings:
         return found
 
     def suggestions(self, question: str, language: str, vocabulary: Collection[str], game_words: Collection[str]) -> list[str]:
-        """The question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a name:
-        [] when none is. The rest is the player's own: case, apostrophes, punctuation.
+        """The question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a name,
+        in the case it was typed in: [] when none is. The rest is the player's own: apostrophes, punctuation.
 
         What is offered is shown to a player, so it is held to more than what is searched: a word is only
         respelled as a word of an entry's name (a stem of the texts, "three" for "throwing", reads as nonsense),
@@ -96,7 +96,9 @@ class Spellings:
         of the games' vocabulary (`vocabulary`: the stems of its phrases for questions in that language) and a
         word of a game's or an expansion's name (`game_words`: "molthar" is no "mother")."""
         corrections: dict[str, str] = {}
-        for word in analysis.words(question)[:MAX_UNITS]:  # (the search looks no further either)
+        # (the first MAX_UNITS words that are no filler, as the search reads no further)
+        content = [word for word in analysis.words(question) if word not in analysis.QUESTION_FILLER][:MAX_UNITS]
+        for word in content:
             if word in corrections or word in game_words or self._said(word, language, vocabulary):
                 continue
             options = self.named(word)
@@ -104,7 +106,7 @@ class Spellings:
                 corrections[word] = options[0]
         if not corrections:
             return []
-        return [analysis.WORD_RE.sub(lambda typed: corrections.get(fold(typed[0]), typed[0]), question)]
+        return [analysis.WORD_RE.sub(lambda typed: _as_typed(typed[0], corrections.get(fold(typed[0]))), question)]
 
     def _said(self, word: str, language: str, vocabulary: Collection[str]) -> bool:
         """Whether a word of a question is one its language or the games' vocabulary knows (see `suggestions`)."""
@@ -144,3 +146,15 @@ class Spellings:
                     found[candidate] = (name == "body", -self.reader.doc_frequency(name, candidate))
         ranked = sorted(found, key=lambda w: (found[w][0], distance(w, word), found[w][1], w))
         return [(w,) for w in ranked[:limit]]
+
+
+def _as_typed(typed: str, respelled: str | None) -> str:
+    """A word of a question respelled in the case it was typed in (all capitals, a capital first, or none); the
+    word as typed when it is not respelled."""
+    if respelled is None:
+        return typed
+    if typed != typed.lower() and typed == typed.upper():
+        return respelled.upper()
+    if typed[:1] != typed[:1].lower():
+        return respelled[:1].upper() + respelled[1:]
+    return respelled

@@ -758,7 +758,7 @@
   };
 
   Searcher.prototype.corrections = function (word) {
-    var max = word.length <= 6 ? 1 : 2, found = new Map(), typedStem = stem(word);
+    var max = maxEdits(word), found = new Map(), typedStem = stem(word);
     // A close spelling begins with the word's letter: it is in the word's part of the lexicon.
     lexiconOf(word).names.forEach(function (count, candidate) {
       if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max && !found.has(candidate)) {
@@ -780,17 +780,29 @@
   // (rulebot.search.spelling.Spellings.suggestions).
   Searcher.prototype.suggestions = function (text) {
     var self = this, corrections = new Map(), vocabulary = phraseStems(this.language), named = gameWords();
-    words(text).slice(0, R.MAX_UNITS).forEach(function (word) {
+    // (the first MAX_UNITS words that are no filler, as the search reads no further)
+    var content = words(text).filter(function (word) { return !A.filler.has(word); }).slice(0, R.MAX_UNITS);
+    content.forEach(function (word) {
       if (corrections.has(word) || named.has(word) || self.said(word, vocabulary)) return;
       var options = self.named(word);
       if (options.length) corrections.set(word, options[0]);
     });
     if (!corrections.size) return [];
-    return [text.replace(WORD, function (typed) {
-      var respelled = corrections.get(fold(typed));
-      return respelled === undefined ? typed : respelled;
-    })];
+    return [text.replace(WORD, function (typed) { return asTyped(typed, corrections.get(fold(typed))); })];
   };
+
+  // A word of a question respelled in the case it was typed in (spelling._as_typed).
+  function asTyped(typed, respelled) {
+    if (respelled === undefined) return typed;
+    if (typed !== typed.toLowerCase() && typed === typed.toUpperCase()) return respelled.toUpperCase();
+    if (typed.charAt(0) !== typed.charAt(0).toLowerCase()) return respelled.charAt(0).toUpperCase() + respelled.slice(1);
+    return respelled;
+  }
+
+  // How many edits a typo of a word may be from it: one up to six letters, two beyond (spelling.max_edits).
+  function maxEdits(word) {
+    return word.length <= 6 ? 1 : 2;
+  }
 
   // Whether a word of a question is one its language or the vocabulary knows (Spellings._said).
   Searcher.prototype.said = function (word, vocabulary) {
@@ -803,7 +815,7 @@
   // The words of names close to a word unknown to the corpus, closest and most frequent first (Spellings.named).
   Searcher.prototype.named = function (word) {
     if (!this.closeSpellings(word).length) return [];
-    var max = word.length <= 6 ? 1 : 2, found = [];
+    var max = maxEdits(word), found = [];
     lexiconOf(word).names.forEach(function (count, candidate) {
       if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max) {
         found.push([candidate, distance(candidate, word, 64), count]);
