@@ -428,8 +428,9 @@ class TestUnsure:
 
     def test_a_suggestion_offers_names_words_and_keeps_the_question_whole(self, shipped: Searcher):
         """"Did you mean" respells a word as a word of an entry's name ("diamnds": Diamonds), never as a stem of
-        the texts ("throwing" is no "three"), in the case it was typed in, and shows the question whole: the game it
-        names stays, and a typo after many words of filler is still read."""
+        the texts ("throwing" is no "three"), and only as one the answer's first entries are named by, in the case
+        it was typed in; and shows the question whole: the game it names stays, and a typo after many words of
+        filler is still read."""
         assert shipped.ask("molthar how many diamnds").suggestions == ("molthar how many diamonds",)
         assert shipped.ask("How does FOLDSPCE work?").suggestions == ("How does FOLDSPACE work?",)  # as typed: capitals
         assert shipped.ask("Foldspce and foldspce again?").suggestions == ("Foldspace and foldspace again?",)
@@ -438,6 +439,9 @@ class TestUnsure:
         assert shipped.ask(chatty).suggestions == (chatty.replace("foldspce", "foldspace"),)
         nonsense = shipped.ask("throwing zzyzx")
         assert not nonsense.confident and nonsense.suggestions == ()
+        # "slot" is one letter from a name's "shot", but no entry the answer gives first is named so: no typo
+        everyday = shipped.ask("which slot is cheapest", game="catalyst")
+        assert not everyday.confident and everyday.suggestions == ()
 
     def test_french_words_are_no_typos(self, shipped: Searcher):
         """A French question's words that the French texts use, that French leaves out as stop words ("même") or

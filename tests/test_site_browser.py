@@ -626,6 +626,7 @@ def test_typos_are_respelled_as_the_command_respells_them(browser, sites):  # ty
         ("c'est quoi la meme chose que le tout", None), ("notre zzyzx, ils sont ou", None), ("la puissance militaire zzyzx", "catalyst"), ("wat does the acadamy give", "catalyst"),
         ("je peux mettre un diamand sur la perle", "portals-of-molthar"), ("can i buy foldspce with persuasion", None),
         ("How does FOLDSPCE work?", None), ("Foldspce and foldspce again?", "dune-imperium"),
+        ("which slot is cheapest", "catalyst"), ("can i stick a catalyst anywhere", "catalyst"),
         ("hey so um i was just wondering if you could tell me how it is that the thing with the cards and the stuff and all "
          "that is done when we are in a game and how foldspce works", None),
     ]

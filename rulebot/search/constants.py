@@ -71,3 +71,6 @@ AMBIGUOUS_SHARE = 0.8
 """Another game's best entry scoring at least this share of the best answer is answered too."""
 GENERIC_SHARE = 0.5
 """...this share, when the question uses no game's own terms ("who goes first"): any game may be meant."""
+RESPELLED_FROM = 5
+""""Did you mean" respells a typo only as a word of the names of the answer's first this many entries: a close
+spelling that found none of them ("shot" for "slot") is no reading of the question (rulebot.search.spelling)."""

@@ -35,7 +35,7 @@ weights in rulebot/search/weights.json.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Container, Mapping
+from collections.abc import Collection, Container, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rulebot.errors import UnknownEntryError, UnknownExpansionError, UnknownGameError
@@ -51,6 +51,7 @@ from rulebot.search.constants import (
     GENERIC_SHARE,
     MAX_UNITS,
     PROXIMITY_POOL,
+    RESPELLED_FROM,
     SYNONYM_NAME_SHARE,
 )
 from rulebot.search.query import Clauses
@@ -256,7 +257,7 @@ class Searcher:
         return Answer(
             query=valid_text(question), game=game or (ordered[0].game if ordered else None), results=results, parts=parts,
             confident=confident, probability=probability, evidence=evidence,
-            suggestions=() if confident else self.spellings.suggestions(asked.text, asked.language, self.reading.phrase_stems(asked.language), self.reading.game_words),
+            suggestions=() if confident else self._suggestions(asked, ordered[:RESPELLED_FROM]),
             close_titles=() if confident else self._close_titles(asked),
             runners_up=other_games, language=asked.language, players=asked.intent.players, setup=setup,
             base_game_only=asked.base_game_only,
@@ -351,6 +352,14 @@ class Searcher:
         if expansions is not None:
             allowed &= set().union(*(self.scorer.docs("expansion", e) for e in sorted(expansions | {"base"})))
         return allowed - masked
+
+    def _suggestions(self, question: Question, first: Sequence[Hit]) -> list[str]:
+        """"Did you mean" for an unsure answer: the question respelled as the names of its first entries say."""
+        names = (name for hit in first for name in (hit.data["title"], *(alias["text"] for alias in hit.data["aliases"])))
+        answered = {term for name in names for term in analysis.terms("names", name)}  # (as the `names` field has them)
+        return self.spellings.suggestions(
+            question.text, question.language, self.reading.phrase_stems(question.language), self.reading.game_words, answered
+        )
 
     def _close_titles(self, question: Question, limit: int = 5) -> list[dict[str, str]]:
         """The entries whose names resemble the question's words, for an unsure answer ({id, title, game})."""

@@ -85,8 +85,11 @@ class Spellings:
         self._found[word] = found
         return found
 
-    def suggestions(self, question: str, language: str, vocabulary: Collection[str], game_words: Collection[str]) -> list[str]:
-        """The question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a name,
+    def suggestions(
+        self, question: str, language: str, vocabulary: Collection[str], game_words: Collection[str], answered: Collection[str]
+    ) -> list[str]:
+        """The question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a name of
+        the answer's first entries (`answered`: the words of their names, rulebot.search.constants.RESPELLED_FROM),
         in the case it was typed in: [] when none is. The rest is the player's own: apostrophes, punctuation.
 
         What is offered is shown to a player, so it is held to more than what is searched: a word is only
@@ -101,7 +104,7 @@ class Spellings:
         for word in content:
             if word in corrections or word in game_words or self._said(word, language, vocabulary):
                 continue
-            options = self.named(word)
+            options = [option for option in self.named(word) if option in answered]
             if options:
                 corrections[word] = options[0]
         if not corrections:

@@ -776,15 +776,22 @@
   };
 
   // "Did you mean": the question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a
-  // name; [] when none is. A word the question's language, the vocabulary or a game's name knows is left alone
-  // (rulebot.search.spelling.Spellings.suggestions).
-  Searcher.prototype.suggestions = function (text) {
+  // name of the answer's `first` entries; [] when none is. A word the question's language, the vocabulary or a
+  // game's name knows is left alone (rulebot.search.spelling.Spellings.suggestions).
+  Searcher.prototype.suggestions = function (text, first) {
     var self = this, corrections = new Map(), vocabulary = phraseStems(this.language), named = gameWords();
+    // A typo is respelled only as a word of the names of the answer's first entries (constants.RESPELLED_FROM).
+    var answered = new Set();
+    first.forEach(function (hit) {
+      [hit.entry.title].concat(hit.entry.aliases.map(function (alias) { return alias.text; })).forEach(function (name) {
+        terms("names", name).forEach(function (term) { answered.add(term); });
+      });
+    });
     // (the first MAX_UNITS words that are no filler, as the search reads no further)
     var content = words(text).filter(function (word) { return !A.filler.has(word); }).slice(0, R.MAX_UNITS);
     content.forEach(function (word) {
       if (corrections.has(word) || named.has(word) || self.said(word, vocabulary)) return;
-      var options = self.named(word);
+      var options = self.named(word).filter(function (option) { return answered.has(option); });
       if (options.length) corrections.set(word, options[0]);
     });
     if (!corrections.size) return [];
@@ -1343,7 +1350,7 @@
     return {
       results: ordered.slice(0, MAX_RESULTS),
       confident: confident,
-      suggestions: confident ? [] : searcher.suggestions(text),
+      suggestions: confident ? [] : searcher.suggestions(text, ordered.slice(0, R.RESPELLED_FROM)),
       probability: chance,
       searcher: searcher,
       words: list,
