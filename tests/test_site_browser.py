@@ -639,6 +639,7 @@ def test_a_suggestion_is_asked_in_place(page, base):  # type: ignore[no-untyped-
     _search(page, "How do I get more catalsyts?")
     offer = page.locator("#search--suggestion a")
     assert offer.inner_text() == "How do I get more catalysts?"
+    assert page.get_attribute("#search--suggestion", "aria-live") == "polite"  # told to a screen reader, as the status is
     offer.click()
     assert page.input_value("#search--q") == "How do I get more catalysts?"
     page.wait_for_function("() => document.getElementById('search--results').dataset.query === 'How do I get more catalysts?'")

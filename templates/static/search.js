@@ -260,7 +260,7 @@
     if (!form) return;
     var input = form.querySelector("input");
     var list = form.querySelector("ol");
-    var status = form.querySelector("[aria-live]");
+    var status = form.querySelector(".search-status");
     var suggestion = form.querySelector(".search-suggestion");
     form.hidden = false;
 
