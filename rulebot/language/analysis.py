@@ -128,8 +128,13 @@ FRENCH_STOP_WORDS = frozenset(
     étante étantes étants étiez étions été étée étées étés êtes
     """.split()
 )
-FOLDED_FRENCH_STOP_WORDS = frozenset(fold(word) for word in FRENCH_STOP_WORDS)
-"""The French stop words as a question's words are compared (folded: "même" as "meme")."""
+
+
+@cache
+def folded_french_stop_words() -> frozenset[str]:
+    """The French stop words as a question's words are compared (folded: "même" as "meme"). Made when first
+    needed (an unsure French answer's "did you mean"), not by every command that imports this module."""
+    return frozenset(fold(word) for word in FRENCH_STOP_WORDS)
 
 
 @cache

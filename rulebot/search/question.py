@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulebot.errors import QueryError
@@ -101,14 +102,6 @@ class QuestionReader:
             slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
             for slug, game in games.items()
         }
-        self.game_words = frozenset(
-            word
-            for game in games.values()
-            for written in (game["name"], *game["aliases"], *(e["name"] for e in game["expansions"]))
-            for word in analysis.words(written)
-        )
-        """The words of the games' names and aliases and of their expansions' names: a question's words that need be
-        no entry's."""
         self._phrase_stems: dict[str, frozenset[str]] = {}
 
     def read(self, text: str, *, game: str | None, in_play: Mapping[str, set[str]], official_only: bool) -> Question:
@@ -190,6 +183,17 @@ class QuestionReader:
                 analysis.decode_synonyms(tables[ALL_GAMES]),
             )
         return self._decoded[language]
+
+    @cached_property
+    def game_words(self) -> frozenset[str]:
+        """The words of the games' names and aliases and of their expansions' names: a question's words that need be
+        no entry's. Made when first needed (an unsure answer's "did you mean")."""
+        return frozenset(
+            word
+            for game in self.games.values()
+            for written in (game["name"], *game["aliases"], *(e["name"] for e in game["expansions"]))
+            for word in analysis.words(written)
+        )
 
     def phrase_stems(self, language: str) -> frozenset[str]:
         """The stems of every game's synonym phrases for questions in a language (the keys of its table of every

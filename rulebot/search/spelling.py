@@ -119,17 +119,14 @@ class Spellings:
             return True
         if language != "fr":
             return False
-        if word in analysis.FOLDED_FRENCH_STOP_WORDS:
+        if word in analysis.folded_french_stop_words():
             return True
         return any(self.reader.doc_frequency(field, term) for term in analysis.terms("french", word) for field in FRENCH_FIELDS)
 
     def named(self, word: str) -> list[str]:
         """The words of names close to a word unknown to the corpus, closest and most frequent first; [] for a
         known word. What "did you mean" offers (`suggestions`); the search also looks among the texts' stems."""
-        if not self.of(word):
-            return []
-        found = [w for w in self.vocabulary.within("names", word, max_edits(word)) if w != word]
-        return sorted(found, key=lambda w: (distance(w, word), -self.reader.doc_frequency("names", w), w))
+        return self._close_in("names", word, word) if self.of(word) else []
 
     def _known(self, word: str) -> bool:
         """True when the word is in the corpus vocabulary: a name's word, or a text's (by stem)."""
@@ -140,15 +137,16 @@ class Spellings:
         return any(self.reader.doc_frequency("body", term) for term in analysis.terms("english", word))
 
     def _corrections(self, word: str, limit: int = 3) -> list[tuple[str, ...]]:
-        """Close spellings of a word: names' words first, then text stems; most frequent first."""
-        maxdist = max_edits(word)
-        found: dict[str, tuple[int, int]] = {}  # candidate: (from text, -frequency)
-        for name, typed in (("names", word), ("body", stem(word))):
-            for candidate in self.vocabulary.within(name, typed, maxdist):
-                if candidate != typed and candidate not in found:
-                    found[candidate] = (name == "body", -self.reader.doc_frequency(name, candidate))
-        ranked = sorted(found, key=lambda w: (found[w][0], distance(w, word), found[w][1], w))
-        return [(w,) for w in ranked[:limit]]
+        """Close spellings of a word: names' words first, then text stems; closest, then most frequent first."""
+        names = self._close_in("names", word, word)
+        texts = [w for w in self._close_in("body", stem(word), word) if w not in names]
+        return [(w,) for w in (names + texts)[:limit]]
+
+    def _close_in(self, field: str, typed: str, word: str) -> list[str]:
+        """A field's terms close to `typed` (the word, or its stem for the texts), `typed` itself left out: the
+        closest to the word first, then the most frequent."""
+        found = [w for w in self.vocabulary.within(field, typed, max_edits(word)) if w != typed]
+        return sorted(found, key=lambda w: (distance(w, word), -self.reader.doc_frequency(field, w), w))
 
 
 def _as_typed(typed: str, respelled: str | None) -> str:

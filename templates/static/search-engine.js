@@ -758,22 +758,24 @@
   };
 
   Searcher.prototype.corrections = function (word) {
-    var max = maxEdits(word), found = new Map(), typedStem = stem(word);
-    // A close spelling begins with the word's letter: it is in the word's part of the lexicon.
-    lexiconOf(word).names.forEach(function (count, candidate) {
-      if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max && !found.has(candidate)) {
-        found.set(candidate, [0, -count]);
-      }
-    });
-    lexiconOf(typedStem).body.forEach(function (count, candidate) {
-      if (candidate !== typedStem && candidate[0] === typedStem[0] && !found.has(candidate) && distance(candidate, typedStem, max) <= max) {
-        found.set(candidate, [1, -count]);
-      }
-    });
-    var ranked = Array.from(found.keys()).map(function (w) { return [w, found.get(w)[0], distance(w, word, 64), found.get(w)[1]]; });
-    ranked.sort(function (a, b) { return a[1] - b[1] || a[2] - b[2] || a[3] - b[3] || compare(a[0], b[0]); });
-    return ranked.slice(0, 3).map(function (r) { return [r[0]]; });
+    var names = closeIn("names", word, word);
+    var texts = closeIn("body", stem(word), word).filter(function (w) { return names.indexOf(w) < 0; });
+    return names.concat(texts).slice(0, 3).map(function (w) { return [w]; });
   };
+
+  // A field's terms ("names" or "body") close to `typed` (the word, or its stem for the texts), `typed` itself left
+  // out: the closest to the word first, then the most frequent (spelling.Spellings._close_in). A close spelling
+  // begins with the word's letter: it is in the word's part of the lexicon.
+  function closeIn(field, typed, word) {
+    var max = maxEdits(word), found = [];
+    lexiconOf(typed)[field].forEach(function (count, candidate) {
+      if (candidate !== typed && candidate[0] === typed[0] && distance(candidate, typed, max) <= max) {
+        found.push([candidate, distance(candidate, word, 64), count]);
+      }
+    });
+    found.sort(function (a, b) { return a[1] - b[1] || b[2] - a[2] || compare(a[0], b[0]); });
+    return found.map(function (f) { return f[0]; });
+  }
 
   // "Did you mean": the question as typed, each unknown word of its first MAX_UNITS spelled as the closest word of a
   // name of the answer's `first` entries; [] when none is. A word the question's language, the vocabulary or a
@@ -821,15 +823,7 @@
 
   // The words of names close to a word unknown to the corpus, closest and most frequent first (Spellings.named).
   Searcher.prototype.named = function (word) {
-    if (!this.closeSpellings(word).length) return [];
-    var max = maxEdits(word), found = [];
-    lexiconOf(word).names.forEach(function (count, candidate) {
-      if (candidate !== word && candidate[0] === word[0] && distance(candidate, word, max) <= max) {
-        found.push([candidate, distance(candidate, word, 64), count]);
-      }
-    });
-    found.sort(function (a, b) { return a[1] - b[1] || b[2] - a[2] || compare(a[0], b[0]); });
-    return found.map(function (f) { return f[0]; });
+    return this.closeSpellings(word).length ? closeIn("names", word, word) : [];
   };
 
   // The words of the games' names and aliases and of their expansions' names (QuestionReader.game_words).
