@@ -168,6 +168,25 @@ class TestFrench:
         assert two_games.ask("shell maximum", game="harbor").results[0].id == "lh-shell-limit"
         assert two_games.ask("who is the winner", game="harbor").results[0].id == "lh-winning"
 
+    def test_table_talk_reaches_the_rules_words(self, tmp_path: Path):
+        """Card players' table talk for the words rules use, in a game whose vocabulary has none of it: a unit "killed" is is defeated, "dmg" is damage, an "opp" an opponent, a "tapped" card an exhausted one, "hp" its health."""
+        root = write_corpus(tmp_path / "talk-corpus", {
+            "talk/game.toml": 'slug = "talk"\nname = "Talk"\nid_prefix = "talk"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "talk/rules.md": "## talk-defeated\ntitle: Leaving the arena\nkind: rule\nsection: Units\n\n"
+                             "A unit with no hit points left is defeated and goes to the pit.\n\n"
+                             "## talk-damage\ntitle: Wounds\nkind: rule\nsection: Units\n\n"
+                             "Damage dealt to a unit stays on it until the end of the round.\n\n"
+                             "## talk-rivals\ntitle: Rivals\nkind: rule\nsection: Players\n\n"
+                             "Each opponent keeps their reserve face down.\n\n"
+                             "## talk-resting\ntitle: Resting units\nkind: rule\nsection: Units\n\n"
+                             "An exhausted unit cannot guard a gate.\n",
+        })
+        with Searcher(open_index([root])) as searcher:
+            for question, expected in (("my unit got killed, where does it go", "talk-defeated"), ("does dmg stay", "talk-damage"),
+                                       ("can i see my opp's reserve", "talk-rivals"), ("can a tapped unit guard", "talk-resting")):
+                assert searcher.ask(question).results[0].id == expected, question
+            assert searcher.ask("unit with 0 hp").results[0].id == "talk-defeated"
+
     def test_a_past_form_reaches_the_rules_present(self, tmp_path: Path, two_games: Searcher):
         """Players tell what happened ("we ran out"), rules say what happens ("runs out"): no stem joins the two, the
         everyday words do: "won" is a win, and the "won" of "won't" none."""
