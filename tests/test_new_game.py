@@ -57,6 +57,13 @@ class TestNewGame:
         game = corpus.check([tmp_path / "games"])[0].game("skyrail")
         assert (game.id_prefix, game.language, game.sources[0].id, game.sources[0].date) == ("sky", "fr", "rules", "2024-05-01")
 
+    def test_the_name_and_slug_are_enough(self, run_cli, tmp_path: Path):
+        """Only the slug and the name are needed: the source's id is "rules", its title the name's rules."""
+        result = run_cli("--no-shipped", "--corpus", str(tmp_path / "games"), "new-game", "skyrail", "--name", "Skyrail Express")
+        assert result.exit_code == 0, result.output
+        game = corpus.check([tmp_path / "games"])[0].game("skyrail")
+        assert [(s.id, s.title) for s in game.sources] == [("rules", "Skyrail Express rules")]
+
     def test_the_hint_works_as_written(self, run_cli, tmp_path: Path):
         """With --corpus, the hint names that folder: the command it shows, followed literally, imports."""
         games, document = tmp_path / "my games", write_corpus(tmp_path, {"skyrail.md": RULES}) / "skyrail.md"

@@ -217,14 +217,15 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
 @click.argument("slug")
 @click.option("-n", "--name", required=True, help="The game's name, as players know it.")
 @click.option("-s", "--source", "source_id", default="rules", show_default=True, metavar="ID", help="The id of its first source document.")
-@click.option("-t", "--title", required=True, help="The title of that document.")
+@click.option("-t", "--title", help='The title of that document (default: the name and "rules", "Skyrail rules").')
 @click.option("--edition", default="", help="The document's edition, version or revision.")
 @click.option("--date", metavar="DATE", callback=lambda ctx, param, value: _date(value), help="The document's date (YYYY-MM-DD).")
 @click.option("--language", default="en", show_default=True, metavar="XX", help="The language of the game's sources (two letters).")
 @click.option("--id-prefix", metavar="PREFIX", help="What every entry id of the game starts with (default: the slug).")
 @click.pass_obj
 def new_game(
-    settings: Settings, slug: str, name: str, source_id: str, title: str, edition: str, date: str | None, language: str, id_prefix: str | None
+    settings: Settings, slug: str, name: str, source_id: str, title: str | None, edition: str, date: str | None, language: str,
+    id_prefix: str | None,
 ) -> None:
     """Start a new game: its folder, with a game.toml declaring the game and its first source.
 
@@ -241,7 +242,7 @@ def new_game(
 
     loaded, _ = corpus.check(settings.corpus_dirs())
     folder = scaffold.new_game(
-        loaded, settings.own_dir(), slug, name=name, source=source_id, title=title,
+        loaded, settings.own_dir(), slug, name=name, source=source_id, title=title or f"{name} rules",
         id_prefix=id_prefix, edition=edition, date=date, language=language,
     )
     # The next command must find the game: a folder given with --corpus is read only when named again.
