@@ -193,6 +193,17 @@ def test_keyboard_reaches_results(page, base):  # type: ignore[no-untyped-def]
     page.wait_for_url("**/index.html#*")
 
 
+def test_the_search_box_takes_what_the_command_reads(page, base):  # type: ignore[no-untyped-def]
+    """Typing past the longest question `rulebot ask` reads stops there, as the command refuses a longer one."""
+    from rulebot.search.constants import MAX_QUESTION_CHARS
+
+    page.goto(base["shipped"] + "index.html")
+    page.focus("#search--q")
+    page.keyboard.insert_text("tiebreak " * 120)
+    page.keyboard.type("essences")
+    assert page.input_value("#search--q") == ("tiebreak " * 120)[:MAX_QUESTION_CHARS]
+
+
 @pytest.mark.parametrize(
     ("which", "path"),
     [

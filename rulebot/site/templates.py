@@ -8,6 +8,7 @@ import jinja2
 
 from rulebot.corpus.model import TEXT_LANGUAGE
 from rulebot.places import shipped
+from rulebot.search.constants import MAX_QUESTION_CHARS
 from rulebot.site import languages
 from rulebot.site.views import PageContext
 
@@ -33,6 +34,8 @@ def environment(lang: str = TEXT_LANGUAGE) -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["count"] = count
+    # The search box takes no more than `rulebot ask` reads: a longer question is refused there, cut short here.
+    env.globals["max_question_chars"] = MAX_QUESTION_CHARS
     languages.install_catalog(env, lang)
     return env
 
