@@ -45,7 +45,7 @@ def cli(ctx: click.Context, corpora: tuple[Path, ...], no_shipped: bool, color: 
       rulebot check               validate the corpus (FILE:LINE: message)
       rulebot import rules.md --game SLUG --source ID   draft entries from a document
       rulebot new --game SLUG --kind faq                start a new entry
-      rulebot new-game SLUG --name NAME --title DOC     start a new game
+      rulebot new-game SLUG --name NAME                 start a new game
       rulebot changes SLUG --since 2024-01-01           what is new or revised
       rulebot review SLUG         restate the drafts, one at a time
       rulebot index --rebuild     rebuild the search index
