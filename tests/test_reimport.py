@@ -507,3 +507,82 @@ class TestReimport:
         result = run_import(run_cli, game)
         assert "3 added" in result.stderr, result.output
         assert b"\n" not in path.read_bytes().replace(b"\r\n", b"")
+
+
+def _other_game(sections: int) -> str:
+    """Another game's rules: headings none of skyrail's drafts has."""
+    return "# Orchard Rules\n\n" + "".join(f"## Orchard rule {n}\n\nA grower plants tree number {n} in the orchard.\n\n" for n in range(sections))
+
+
+class TestCuratorsWorkIsKept:
+    def test_a_draft_edited_in_place_is_kept(self, run_cli, game: Path):
+        """A draft whose text a curator has edited, its `draft: true` left, is not rewritten by the next import (its
+        `drafted:` fingerprint is the imported text's): kept byte for byte and listed; the untouched ones update."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        text = path.read_text(encoding="utf-8")
+        assert re.search(r"(?m)^drafted: [0-9a-f]{12}$", text)
+        path.write_text(text.replace("Each conductor takes **4 tickets** and a locomotive of their colour.",
+                                     "Every conductor starts with four tickets (work in progress)."), encoding="utf-8")
+        edited = path.read_bytes()
+        block = edited[edited.index(b"## skyrail-setup"):edited.index(b"## skyrail-coupling")]
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "1 kept as edited (still marked draft)" in result.stderr
+        assert "edited since it was imported (left as it is; remove its draft: true line once restated): skyrail-setup" in result.stderr
+        assert block in path.read_bytes()
+        assert "at a depot or a station" in entries(game)["skyrail-coupling"].text  # the untouched draft updated
+
+    def test_a_restated_entry_without_its_anchor_is_not_drafted_again(self, run_cli, game: Path):
+        """An entry restated with its `anchor:` line deleted is paired with its draft by the id it was given: no
+        second draft of it is added, and it is left as it is."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        restate(path, "skyrail-setup", "## skyrail-setup\ntitle: Starting hands\nkind: setup\nsection: Setup\n\n"
+                "Every conductor starts with four tickets and a locomotive in their colour.\n\n")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "0 added" in result.stderr and "1 kept as restated" in result.stderr
+        assert "skyrail-setup-2" not in path.read_text(encoding="utf-8")
+
+    def test_another_games_document_is_refused(self, run_cli, game: Path):
+        """A document that matches almost none of the many drafts already in the file (another game's rules, the
+        wrong file) is refused: nothing written, the declared document named; --force imports it anyway."""
+        (game / "rules.md").write_text(RULES + "".join(f"\n## Station {n}\n\nA station of number {n} sells {n} tickets.\n" for n in range(25)),
+                                       encoding="utf-8")
+        assert run_import(run_cli, game).exit_code == 0
+        toml = game / "games/skyrail/game.toml"
+        assert 'document = "rules.md"' in toml.read_text(encoding="utf-8")
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        (game / "orchard.md").write_text(_other_game(30), encoding="utf-8")
+        args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "orchard.md"), "-g", "skyrail", "--append")
+        refused = run_cli(*args)
+        assert refused.exit_code == 2, refused.output
+        assert "only 0 of the 30 drafts of orchard.md are in" in refused.stderr
+        assert "its source's document is rules.md" in refused.stderr and "--force" in refused.stderr
+        assert path.read_bytes() == before
+        forced = run_cli(*args, "--force")
+        assert forced.exit_code == 0 and "30 added" in forced.stderr, forced.output
+
+    def test_a_new_edition_is_not_refused(self, run_cli, game: Path):
+        """A new edition, most of whose places are the file's, is an update, however many drafts the file has."""
+        many = "".join(f"\n## Station {n}\n\nA station of number {n} sells {n} tickets.\n" for n in range(25))
+        (game / "rules.md").write_text(RULES + many, encoding="utf-8")
+        assert run_import(run_cli, game).exit_code == 0
+        (game / "rules.md").write_text(NEW_EDITION + many.replace("sells", "sold"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "updated" in result.stderr
+
+    def test_a_document_with_nothing_to_draft_is_refused(self, run_cli, game: Path):
+        """An empty document drafts nothing: refused, rather than listing every draft of the file as gone."""
+        assert run_import(run_cli, game).exit_code == 0
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        (game / "rules.md").write_text("", encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 2, result.output
+        assert "holds no rule to draft" in result.stderr and "Traceback" not in result.output
+        assert path.read_bytes() == before

@@ -131,7 +131,8 @@ def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
 @click.option("-o", "--out", type=click.Path(path_type=Path, dir_okay=False), help="Write the drafts to FILE instead of printing them.")
 @click.option(
     "--force", is_flag=True,
-    help="With --out: replace FILE if it exists. With --append: import even when most drafts are already another source's.",
+    help="With --out: replace FILE if it exists. With --append: import even when most drafts are already another source's,"
+    " or when the document matches almost none of the drafts already there (another game's rules?).",
 )
 @click.option(
     "--append", is_flag=True, help="Write the drafts to the source's entries file in the corpus, where rulebot finds them (an update when there)."

@@ -6,12 +6,16 @@ Each draft has an anchor: where it came from in the document, its section
 the title or section leave alone. Importing a document again, or a new
 edition of it, pairs each draft with the entry of the same anchor (else of
 the same section and title, for entries drafted before anchors were
-written; else, for what is left, of a title only one draft and one entry
-have: a question renumbered, a heading moved; else a draft entry of the
-same text: its heading renamed), then:
+written; else an entry without an anchor of the id the draft would get: its
+`anchor:` line deleted by a curator; else, for what is left, of a title only
+one draft and one entry have: a question renumbered, a heading moved; else a
+draft entry of the same text: its heading renamed), then:
 
 - an entry still marked `draft: true` is rewritten in place with the new
-  draft (its id, and the header keys the importer does not write, kept);
+  draft (its id, and the header keys the importer does not write, kept),
+  unless its text is no longer the one imported (its `drafted:` key, a
+  fingerprint of that text, says which): a curator's edit in progress, left
+  byte for byte and listed;
 - an entry no longer marked draft has been restated by a curator: it is
   left byte for byte, and links to its draft go to it; so is an entry a
   curator has merged from several drafts or split (`rulebot review`), which
@@ -29,11 +33,16 @@ same text: its heading renamed), then:
   entry left links to it: nothing of it is lost, and kept it would answer
   beside the draft that holds it.
 
+Before anything is written, a document that matches almost none of the
+file's entries is refused (unless forced): another game's rules, or the
+wrong file, would add hundreds of drafts beside the file's own.
+
 All of it under the file's lock, whole or not at all (rulebot.atomic).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
@@ -63,7 +72,7 @@ from rulebot.corpus.model import Corpus, Source
 from rulebot.errors import CurationError
 from rulebot.text import fold
 
-IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft")
+IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft", "drafted")
 """The header keys a draft's import writes: an update rewrites these, and keeps every other key of the entry
 (`asked`, `expansion`, `modifies`, `revised`...) as it was."""
 
@@ -96,6 +105,8 @@ class DraftsWritten:
     """Ids of the entries of the document a curator has restated (no longer drafts): left as they are."""
     reshaped: list[str] = field(default_factory=list)
     """Ids of the entries a curator has merged from several drafts or split (`rulebot review`): left as they are."""
+    edited: list[str] = field(default_factory=list)
+    """Ids of the draft entries whose text a curator has edited, still marked draft: left as they are."""
     gone: list[Gone] = field(default_factory=list)
     """Draft entries of the file the document no longer has: kept, for the curator to decide."""
     restated_gone: list[Gone] = field(default_factory=list)
@@ -114,6 +125,7 @@ class DraftsWritten:
             f"{len(self.updated)} updated, {len(self.added)} added, {len(self.unchanged)} unchanged, "
             f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
             + (f", {len(self.reshaped)} kept as merged or split" if self.reshaped else "")
+            + (f", {len(self.edited)} kept as edited (still marked draft)" if self.edited else "")
             + (f", {len(self.joined)} removed as joined with their rule's family" if self.joined else "")
         )
         where = f"written to {self.path}" if self.written else f"nothing written to {self.path}"
@@ -159,6 +171,8 @@ class Update:
             lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
         for gone in self.written.restated_gone:
             lines.append(f"  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})")
+        for edited in self.written.edited:
+            lines.append(f"  edited since it was imported (left as it is; remove its draft: true line once restated): {edited}")
         if self.written.joined:
             named = ", ".join(g.id for g in self.written.joined[:JOINED_NAMED])
             more = f" and {len(self.written.joined) - JOINED_NAMED} more" if len(self.written.joined) > JOINED_NAMED else ""
@@ -170,6 +184,11 @@ class Update:
 
 JOINED_NAMED = 5
 """Drafts removed as joined that the report names: a document drafted before rules were joined may have hundreds."""
+
+UNMATCHED_GUARD = (20, 0.2)
+"""An entries file with at least this many entries drafted from a document (anchored), of which at most this share
+is found among a new import's drafts (or of the drafts, if fewer): the document is not that source's (another
+game's rules, the wrong file), and importing it is refused unless forced. A new edition keeps most of its places."""
 
 SAME_DOCUMENT_SHARE = 0.5
 """More than this share of an import's drafts found by anchor in another source's entries file: the document is
@@ -203,8 +222,11 @@ def import_update(
     path = scaffold.writable_entries_file(scaffold.entries_file(corpus, game, source_id), game, instead=instead)
     # Drafted as the first time: the names of the file's own entries not taken, its links not sent to them.
     drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
+    if not drafted.entries:
+        raise CurationError(f"{document} holds no rule to draft (no heading with text under it): nothing written to {path}")
     if not force:
         _refuse_another_sources(corpus, game, source_id, path, drafted)
+        _refuse_another_document(path, document, the_source, drafted)
     # (what other files name is read only when a draft could be removed: an import from before rules were joined)
     protected = (lambda: _named_elsewhere(corpus, path) | edits_in_progress(game, path)) if clean else None
     written = write_drafts(path, drafted, edition, protected=protected)
@@ -256,6 +278,29 @@ def _refuse_another_sources(corpus: Corpus, game: str, source_id: str, path: Pat
                 f"{shared} of the {len(mine)} drafts are already in {other}, of source {source.id!r}: is the document"
                 f" that source's? Import it with --source {source.id}, or add --force to import it as {source_id!r} too"
             )
+
+
+def _refuse_another_document(path: Path, document: Path, source: Source | None, drafted: Imported) -> None:
+    """CurationError when the entries file holds many drafts of a document and the new import matches almost none
+    of them (UNMATCHED_GUARD): the document is likely not that source's."""
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return  # the update reads it again and says what is wrong
+    theirs = {fold(name) for raw in split_entries(path, text) for name in split_list(header(raw, "anchor"))}
+    least, share = UNMATCHED_GUARD
+    if len(theirs) < least:
+        return
+    mine = {fold(name) for name in anchors_of(drafted.entries).values()}
+    shared = len(mine & theirs)
+    if shared > share * min(len(mine), len(theirs)):
+        return
+    declared = source.document if source is not None and source.document else ""
+    named = f" (its source's document is {declared})" if declared and declared != document.name else ""
+    raise CurationError(
+        f"only {shared} of the {len(mine)} drafts of {document.name} are in {path}, which holds {len(theirs)} drafted"
+        f" entries{named}: is it the right document? Nothing written; add --force to import it anyway"
+    )
 
 
 QUESTION_NUMBER_RE = re.compile(r"(?:^|,\s*)question \d+$")
@@ -335,6 +380,9 @@ def write_drafts(
                 continue
             if not is_draft(raw):
                 done.restated.append(raw.id)
+                continue
+            if header(raw, "drafted") and header(raw, "drafted") != fingerprint("\n".join(raw.body)):
+                done.edited.append(raw.id)
                 continue
             as_before = next(split_entries(path, _block(draft, anchors[draft], renamed, raw, revised=None)))
             if _content(raw) == _content(as_before):
@@ -492,6 +540,8 @@ def _pair(
 
     # Entries written before drafts had anchors.
     match(lambda d: (one_line(d.section), one_line(d.title)), lambda r: (header(r, "section"), header(r, "title")) if not header(r, "anchor") else None)
+    # An entry whose anchor a curator deleted, restating it: the id its draft was given.
+    match(lambda d: d.id, lambda r: r.id if not header(r, "anchor") else None)
     # What is left: a title that one draft and one entry alone have (a question renumbered, a heading moved).
     left = [d for d in drafts if d not in pairs]
     titles = _unique(fold(one_line(d.title)) for d in left)
@@ -530,8 +580,14 @@ def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawE
     if revised:
         kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
     headers.extend(kept)
-    headers.append(("draft", "true"))
+    headers += [("draft", "true"), ("drafted", fingerprint(draft.text))]
     return format_entry(entry_id, headers, draft.text)
+
+
+def fingerprint(text: str) -> str:
+    """A short hash of a draft's text as compared (`_text`): its `drafted:` key, which tells an import whether a
+    curator has edited the draft since."""
+    return hashlib.sha256(_text(text).encode("utf-8")).hexdigest()[:12]
 
 
 def _content(raw: RawEntry, *ignored: str) -> tuple[dict[str, str], str]:

@@ -154,13 +154,13 @@ class DraftWalk:
     # -- the curator's choices -----------------------------------------------
 
     def accept(self, draft: Draft) -> None:
-        """The draft as it is: its `draft: true` line removed."""
+        """The draft as it is: its `draft: true` line removed, and its `drafted:` fingerprint, which only a draft needs."""
 
         def change(text: str) -> str:
             lines = lines_with_ends(text)
             raw, _end = _find(draft.path, text, lines, draft.id)
-            _, line = raw.headers["draft"]
-            return "".join(lines[: line - 1] + lines[line:])
+            gone = {raw.headers[key][1] for key in ("draft", "drafted") if key in raw.headers}
+            return "".join(line for number, line in enumerate(lines, 1) if number not in gone)
 
         self._update(draft.path, change)
         self.discard_edit(draft)  # accepted as it is: an edit of it left in progress would be an orphan
@@ -289,7 +289,8 @@ class DraftWalk:
                 merged[key] = f"{LIST_SEPARATOR} ".join(values)
         order = [k for k, _ in headers] + [k for k in ("anchor", "aliases", "see_also", "asked") if k in merged and k not in dict(headers)]
         text_of = "\n".join(first.body).strip() + "\n\n" + "\n".join(second.body).strip()
-        block = format_entry(first.id, [*[(k, merged[k]) for k in order if k != "draft" and merged[k]], ("draft", "true")], text_of)
+        # (no `drafted:` fingerprint: a merged entry is no text an import wrote, and the import leaves it be)
+        block = format_entry(first.id, [*[(k, merged[k]) for k in order if k not in ("draft", "drafted") and merged[k]], ("draft", "true")], text_of)
         ending = line_ending(lines)
         start = first.line - 1
         new_lines = [*lines[:start], block.replace("\n", ending), *lines[second_end:]]
