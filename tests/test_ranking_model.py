@@ -321,3 +321,31 @@ def test_each_document_names_its_own_first_heading(tmp_path: Path):
     with Searcher(open_index([corpus])) as searcher:
         stems = {hit.id: hit.data["name_stems"] for hit in searcher.ask("setup", limit=10).results}
     assert stems == {"toy-1-1a-setup": [["setup"]], "toy-1-1b-setup": [["1.1b", "setup"]], "toy-2-1-setup": [["setup"]]}
+
+
+def test_one_word_that_names_nothing_is_no_sure_answer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A question of one word that the first entry's text holds (however far ahead of the others it is), or that a
+    name holds only as a close spelling ("hello" for the "Hell" of "Gate of Hell": no other typo of a name's word,
+    "gulll", can be told from it), is not stood by: one word is a look-up, and the entry names nothing of it. A word
+    a name holds as typed, a typo of a whole name, or a word of an `asked` line still is."""
+    from conftest import write_corpus
+
+    monkeypatch.setitem(features.MODEL, "threshold", 0.0)
+    corpus = write_corpus(tmp_path / "corpus", {
+        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/rules.md": (
+            "## toy-gate\ntitle: Gate of Hell\nkind: rule\nsection: Cards\n\nThe gate opens at dusk, thanks to its keeper.\n\n"
+            "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\nasked: where may a ferry stop\n\n"
+            "A ferry may dock where a captain begins a turn, thanks to the tide.\n\n"
+            "## toy-gull\ntitle: Ferry Gull\nkind: rule\nsection: Cards\n\nThe gull flies over the harbour.\n\n"
+            "## toy-light\ntitle: Lighthouse\nkind: rule\nsection: Cards\n\nIts lamp shows the way in.\n"
+        ),
+    })
+    lone = features.CONFIDENCE.index("lone_word")
+    with Searcher(open_index([corpus])) as searcher:
+        for question in ("hello", "thanks", "dusk", "gulll"):
+            answer = searcher.ask(question)
+            assert answer.results and answer.evidence[lone] == 1.0 and not answer.confident, question
+        for question, entry in (("gull", "toy-gull"), ("ferry gul", "toy-gull"), ("stop", "toy-dock"), ("hell", "toy-gate"), ("lighthose", "toy-light")):
+            answer = searcher.ask(question)
+            assert answer.results[0].id == entry and answer.evidence[lone] == 0.0, question

@@ -701,6 +701,13 @@ def test_lone_mentions_are_stood_by_as_the_command_stands_by_them(browser, sites
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_one_word_naming_nothing_is_stood_by_as_the_command_stands_by_it(browser, sites):  # type: ignore[no-untyped-def]
+    """A one-word question whose answer names nothing of it ("hello", "thanks") is not stood by on the site, as in
+    `rulebot ask`; a card's name, typed or misspelt, still is."""
+    questions = [("hello", None), ("thanks", None), ("x", None), ("chaumurkey", None), ("marketplace", "catalyst"), ("mentat", None)]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_a_phrase_mentioned_in_passing_is_stood_by_as_the_command_stands_by_it(browser, tmp_path):  # type: ignore[no-untyped-def]
     """A phrase of a game's vocabulary that one entry alone mentions is a lone mention on the site as in `rulebot ask`
     when its `asked` line shares one word of the phrase, and not when it holds the whole phrase."""

@@ -72,10 +72,10 @@ FEATURES = (
 """The features of a candidate, in the order of its vector."""
 CONFIDENCE = (
     "bias", "margin", "linked_margin", "coverage", "strength", "name", "exact", "asked", "stated", "unstated", "other_games", "draft",
-    "unmatched", "absent", "split", "lone_mention",
+    "unmatched", "absent", "split", "lone_mention", "lone_word",
 )
 """The features of an answer's first entry that tell how likely it is right (see `evidence`)."""
-VETOES = ("other_games", "unstated", "split", "lone_mention")
+VETOES = ("other_games", "unstated", "split", "lone_mention", "lone_word")
 """The CONFIDENCE features of which one alone keeps an answer from being stood by, whatever its probability."""
 MAX_MARGIN = 3.0
 """A margin (the log of the first score over the next one's) counts up to this: beyond it, nothing comes close."""
@@ -232,7 +232,11 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     and the first entry is not named by it, none of the questions the entry answers (`asked`) holds every stem it
     says (one stem in common is not enough: a ruling asked about its "discard order" does not answer "turn order"),
     and none of its names holds a stem the question says (`heard`: its words, close spellings of an unknown one): a
-    term the rules mention once, in passing ("bounty" in a list of traits)."""
+    term the rules mention once, in passing ("bounty" in a list of traits); lone_word: the question says one word
+    (one stem, without filler) and the first entry neither is named by it (its name feature), nor has a name holding
+    it as typed, nor answers a question (`asked`) holding it: one word found in a text, or only through a close
+    spelling of it ("hello" for the "Hell" of "Gate of Hell", "thanks" in "thanks to"), is no question the entry
+    answers, however far ahead of the others it is."""
     from rulebot.search.answer import changes, linked
 
     best = ranked[0]
@@ -264,6 +268,7 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         vector[at("absent")],
         1.0 if split else 0.0,
         1.0 if alone and not (vector[at("name")] or _asks_it(best, context.said) or _names_any(best, heard)) else 0.0,
+        1.0 if len(context.said) == 1 and not (vector[at("name")] or _asks_it(best, context.said) or _names_any(best, context.said)) else 0.0,
     ]
 
 

@@ -1150,7 +1150,8 @@
       1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
       at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
       at("absent"), split ? 1 : 0,
-      alone && !(at("name") || asksIt(top.entry, context.said) || namesAny(top.entry, heard)) ? 1 : 0
+      alone && !(at("name") || asksIt(top.entry, context.said) || namesAny(top.entry, heard)) ? 1 : 0,
+      context.said.size === 1 && !(at("name") || asksIt(top.entry, context.said) || namesAny(top.entry, context.said)) ? 1 : 0
     ];
   }
 
