@@ -185,6 +185,20 @@ class TestRealProcess:
         assert process.returncode == 2
         assert "Traceback" not in process.stderr and process.stderr.startswith("Error: no entry 'nope'")
 
+    @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+    @pytest.mark.parametrize("args", [("ask", "ferry gull"), ("ask", "--json", "ferry gull"), ("list",), ("games",)])
+    def test_output_that_cannot_be_written_is_an_error(self, args: tuple[str, ...]):
+        """Output to a full disk (/dev/full) is an error said in one line (exit 2), not an unexpected one (70)."""
+        import subprocess
+        import sys
+
+        with open("/dev/full", "w") as full:
+            process = subprocess.run([sys.executable, "-m", "rulebot", *TOY, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        assert process.returncode == 2, process.stderr
+        assert process.stderr.endswith("\nError: cannot write the output: No space left on device\n") or \
+            process.stderr == "Error: cannot write the output: No space left on device\n"
+        assert "Traceback" not in process.stderr
+
     def test_lone_surrogate_argument(self):
         """Undecodable bytes in the question are answered or refused cleanly."""
         import os

@@ -168,6 +168,7 @@ class TestStdin:
         typed = run_cli(*TOY, "ask", "--json", *CLEAR)
         assert from_stdin.exit_code == 0
         assert json.loads(from_stdin.stdout)["results"] == json.loads(typed.stdout)["results"]
+        assert json.loads(from_stdin.stdout)["query"] == "ferry\ngull"  # the newline that ends the input is not asked
 
     @pytest.mark.parametrize("given", ["", "  \n\t\n"])
     def test_empty_input_is_a_usage_error(self, run_cli, given: str):

@@ -66,12 +66,13 @@ def ask(ctx: click.Context, /, question: tuple[str, ...], **options: Any) -> Non
 
 
 def _stdin_question() -> str:
-    """The question `ask -` reads: all of standard input (UTF-8); a usage error when there is none."""
+    """The question `ask -` reads: all of standard input (UTF-8), without the blanks around it; a usage error when
+    there is none."""
     stdin = getattr(sys.stdin, "buffer", None)
     text = stdin.read().decode("utf-8", "replace") if stdin else sys.stdin.read()
     if not text.strip():
         raise click.UsageError("standard input is empty: `rulebot ask -` reads the question from it")
-    return text
+    return text.strip()  # (the newline `echo` ends it with is no part of the question, as said back or in --json)
 
 
 @click.command()

@@ -1,8 +1,9 @@
 """How every `rulebot` command ends when it does not succeed: one line, the right exit status, no traceback.
 
 A core error becomes a one-line click error (click_error), Ctrl-C exits 130
-(Interrupted), a closed pipe (`| head`) exits 0 quietly, and an error no
-command expected exits 70 (exit_unexpected). The group (RulebotGroup) ends
+(Interrupted), a closed pipe (`| head`) exits 0 quietly, output that cannot be
+written (a full disk) exits 2, and an error no command expected exits 70
+(exit_unexpected). The group (RulebotGroup) ends
 every command so, and the quick path (rulebot.cli.quick) reports its
 errors with the same functions.
 """
@@ -10,6 +11,7 @@ errors with the same functions.
 from __future__ import annotations
 
 import contextlib
+import errno
 import sys
 from collections.abc import Iterator
 from typing import Any, NoReturn
@@ -72,6 +74,21 @@ def _how_commands_end() -> Iterator[None]:
     except BrokenPipeError:
         silence_stdout()
         raise click.exceptions.Exit(status.OK) from None
+    except OSError as exc:
+        if not cannot_write(exc):
+            raise
+        silence_stdout()
+        raise Failure(f"cannot write the output: {exc.strerror}") from None
+
+
+UNWRITABLE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""What an OSError that reaches a command's end says when the output could not be written: every file rulebot
+writes itself reports its own (rulebot.errors.WriteError), so one of these is what it prints to."""
+
+
+def cannot_write(exc: BaseException) -> bool:
+    """Whether an error is one of output that cannot be written (UNWRITABLE): `rulebot ask x > /dev/full`."""
+    return isinstance(exc, OSError) and exc.errno in UNWRITABLE
 
 
 class RulebotGroup(click.Group):
@@ -107,6 +124,11 @@ class RulebotGroup(click.Group):
 
 
 def exit_unexpected(exc: Exception) -> NoReturn:
-    """Report an error no command expected in one line, and exit 70 (EX_SOFTWARE)."""
+    """Report an error no command expected in one line, and exit 70 (EX_SOFTWARE); output that cannot be written
+    (met as the last output is flushed) exits 2, as within a command."""
+    if cannot_write(exc):
+        silence_stdout()
+        click.echo(f"Error: cannot write the output: {exc.strerror}", err=True)  # type: ignore[attr-defined]
+        sys.exit(status.ERROR)
     click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
     sys.exit(status.INTERNAL)
