@@ -153,6 +153,18 @@ class TestOtherCommands:
         assert result.exit_code == 0
         assert "Index of 6 entries at" in result.output and "built in" in result.output
 
+    def test_index_that_cannot_be_saved_is_an_error(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """index's one job is the index saved: when the cache cannot be written (a file where its folder goes), it
+        says so after the warning, and exits 2, where the other commands answer from memory."""
+        blocker = tmp_path / "file"
+        blocker.write_text("not a folder")
+        monkeypatch.setenv("RULEBOT_CACHE_DIR", str(blocker / "cache"))
+        result = run_cli(*TOY, "index", "--rebuild")
+        assert result.exit_code == 2, result.output
+        assert "Error: the index of 6 entries could not be saved (see the warning above)" in result.stderr
+        assert "memory" not in result.stdout
+        assert run_cli(*TOY, "ask", "ferry gull").exit_code == 0
+
     def test_no_corpus_is_usage_error(self, run_cli):
         """--no-shipped without --corpus is a usage error."""
         assert run_cli("--no-shipped", "games").exit_code == 2

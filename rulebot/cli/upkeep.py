@@ -113,9 +113,14 @@ def index(settings: Settings, rebuild: bool) -> None:
         click.echo(end, err=True, nl=False)
 
     opened = open_index(settings.corpus_dirs(), rebuild=rebuild, progress=progress, warn=warn)
-    where = opened.path or "memory"
+    if opened.path is None:
+        # Saving it is this command's one job: the other commands answer from an index kept in memory, this one fails.
+        from rulebot.cli.failures import Failure
+
+        raise Failure(f"the index of {plural(opened.meta['count'], 'entry', 'entries')} could not be saved (see the warning above):"
+                      " the next command builds it again")
     state = f"built in {time.perf_counter() - started:.2f} s" if opened.built else "already up to date"
-    click.echo(f"Index of {plural(opened.meta['count'], 'entry', 'entries')} at {where}: {state}")
+    click.echo(f"Index of {plural(opened.meta['count'], 'entry', 'entries')} at {opened.path}: {state}")
 
 
 @click.group(cls=RulebotGroup)
