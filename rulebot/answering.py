@@ -98,17 +98,21 @@ class Answerer:
         `with_`. `official_only`: without house rules, in the results and in what they link to; each entry in the
         answer's language (answer_language), where it has a text in it.
 
-        An expansion given (`with_`) without a game says which game comes first: its own. When the game given
+        An expansion given (`with_`) without a game says which game comes first: its own, unless the question names
+        another. A game is given by its slug, name or an alias (Searcher.game_slug). When the game given
         or come first has no clear answer and the question names an entry of another game (its title or an
         alias) that answers clearly, that entry is the answer, and the answer says which game it was asked of
         (Answer.instead_of): a card of another game never vanishes behind the game in play."""
         searcher = self.searcher
+        if game is not None:
+            game = searcher.game_slug(game)
         if in_play is None:
             in_play = expansions_in_play(searcher, with_, game)
         first = game
         if first is None:
             implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
-            if len(implied) == 1:
+            # (a game the question names is asked of: "catalyst coin limit" with Rise of Ix in play is Catalyst's)
+            if len(implied) == 1 and set(searcher.reading.named_games(question)) <= set(implied):
                 first = next(iter(implied))
         found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only)
         instead_of = None
@@ -234,7 +238,7 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
     from rulebot.errors import SetupError
     from rulebot.search.for_players import cite
 
-    searcher.check_game(game)
+    game = searcher.game_slug(game)
     data = searcher.games[game]
     stored = data.get("setup")
     if not stored:

@@ -39,6 +39,23 @@ def close_matches(word: str, choices: Iterable[str], limit: int = 3) -> list[str
     return get_close_matches(word, list(choices), n=limit, cutoff=0.6)
 
 
+def named(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
+    """The key (slug) a value names without doubt, given each key's names: the key itself in any case, the one key
+    it begins ("dune" for dune-imperium), or the one key one of whose names (a name, an alias) it is, compared
+    folded; None otherwise (none, several, or only a close spelling: `meant` then says which it may mean)."""
+    folded = fold(value)
+    if not folded:
+        return None
+    keyed = folded.replace(" ", "-")
+    if keyed in names:
+        return keyed
+    found = meant(value, names)
+    starting = [key for key in names if key.startswith(keyed)]
+    if len(found) == 1 and (found == starting or any(fold(n) == folded for n in names[found[0]])):
+        return found[0]
+    return None
+
+
 def meant(value: str, names: Mapping[str, Iterable[str]]) -> list[str]:
     """The keys (slugs) a value that is none of them may mean, given each key's names.
 

@@ -41,6 +41,24 @@ class TestAsk:
         data = json.loads(run_cli(*TOY, "ask", "--json", "--game", "lantern-harbor", "tie").output)
         assert {r["game"] for r in data["results"]} == {"lantern-harbor"}
 
+    @pytest.mark.parametrize("args", [
+        ("ask", "--json", "--game", "{name}", "ferry gull"), ("list", "--json", "-g", "{name}"), ("setup", "{name}", "--json"),
+    ])
+    @pytest.mark.parametrize("name", ["Lantern-Harbor", "lantern harbor", "lantern", "Harbor Game"])
+    def test_a_game_is_given_by_its_slug_name_or_alias(self, run_cli, args: tuple[str, ...], name: str):
+        """A game is taken by its slug in any case, its name, or the start of its slug, as a question names it: the
+        command answers as with the slug."""
+        by_slug = run_cli(*TOY, *(a.format(name="lantern-harbor") for a in args))
+        given = run_cli(*TOY, *(a.format(name=name) for a in args))
+        assert given.exit_code == by_slug.exit_code and given.stdout == by_slug.stdout, given.output
+
+    def test_a_game_the_question_names_comes_before_the_one_an_expansion_implies(self, run_cli):
+        """--with an expansion and no --game asks of the expansion's game first, unless the question names another."""
+        named = json.loads(run_cli("ask", "--json", "-w", "rise-of-ix", "catalyst coin limit").stdout)
+        assert named["results"][0]["game"] == "catalyst" and named["instead_of"] is None
+        implied = json.loads(run_cli("ask", "--json", "-w", "rise-of-ix", "coin limit").stdout)
+        assert implied["results"][0]["game"] == "dune-imperium"
+
     def test_unknown_game_lists_known(self, run_cli):
         """An unknown game is exit 2 with the known games."""
         result = run_cli(*TOY, "ask", "--game", "chess", "tie")

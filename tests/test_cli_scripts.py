@@ -524,19 +524,26 @@ class TestSuggestions:
 
     @pytest.mark.parametrize(
         "value, meant",
-        [("dune", "dune-imperium"), ("res", "res-arcana"), ("Dune: Imperium", "dune-imperium"), ("molthar", "portals-of-molthar"), ("catalist", "catalyst")],
+        [("dune", "dune-imperium"), ("res", "res-arcana"), ("Dune: Imperium", "dune-imperium"), ("molthar", "portals-of-molthar"),
+         ("CATALYST", "catalyst")],
     )
-    def test_game_not_a_slug(self, run_cli, value: str, meant: str):
-        """A --game that is no slug is an error that suggests the game: a slug it begins, an alias or name, a close spelling."""
-        result = run_cli("ask", "-g", value, "tie")
-        assert result.exit_code == 2
-        assert result.stderr.startswith(f"Error: no game {value!r}; did you mean: {meant}; known games: ")
+    def test_game_by_its_name(self, run_cli, value: str, meant: str):
+        """A --game that names one game without doubt (a slug it begins, an alias or name, any case) is that game."""
+        given = run_cli("ask", "--json", "-g", value, "tie")
+        assert given.exit_code == 0, given.output
+        assert given.stdout == run_cli("ask", "--json", "-g", meant, "tie").stdout
 
-    @pytest.mark.parametrize("args", [("list", "-g", "dune"), ("changes", "dune"), ("new", "-g", "dune", "-k", "faq")])
+    def test_game_not_a_slug(self, run_cli):
+        """A --game that only a close spelling links to a game is an error that suggests it."""
+        result = run_cli("ask", "-g", "catalist", "tie")
+        assert result.exit_code == 2
+        assert result.stderr.startswith("Error: no game 'catalist'; did you mean: catalyst; known games: ")
+
+    @pytest.mark.parametrize("args", [("changes", "dune"), ("new", "-g", "dune", "-k", "faq"), ("list", "-g", "dune-imperum")])
     def test_game_in_every_command(self, run_cli, args: tuple[str, ...]):
-        """Commands that read the corpus itself suggest the game too."""
+        """Commands that read the corpus itself (a curator's, which take a game's slug) suggest the game too."""
         result = run_cli(*args)
-        assert result.exit_code == 2 and "no game 'dune'; did you mean: dune-imperium;" in result.stderr
+        assert result.exit_code == 2 and f"no game {args[-1] if args[0] == 'list' else 'dune'!r}; did you mean: dune-imperium;" in result.stderr
 
     def test_no_suggestion_when_nothing_is_close(self, run_cli):
         """A value like no game lists the games only."""

@@ -614,3 +614,13 @@ def test_play_in_a_real_terminal(tmux: Tmux, data_dir: Path):
         time.sleep(0.05)
     history = (data_dir / "play-history").read_text(encoding="utf-8")
     assert "+the Ferry Gull" in history and "+winning the game" in history and "+:see 1" in history
+
+
+def test_a_game_is_set_by_its_name_or_alias(run_cli):
+    """`:game` takes a game as --game does: its slug in any case, its name, an alias, the start of its slug."""
+    from conftest import MINIMAL
+
+    for name in ("Harbor Game", "LANTERN", "lantern harbor"):
+        result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "play", input=f":game {name}\n:game\n")
+        assert result.exit_code == 0, result.output
+        assert "no game" not in result.output and result.output.count("Lantern Harbor") >= 2, (name, result.output)

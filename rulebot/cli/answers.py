@@ -146,7 +146,7 @@ def _expansion_counts(searcher: Searcher, game: GameJSON) -> list[_ExpansionCoun
 
 
 @click.command(name="list")
-@click.option("-g", "--game", metavar="SLUG", shell_complete=completion.game_slugs, help="Only this game.")
+@click.option("-g", "--game", metavar="GAME", shell_complete=completion.game_slugs, help="Only this game (its slug, name or an alias).")
 @kind_option(f"Only this kind ({', '.join(KINDS)}).")
 @click.option("-e", "--expansion", metavar="SLUG", help="Only this expansion ('base' for the base game).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
@@ -193,7 +193,7 @@ def setup(settings: Settings, game: str, players: int | None, with_: tuple[str, 
     from rulebot.errors import SetupError
 
     with settings.searcher() as searcher:
-        searcher.check_game(game)
+        game = searcher.game_slug(game)
         in_play = expansions_in_play(searcher, with_, game).get(game, set())
         try:
             checklist = setup_checklist(searcher, game, players, in_play)
@@ -234,7 +234,7 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
 
     with settings.searcher() as searcher:
         if game is not None:
-            searcher.check_game(game)
+            game = searcher.game_slug(game)
         session = playing.PlaySession(
             searcher,
             game=game,

@@ -108,7 +108,7 @@ WITH = Option(
 """`--with`, an expansion in play: of `ask`, and of `play` with a help of its own."""
 
 ASK_OPTIONS = (
-    Option(("-g", "--game"), "game", "Only this game (see `rulebot games`).", metavar="SLUG", complete="game_slugs"),
+    Option(("-g", "--game"), "game", "Only this game: its slug, name or an alias (see `rulebot games`).", metavar="GAME", complete="game_slugs"),
     Option(("-n", "--limit"), "limit", "How many entries to show.", default=3, show_default=True, between=LIMITS),
     WITH,
     Option(

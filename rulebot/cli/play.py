@@ -303,17 +303,10 @@ class PlaySession:
         return "expansions: " + "; ".join(parts)
 
     def _set_game(self, args: list[str]) -> str:
-        if len(args) > 1:
-            return "Usage: :game [SLUG|-]"
         if args == ["-"]:
             self.game = None
         elif args:
-            slug = args[0].lower()
-            starting = [g for g in self.searcher.games if g.startswith(slug)]
-            if slug not in self.searcher.games and len(starting) == 1:
-                slug = starting[0]
-            self.searcher.check_game(slug)
-            self.game = slug
+            self.game = self.searcher.game_slug(" ".join(args))  # (a name of several words: ":game res arcana")
         return self._fit([_sentence(self._game_text())])
 
     def _set_with(self, args: list[str]) -> str:

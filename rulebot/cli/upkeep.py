@@ -42,10 +42,11 @@ def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
             raise click.BadParameter(f"{key} takes one language ({', '.join(config.LANGUAGES)})", param_hint="VALUES")
         click.echo(f"{key} = {values[0]} (saved in {config.set_language(values[0])})")
         return
-    game, _ = config.split_key(key)
+    game, setting = config.split_key(key)
     with settings.searcher() as searcher:
-        searcher.check_game(game)
-        searcher.resolve_expansions([v for v in values if v != "base"], game)
+        slug = searcher.game_slug(game)
+        searcher.resolve_expansions([v for v in values if v != "base"], slug)
+    key = f"{slug}.{setting}"  # (saved under the slug, which every command reads it by: "dune.with" is dune-imperium's)
     path = config.set_value(key, [v for v in values if v != "base"])
     click.echo(f"{key} = {', '.join(values)} (saved in {path})")
 

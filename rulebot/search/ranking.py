@@ -57,6 +57,7 @@ from rulebot.search.constants import (
 from rulebot.search.query import Clauses
 from rulebot.search.question import Question, QuestionReader, clean_question, make_units, valid_text
 from rulebot.search.spelling import Spellings
+from rulebot.text import named
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON, StoredEntry
@@ -91,10 +92,16 @@ class Searcher:
 
     # -- look-ups ------------------------------------------------------------
 
-    def check_game(self, slug: str) -> None:
-        """UnknownGameError unless the index has this game."""
-        if slug not in self.games:
-            raise UnknownGameError.among(slug, {s: g["aliases"] for s, g in self.games.items()})
+    def game_slug(self, name: str) -> str:
+        """The slug of the game a name means: its slug (in any case), its name or an alias, or the start of one
+        slug alone ("dune", "Res Arcana", "molthar"); UnknownGameError otherwise, with the games it may mean."""
+        if name in self.games:
+            return name
+        names = {s: [g["name"], *g["aliases"]] for s, g in self.games.items()}
+        slug = named(name, names)
+        if slug is None:
+            raise UnknownGameError.among(name, names)
+        return slug
 
     def resolve_expansions(self, names: Collection[str], game: str | None = None) -> dict[str, set[str]]:
         """Map `--with` names to {game: expansions}; `base` (with a game) means none.
@@ -103,7 +110,7 @@ class Searcher:
         no expansion (of the game), or is ambiguous between games without a game to choose.
         """
         if game is not None:
-            self.check_game(game)
+            game = self.game_slug(game)
         chosen: dict[str, set[str]] = {}
         for name in names:
             if name == "base":
@@ -154,7 +161,7 @@ class Searcher:
         """Payloads of every entry matching the filters, in corpus order; a filter that names nothing is an error
         (UnknownGameError, UnknownKindError, UnknownExpansionError), never an empty list."""
         if game is not None:
-            self.check_game(game)
+            game = self.game_slug(game)
         if kind is not None:
             from rulebot.corpus.kinds import check_kind
 
@@ -192,10 +199,8 @@ class Searcher:
         """
         text = clean_question(question)
         if game is not None:
-            self.check_game(game)
-        in_play = {g: set(e) for g, e in (expansions or {}).items()}
-        for slug in in_play:
-            self.check_game(slug)
+            game = self.game_slug(game)
+        in_play = {self.game_slug(g): set(e) for g, e in (expansions or {}).items()}
         asked = self.reading.read(text, game=game, in_play=in_play, official_only=official_only)
         in_play = {g: set(e) for g, e in asked.in_play.items()}  # with what the question says ("base game only")
         words = asked.words
