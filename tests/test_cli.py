@@ -65,6 +65,15 @@ class TestAsk:
         assert result.exit_code == 2
         assert "Error: no game 'chess'; known games: lantern-harbor" in result.output
 
+    def test_nothing_in_the_game_searched_says_which(self, run_cli):
+        """A question searched in one game (named in it, or given) that finds nothing there says which game, not
+        that the corpus has nothing: another game's entry of that name is among the close titles."""
+        result = run_cli("ask", "catalyst chaumurky")
+        assert result.exit_code == 1
+        assert result.stdout.splitlines()[:2] == ["Nothing in catalyst matches 'catalyst chaumurky'.", "Close titles: Chaumurky (dune-chaumurky)"]
+        assert json.loads(run_cli("ask", "--json", "catalyst chaumurky").stdout)["game"] == "catalyst"
+        assert run_cli("ask", "zzqxw").stdout.startswith("Nothing in the corpus matches 'zzqxw'.")
+
     def test_empty_question_is_usage_error(self, run_cli):
         """An empty question is a usage error (exit 2)."""
         result = run_cli(*TOY, "ask", "  ")

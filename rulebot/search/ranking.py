@@ -260,7 +260,9 @@ class Searcher:
             first = results[0].game
             setup = setup_answer(self.games, results[:parts], asked.intent.players, words, ordering.get(first, set()), self.get)
         return Answer(
-            query=valid_text(question), game=game or (ordered[0].game if ordered else None), results=results, parts=parts,
+            # (the game answered: given, else the one game the question names, else the best hit's)
+            query=valid_text(question), game=game or (asked.games[0] if len(asked.games) == 1 else ordered[0].game if ordered else None),
+            results=results, parts=parts,
             confident=confident, probability=probability, evidence=evidence,
             suggestions=() if confident else self._suggestions(asked, ordered[:RESPELLED_FROM]),
             close_titles=() if confident else self._close_titles(asked),
