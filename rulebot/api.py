@@ -80,7 +80,7 @@ class Library:
         dirs = chosen_dirs(folders, shipped=shipped)
         if not dirs:
             raise UsageError("no corpus: shipped=False needs at least one corpus folder")
-        self._answerer = Answerer(searcher_over(dirs, progress=progress, warn=warn))
+        self._answerer: Answerer | None = Answerer(searcher_over(dirs, progress=progress, warn=warn))
 
     def ask(
         self,
@@ -92,25 +92,28 @@ class Library:
         official_only: bool = False,
         lang: str | None = None,
     ) -> Answer:
-        """Answer a question as `rulebot ask` does. `game`: the game, None to find it from the question;
+        """Answer a question as `rulebot ask` does. `game`: the game (its slug, name or an alias), None to find it
+        from the question;
         `with_`: the expansions in play, as `--with` (for their game, instead of those configured with
         `rulebot config`; None or empty: the configured ones); `limit`: how many matches at most, 1 to 50 (as `--limit`); `lang`: the
         language to answer in, as `--lang` (None: the configured one, else the question's)."""
         _expect("question", question, str, "a string")
-        _expect("game", game, (str, type(None)), "a game's slug or None")
+        _expect("game", game, (str, type(None)), "a game (its slug, name or an alias) or None")
         with_ = [] if with_ is None else _sequence("with_", with_, str, "expansion slugs")
         _expect("limit", limit, int, "a whole number")
         if not LIMITS[0] <= limit <= LIMITS[1]:
             raise UsageError(f"limit must be {LIMITS[0]} to {LIMITS[1]}, not {limit}")
         _expect("official_only", official_only, bool, "True or False")
+        if isinstance(lang, str):
+            lang = lang.lower()  # ("FR" as a player writes it)
         if lang is not None and lang not in LANGUAGES:
             raise UsageError(f"lang must be one of {', '.join(LANGUAGES)} (or None: the question's), not {_shown(lang)}")
-        return self._answerer.ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
+        return self._open().ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
 
     def ruling(self, entry_id: str) -> Ruling:
         """One ruling by its id (any case); UnknownEntryError, with close ids, if there is none."""
         _expect("entry_id", entry_id, str, "an entry's id")
-        return Ruling.from_payload(self._answerer.searcher.get(entry_id))
+        return Ruling.from_payload(self._open().searcher.get(entry_id))
 
     def rulings(self, *, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[Ruling]:
         """Every ruling, or those of a game, kind or expansion ('base' for the base game's), in corpus order.
@@ -119,17 +122,25 @@ class Library:
         UnknownExpansionError, each naming the valid values and the one meant), never an empty list."""
         for name, value in (("game", game), ("kind", kind), ("expansion", expansion)):
             _expect(name, value, (str, type(None)), "a string or None")
-        return [Ruling.from_payload(payload) for payload in self._answerer.searcher.entries(game=game, kind=kind, expansion=expansion)]
+        return [Ruling.from_payload(payload) for payload in self._open().searcher.entries(game=game, kind=kind, expansion=expansion)]
 
     def games(self) -> list[GameInfo]:
         """The games of the library."""
         return [
             GameInfo(g["slug"], g["name"], g["language"], g["entries"], tuple((e["slug"], e["name"]) for e in g["expansions"]))
-            for g in self._answerer.searcher.games.values()
+            for g in self._open().searcher.games.values()
         ]
 
     def close(self) -> None:
-        self._answerer.close()
+        """Close its index; a closed library answers nothing (UsageError). Closing it again does nothing."""
+        if self._answerer is not None:
+            self._answerer.close()
+            self._answerer = None
+
+    def _open(self) -> Answerer:
+        if self._answerer is None:
+            raise UsageError("this Library is closed: open another one")
+        return self._answerer
 
     def __enter__(self) -> Library:
         return self

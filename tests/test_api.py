@@ -96,6 +96,21 @@ class TestArguments:
         with pytest.raises(UsageError, match="it is a file"):
             Library([str(tmp_path / "a-file")], shipped=False, warn=told.append)
 
+    def test_a_closed_library_answers_nothing(self):
+        """After close(), every call is a UsageError that says so (not an answer from a closed index); close() again
+        does nothing, as leaving its `with` after it does."""
+        with Library([MINIMAL], shipped=False) as opened:
+            assert opened.ask("tie").results
+            opened.close()
+            for call in (lambda: opened.ask("tie"), lambda: opened.ruling("lh-tie"), lambda: opened.rulings(), lambda: opened.games()):
+                with pytest.raises(UsageError, match="^this Library is closed: open another one$"):
+                    call()
+
+    def test_a_game_and_a_language_as_players_write_them(self, library: Library):
+        """A game by its name or an alias, a language in capitals: the same answer as by slug and code."""
+        assert library.ask("tie", game="Lantern Harbor", lang="EN") == library.ask("tie", game="lantern-harbor", lang="en")
+        assert library.rulings(game="harbor game") == library.rulings(game="lantern-harbor")
+
     @pytest.mark.parametrize("limit", [0, -1, 51, 10**6])
     def test_limit_out_of_range(self, library: Library, limit: int):
         """`limit` is 1 to 50, as `ask --limit` is."""
@@ -192,7 +207,7 @@ class TestArguments:
             (lambda lib: lib.ask(5), "question must be a string, not int 5"),
             (lambda lib: lib.ask("tie", limit="3"), "limit must be a whole number, not str '3'"),
             (lambda lib: lib.ask("tie", limit=True), "limit must be a whole number, not bool True"),
-            (lambda lib: lib.ask("tie", game=3), "game must be a game's slug or None, not int 3"),
+            (lambda lib: lib.ask("tie", game=3), "game must be a game (its slug, name or an alias) or None, not int 3"),
             (lambda lib: lib.ask("tie", with_="deep-tides"), "with_ must be a list of expansion slugs, not str 'deep-tides': write ['deep-tides']"),
             (lambda lib: lib.ask("tie", with_=[None]), "with_ must be a list of expansion slugs; NoneType None is not one"),
             (lambda lib: lib.ask("tie", lang="de"), "lang must be one of en, fr"),
