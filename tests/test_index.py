@@ -205,6 +205,22 @@ class TestUpdate:
         assert opened.meta["updated"] == {"changed": 1, "removed": 0}
         assert top_id(opened, "stormy dock") == "lh-ferry-gull"
 
+    def test_entries_stay_in_corpus_order_after_an_update(self, fresh_cache: Path, minimal_copy: Path):
+        """An entry re-indexed by an update is listed where the corpus has it (`rulebot list`, Library.rulings), not
+        last, where the update wrote it."""
+        from rulebot.search.ranking import Searcher
+
+        with Searcher(open_index([minimal_copy])) as searcher:
+            before = [p["id"] for p in searcher.entries()]
+        assert before.index("lh-ferry-gull") < len(before) - 1  # (not last already: else the test could not fail)
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        rules.write_text(rules.read_text(encoding="utf-8").replace("even an occupied one", "even a stormy one"), encoding="utf-8")
+        opened = open_index([minimal_copy])
+        assert opened.meta["updated"] == {"changed": 1, "removed": 0}
+        with Searcher(opened) as searcher:
+            assert [p["id"] for p in searcher.entries()] == before
+            assert [p["id"] for p in searcher.entries(game="lantern-harbor")] == [i for i in before if i.startswith("lh-")]
+
     def test_the_next_ask_after_an_update_hashes_nothing(self, fresh_cache: Path, minimal_copy: Path, monkeypatch: pytest.MonkeyPatch):
         """An update links the earlier build's files, and removing that build moves their change times: the stamps are
         recorded after it, so the next `ask` trusts them rather than hashing the whole index again."""

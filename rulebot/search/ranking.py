@@ -170,7 +170,25 @@ class Searcher:
             self.check_expansion(expansion, game)
         wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
         docnums = set.intersection(*wanted) if wanted else self.reader.docnums()
-        return [self.reader.payload(n) for n in sorted(docnums)]
+        payloads = [self.reader.payload(n) for n in sorted(docnums)]
+        order = self._corpus_order()
+        return sorted(payloads, key=lambda payload: order.get(payload["id"], len(order))) if order else payloads
+
+    def _corpus_order(self) -> dict[str, int]:
+        """Each entry's place in the corpus, from the index's digests file (written in corpus order: documents are
+        not, once an update has re-indexed an entry changed, at the end); {} for an index in memory, built whole in
+        corpus order (or a file that cannot be read: document order then)."""
+        if self.opened.path is None:
+            return {}
+        import json
+
+        from rulebot.index.sealed import DIGESTS_FILE
+
+        try:
+            digests = json.loads((self.opened.path / DIGESTS_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {entry_id: at for at, entry_id in enumerate(digests)} if isinstance(digests, dict) else {}
 
     def _close_ids(self, entry_id: str) -> list[str]:
         from difflib import get_close_matches
