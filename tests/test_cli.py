@@ -156,6 +156,18 @@ class TestOtherCommands:
         assert re.search(r"rulebook\.md:5: unknown kind 'setpu'", result.output)
         assert "Error: 1 problem found" in result.output
 
+    @pytest.mark.parametrize("heading", ["### lh-ferry-gull", "# lh-ferry-gull", "##lh-ferry-gull"])
+    def test_check_points_at_an_entry_heading_read_as_text(self, run_cli, minimal_copy: Path, heading: str):
+        """An entry's heading with a # too many or too few, over its header, is reported at its line: else the entry
+        vanishes into the text of the one above, and nothing says so."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        text = rules.read_text(encoding="utf-8")
+        line = text[: text.index("## lh-ferry-gull\n")].count("\n") + 1
+        rules.write_text(text.replace("## lh-ferry-gull\n", heading + "\n"), encoding="utf-8")
+        result = run_cli("check", str(minimal_copy))
+        assert result.exit_code == 1, result.output
+        assert re.search(rf"rulebook\.md:{line}: '{heading}' is read as text of lh-[a-z-]+: an entry's heading is '## ' and its id", result.output)
+
     def test_broken_corpus_on_ask(self, run_cli, minimal_copy: Path):
         """ask on a corpus with a problem answers, and warns of the problem at its line."""
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"

@@ -122,6 +122,9 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
         left_open.append(opened)
         starts, unclosed = _starts(lines, marks, set(left_open))
     controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
+    # An entry's heading with a # too many or too few ("### id", "##id") is read as the text of the entry above:
+    # one search of the file finds such a line followed by an entry's header, reported where it is.
+    misheaded = {text.count("\n", 0, m.start()) + 1: m.group(1) for m in MISHEADED_RE.finditer(text)} if "#" in text else {}
     for start, end in zip(starts, [*starts[1:], len(lines)]):
         raw = RawEntry(id=lines[start][3:].strip(), path=path, line=start + 1)
         for index in left_open:
@@ -129,6 +132,9 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
                 raw.problems += ((index + 1, "code fence opened here is never closed (close it with the same ``` or ~~~)"),)
         if controls:
             raw.problems += tuple(_control_problems(lines, start, end))
+        for number, heading in misheaded.items():
+            if start + 1 < number <= end:
+                raw.problems += ((number, f"{heading.strip()!r} is read as text of {raw.id}: an entry's heading is '## ' and its id"),)
         size = sum(map(len, lines[start:end])) + end - start
         if size > MAX_ENTRY_CHARS:
             raw.problems += ((start + 1, f"entry of {size:,} characters: at most {MAX_ENTRY_CHARS:,} (split it)"),)
@@ -154,6 +160,9 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
         raw.problems = tuple(sorted(raw.problems))
         yield raw
 
+
+MISHEADED_RE = re.compile(r"(?m)^((?:#|###+)[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+|##[a-z0-9]+(?:-[a-z0-9]+)+)[ \t]*\r?\n(?:title|kind|section)[ \t]*:")
+"""A heading of one #, three or more, or none of a space after "##", over an entry's header line."""
 
 MAX_UNCLOSED_FENCES = 20
 """A file's unclosed code fences are looked for up to this many, and as many fences tried for each."""
