@@ -103,6 +103,8 @@ BROKEN_CASES = [
     ("wrong type", {"toy/game.toml": GAME_TOML.replace('id_prefix = "toy"', "id_prefix = 3"), "toy/rules.md": ENTRY}, "game.toml:3: id_prefix must be a non-empty string"),
     ("unknown trust", {"toy/game.toml": GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\ntrust = "gossip"'), "toy/rules.md": ENTRY}, "game.toml:8: unknown trust 'gossip'"),
     ("no game.toml", {"toy/rules.md": ENTRY}, "toy:0: no game.toml"),
+    ("language no code", {"toy/game.toml": GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\nlanguage = "english"'), "toy/rules.md": ENTRY},
+     "game.toml:8: sources[0].language must be a two-letter code (en, fr, de...), not 'english'"),
     ("alias twice", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\naliases: Uno") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\naliases: uno")}, "rules.md:13: alias 'uno' is also claimed by 'toy-one'"),
     ("question twice", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nasked: who goes first?") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\nasked-fr: qui commence; Who goes first?")}, "rules.md:13: question 'Who goes first?' is also asked of 'toy-one'"),
     ("unknown language key", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nasked-french: qui commence")}, "rules.md:5: unknown key 'asked-french'"),

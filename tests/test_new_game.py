@@ -85,6 +85,7 @@ class TestNewGame:
         (("Sky Rail", "-n", "S", "-t", "R"), "Error: slug 'Sky Rail' must be lower case letters, digits and single hyphens"),
         (("skyrail", "-n", "S", "-t", "R", "--id-prefix", "s_r"), "Error: id prefix 's_r' must be lower case letters"),
         (("skyrail", "-n", "S", "-t", "R", "-s", "Rule Book"), "Error: source id 'Rule Book' must be lower case letters"),
+        (("skyrail", "-n", "S", "--language", "english"), "Error: the language must be a two-letter code (en, fr, de...), not 'english'"),
     ])
     def test_bad_names_are_refused(self, run_cli, args: tuple[str, ...], message: str):
         """A slug, prefix or source id that is no id is refused, and nothing is written."""

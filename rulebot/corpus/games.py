@@ -140,7 +140,7 @@ def read_game(path: Path, text: str, data: TomlTable, games: dict[str, Game], pr
         id_prefix=prefix,
         publisher=toml.string(data, "publisher"),
         year=year,
-        language=toml.string(data, "language") or "en",
+        language=toml.language(data),
         aliases=tuple(aliases),
         expansions=expansions,
         sources=tuple(sources),
@@ -188,7 +188,7 @@ def read_sources(toml: TomlFile, data: TomlTable, expansion_slugs: set[str], def
             title=toml.string(item, "title", required=True, table="sources", index=i),
             edition=toml.string(item, "edition", table="sources", index=i),
             date=toml.date(item, "date", table="sources", index=i),
-            language=toml.string(item, "language", table="sources", index=i) or "en",
+            language=toml.language(item, table="sources", index=i),
             trust=toml.string(item, "trust", table="sources", index=i) or default_trust,
             expansion=toml.string(item, "expansion", table="sources", index=i) or None,
             headings=_headings(toml, item, i),
@@ -315,6 +315,14 @@ class TomlFile:
             self.error(key, f"{key} must be an array of tables ([[{key}]])")
             return []
         return value
+
+    def language(self, data: TomlTable, table: str | None = None, index: int = 0) -> str:
+        """A `language`: a two-letter code ("en" when not given; a problem, and "en", for anything else: "english")."""
+        value = self.string(data, "language", table=table, index=index)
+        if value and not re.fullmatch(r"[a-z]{2}", value):
+            self.error("language", f"{self._where('language', table, index)} must be a two-letter code (en, fr, de...), not {value!r}", table, index)
+            return "en"
+        return value or "en"
 
     def string_list(self, data: TomlTable, key: str) -> list[str]:
         value = data.get(key, [])

@@ -9,6 +9,7 @@ folder, never to an official source's file.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -237,6 +238,8 @@ def new_game(
         raise CurationError("the game's name and its source's title must not be empty")
     if date is not None and not DATE_RE.match(date):
         raise CurationError(f"the date must be YYYY-MM-DD, not {date!r}")
+    if not re.fullmatch(r"[a-z]{2}", language):
+        raise CurationError(f"the language must be a two-letter code (en, fr, de...), not {language!r}")
     if slug in corpus.games:
         raise CurationError(f"there is a game {slug!r} already ({corpus.games[slug].path})")
     folder = outside_package(own_dir, "the corpus folder") / slug
@@ -300,8 +303,6 @@ def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], do
     still empty (`synonyms = []`, as new-game writes it): what the curator wrote is never changed. The
     keys written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
     shipped corpus's)."""
-    import re
-
     path = Path(game.path)
     try:
         outside_package(path, "the game file")
@@ -331,8 +332,6 @@ def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], do
 def name_document(game: Game, source: str, document: str) -> bool:
     """Write `document = "<file name>"` on the source's [[sources]] table of the game's own game.toml, when
     it names none: `check --sources DIR` then finds the copy by that name. Whether it was written."""
-    import re
-
     path = Path(game.path)
     try:
         outside_package(path, "the game file")
