@@ -412,11 +412,11 @@ def answer_text(answer: Answer, style: Style, *, columns: int | None = None, num
     in full, then the other matches; the one rendering of `ask` and `play`. `numbered`: the first entry's See
     also numbered, for `play`'s `:see N`."""
     lines: list[str] = []
-    if not answer.results and answer.game:
-        # (a game given or named was searched alone: what the corpus has elsewhere is in the close titles)
-        lines.append(_("Nothing in {game} matches {question}.").format(game=answer.game, question=repr(answer.query)))
-    elif not answer.results:
-        lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
+    if not answer.results:
+        if answer.game:  # (searched alone, given or named: what the corpus has elsewhere is in the close titles)
+            lines.append(_("Nothing in {game} matches {question}.").format(game=answer.game, question=repr(answer.query)))
+        else:
+            lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
         if answer.base_game_only:
             lines.append(style(_("Base game only: the expansions are left out."), DIM))
     elif answer.runners_up:
