@@ -121,6 +121,13 @@ class TestOtherCommands:
         assert result.exit_code == 2
         assert "did you mean: lh-setup" in result.output
 
+    def test_show_an_id_without_its_prefix_or_cut_short(self, run_cli):
+        """An id typed without its game's prefix, or cut short, is offered whole first."""
+        result = run_cli(*TOY, "show", "gull")
+        assert result.exit_code == 2
+        assert "Error: no entry 'gull'; did you mean: lh-ferry-gull" in result.stderr
+        assert "Error: no entry 'lh-fer'; did you mean: lh-ferry-gull" in run_cli(*TOY, "show", "lh-fer").stderr
+
     def test_games(self, run_cli):
         """games lists each game with its expansions."""
         result = run_cli(*TOY, "games")

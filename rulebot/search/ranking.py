@@ -191,10 +191,15 @@ class Searcher:
         return {entry_id: at for at, entry_id in enumerate(digests)} if isinstance(digests, dict) else {}
 
     def _close_ids(self, entry_id: str) -> list[str]:
+        """Ids an unknown one may mean: those it begins (an id cut short, "dune-cha"), those it ends (an id typed
+        without its game's prefix, "deck" for star-wars-unlimited-deck), then those spelled closest."""
         from difflib import get_close_matches
 
+        typed = entry_id.lower()
         ids = [t.decode("utf-8") for t in self.reader.lexicon("id")]
-        return get_close_matches(entry_id, ids, n=3, cutoff=0.6)
+        starting = [i for i in ids if i.startswith(typed)] if "-" in typed else []  # (a game's prefix at least)
+        ending = sorted((i for i in ids if i.endswith("-" + typed)), key=len)  # (the game's prefix alone first)
+        return list(dict.fromkeys([*starting, *ending, *get_close_matches(entry_id, ids, n=3, cutoff=0.6)]))[:3]
 
     # -- asking --------------------------------------------------------------
 
