@@ -108,12 +108,12 @@ class Library:
             lang = lang.lower()  # ("FR" as a player writes it)
         if lang is not None and lang not in LANGUAGES:
             raise UsageError(f"lang must be one of {', '.join(LANGUAGES)} (or None: the question's), not {_shown(lang)}")
-        return self._open().ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
+        return self._open_answerer.ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
 
     def ruling(self, entry_id: str) -> Ruling:
         """One ruling by its id (any case); UnknownEntryError, with close ids, if there is none."""
         _expect("entry_id", entry_id, str, "an entry's id")
-        return Ruling.from_payload(self._open().searcher.get(entry_id))
+        return Ruling.from_payload(self._open_answerer.searcher.get(entry_id))
 
     def rulings(self, *, game: str | None = None, kind: str | None = None, expansion: str | None = None) -> list[Ruling]:
         """Every ruling, or those of a game, kind or expansion ('base' for the base game's), in corpus order.
@@ -122,13 +122,13 @@ class Library:
         UnknownExpansionError, each naming the valid values and the one meant), never an empty list."""
         for name, value in (("game", game), ("kind", kind), ("expansion", expansion)):
             _expect(name, value, (str, type(None)), "a string or None")
-        return [Ruling.from_payload(payload) for payload in self._open().searcher.entries(game=game, kind=kind, expansion=expansion)]
+        return [Ruling.from_payload(payload) for payload in self._open_answerer.searcher.entries(game=game, kind=kind, expansion=expansion)]
 
     def games(self) -> list[GameInfo]:
         """The games of the library."""
         return [
             GameInfo(g["slug"], g["name"], g["language"], g["entries"], tuple((e["slug"], e["name"]) for e in g["expansions"]))
-            for g in self._open().searcher.games.values()
+            for g in self._open_answerer.searcher.games.values()
         ]
 
     def close(self) -> None:
@@ -137,7 +137,9 @@ class Library:
             self._answerer.close()
             self._answerer = None
 
-    def _open(self) -> Answerer:
+    @property
+    def _open_answerer(self) -> Answerer:
+        """Its answerer, while it is open; UsageError once closed."""
         if self._answerer is None:
             raise UsageError("this Library is closed: open another one")
         return self._answerer

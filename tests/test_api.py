@@ -103,7 +103,7 @@ class TestArguments:
             assert opened.ask("tie").results
             opened.close()
             for call in (lambda: opened.ask("tie"), lambda: opened.ruling("lh-tie"), lambda: opened.rulings(), lambda: opened.games()):
-                with pytest.raises(UsageError, match="^this Library is closed: open another one$"):
+                with pytest.raises(UsageError, match=r"^this Library is closed: open another one$"):
                     call()
 
     def test_a_game_and_a_language_as_players_write_them(self, library: Library):
