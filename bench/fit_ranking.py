@@ -290,16 +290,23 @@ def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, 
     """The threshold and coverage floor that stand by the most answerable shipped questions while the confident
     answers are right at least TARGET_SHIPPED (shipped games) and TARGET_IMPORTED (imported ones) of the time and
     at most UNANSWERED_TARGET of the questions the sources do not answer are answered confidently: for each floor
-    of FLOORS, the lowest probability (of those met, rounded to 3 places) that reaches the targets."""
+    of FLOORS, the lowest probability (of those met, rounded to 3 places) that reaches the targets. Of floors that
+    stand by as many, the one that stands by the fewest questions the sources do not answer, then the most imported
+    ones (the first floor of FLOORS, else, a tie that the order of FLOORS decided)."""
     at = features.CONFIDENCE.index("coverage")
-    best: tuple[int, float, float] | None = None
+    best: tuple[tuple[int, int, int], float, float] | None = None
     for floor in FLOORS:
         for t in sorted({round(c, 3) for c in chances if c >= 0}):
             sure = [c >= t and bool(j[4]) and j[4][at] > floor for j, c in zip(judged, chances)]
             if _meets(judged, sure):
-                count = sum(1 for j, s in zip(judged, sure) if s and j[1] and j[0].get("answerable", True))
-                if best is None or count > best[0]:
-                    best = (count, t, floor)
+                stood = [j for j, s in zip(judged, sure) if s]
+                rank = (
+                    sum(1 for j in stood if j[1] and j[0].get("answerable", True)),
+                    -sum(1 for j in stood if not j[0].get("answerable", True)),
+                    sum(1 for j in stood if not j[1] and j[0].get("answerable", True)),
+                )
+                if best is None or rank > best[0]:
+                    best = (rank, t, floor)
                 break
     return (best[1], best[2]) if best else (1.0, FLOORS[0])
 

@@ -872,6 +872,16 @@ class TestShapedForAnswers:
         terms = importer.draft_entries(text, game=GAME, source=SOURCE, corpus=existing).vocabulary.terms
         assert "zeppelin" in terms and word.lower() not in terms
 
+    def test_a_heading_of_several_names_is_a_term_each_and_plain_english_none(self):
+        """"Initiative, Initiative Counter" is two terms; "Other, Another" and "Can't" are words of any question: no
+        term of the game, which a question saying them would lean to."""
+        text = (
+            "# Ref\n\n## Glossary\n\n### Initiative, Initiative Counter\n\nWho acts first.\n\n### Other, Another\n\nNot yours.\n\n"
+            "### Can’t\n\nAbsolute.\n\n### Zeppelin\n\nA flying thing.\n"
+        )
+        terms = importer.draft_entries(text, game=GAME, source=SOURCE, corpus=corpus.load([MINIMAL])).vocabulary.terms
+        assert terms == ["initiative", "initiative counter", "zeppelin"]
+
 
 class TestVocabularyWritten:
     def test_append_writes_the_games_own_vocabulary(self, run_cli, tmp_path: Path):
@@ -887,6 +897,9 @@ class TestVocabularyWritten:
         assert game.source("rules").document == "skyrail.md"  # check --sources finds the copy by that name
         assert ("attack", "atk") in game.synonyms
         assert {"stress", "tough"} <= set(game.terms)
+        notes = (games / "skyrail" / "rules.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
+        assert "proposed in the game's game.toml, [vocabulary], where it was empty: review it there" in notes
+        assert "writes it there" not in notes and "- terms:" not in notes  # (not again in the entries file)
         before = (games / "skyrail" / "game.toml").read_text(encoding="utf-8")
         again = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--out", str(tmp_path / "d.md"))
         assert again.exit_code == 0 and (games / "skyrail" / "game.toml").read_text(encoding="utf-8") == before

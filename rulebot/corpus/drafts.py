@@ -121,8 +121,9 @@ class Imported:
     vocabulary: glossary.Vocabulary = field(default_factory=glossary.Vocabulary)
     """Synonym groups and terms the document defines, proposed for the game's game.toml."""
 
-    def to_markdown(self) -> str:
-        """The drafts as an entries file, after a preamble of notes for the curator."""
+    def to_markdown(self, vocabulary_written: bool = False) -> str:
+        """The drafts as an entries file, after a preamble of notes for the curator. `vocabulary_written`: the
+        vocabulary is in the game's game.toml already (`--append`), where the notes send the curator."""
         lines = [
             f"# Drafts imported from {self.document}",
             "",
@@ -137,7 +138,9 @@ class Imported:
             lines.append("")
             lines.extend(f"- {line}: {one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
-        if self.vocabulary:
+        if self.vocabulary and vocabulary_written:
+            lines += ["The vocabulary the document defines is proposed in the game's game.toml, [vocabulary], where it was empty: review it there.", ""]
+        elif self.vocabulary:
             lines.append("Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it there):")
             lines.append("")
             lines.extend(f"- synonyms: {', '.join(group)}" for group in self.vocabulary.synonyms)

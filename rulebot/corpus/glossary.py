@@ -46,6 +46,8 @@ FUNCTION_WORDS = LEADING_WORDS | {
     "is", "are", "was", "be", "to", "of", "for", "in", "on", "at", "by", "with", "from", "and", "or", "as", "if", "which", "who", "when",
 }
 """A name of the vocabulary starts and ends with none of these, nor holds `is`, `are`, `was` or `be`."""
+DETERMINERS = {"another", "other", "others", "every", "all", "some", "no", "none", "both", "either", "neither"}
+"""With FUNCTION_WORDS and question filler: words no glossary heading makes a term of the game."""
 
 
 @dataclass
@@ -106,9 +108,9 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
         for size in range(1, MAX_TERM_WORDS + 1):
             used.update(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
     defined = [title for title, kind, _text, _aliases in entries if kind == "term"] or list(topics)
-    for title in defined:
-        term = _clean(_bare(title))
-        if not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms:
+    # (a heading of several names, "Initiative, Initiative Counter", is a term each)
+    for term in (_clean(name) for title in defined for name in _bare(title).split(",")):
+        if not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms or _plain_english(term):
             continue
         if " ".join(re.findall(r"\w+", term)) in used:
             continue  # another game's word too
@@ -116,6 +118,14 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
         if len(found.terms) >= MAX_TERMS:
             break
     return found
+
+
+def _plain_english(term: str) -> bool:
+    """Whether a glossary's heading is words of any question ("Other", "Another", "Can't"): no term of the game,
+    whose words would lean every question that says them toward it."""
+    from rulebot.language.analysis import QUESTION_FILLER, words
+
+    return all(word in QUESTION_FILLER or word in FUNCTION_WORDS or word in DETERMINERS for word in words(term))
 
 
 def _starts_sentence(text: str, start: int) -> bool:

@@ -414,7 +414,7 @@ def write_drafts(
                 result = joined(result, blocks.replace("\n", ending), ending)
             else:
                 # A file without entries gets the import's notes first (after entries, they would end the last one's text).
-                notes = drafted.to_markdown()[: -len(drafted.entries_markdown())] if drafted.entries else ""
+                notes = drafted.to_markdown(vocabulary_written=True)[: -len(drafted.entries_markdown())] if drafted.entries else ""
                 result = joined(result, (notes + blocks).replace("\n", ending), ending)
         return result
 
