@@ -163,6 +163,24 @@ class TestOtherCommands:
         assert re.search(r"rulebook\.md:5: unknown kind 'setpu'", result.output)
         assert "Error: 1 problem found" in result.output
 
+    def test_check_lists_a_files_problems_by_line(self, run_cli, minimal_copy: Path):
+        """A file's problems come in the order of its lines, whichever check found them (a link's after the parse)."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        text = rules.read_text(encoding="utf-8").replace("kind: setup", "kind: setpu")
+        first = text.index("\n## ") + 1
+        heading_end = text.index("\n", first)
+        rules.write_text(text[:heading_end] + "\nsee_also: lh-nowhere" + text[heading_end:], encoding="utf-8")
+        result = run_cli("check", str(minimal_copy))
+        lines = [int(m.group(1)) for m in re.finditer(r"rulebook\.md:(\d+): ", result.stdout)]
+        assert len(lines) == 2 and lines == sorted(lines), result.stdout
+
+    def test_check_of_a_game_folder_names_the_corpus_folder(self, run_cli):
+        """A game's own folder given where a corpus folder goes: check says which folder to give."""
+        result = run_cli("--no-shipped", "check", str(MINIMAL / "lantern-harbor"))
+        assert result.exit_code == 1
+        assert "lantern-harbor:0: a game folder, not a corpus folder: give the folder that holds it (" in result.output
+        assert result.output.split("holds it (", 1)[1].startswith(("tests/corpora/minimal)", f"{MINIMAL})"))
+
     @pytest.mark.parametrize("heading", ["### lh-ferry-gull", "# lh-ferry-gull", "##lh-ferry-gull"])
     def test_check_points_at_an_entry_heading_read_as_text(self, run_cli, minimal_copy: Path, heading: str):
         """An entry's heading with a # too many or too few, over its header, is reported at its line: else the entry

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from rulebot.corpus.format import file_lines, header_line
+from rulebot.corpus.format import LIST_SEPARATOR, file_lines, header_line
 from rulebot.corpus.model import Corpus, Entry
 from rulebot.errors import Problem
 from rulebot.text import fold
@@ -57,7 +57,10 @@ def references(checked: Checked) -> None:
                 if target == entry.id:
                     checked.at(entry, key, f"{key} names the entry itself")
                 elif target not in entries and target not in checked.rejected:
-                    checked.at(entry, key, f"{key}: unknown entry id {target!r}")
+                    parts = [part.strip() for part in target.split(",")]
+                    listed = len(parts) > 1 and all(part in entries or part in checked.rejected for part in parts)
+                    hint = f" (separate ids with '{LIST_SEPARATOR}', not ',')" if listed else ""
+                    checked.at(entry, key, f"{key}: unknown entry id {target!r}{hint}")
 
 
 def modifies_cycles(checked: Checked) -> None:

@@ -343,7 +343,10 @@ class _Loader:
                     self.problem(child, 0, "broken symbolic link or link loop")
             except OSError as exc:
                 self.problem(child, 0, f"cannot read: {exc.strerror or exc}")
-        if not game_dirs:
+        if not game_dirs and (root / GAME_FILE).is_file():
+            # A game's own folder given for the corpus folder that holds it.
+            self.problem(root, 0, f"a game folder, not a corpus folder: give the folder that holds it ({display_path(root.parent)})")
+        elif not game_dirs:
             self.problem(root, 0, "no game folders (a game folder holds a game.toml)")
         before = set(self.corpus.games)
         for game_dir in game_dirs:

@@ -75,7 +75,15 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
     if strict:
         result.problems.extend(result.warnings + result.drafts)
         result.warnings, result.drafts = [], []
+    result.problems = by_place(result.problems)
     return result
+
+
+def by_place(problems: list[Problem]) -> list[Problem]:
+    """Problems in the order a reader fixes them: each file's by line, the files as first met (the checks find them
+    check by check)."""
+    files = {path: at for at, path in enumerate(dict.fromkeys(p.path for p in problems))}
+    return sorted(problems, key=lambda p: (files[p.path], p.line))
 
 
 BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
