@@ -163,6 +163,11 @@ class TestOtherCommands:
         assert re.search(r"rulebook\.md:5: unknown kind 'setpu'", result.output)
         assert "Error: 1 problem found" in result.output
 
+    def test_check_help_says_how_many_problems_a_file_shows(self, run_cli):
+        from rulebot.corpus.load import MAX_PROBLEMS_PER_FILE
+
+        assert f"A file's first {MAX_PROBLEMS_PER_FILE} problems" in " ".join(run_cli("check", "--help").stdout.split())
+
     def test_check_lists_a_files_problems_by_line(self, run_cli, minimal_copy: Path):
         """A file's problems come in the order of its lines, whichever check found them (a link's after the parse)."""
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     "sources_dir",
     metavar="DIR",
     type=click.Path(path_type=Path, exists=True, file_okay=False),
-    help="Check that each cited section is in your copy of its source document (DIR/<source-id>.md, .txt or .pdf).",
+    help="Check that each cited section is in your copy of its source document (DIR/<source-id>.md, .txt or .pdf, or"
+    " the file its source's `document` names).",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help='Print one object: {"ok", "problems": [{"file", "line", "message", "severity"}], "summary"}.'
@@ -48,7 +49,8 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     is nothing else, as it is not yours to edit). The shipped corpus is still
     read, for house rules that extend its games. As a linter, prints each
     problem (and warning) on standard output, the summary on standard error;
-    exits 1 when there is a problem, 0 when none.
+    exits 1 when there is a problem, 0 when none. A file's first 50 problems
+    are printed, then how many more it has (--json lists them all).
     Draft entries (`rulebot import`) are counted in a warning; --strict lists
     them as problems. --sources DIR also reports dangling citations (a section
     not found in its document) and, as warnings, ambiguous ones. --json prints
