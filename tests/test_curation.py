@@ -263,6 +263,21 @@ class TestChanges:
         assert data["results"][0]["id"] == "lh-tides-whirlpool"
         assert data["results"][1]["changed"] == "2024-03-01" and data["results"][1]["because"] == "source"
 
+    def test_undated_entries_are_said(self, run_cli, tmp_path: Path):
+        """A game whose source has no date lists none of its entries: it says how many, and how to date them."""
+        from conftest import skyrail_toml, write_corpus
+
+        root = write_corpus(tmp_path, {
+            "games/skyrail/game.toml": skyrail_toml(),
+            "games/skyrail/rules.md": "## skyrail-one\ntitle: One\nkind: rule\nsection: S\n\nA train runs.\n",
+        })
+        result = run_cli("--no-shipped", "--corpus", str(root / "games"), "changes", "skyrail")
+        assert result.exit_code == 0, result.output
+        assert "Skyrail" in result.stdout and "0 entries new or revised" in result.stdout
+        assert "1 entry of source 'rules' has no date: give the source its `date` in" in result.stderr
+        dated = run_cli(*TOY, "changes", "lantern-harbor").stderr  # (its rulebook is dated, its FAQ is not)
+        assert "source 'rulebook'" not in dated and "of source 'tides-faq' has no date" in dated
+
     def test_command_bad_date_is_usage_error(self, run_cli):
         """A bad --since is a usage error (exit 2)."""
         result = run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-02-30")

@@ -284,6 +284,10 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     for change in found:
         why = changes_core.LABELS[change.because] + (f" since {change.after}" if change.after else "")
         echo(f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}")
+    # (an entry nothing dates is in no list: say why, and how to date it, rather than let "0 entries" stand alone)
+    for source, count in changes_core.undated(loaded, game).items():
+        notify(f"{plural(count, 'entry', 'entries')} of source {source!r} {'has' if count == 1 else 'have'} no date: give the source its `date` in"
+               f" {loaded.games[game].path} (and its earlier `editions`) to list them")
 
 
 def _date(value: str | None) -> str | None:

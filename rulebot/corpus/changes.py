@@ -71,6 +71,17 @@ def changes(corpus: Corpus, game: str, since: str | None = None) -> list[Change]
     return sorted(found, key=lambda c: c.date, reverse=True)
 
 
+def undated(corpus: Corpus, game: str) -> dict[str, int]:
+    """How many entries of each source of a game `changes` cannot date: no `revised`, and a source with no date."""
+    the_game = corpus.game(game)
+    counts: dict[str, int] = {}
+    for entry in corpus.entries_of(game):
+        source = the_game.source(entry.source)
+        if not entry.revised and not (source and source.edition_dates()):
+            counts[entry.source] = counts.get(entry.source, 0) + 1
+    return counts
+
+
 def old_style_marks(corpus: Corpus) -> list[Problem]:
     """A warning for each `revised` date that can name no edition marking a change: before its source's oldest
     edition, or that edition itself when the source lists earlier ones (none came before it). Such a date is
