@@ -251,7 +251,7 @@ class TestChanges:
         """`rulebot changes GAME --since DATE` prints one line per entry."""
         result = run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-04-01")
         assert result.exit_code == 0
-        assert result.output == (
+        assert result.stdout == (
             "Lantern Harbor: 1 entry new or revised since 2024-04-01\n"
             "2024-06-01  lh-tides-whirlpool  Whirlpool [fine-point, revised]\n"
         )
