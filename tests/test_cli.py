@@ -133,6 +133,12 @@ class TestOtherCommands:
         result = run_cli(*TOY, "games")
         assert "lantern-harbor  Lantern Harbor – 6 entries; expansions: Deep Tides (deep-tides, 2 entries)" in result.output
 
+    def test_games_names_in_one_column(self, run_cli):
+        """The games' names start in one column, after the longest slug."""
+        lines = run_cli("games").stdout.splitlines()
+        starts = {re.search(r"\S  +\S", line).end() - 1 for line in lines}  # (where the name starts)
+        assert len(lines) == 4 and len(starts) == 1, lines
+
     def test_games_json(self, run_cli):
         """games --json lists the games."""
         data = json.loads(run_cli(*TOY, "games", "--json").output)

@@ -119,12 +119,14 @@ def games(settings: Settings, as_json: bool) -> None:
         click.echo(output.to_json({"games": public}))
         return
     style = current_style()
+    width = max((len(game["slug"]) for game, _ in found), default=0)  # (the names in one column, after the slugs)
     for game, counts in found:
         expansions = ", ".join(
             f"{e['name']} ({e['slug']}, {plural(e['entries'], 'entry', 'entries') if e['entries'] else 'no entries yet'})"
             for e in counts
         )
-        line = f"{style(game['slug'], output.BOLD)}  {game['name']} – {plural(game['entries'], 'entry', 'entries')}"
+        padding = " " * (width - len(game["slug"]))
+        line = f"{style(game['slug'], output.BOLD)}{padding}  {game['name']} – {plural(game['entries'], 'entry', 'entries')}"
         echo(line + (f"; expansions: {expansions}" if expansions else ""))
 
 
