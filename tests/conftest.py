@@ -106,6 +106,11 @@ def rulebot_process(*args: str, env: dict | None = None, timeout: float = 60) ->
     )
 
 
+def game_toml(slug: str, name: str | None = None, id_prefix: str | None = None) -> str:
+    """The game.toml of a made-up game of one source, `rules`: what most tests' small corpora need."""
+    return f'slug = "{slug}"\nname = "{name or slug.title()}"\nid_prefix = "{id_prefix or slug}"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n'
+
+
 TOY_GAME_TOML = """\
 slug = "toy"
 name = "Toy Game"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, rulebot_process, write_corpus
+from conftest import MINIMAL, game_toml, rulebot_process, write_corpus
 
 from rulebot import answering
 from rulebot.cli import output
@@ -169,9 +169,11 @@ class TestFrench:
         assert two_games.ask("who is the winner", game="harbor").results[0].id == "lh-winning"
 
     def test_table_talk_reaches_the_rules_words(self, tmp_path: Path):
-        """Card players' table talk for the words rules use, in a game whose vocabulary has none of it: a unit "killed" is is defeated, "dmg" is damage, an "opp" an opponent, a "tapped" card an exhausted one, "hp" its health."""
+        """Card players' table talk for the words rules use, in a game whose vocabulary has none of it: a unit
+        "killed" is defeated, "dmg" is damage, an "opp" an opponent, a "tapped" card an exhausted one, "hp" its
+        health."""
         root = write_corpus(tmp_path / "talk-corpus", {
-            "talk/game.toml": 'slug = "talk"\nname = "Talk"\nid_prefix = "talk"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "talk/game.toml": game_toml("talk"),
             "talk/rules.md": "## talk-defeated\ntitle: Leaving the arena\nkind: rule\nsection: Units\n\n"
                              "A unit with no hit points left is defeated and goes to the pit.\n\n"
                              "## talk-damage\ntitle: Wounds\nkind: rule\nsection: Units\n\n"
@@ -191,7 +193,7 @@ class TestFrench:
         """Players tell what happened ("we ran out"), rules say what happens ("runs out"): no stem joins the two, the
         everyday words do: "won" is a win, and the "won" of "won't" none."""
         root = write_corpus(tmp_path / "toy-corpus", {
-            "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "toy/game.toml": game_toml("toy"),
             "toy/rules.md": "## toy-purse\ntitle: Starting purse\nkind: rule\nsection: Setup\n\nEach captain starts with 3 shells from the supply.\n\n"
                             "## toy-supply\ntitle: Components\nkind: rule\nsection: Components\n\nIf the supply runs out of shells, use any substitute.\n",
         })

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, rulebot_process, write_corpus
+from conftest import MINIMAL, game_toml, rulebot_process, write_corpus
 
 from rulebot.corpus import changes, citations, scaffold
 from rulebot.corpus import load as corpus
@@ -583,7 +583,7 @@ class TestCheckReportsWhatTheCuratorOwns:
         """A new game whose titles meet a shipped game's synonyms: no warning about the shipped game.toml,
         one line for the drafts, and the summary counts the curator's games only."""
         games = write_corpus(tmp_path / "games", {
-            "skyrail/game.toml": 'slug = "skyrail"\nname = "Skyrail"\nid_prefix = "sky"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "skyrail/game.toml": game_toml("skyrail", "Skyrail", "sky"),
             "skyrail/rules.md": "## sky-units\ntitle: Units\nkind: rule\nsection: Units\ndraft: true\n\nTrains and carriages.\n",
         })
         result = run_cli("--corpus", str(games), "check")

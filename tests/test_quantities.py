@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import write_corpus
+from conftest import game_toml, write_corpus
 
 from rulebot.index.cache import open_index
 from rulebot.language import analysis, quantities
@@ -101,7 +101,7 @@ class TestEntries:
 
 
 CORPUS = {
-    "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+    "toy/game.toml": game_toml("toy"),
     "toy/rules.md": (
         "## toy-ferries\ntitle: Ferries\nkind: rule\nsection: Ferries\n\n"
         "A captain's ferries carry shells between harbours.\n\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write_numbered_game
+from conftest import game_toml, write_numbered_game
 
 from rulebot.corpus import glossary
 from rulebot.corpus.load import load
@@ -233,7 +233,7 @@ def test_an_answer_to_a_count_that_states_no_number_is_never_stood_by(tmp_path: 
     from conftest import write_corpus
 
     corpus = write_corpus(tmp_path / "corpus", {
-        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n'
+        "toy/game.toml": game_toml("toy") + '\n'
                          '[vocabulary]\nfrench = [["coquillages", "shells"]]\n',
         "toy/rules.md": (
             "## toy-purse\ntitle: Shells at the start\nkind: setup\nsection: Setup\nasked: how many shells do we begin with\n"
@@ -257,7 +257,7 @@ def test_a_word_only_one_entry_mentions_in_passing_is_no_sure_answer(tmp_path: P
 
     monkeypatch.setitem(features.MODEL, "threshold", 0.5)
     corpus = write_corpus(tmp_path / "corpus", {
-        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/game.toml": game_toml("toy"),
         "toy/rules.md": (
             "## toy-traits\ntitle: Traits\nkind: rule\nsection: Cards\n\nA crew card lists its traits, such as Smuggler or Bounty Hunter.\n\n"
             "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\nasked: where may a ferry stop\n\n"
@@ -283,7 +283,7 @@ def test_a_phrase_mentioned_in_passing_is_no_sure_answer_for_a_stem_its_asked_li
     from conftest import write_corpus
 
     monkeypatch.setitem(features.MODEL, "threshold", 0.5)
-    game = 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n[vocabulary]\nsynonyms = [["tide chart", "tide table"]]\n'
+    game = game_toml("toy") + '\n[vocabulary]\nsynonyms = [["tide chart", "tide table"]]\n'
     gull = "## toy-gull\ntitle: Ferry Gull\nkind: rule\nsection: Cards\nasked: {asked}\n\nThe gull flies over the harbour whatever the tide chart says.\n"
     dock = "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\n\nA ferry may dock where a captain begins a turn.\n"
     lone = features.CONFIDENCE.index("lone_mention")
@@ -313,7 +313,7 @@ def test_each_document_names_its_own_first_heading(tmp_path: Path):
         return f"## {entry_id}\ntitle: {title}\nkind: rule\nsection: Setup\ndraft: true\n\n{text}\n\n"
 
     corpus = write_corpus(tmp_path / "corpus", {
-        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n'
+        "toy/game.toml": game_toml("toy") + '\n'
                          '[[sources]]\nid = "faq"\ntitle = "FAQ"\n',
         "toy/rules.md": entry("toy-1-1a-setup", "1.1a Setup", "Shuffle the deck.") + entry("toy-1-1b-setup", "1.1b Setup", "Deal five cards."),
         "toy/faq.md": entry("toy-2-1-setup", "2.1 Setup", "Setup takes a minute."),
@@ -332,7 +332,7 @@ def test_one_word_that_names_nothing_is_no_sure_answer(tmp_path: Path, monkeypat
 
     monkeypatch.setitem(features.MODEL, "threshold", 0.0)
     corpus = write_corpus(tmp_path / "corpus", {
-        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/game.toml": game_toml("toy"),
         "toy/rules.md": (
             "## toy-gate\ntitle: Gate of Hell\nkind: rule\nsection: Cards\n\nThe gate opens at dusk, thanks to its keeper.\n\n"
             "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\nasked: where may a ferry stop\n\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL, write_corpus
+from conftest import MINIMAL, game_toml, write_corpus
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -80,7 +80,7 @@ class TestLanguages:
 
 class TestAskedAs:
     CORPUS = {
-        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/game.toml": game_toml("toy"),
         "toy/rules.md": (
             "## toy-purse\ntitle: Shells at the start\nkind: setup\nsection: Setup\n"
             "asked: how much money do we begin with\nasked-fr: combien d'argent au début\n\n"
@@ -168,7 +168,7 @@ class TestVocabulary:
         import os
 
         root = write_corpus(tmp_path / "c", {
-            "keep/game.toml": 'slug = "keep"\nname = "Keep"\nid_prefix = "keep"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+            "keep/game.toml": game_toml("keep"),
             "keep/rules.md": "## keep-ward\ntitle: Ward\nkind: rule\nsection: Keywords\n\n"
                              "Ward N means that when an opponent targets this card, they pay N more or the effect is cancelled.\n\n"
                              "## keep-cloak\ntitle: Cloak\nkind: rule\nsection: Keywords\n\n"
@@ -233,7 +233,7 @@ class TestPhraseFoundNowhere:
     wordings, the words are searched apart."""
 
     GAME = (
-        'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n\n'
+        game_toml("toy") + '\n'
         '[vocabulary]\nsynonyms = [["last round", "final round"]]\n'
     )
     RULES = (

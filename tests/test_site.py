@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import LARGE_GAME, MINIMAL, fill_disk, write_corpus, write_large_game
+from conftest import LARGE_GAME, MINIMAL, fill_disk, game_toml, write_corpus, write_large_game
 
 from rulebot.corpus import changes
 from rulebot.corpus.format import ID_RE
@@ -1194,11 +1194,11 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     from rulebot.corpus.load import load
 
     root = write_corpus(tmp_path / "c", {
-        "toy/game.toml": 'slug = "toy"\nname = "Toy"\nid_prefix = "toy"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "toy/game.toml": game_toml("toy"),
         "toy/rules.md": "## toy-a\ntitle: Bell\nkind: rule\nsection: 1\nsee_also: toy-b\n\nRing it.\n\n"
                         "## toy-b\ntitle: Horn\nkind: rule\nsection: 2\naliases-fr: cor\n\nBlow it.\n",
         "toy/rules.fr.md": "## toy-a\ntitle: Cloche\n\nSonnez-la.\n",
-        "other/game.toml": 'slug = "other"\nname = "Other"\nid_prefix = "other"\n\n[[sources]]\nid = "rules"\ntitle = "Rules"\n',
+        "other/game.toml": game_toml("other"),
         "other/rules.md": "## other-a\ntitle: Drum\nkind: rule\nsection: 1\n\nBeat it.\n",
     })
     out = tmp_path / "site"
