@@ -134,15 +134,13 @@ class Imported:
             "",
         ]
         if self.unresolved or self.redirects_unresolved:
-            lines.append("References that name nothing drafted (document line: reference):")
-            lines.append("")
+            lines += ["References that name nothing drafted (document line: reference):", ""]
             lines.extend(f"- {line}: {one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
         if self.vocabulary and vocabulary_written:
             lines += ["The vocabulary the document defines is proposed in the game's game.toml, [vocabulary], where it was empty: review it there.", ""]
         elif self.vocabulary:
-            lines.append("Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it there):")
-            lines.append("")
+            lines += ["Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it there):", ""]
             lines.extend(f"- synonyms: {', '.join(group)}" for group in self.vocabulary.synonyms)
             if self.vocabulary.terms:
                 lines.append(f"- terms: {', '.join(self.vocabulary.terms)}")
