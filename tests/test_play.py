@@ -515,6 +515,12 @@ class TestShellCompletion:
         assert complete([*TOY, command, "--with"], "") == [("deep-tides", "Deep Tides (lantern-harbor)")]
         assert [v for v, _ in complete([*TOY, command, "--game", "lantern-harbor", "--with"], "")] == ["deep-tides", "base"]
 
+    def test_with_completes_the_games_expansions_after_setup_game(self):
+        """`setup GAME --with <Tab>` offers that game's expansions only, as `--game GAME --with` does, by any name
+        the game is given."""
+        for args in (["setup", "res-arcana", "--with"], ["ask", "--game", "Res Arcana", "--with"]):
+            assert [v for v, _ in complete(args, "")] == ["lux-et-tenebrae", "perlae-imperii", "base"], args
+
     def test_broken_corpus_completes_nothing(self, tmp_path: Path):
         """A corpus that cannot be read gives no completion, and no error."""
         assert complete(["--no-shipped", "--corpus", str(tmp_path / "missing"), "show"], "") == []

@@ -98,15 +98,18 @@ def game_slugs(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
 def expansion_slugs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Expansion slugs (with name and game as help): `--with <Tab>`.
 
-    Only the given game's expansions, and `base`, when `--game` comes first on
-    the line; every game's expansions otherwise.
+    Only the given game's expansions, and `base`, when the game comes first on
+    the line (`--game GAME`, or `setup GAME`: by any name a player gives it);
+    every game's expansions otherwise.
     """
 
     def find(searcher: Searcher) -> list[CompletionItem]:
-        game = ctx.params.get("game")
-        games = {game: searcher.games[game]} if game in searcher.games else searcher.games
+        # (a positional GAME is left unparsed, in ctx.args, while the option after it waits for its value)
+        given = ctx.params.get("game") or (ctx.args[0] if ctx.args else None)
+        game = searcher.game_slug(given) if given else None
+        games = {game: searcher.games[game]} if game else searcher.games
         pairs = [(e["slug"], f"{e['name']} ({slug})") for slug, g in games.items() for e in g["expansions"]]
-        if game in searcher.games:  # `--with base` needs --game
+        if game:  # `--with base` needs a game
             pairs.append(("base", "no expansion"))
         return _items(pairs, incomplete)
 
