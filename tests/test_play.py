@@ -630,3 +630,16 @@ def test_a_game_is_set_by_its_name_or_alias(run_cli):
         result = run_cli("--no-shipped", "--corpus", str(MINIMAL), "play", input=f":game {name}\n:game\n")
         assert result.exit_code == 0, result.output
         assert "no game" not in result.output and result.output.count("Lantern Harbor") >= 2, (name, result.output)
+
+
+def test_a_piped_line_that_is_an_error_is_told_on_standard_error(run_cli):
+    """Lines piped to play: answers on standard output, an error on standard error, and play exits 2 when a line was
+    one, as a command that fails does (0 when none was)."""
+    from conftest import MINIMAL
+
+    failed = run_cli("--no-shipped", "--corpus", str(MINIMAL), "play", input=":show nope\nferry gull\n")
+    assert failed.exit_code == 2
+    assert "\nError: no entry 'nope'" in "\n" + failed.stderr and "Error" not in failed.stdout
+    assert "Ferry Gull" in failed.stdout
+    fine = run_cli("--no-shipped", "--corpus", str(MINIMAL), "play", input="ferry gull\n")
+    assert fine.exit_code == 0 and fine.stderr == ""

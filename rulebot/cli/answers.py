@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import click
 
-from rulebot.cli import asking, completion
+from rulebot.cli import asking, completion, status
 from rulebot.cli.shared import Settings, bad_value, click_options, current_style, echo, kind_option, notify, with_option
 from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
@@ -229,7 +229,8 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     Tab completes card names, titles, entry ids and commands. The index is
     opened once, so every answer is instant; the lines typed are kept across
     sessions in the user data directory ($RULEBOT_DATA_DIR overrides it).
-    Lines piped in are answered one after the other, without a prompt.
+    Lines piped in are answered one after the other, without a prompt; a line
+    that is an error is told on standard error, and play then exits 2.
     """
     from rulebot.answering import expansions_in_play
     from rulebot.cli import play as playing
@@ -247,4 +248,6 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
         if sys.stdin.isatty() and sys.stdout.isatty():
             playing.run(session, playing.history_path(), echo=echo)
         else:
-            playing.run_plain(session, sys.stdin, echo=echo)
+            playing.run_plain(session, sys.stdin, echo=echo, echo_error=lambda text: click.echo(text, err=True))
+            if session.errors:  # (a script's lines: as a command that fails, 2 when one of them was an error)
+                sys.exit(status.ERROR)

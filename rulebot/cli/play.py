@@ -117,6 +117,8 @@ class PlaySession:
     """The last entry's "See also" references ({id, title}), for `:see N`."""
     done: bool = False
     """True once the user asked to leave."""
+    errors: int = 0
+    """How many lines were errors (an unknown id, game, expansion...): a script feeding `play` is told so."""
     _names: list[tuple[str, str, str]] = field(default_factory=list, init=False, repr=False)
     _ids: dict[str, tuple[str, str]] = field(default_factory=dict, init=False, repr=False)
 
@@ -167,6 +169,7 @@ class PlaySession:
                 return self._command(text)
             return self._ask(text)
         except RulebotError as exc:
+            self.errors += 1
             return self._fit([self.style("Error: ", YELLOW) + _for_play(str(exc))])
 
     def completions(self, prefix: str) -> list[str]:
@@ -370,12 +373,16 @@ def _for_play(message: str) -> str:
     return message.replace("--game", ":game").replace("--with", ":with").replace("`rulebot list`", "`rulebot list` (or Tab)")
 
 
-def run_plain(session: PlaySession, lines: Iterable[str], echo: Callable[[str], None] = print) -> None:
-    """Answer lines read from a pipe or file, without prompt or line editing."""
+def run_plain(session: PlaySession, lines: Iterable[str], echo: Callable[[str], None] = print, echo_error: Callable[[str], None] | None = None) -> None:
+    """Answer lines read from a pipe or file, without prompt or line editing; a line that is an error is told with
+    `echo_error` (standard error, as a command's errors are), when given."""
     printed = False
     for line in lines:
+        errors = session.errors
         text = session.handle(line.rstrip("\r\n"))
-        if text:
+        if text and echo_error is not None and session.errors > errors:
+            echo_error(text)
+        elif text:
             if printed:
                 echo("")
             echo(text)
