@@ -444,8 +444,9 @@ def test_question_with_a_count_in_a_process():
 def test_play_setup_command(run_cli):
     """:setup N prints the checklist of the session's game, with its expansions in play; a count it is not played by is said."""
     lines = [":setup 3", ":game res-arcana", ":setup 5", ":setup 6", ":with -", ":setup 5", ":setup 4", ":game catalyst", ":setup 2"]
-    text = run_cli("play", "--with", "perlae-imperii", input="\n".join(lines) + "\n").stdout
-    flat = " ".join(text.split())
+    result = run_cli("play", "--with", "perlae-imperii", input="\n".join(lines) + "\n")
+    assert result.exit_code == 2  # (two of the lines were errors: told on standard error)
+    flat = " ".join(result.output.split())
     assert "Which game? Choose it with :game SLUG, then :setup N." in flat
     assert "Res Arcana with Perlae Imperii: setup for 5 players" in flat and "set out 7 of them" in flat and "deal 14 of them" in flat
     assert "Error: Res Arcana with Perlae Imperii is played by 2 to 5 players, not 6" in flat
