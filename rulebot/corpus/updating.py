@@ -592,5 +592,5 @@ def fingerprint(text: str) -> str:
 
 def _content(raw: RawEntry, *ignored: str) -> tuple[dict[str, str], str]:
     """What an entry says, as compared: its header values but the anchor and `ignored` (in any order), and its text."""
-    headers = {key: one_line(value) for key, (value, _) in raw.headers.items() if key != "anchor" and key not in ignored}
+    headers = {key: one_line(value) for key, (value, _) in raw.headers.items() if key not in ("anchor", "drafted") and key not in ignored}
     return headers, _text("\n".join(raw.body))
