@@ -78,12 +78,17 @@ def _how_commands_end() -> Iterator[None]:
         if not cannot_write(exc):
             raise
         silence_stdout()
-        raise Failure(f"cannot write the output: {exc.strerror}") from None
+        raise Failure(unwritten(exc)) from None
 
 
 UNWRITABLE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 """What an OSError that reaches a command's end says when the output could not be written: every file rulebot
 writes itself reports its own (rulebot.errors.WriteError), so one of these is what it prints to."""
+
+
+def unwritten(exc: OSError) -> str:
+    """What is said of output that cannot be written (`cannot_write`)."""
+    return f"cannot write the output: {exc.strerror}"
 
 
 def cannot_write(exc: BaseException) -> bool:
@@ -128,7 +133,7 @@ def exit_unexpected(exc: Exception) -> NoReturn:
     (met as the last output is flushed) exits 2, as within a command."""
     if cannot_write(exc):
         silence_stdout()
-        click.echo(f"Error: cannot write the output: {exc.strerror}", err=True)  # type: ignore[attr-defined]
+        click.echo(f"Error: {unwritten(exc)}", err=True)  # type: ignore[arg-type]
         sys.exit(status.ERROR)
     click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (set RULEBOT_DEBUG=1 for details)", err=True)
     sys.exit(status.INTERNAL)

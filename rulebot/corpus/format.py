@@ -26,6 +26,8 @@ LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 HEADER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)$")
+LANGUAGE_RE = re.compile(r"[a-z]{2}")
+"""A language: a two-letter code (`language` of a game or a source)."""
 LANGUAGE_KEY_RE = re.compile(r"^(aliases|asked)-([a-z]{2})$")
 """A list key in another language than English: `aliases-fr`, `asked-fr`."""
 FENCES = ("```", "~~~")
@@ -124,7 +126,7 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
     controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
     # An entry's heading with a # too many or too few ("### id", "##id") is read as the text of the entry above:
     # one search of the file finds such a line followed by an entry's header, reported where it is.
-    misheaded = {text.count("\n", 0, m.start()) + 1: m.group(1) for m in MISHEADED_RE.finditer(text)} if "#" in text else {}
+    misheaded = {text.count("\n", 0, m.start()) + 1: m.group(1) for m in MISHEADED_RE.finditer(text)}
     for start, end in zip(starts, [*starts[1:], len(lines)]):
         raw = RawEntry(id=lines[start][3:].strip(), path=path, line=start + 1)
         for index in left_open:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulebot.corpus.files import TomlTable
-from rulebot.corpus.format import ID_RE, is_date, slugify, split_lines
+from rulebot.corpus.format import ID_RE, LANGUAGE_RE, is_date, slugify, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
@@ -319,7 +319,7 @@ class TomlFile:
     def language(self, data: TomlTable, table: str | None = None, index: int = 0) -> str:
         """A `language`: a two-letter code ("en" when not given; a problem, and "en", for anything else: "english")."""
         value = self.string(data, "language", table=table, index=index)
-        if value and not re.fullmatch(r"[a-z]{2}", value):
+        if value and not LANGUAGE_RE.fullmatch(value):
             self.error("language", f"{self._where('language', table, index)} must be a two-letter code (en, fr, de...), not {value!r}", table, index)
             return "en"
         return value or "en"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rulebot import atomic
 from rulebot.corpus.files import GAME_FILE, is_entries_file, read_corpus_file
-from rulebot.corpus.format import DATE_RE, ID_RE, format_entry, joined, slugify, split_entries, unique_id
+from rulebot.corpus.format import DATE_RE, ID_RE, LANGUAGE_RE, format_entry, joined, slugify, split_entries, unique_id
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
 from rulebot.corpus.model import Corpus, Game
 from rulebot.errors import CurationError, PackageWriteError
@@ -238,7 +238,7 @@ def new_game(
         raise CurationError("the game's name and its source's title must not be empty")
     if date is not None and not DATE_RE.match(date):
         raise CurationError(f"the date must be YYYY-MM-DD, not {date!r}")
-    if not re.fullmatch(r"[a-z]{2}", language):
+    if not LANGUAGE_RE.fullmatch(language):
         raise CurationError(f"the language must be a two-letter code (en, fr, de...), not {language!r}")
     if slug in corpus.games:
         raise CurationError(f"there is a game {slug!r} already ({corpus.games[slug].path})")
