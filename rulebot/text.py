@@ -40,9 +40,10 @@ def close_matches(word: str, choices: Iterable[str], limit: int = 3) -> list[str
 
 
 def named(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
-    """The key (slug) a value names without doubt, given each key's names: the key itself in any case, the one key
-    it begins ("dune" for dune-imperium), or the one key one of whose names (a name, an alias) it is, compared
-    folded; None otherwise (none, several, or only a close spelling: `meant` then says which it may mean)."""
+    """The key (slug) a value names without doubt, given each key's names: the key itself in any case, else the one
+    key one of whose names (a name, an alias) it is, compared folded, else the one key it begins ("dune" for
+    dune-imperium); None otherwise (none, several, or only a close spelling: `meant` then says which it may mean).
+    A whole name comes before a beginning: "molthar" is the game of that alias, not "molthar-legends"."""
     folded = fold(value)
     if not folded:
         return None
@@ -50,28 +51,34 @@ def named(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
     if keyed in names:
         return keyed
     found = meant(value, names)
-    starting = [key for key in names if key.startswith(keyed)]
-    if len(found) == 1 and (found == starting or any(fold(n) == folded for n in names[found[0]])):
-        return found[0]
-    return None
+    return found[0] if len(found) == 1 and (_whole_names(folded, names) or found == _beginning(folded, names)) else None
 
 
 def meant(value: str, names: Mapping[str, Iterable[str]]) -> list[str]:
     """The keys (slugs) a value that is none of them may mean, given each key's names.
 
-    A key the value begins, when only one does; else the keys one of whose
-    names (a name, an alias) the value is, compared folded; else the keys
+    The keys one of whose names (a name, an alias) the value is, compared
+    folded; else a key the value begins, when only one does; else the keys
     or names spelled closest to it.
     """
     folded = fold(value)
-    starting = [key for key in names if key.startswith(folded.replace(" ", "-"))] if folded else []
+    if whole := _whole_names(folded, names):
+        return whole
+    starting = _beginning(folded, names)
     if len(starting) == 1:
         return starting
-    named = [key for key, key_names in names.items() if any(fold(n) == folded for n in key_names)]
-    if named:
-        return named
     by_spelling = {key: key for key in names} | {fold(n): key for key, key_names in names.items() for n in key_names}
     return list(dict.fromkeys(by_spelling[m] for m in close_matches(folded, by_spelling)))
+
+
+def _whole_names(folded: str, names: Mapping[str, Iterable[str]]) -> list[str]:
+    """The keys one of whose names is the folded value."""
+    return [key for key, key_names in names.items() if any(fold(n) == folded for n in key_names)] if folded else []
+
+
+def _beginning(folded: str, names: Mapping[str, Iterable[str]]) -> list[str]:
+    """The keys that begin with the folded value, written as a key."""
+    return [key for key in names if key.startswith(folded.replace(" ", "-"))] if folded else []
 
 
 def unknown(what: str, value: str, known: Iterable[str], meant: Iterable[str] = (), of: str = "") -> str:

@@ -898,11 +898,27 @@ class TestVocabularyWritten:
         assert ("attack", "atk") in game.synonyms
         assert {"stress", "tough"} <= set(game.terms)
         notes = (games / "skyrail" / "rules.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
-        assert "proposed in the game's game.toml, [vocabulary], where it was empty: review it there" in notes
-        assert "writes it there" not in notes and "- terms:" not in notes  # (not again in the entries file)
+        assert "The synonyms and terms the document defines are proposed in the game's game.toml" in notes
+        assert "Vocabulary the document defines" not in notes and "- terms:" not in notes  # (not again in the entries file)
         before = (games / "skyrail" / "game.toml").read_text(encoding="utf-8")
         again = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--out", str(tmp_path / "d.md"))
         assert again.exit_code == 0 and (games / "skyrail" / "game.toml").read_text(encoding="utf-8") == before
+
+
+    def test_notes_list_what_game_toml_had_no_room_for(self, run_cli, tmp_path: Path):
+        """Synonyms the curator already wrote stay, and the proposed ones are listed in the notes instead of
+        lost; the terms, still empty, go to game.toml."""
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.md": SHAPED_MD}) / "skyrail.md"
+        assert run_cli("--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "-t", "Rules", "--id-prefix", "toy").exit_code == 0
+        toml = games / "skyrail" / "game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace("synonyms = []", 'synonyms = [["zeppelin", "airship"]]'), encoding="utf-8")
+        assert run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append").exit_code == 0
+        game = corpus.load([games]).game("skyrail")
+        assert ("attack", "atk") not in game.synonyms and {"stress", "tough"} <= set(game.terms)
+        notes = (games / "skyrail" / "rules.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
+        assert "The terms the document defines are proposed in the game's game.toml" in notes
+        assert "- synonyms: attack, atk" in notes and "- terms:" not in notes
 
 
 def _linked_rules_document(rules: int = 420, terms: int = 40) -> str:

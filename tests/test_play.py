@@ -520,6 +520,9 @@ class TestShellCompletion:
         the game is given."""
         for args in (["setup", "res-arcana", "--with"], ["ask", "--game", "Res Arcana", "--with"]):
             assert [v for v, _ in complete(args, "")] == ["lux-et-tenebrae", "perlae-imperii", "base"], args
+        # ask's first word is its question's, never a game: every game's expansions, and no `base`
+        asked = [v for v, _ in complete(["ask", "res", "arcana", "rules", "--with"], "")]
+        assert {"lux-et-tenebrae", "rise-of-ix"} <= set(asked) and "base" not in asked
 
     def test_broken_corpus_completes_nothing(self, tmp_path: Path):
         """A corpus that cannot be read gives no completion, and no error."""

@@ -11,6 +11,7 @@ from whoosh.reading import IndexReader
 
 from rulebot.index.reader import IndexReader as OwnReader
 from rulebot.search.spelling import Vocabulary, distance
+from rulebot.text import meant, named
 
 
 def test_close_spellings_are_whooshs(tmp_path: Path):
@@ -38,3 +39,14 @@ def test_a_swap_of_neighbours_is_one_edit():
     assert distance("chaumurky", "chaumurky") == 0
     assert distance("chaumurky", "cahumurky") == 1
     assert distance("mentat", "mnetta") == 2
+
+
+def test_a_whole_name_comes_before_the_beginning_of_a_slug():
+    """A game named by its alias is that game even when another's slug begins with the alias; a beginning
+    shared by two slugs names neither; a unique beginning still names its game."""
+    names = {"portale-von-molthar": ["Die Portale von Molthar", "molthar"], "molthar-legends": ["Molthar Legends"], "catalyst": ["Catalyst"]}
+    assert named("molthar", names) == "portale-von-molthar"
+    assert meant("molthar", names) == ["portale-von-molthar"]
+    assert named("Molthar Legends", names) == "molthar-legends"
+    assert named("cata", names) == "catalyst"
+    assert named("ca", names | {"cascadia": ["Cascadia"]}) is None

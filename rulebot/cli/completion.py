@@ -104,8 +104,10 @@ def expansion_slugs(ctx: click.Context, param: click.Parameter, incomplete: str)
     """
 
     def find(searcher: Searcher) -> list[CompletionItem]:
-        # (a positional GAME is left unparsed, in ctx.args, while the option after it waits for its value)
-        given = ctx.params.get("game") or (ctx.args[0] if ctx.args else None)
+        # (a positional GAME is left unparsed, in ctx.args, while the option after it waits for its value; only
+        # a command whose first argument is a game has one: ask's first word is its question's)
+        positional = [p.name for p in ctx.command.params if p.param_type_name == "argument"]
+        given = ctx.params.get("game") or (ctx.args[0] if ctx.args and positional[:1] == ["game"] else None)
         game = searcher.game_slug(given) if given else None
         games = {game: searcher.games[game]} if game else searcher.games
         pairs = [(e["slug"], f"{e['name']} ({slug})") for slug, g in games.items() for e in g["expansions"]]

@@ -11,6 +11,7 @@ see_also links and redirects to aliases, and makes the DraftEntry list.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from rulebot.corpus import documents, glossary
@@ -121,9 +122,10 @@ class Imported:
     vocabulary: glossary.Vocabulary = field(default_factory=glossary.Vocabulary)
     """Synonym groups and terms the document defines, proposed for the game's game.toml."""
 
-    def to_markdown(self, vocabulary_written: bool = False) -> str:
+    def to_markdown(self, vocabulary_written: Collection[str] = ()) -> str:
         """The drafts as an entries file, after a preamble of notes for the curator. `vocabulary_written`: the
-        vocabulary is in the game's game.toml already (`--append`), where the notes send the curator."""
+        keys of [vocabulary] ("synonyms", "terms") written into the game's game.toml (`--append`), where the
+        notes send the curator; the rest of the vocabulary is listed in the notes."""
         lines = [
             f"# Drafts imported from {self.document}",
             "",
@@ -137,13 +139,15 @@ class Imported:
             lines += ["References that name nothing drafted (document line: reference):", ""]
             lines.extend(f"- {line}: {one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
-        if self.vocabulary and vocabulary_written:
-            lines += ["The vocabulary the document defines is proposed in the game's game.toml, [vocabulary], where it was empty: review it there.", ""]
-        elif self.vocabulary:
-            lines += ["Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it there):", ""]
-            lines.extend(f"- synonyms: {', '.join(group)}" for group in self.vocabulary.synonyms)
-            if self.vocabulary.terms:
-                lines.append(f"- terms: {', '.join(self.vocabulary.terms)}")
+        synonyms = self.vocabulary.synonyms if "synonyms" not in vocabulary_written else []
+        terms = self.vocabulary.terms if "terms" not in vocabulary_written else []
+        if vocabulary_written:
+            lines += [f"The {' and '.join(vocabulary_written)} the document defines are proposed in the game's game.toml, [vocabulary]: review them there.", ""]
+        if synonyms or terms:
+            lines += ["Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it where a list is empty):", ""]
+            lines.extend(f"- synonyms: {', '.join(group)}" for group in synonyms)
+            if terms:
+                lines.append(f"- terms: {', '.join(terms)}")
             lines.append("")
         return "\n".join(lines) + "\n" + self.entries_markdown()
 

@@ -303,30 +303,57 @@ def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], do
     still empty (`synonyms = []`, as new-game writes it): what the curator wrote is never changed. The
     keys written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
     shipped corpus's)."""
-    path = Path(game.path)
-    try:
-        outside_package(path, "the game file")
-    except PackageWriteError:
+    if not _own_game_file(game):
         return []
     written: list[str] = []
-    note = f"# proposed by `rulebot import` from {document}: keep what players say, remove the rest"
 
     def propose(text: str | None) -> str | None:
-        head, marker, vocabulary = (text or "").partition("\n[vocabulary]\n")
-        if not marker:
-            return None
-        for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
-            pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
-            empty = pattern.search(vocabulary) if values else None
-            if empty is None:
-                continue
-            listed = "\n".join(f"  {value}," for value in values)
-            vocabulary = f"{vocabulary[: empty.start()]}{note}\n{key} = [\n{listed}\n]{vocabulary[empty.end() :]}"
-            written.append(key)
-        return head + marker + vocabulary if written else None
+        proposed, keys = _vocabulary_proposed(text, synonyms, terms, document)
+        written[:] = keys
+        return proposed
 
-    atomic.update_file(path, propose)
+    atomic.update_file(Path(game.path), propose)
     return written
+
+
+def vocabulary_room(game: Game, synonyms: list[list[str]], terms: list[str]) -> list[str]:
+    """The keys write_vocabulary would write now, writing nothing: the import's notes say where its
+    vocabulary went before it is written."""
+    if not _own_game_file(game):
+        return []
+    try:
+        text = Path(game.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return _vocabulary_proposed(text, synonyms, terms, "")[1]
+
+
+def _own_game_file(game: Game) -> bool:
+    """Whether the game's game.toml is the curator's (not the installed package's)."""
+    try:
+        outside_package(Path(game.path), "the game file")
+    except PackageWriteError:
+        return False
+    return True
+
+
+def _vocabulary_proposed(text: str | None, synonyms: list[list[str]], terms: list[str], document: str) -> tuple[str | None, list[str]]:
+    """game.toml's text with the synonyms and terms written into its empty lists of [vocabulary] (None: no
+    list empty, or nothing to write), and the keys written."""
+    head, marker, vocabulary = (text or "").partition("\n[vocabulary]\n")
+    if not marker:
+        return None, []
+    note = f"# proposed by `rulebot import` from {document}: keep what players say, remove the rest"
+    written: list[str] = []
+    for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
+        pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
+        empty = pattern.search(vocabulary) if values else None
+        if empty is None:
+            continue
+        listed = "\n".join(f"  {value}," for value in values)
+        vocabulary = f"{vocabulary[: empty.start()]}{note}\n{key} = [\n{listed}\n]{vocabulary[empty.end() :]}"
+        written.append(key)
+    return (head + marker + vocabulary if written else None), written
 
 
 def name_document(game: Game, source: str, document: str) -> bool:

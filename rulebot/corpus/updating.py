@@ -45,7 +45,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -229,8 +229,11 @@ def import_update(
         _refuse_another_document(path, document, the_source, drafted)
     # (what other files name is read only when a draft could be removed: an import from before rules were joined)
     protected = (lambda: _named_elsewhere(corpus, path) | edits_in_progress(game, path)) if clean else None
-    written = write_drafts(path, drafted, edition, protected=protected)
     vocabulary = drafted.vocabulary
+    # The notes of a first import say where the vocabulary goes: computed before, written after the drafts,
+    # so a refused or failed write of the drafts leaves game.toml as it was.
+    room = scaffold.vocabulary_room(the_game, vocabulary.synonyms, vocabulary.terms)
+    written = write_drafts(path, drafted, edition, protected=protected, vocabulary_written=room)
     keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
     # `check --sources DIR` then finds the curator's copy of the document by its name.
     scaffold.name_document(the_game, source_id, document.name)
@@ -321,14 +324,19 @@ def anchor(section: str, title: str) -> str:
 
 
 def write_drafts(
-    path: Path, drafted: Imported, edition: str | None = None, protected: Callable[[], set[str]] | None = None
+    path: Path,
+    drafted: Imported,
+    edition: str | None = None,
+    protected: Callable[[], set[str]] | None = None,
+    vocabulary_written: Collection[str] = (),
 ) -> DraftsWritten:
     """Update a source's entries file (created if missing) with an import's drafts (see the module).
 
     `edition`: the date of the document's edition; the drafts it adds or
     updates get `revised:` that date. `protected`: gives the ids no draft
     removed as joined may have (named in other files, being edited in
-    review); None: none is removed so. WriteError when the file cannot be
+    review); None: none is removed so. `vocabulary_written`: the keys of
+    the vocabulary going to game.toml, for the notes of a new file. WriteError when the file cannot be
     read or written; it is then as it was.
     """
     done = DraftsWritten(path)
@@ -414,7 +422,7 @@ def write_drafts(
                 result = joined(result, blocks.replace("\n", ending), ending)
             else:
                 # A file without entries gets the import's notes first (after entries, they would end the last one's text).
-                notes = drafted.to_markdown(vocabulary_written=True)[: -len(drafted.entries_markdown())] if drafted.entries else ""
+                notes = drafted.to_markdown(vocabulary_written)[: -len(drafted.entries_markdown())] if drafted.entries else ""
                 result = joined(result, (notes + blocks).replace("\n", ending), ending)
         return result
 
