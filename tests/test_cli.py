@@ -204,6 +204,18 @@ class TestOtherCommands:
         assert result.exit_code == 1, result.output
         assert re.search(rf"rulebook\.md:{line}: '{heading}' is read as text of lh-[a-z-]+: an entry's heading is '## ' and its id", result.output)
 
+    def test_check_points_at_mistyped_headings_before_any_entry_and_not_in_code(self, run_cli, minimal_copy: Path):
+        """A file whose every entry heading is mistyped has no entry, yet each is reported (in the file's preamble);
+        the same lines shown in a code fence, as an example, are text."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        text = rules.read_text(encoding="utf-8")
+        shown = "\n```\n### lh-example\ntitle: An example\n```\n"
+        rules.write_text(text.replace("## lh-", "### lh-") + shown, encoding="utf-8")
+        result = run_cli("check", str(minimal_copy))
+        assert result.exit_code == 1, result.output
+        reported = re.findall(r"rulebook\.md:\d+: '### (lh-[a-z-]+)' is read as text of the file's preamble", result.output)
+        assert len(reported) == text.count("\n## lh-") + text.startswith("## lh-") and "lh-example" not in result.output, result.output
+
     def test_broken_corpus_on_ask(self, run_cli, minimal_copy: Path):
         """ask on a corpus with a problem answers, and warns of the problem at its line."""
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"

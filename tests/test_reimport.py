@@ -576,6 +576,18 @@ class TestCuratorsWorkIsKept:
         assert result.exit_code == 0, result.output
         assert "updated" in result.stderr
 
+    def test_a_new_edition_that_moves_its_headings_is_not_refused(self, run_cli, game: Path):
+        """A new edition whose sections moved under a new parent heading (every anchor changed, the titles
+        kept) is an update, as the update pairs them by title."""
+        many = "".join(f"\n## Station {n}\n\nA station of number {n} sells {n} tickets.\n" for n in range(25))
+        (game / "rules.md").write_text(RULES + many, encoding="utf-8")
+        assert run_import(run_cli, game).exit_code == 0
+        moved = "\n# Stations\n\nEvery station of the line.\n" + many.replace("## Station", "### Station")
+        (game / "rules.md").write_text(RULES + moved, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "updated" in result.stderr and "Station 7" in (game / "games/skyrail/rules.md").read_text(encoding="utf-8")
+
     def test_a_document_with_nothing_to_draft_is_refused(self, run_cli, game: Path):
         """An empty document drafts nothing: refused, rather than listing every draft of the file as gone."""
         assert run_import(run_cli, game).exit_code == 0

@@ -46,7 +46,8 @@ def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, ho
     """
     problems: list[Problem] = []
     entries, rejected = [], []
-    for raw in split_entries(path, text):
+    preamble: list[tuple[int, str]] = []
+    for raw in split_entries(path, text, preamble):
         if raw.problems:
             problems.extend(Problem(shown, line, message) for line, message in raw.problems)
         # An entry with a problem in how it is written (an unclosed fence, an escape sequence) is left out too.
@@ -64,6 +65,7 @@ def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, ho
             rejected.append(raw.id)
         else:
             entries.append(entry)
+    problems[:0] = (Problem(shown, line, message) for line, message in preamble)
     return ParsedFile(entries, problems, rejected)
 
 

@@ -98,35 +98,44 @@ class RawEntry:
     """Longer than MAX_ENTRY_CHARS: its header and text are left unread."""
 
 
-def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
+def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None = None) -> Iterator[RawEntry]:
     """Cut a file into raw entries at each level-2 heading outside code fences.
 
     A code fence left open would make every later heading of the file part
     of its entry's text: each is reported at its line, and the file is cut
     as if that fence line were text, so that the later entries still load.
     A control character in an entry (an escape sequence) is reported too.
+    `preamble`, when given, receives the problems of the lines before the
+    first entry (line, message): an entry's heading mistyped there.
     """
     lines = split_lines(text)
     # Only headings and fence lines decide where entries start: they are
     # picked out first, so that the loops below see a few lines per entry
     # rather than every line of a file of thousands.
     marks = [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]
-    starts, unclosed = _starts(lines, marks, set())
+    starts, unclosed, _ = _starts(lines, marks, set())
     left_open: list[int] = []
     passes = MAX_FENCE_WORK // max(len(marks), 1)  # how many more times recovery may go over the marks
     while unclosed is not None:
         if len(left_open) >= MAX_UNCLOSED_FENCES or passes <= 2:  # no more searching: the one open at the end, and done
             left_open.append(unclosed)
-            starts, _ = _starts(lines, marks, set(left_open))
+            starts, _, _ = _starts(lines, marks, set(left_open))
             break
         opened, tried = _left_open(lines, marks, starts, set(left_open), unclosed, passes - 1)
         passes -= tried + 1
         left_open.append(opened)
-        starts, unclosed = _starts(lines, marks, set(left_open))
+        starts, unclosed, _ = _starts(lines, marks, set(left_open))
     controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
-    # An entry's heading with a # too many or too few ("### id", "##id") is read as the text of the entry above:
-    # one search of the file finds such a line followed by an entry's header, reported where it is.
-    misheaded = {text.count("\n", 0, m.start()) + 1: m.group(1) for m in MISHEADED_RE.finditer(text)}
+    # An entry's heading with a # too many or too few ("### id", "##id") is read as the text of the entry above
+    # (or of the file's preamble): reported where it is, with the entry it falls in.
+    misheaded: dict[int, list[tuple[int, str]]] = {}
+    for index, heading in _misheaded(lines, _starts(lines, marks, set(left_open))[2]):
+        message = f"{heading!r} is read as text of %s: an entry's heading is '## ' and its id"
+        within = bisect.bisect_right(starts, index) - 1
+        if within >= 0:
+            misheaded.setdefault(starts[within], []).append((index + 1, message % lines[starts[within]][3:].strip()))
+        elif preamble is not None:
+            preamble.append((index + 1, message % "the file's preamble"))
     for start, end in zip(starts, [*starts[1:], len(lines)]):
         raw = RawEntry(id=lines[start][3:].strip(), path=path, line=start + 1)
         for index in left_open:
@@ -134,9 +143,7 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
                 raw.problems += ((index + 1, "code fence opened here is never closed (close it with the same ``` or ~~~)"),)
         if controls:
             raw.problems += tuple(_control_problems(lines, start, end))
-        for number, heading in misheaded.items():
-            if start + 1 < number <= end:
-                raw.problems += ((number, f"{heading.strip()!r} is read as text of {raw.id}: an entry's heading is '## ' and its id"),)
+        raw.problems += tuple(misheaded.get(start, ()))
         size = sum(map(len, lines[start:end])) + end - start
         if size > MAX_ENTRY_CHARS:
             raw.problems += ((start + 1, f"entry of {size:,} characters: at most {MAX_ENTRY_CHARS:,} (split it)"),)
@@ -163,8 +170,23 @@ def split_entries(path: Path, text: str) -> Iterator[RawEntry]:
         yield raw
 
 
-MISHEADED_RE = re.compile(r"(?m)^((?:#|###+)[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+|##[a-z0-9]+(?:-[a-z0-9]+)+)[ \t]*\r?\n(?:title|kind|section)[ \t]*:")
-"""A heading of one #, three or more, or none of a space after "##", over an entry's header line."""
+MISHEADED_RE = re.compile(r"((?:#|###+)[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+|##[a-z0-9]+(?:-[a-z0-9]+)+)[ \t]*")
+"""A heading of one #, three or more, or none of a space after "##", and an id: over an entry's header line
+(HEADER_START_RE), an entry's heading mistyped."""
+HEADER_START_RE = re.compile(r"(?:title|kind|section)[ \t]*:")
+
+
+def _misheaded(lines: list[str], fenced: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """(line index, heading) of each line outside the `fenced` spans that is an entry's heading mistyped
+    (MISHEADED_RE), in file order: one pass over the lines, whatever their number."""
+    opens = [open_ for open_, _ in fenced]
+    found = []
+    for index, line in enumerate(lines[:-1]):
+        if line.startswith("#") and not line.startswith("## ") and (heading := MISHEADED_RE.fullmatch(line)) and HEADER_START_RE.match(lines[index + 1]):
+            inside = bisect.bisect_right(opens, index) - 1
+            if inside < 0 or index > fenced[inside][1]:
+                found.append((index, heading.group(1)))
+    return found
 
 MAX_UNCLOSED_FENCES = 20
 """A file's unclosed code fences are looked for up to this many, and as many fences tried for each."""
@@ -173,12 +195,14 @@ MAX_FENCE_WORK = 2_000_000
 most this many lines in all (about a second), fewer fences tried in a huge file, so that no file can make it slow."""
 
 
-def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list[int], int | None]:
-    """The lines where entries start, and the fence line left open at the end (None if none), fence lines
-    in `ignored` taken for text."""
+def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list[int], int | None, list[tuple[int, int]]]:
+    """The lines where entries start, the fence line left open at the end (None if none), and the spans
+    fenced (opening and closing line, the last line for one left open), fence lines in `ignored` taken for
+    text."""
     starts: list[int] = []
+    fenced: list[tuple[int, int]] = []
     fence: str | None = None
-    opened = None
+    opened = 0
     for index in marks:
         line = lines[index]
         if fence is None and line.startswith("## "):
@@ -188,7 +212,10 @@ def _starts(lines: list[str], marks: list[int], ignored: set[int]) -> tuple[list
                 fence, opened = marker, index
             elif marker == fence:
                 fence = None
-    return starts, opened if fence is not None else None
+                fenced.append((opened, index))
+    if fence is not None:
+        fenced.append((opened, len(lines) - 1))
+    return starts, opened if fence is not None else None, fenced
 
 
 def _left_open(lines: list[str], marks: list[int], starts: list[int], ignored: set[int], unclosed: int, most: int) -> tuple[int, int]:

@@ -284,18 +284,21 @@ def _refuse_another_sources(corpus: Corpus, game: str, source_id: str, path: Pat
 
 
 def _refuse_another_document(path: Path, document: Path, source: Source | None, drafted: Imported) -> None:
-    """CurationError when the entries file holds many drafts of a document and the new import matches almost none
-    of them (UNMATCHED_GUARD): the document is likely not that source's."""
+    """CurationError when the entries file holds many drafts of a document and the new import pairs with almost
+    none of them (UNMATCHED_GUARD), as the update would pair them (a heading moved under a new parent is still
+    paired by its title): the document is likely not that source's."""
     try:
         text = path.read_text(encoding="utf-8") if path.is_file() else ""
     except (OSError, UnicodeDecodeError):
         return  # the update reads it again and says what is wrong
-    theirs = {fold(name) for raw in split_entries(path, text) for name in split_list(header(raw, "anchor"))}
+    raws = list(split_entries(path, text))
+    theirs = [raw for raw in raws if header(raw, "anchor")]
     least, share = UNMATCHED_GUARD
     if len(theirs) < least:
         return
-    mine = {fold(name) for name in anchors_of(drafted.entries).values()}
-    shared = len(mine & theirs)
+    mine = drafted.entries
+    pairs, _ = _pair(mine, raws, anchors_of(mine))
+    shared = len(pairs)
     if shared > share * min(len(mine), len(theirs)):
         return
     declared = source.document if source is not None and source.document else ""
