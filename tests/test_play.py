@@ -646,3 +646,14 @@ def test_a_piped_line_that_is_an_error_is_told_on_standard_error(run_cli):
     assert "Ferry Gull" in failed.stdout
     fine = run_cli("--no-shipped", "--corpus", str(MINIMAL), "play", input="ferry gull\n")
     assert fine.exit_code == 0 and fine.stderr == ""
+
+
+@pytest.mark.parametrize("line", [":frobnicate", ":see 9", ":show", ":setup 3"])
+def test_a_piped_command_misused_is_an_error(run_cli, line: str):
+    """An unknown command, or one not given what it needs, is told on standard error and makes play exit 2, as an
+    unknown id does: a script learns that a line did nothing."""
+    from conftest import MINIMAL
+
+    failed = run_cli("--no-shipped", "--corpus", str(MINIMAL), "play", input=f"ferry gull\n{line}\n")
+    assert failed.exit_code == 2, failed.output
+    assert failed.stderr.strip() and "Ferry Gull" in failed.stdout and failed.stderr.strip() not in failed.stdout

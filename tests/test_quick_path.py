@@ -138,3 +138,32 @@ def test_a_corpus_folder_that_cannot_be_read_is_left_to_click(tmp_path: Path):
         assert read_line(["--corpus", str(folder), "ask", "tie"]) is None
     finally:
         folder.chmod(0o755)
+
+
+def test_output_that_cannot_be_written_is_reported_once_not_answered_again(monkeypatch: pytest.MonkeyPatch, capsys):
+    """A full disk met by the quick path is reported at once (exit 2): click is not handed the line to answer it
+    again and fail again."""
+    import errno
+
+    from rulebot.cli import main as click_module
+    from rulebot.cli import quick
+
+    class Full:
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def flush(self) -> None:
+            pass
+
+        def isatty(self) -> bool:
+            return False
+
+    handed_over = []
+    monkeypatch.setattr(click_module, "main", lambda: handed_over.append(True))
+    monkeypatch.setattr(sys, "argv", ["rulebot", *TOY, "ask", *QUESTION])
+    CliRunner().invoke(cli, [*TOY, "ask", *QUESTION])  # the index built before
+    monkeypatch.setattr(sys, "stdout", Full())
+    with pytest.raises(SystemExit) as ended:
+        quick.main()
+    assert ended.value.code == 2 and handed_over == []
+    assert capsys.readouterr().err == "Error: cannot write the output: No space left on device\n"

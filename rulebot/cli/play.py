@@ -118,7 +118,8 @@ class PlaySession:
     done: bool = False
     """True once the user asked to leave."""
     errors: int = 0
-    """How many lines were errors (an unknown id, game, expansion...): a script feeding `play` is told so."""
+    """How many lines were errors (an unknown id, game, expansion, command; a command misused): a script feeding
+    `play` is told so."""
     _names: list[tuple[str, str, str]] = field(default_factory=list, init=False, repr=False)
     _ids: dict[str, tuple[str, str]] = field(default_factory=dict, init=False, repr=False)
 
@@ -267,8 +268,8 @@ class PlaySession:
         if command is None:
             matches = [c for c in COMMANDS if c.startswith(name.lower())] if len(name) > 1 else []
             if len(matches) > 1:
-                return self._fit([f"{name} is ambiguous: {', '.join(matches)}."])
-            return self._fit([f"Unknown command {name}: :help lists the commands."])
+                return self._misused(f"{name} is ambiguous: {', '.join(matches)}.")
+            return self._misused(f"Unknown command {name}: :help lists the commands.")
         if command == ":quit":
             self.done = True
             return ""
@@ -282,7 +283,7 @@ class PlaySession:
             return self._setup(args)
         if command == ":show":
             if len(args) != 1:
-                return "Usage: :show ID (Tab completes ids)"
+                return self._misused("Usage: :show ID (Tab completes ids)")
             return self._show(args[0])
         return self._see(args)
 
@@ -324,21 +325,21 @@ class PlaySession:
         from rulebot.answering import setup_checklist
 
         if self.game is None:
-            return "Which game? Choose it with :game SLUG, then :setup N."
+            return self._misused("Which game? Choose it with :game SLUG, then :setup N.")
         if len(args) > 1 or (args and not args[0].isdigit()):
-            return "Usage: :setup N (the number of players)"
+            return self._misused("Usage: :setup N (the number of players)")
         checklist = setup_checklist(self.searcher, self.game, int(args[0]) if args else None, self.expansions.get(self.game, ()))
         return "\n".join(output.checklist_lines(checklist, self.style, self.width))
 
     def _see(self, args: list[str]) -> str:
         if self.last is None:
-            return "Nothing shown yet: ask a question or :show ID first."
+            return self._misused("Nothing shown yet: ask a question or :show ID first.")
         if not self.see_also:
-            return self._fit([f"{self.last['title']} ({self.last['id']}) has no See also."])
+            return self._misused(f"{self.last['title']} ({self.last['id']}) has no See also.")
         count = len(self.see_also)
         if len(args) != 1 or not args[0].isdigit() or not 1 <= int(args[0]) <= count:
             listed = "; ".join(f"[{n}] {r['title']}" for n, r in enumerate(self.see_also, 1))
-            return self._fit([f"Usage: :see N, N from 1 to {count}: {listed}"])
+            return self._misused(f"Usage: :see N, N from 1 to {count}: {listed}")
         return self._show(self.see_also[int(args[0]) - 1]["id"])
 
     def _arguments(self, command: str) -> list[str]:
@@ -362,6 +363,12 @@ class PlaySession:
 
     def _fit(self, lines: list[str]) -> str:
         return "\n".join(fit(lines, self.width or output.width()))
+
+    def _misused(self, line: str) -> str:
+        """A command that could not do what it was asked (unknown, or not given what it needs): counted among
+        the errors, as a script feeding `play` is told."""
+        self.errors += 1
+        return self._fit([line])
 
 
 def _sentence(text: str) -> str:

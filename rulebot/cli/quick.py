@@ -95,9 +95,9 @@ def answer_quickly(line: AskLine) -> int | None:
             _exit_with(click_error(exc))
         if os.environ.get("RULEBOT_DEBUG"):
             raise
-        if told:
-            from rulebot.cli.failures import exit_unexpected
+        from rulebot.cli.failures import cannot_write, exit_unexpected
 
+        if told or cannot_write(exc):  # (output that cannot be written: answering again would only fail again)
             exit_unexpected(exc)
         return None  # click's `ask` meets it again, and reports it as it reports any
 
