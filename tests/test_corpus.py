@@ -123,6 +123,12 @@ def test_broken_corpus_is_reported_with_file_and_line(tmp_path: Path, files: dic
     assert any(p.startswith(expected) or expected in p for p in found), found
 
 
+def test_a_language_code_in_capitals_is_read_in_lower_case(tmp_path: Path):
+    """`language = "FR"` is the code fr, as a curator means it, not a problem."""
+    root = write_corpus(tmp_path, {"toy/game.toml": GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\nlanguage = "FR"'), "toy/rules.md": ENTRY})
+    assert corpus.load([root]).game("toy").sources[0].language == "fr"
+
+
 def test_every_problem_is_collected(tmp_path: Path):
     """Two mistakes in two entries give two problems, not one."""
     files = {

@@ -347,7 +347,7 @@ class TestReimport:
         are kept: their text would be nowhere else."""
         path = self.drafted_before_joining(run_cli, game, monkeypatch)
         # The first import had no 7.1 of its own: give the file a restated entry in the joined draft's place.
-        from rulebot.corpus.updating import anchor
+        from rulebot.corpus.drafts import anchor
 
         block = f"## skyrail-switches\ntitle: 7.1 Switches\nkind: rule\nsection: 7. Rails > 7.1. Switches\nanchor: {anchor('7. Rails > 7.1. Switches', '7.1 Switches')}\n\nSwitches, restated.\n\n"
         path.write_text(path.read_text(encoding="utf-8") + "\n" + block, encoding="utf-8")

@@ -10,6 +10,7 @@ see_also links and redirects to aliases, and makes the DraftEntry list.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -62,6 +63,46 @@ KIND_PATTERNS = tuple((re.compile("|".join(rf"\b{re.escape(w)}\b" for w in words
 `term`s (the definitions), not what lies deeper under them."""
 
 
+QUESTION_NUMBER_RE = re.compile(r"(?:^|,\s*)question \d+$")
+"""How the importer numbers a question in its section (`FAQ, question 3`): a place that moves when a question
+is added above it, left out of the anchor, which the question itself (the title) makes precise."""
+
+
+def anchor(section: str, title: str) -> str:
+    """A draft's anchor: its section, and its title when the section does not end with it already (without `;`,
+    which separates the anchors of an entry merged from several drafts, nor a question's number)."""
+    section, title = one_line(section).replace(LIST_SEPARATOR, ","), one_line(title).replace(LIST_SEPARATOR, ",")
+    if title:
+        section = QUESTION_NUMBER_RE.sub("", section)
+    if not section:
+        return title
+    last = section.rsplit(" > ", 1)[-1]
+    return section if not title or fold(last) == fold(title) else f"{section} > {title}"
+
+
+def anchors_of(drafts: list[DraftEntry]) -> dict[DraftEntry, str]:
+    """Each draft's anchor (see anchor); the same heading twice in one section told apart by its order there:
+    the second's anchor ends with ` (2)`, and so on."""
+    seen: dict[str, int] = {}
+    found = {}
+    for draft in drafts:
+        name = anchor(draft.section, draft.title)
+        seen[fold(name)] = count = seen.get(fold(name), 0) + 1
+        found[draft] = name if count == 1 else f"{name} ({count})"
+    return found
+
+
+def compared_text(text: str) -> str:
+    """A text as compared: its lines without their trailing spaces, the blank lines around it left out."""
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
+
+
+def drafted_fingerprint(text: str) -> str:
+    """A short hash of a draft's text as compared (compared_text): its `drafted:` key, which tells an import
+    whether a curator has edited the draft since."""
+    return hashlib.sha256(compared_text(text).encode("utf-8")).hexdigest()[:12]
+
+
 @dataclass(frozen=True)
 class DraftEntry:
     """One drafted entry, ready to be written in the entries-file format."""
@@ -86,15 +127,19 @@ class DraftEntry:
     """For a family of rules joined into it: the (section, title, text) each of its rules had as a draft of its
     own, before rules were joined. Not written; importing again a document drafted then finds those drafts by them."""
 
-    def block(self) -> str:
-        """The entry in the entries-file format, with `draft: true`."""
-        headers = [("title", self.title), ("kind", self.kind), ("section", self.section)]
+    def block(self, anchor: str, *, entry_id: str = "", see_also: list[str] | None = None, kept: list[tuple[str, str]] | None = None) -> str:
+        """The entry in the entries-file format, with its `anchor` (its place in the document), `draft: true`
+        and the fingerprint of its text (`drafted:`). An update writes it under `entry_id` (its entry's in the
+        file), with its links renamed so (`see_also`) and the header keys of that entry the importer does not
+        write (`kept`)."""
+        headers = [("title", self.title), ("kind", self.kind), ("section", self.section), ("anchor", anchor)]
         if self.aliases:
             headers.append(("aliases", f"{LIST_SEPARATOR} ".join(self.aliases)))
-        if self.see_also:
-            headers.append(("see_also", f"{LIST_SEPARATOR} ".join(self.see_also)))
-        headers.append(("draft", "true"))
-        return format_entry(self.id, headers, self.text)
+        links = self.see_also if see_also is None else see_also
+        if links:
+            headers.append(("see_also", f"{LIST_SEPARATOR} ".join(links)))
+        headers += [*(kept or []), ("draft", "true"), ("drafted", drafted_fingerprint(self.text))]
+        return format_entry(entry_id or self.id, headers, self.text)
 
 
 @dataclass
@@ -153,7 +198,8 @@ class Imported:
 
     def entries_markdown(self) -> str:
         """The drafts alone, in the entries-file format."""
-        return "\n".join(e.block() for e in self.entries)
+        anchors = anchors_of(self.entries)
+        return "\n".join(e.block(anchors[e]) for e in self.entries)
 
     def summary(self) -> str:
         """One line: entries drafted, references resolved and not, aliases, time."""

@@ -317,8 +317,9 @@ class TomlFile:
         return value
 
     def language(self, data: TomlTable, table: str | None = None, index: int = 0) -> str:
-        """A `language`: a two-letter code ("en" when not given; a problem, and "en", for anything else: "english")."""
-        value = self.string(data, "language", table=table, index=index)
+        """A `language`: a two-letter code in either case, read in lower case ("en" when not given; a problem, and
+        "en", for anything else: "english")."""
+        value = self.string(data, "language", table=table, index=index).lower()
         if value and not LANGUAGE_RE.fullmatch(value):
             self.error("language", f"{self._where('language', table, index)} must be a two-letter code (en, fr, de...), not {value!r}", table, index)
             return "en"

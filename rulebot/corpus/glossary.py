@@ -108,8 +108,8 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
         for size in range(1, MAX_TERM_WORDS + 1):
             used.update(" ".join(words[i : i + size]) for i in range(len(words) - size + 1))
     defined = [title for title, kind, _text, _aliases in entries if kind == "term"] or list(topics)
-    # (a heading of several names, "Initiative, Initiative Counter", is a term each)
-    for term in (_clean(name) for title in defined for name in _bare(title).split(",")):
+    # (a heading of several names, "Initiative, Initiative Counter", is a term each; "1,000 Points" is one)
+    for term in (_clean(name) for title in defined for name in NAMES_COMMA_RE.split(_bare(title))):
         if not term or len(term.split()) > MAX_TERM_WORDS or term in found.terms or _plain_english(term):
             continue
         if " ".join(re.findall(r"\w+", term)) in used:
@@ -118,6 +118,10 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
         if len(found.terms) >= MAX_TERMS:
             break
     return found
+
+
+NAMES_COMMA_RE = re.compile(r"(?<!\d),|,(?!\d)")
+"""A comma between names: any but one between digits (a thousands separator)."""
 
 
 def _plain_english(term: str) -> bool:

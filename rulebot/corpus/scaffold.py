@@ -231,6 +231,7 @@ def new_game(
     (the slug by default). CurationError for a slug, prefix, source or date that will not do,
     or a game that is there already."""
     prefix = id_prefix or slug
+    language = language.lower()  # ("FR" as readily as "fr", as game.toml reads it)
     for what, value in (("slug", slug), ("id prefix", prefix), ("source id", source)):
         if not ID_RE.match(value):
             raise CurationError(f"{what} {value!r} must be lower case letters, digits and single hyphens")

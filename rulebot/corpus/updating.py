@@ -42,7 +42,6 @@ All of it under the file's lock, whole or not at all (rulebot.atomic).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable
@@ -51,12 +50,11 @@ from pathlib import Path
 
 from rulebot import atomic
 from rulebot.corpus import importing, scaffold
-from rulebot.corpus.drafts import DraftEntry, Imported
+from rulebot.corpus.drafts import DraftEntry, Imported, anchor, anchors_of, compared_text, drafted_fingerprint
 from rulebot.corpus.files import corpus_files, edits_in_progress, read_corpus_file
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
     RawEntry,
-    format_entry,
     header,
     is_draft,
     joined,
@@ -309,23 +307,6 @@ def _refuse_another_document(path: Path, document: Path, source: Source | None, 
     )
 
 
-QUESTION_NUMBER_RE = re.compile(r"(?:^|,\s*)question \d+$")
-"""How the importer numbers a question in its section (`FAQ, question 3`): a place that moves when a question
-is added above it, left out of the anchor, which the question itself (the title) makes precise."""
-
-
-def anchor(section: str, title: str) -> str:
-    """A draft's anchor: its section, and its title when the section does not end with it already (without `;`,
-    which separates the anchors of an entry merged from several drafts, nor a question's number)."""
-    section, title = one_line(section).replace(LIST_SEPARATOR, ","), one_line(title).replace(LIST_SEPARATOR, ",")
-    if title:
-        section = QUESTION_NUMBER_RE.sub("", section)
-    if not section:
-        return title
-    last = section.rsplit(" > ", 1)[-1]
-    return section if not title or fold(last) == fold(title) else f"{section} > {title}"
-
-
 def write_drafts(
     path: Path,
     drafted: Imported,
@@ -392,7 +373,7 @@ def write_drafts(
             if not is_draft(raw):
                 done.restated.append(raw.id)
                 continue
-            if header(raw, "drafted") and header(raw, "drafted") != fingerprint("\n".join(raw.body)):
+            if header(raw, "drafted") and header(raw, "drafted") != drafted_fingerprint("\n".join(raw.body)):
                 done.edited.append(raw.id)
                 continue
             as_before = next(split_entries(path, _block(draft, anchors[draft], renamed, raw, revised=None)))
@@ -500,18 +481,6 @@ def _give_up_aliases(
     return given
 
 
-def anchors_of(drafts: list[DraftEntry]) -> dict[DraftEntry, str]:
-    """Each draft's anchor (see anchor); the same heading twice in one section told apart by its order there:
-    the second's anchor ends with ` (2)`, and so on."""
-    seen: dict[str, int] = {}
-    found = {}
-    for draft in drafts:
-        name = anchor(draft.section, draft.title)
-        seen[fold(name)] = count = seen.get(fold(name), 0) + 1
-        found[draft] = name if count == 1 else f"{name} ({count})"
-    return found
-
-
 def _pair(
     drafts: list[DraftEntry], raws: list[RawEntry], anchors: dict[DraftEntry, str]
 ) -> tuple[dict[DraftEntry, list[RawEntry]], set[DraftEntry]]:
@@ -560,13 +529,8 @@ def _pair(
     match(lambda d: fold(one_line(d.title)) if fold(one_line(d.title)) in titles else None,
           lambda r: fold(header(r, "title")) if fold(header(r, "title")) in raw_titles else None)
     # Then a draft entry gone from its place with the very text of a draft left: its heading renamed.
-    moved = match(lambda d: _text(d.text), lambda r: _text("\n".join(r.body)) if is_draft(r) else None)
+    moved = match(lambda d: compared_text(d.text), lambda r: compared_text("\n".join(r.body)) if is_draft(r) else None)
     return pairs, moved
-
-
-def _text(text: str) -> str:
-    """A text as compared: its lines without their trailing spaces, the blank lines around it left out."""
-    return "\n".join(line.rstrip() for line in text.split("\n")).strip()
 
 
 def _unique(values: Iterable[str]) -> set[str]:
@@ -579,29 +543,15 @@ def _unique(values: Iterable[str]) -> set[str]:
 def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawEntry | None, revised: str | None) -> str:
     """The draft as an entry of the file: the id and the other header keys of its entry `raw` kept, `revised`
     set when given."""
-    headers = [("title", draft.title), ("kind", draft.kind), ("section", draft.section), ("anchor", anchor_of)]
-    if draft.aliases:
-        headers.append(("aliases", f"{LIST_SEPARATOR} ".join(draft.aliases)))
-    links = [renamed.get(i, i) for i in draft.see_also]
     entry_id = raw.id if raw is not None else renamed.get(draft.id, draft.id)
-    links = [i for i in dict.fromkeys(links) if i != entry_id]
-    if links:
-        headers.append(("see_also", f"{LIST_SEPARATOR} ".join(links)))
+    links = [i for i in dict.fromkeys(renamed.get(i, i) for i in draft.see_also) if i != entry_id]
     kept = [(key, value) for key, (value, _) in (raw.headers.items() if raw is not None else []) if key not in IMPORTER_KEYS]
     if revised:
         kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
-    headers.extend(kept)
-    headers += [("draft", "true"), ("drafted", fingerprint(draft.text))]
-    return format_entry(entry_id, headers, draft.text)
-
-
-def fingerprint(text: str) -> str:
-    """A short hash of a draft's text as compared (`_text`): its `drafted:` key, which tells an import whether a
-    curator has edited the draft since."""
-    return hashlib.sha256(_text(text).encode("utf-8")).hexdigest()[:12]
+    return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept)
 
 
 def _content(raw: RawEntry, *ignored: str) -> tuple[dict[str, str], str]:
     """What an entry says, as compared: its header values but the anchor and `ignored` (in any order), and its text."""
     headers = {key: one_line(value) for key, (value, _) in raw.headers.items() if key not in ("anchor", "drafted") and key not in ignored}
-    return headers, _text("\n".join(raw.body))
+    return headers, compared_text("\n".join(raw.body))

@@ -79,6 +79,8 @@ class Searcher:
         """What the units of questions may match, made once per unit."""
         self._phrases: dict[int, tuple[list[frozenset[str]], list[frozenset[str]]]] = {}
         """The stems of each entry's names and of the questions it answers, by document, made when first a candidate."""
+        self._order: dict[str, int] | None = None
+        """Each entry's place in the corpus (`_corpus_order`), read when first listed."""
 
     def close(self) -> None:
         """Release the index files (they are opened again if the index is searched again)."""
@@ -171,7 +173,9 @@ class Searcher:
         wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
         docnums = set.intersection(*wanted) if wanted else self.reader.docnums()
         payloads = [self.reader.payload(n) for n in sorted(docnums)]
-        order = self._corpus_order()
+        if self._order is None:
+            self._order = self._corpus_order()  # (an index opened is never changed: its digests neither)
+        order = self._order
         return sorted(payloads, key=lambda payload: order.get(payload["id"], len(order))) if order else payloads
 
     def _corpus_order(self) -> dict[str, int]:
