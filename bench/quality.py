@@ -3,6 +3,7 @@
     python bench/quality.py                          # every question set of tests/
     python bench/quality.py --questions FILE.jsonl   # one question set (same format)
     python bench/quality.py --misses                 # also list rulebot's misses at 3 (never of a test half)
+    python bench/quality.py --misses --misses-at 1   # ... or every wrong first answer
     python bench/quality.py --site                   # the site's search box too, beside the command
     python bench/quality.py --imported               # also games imported from ../shared/data, and their questions
 
@@ -358,7 +359,7 @@ def calibration_lines(rows: list[dict], found: list[Found]) -> list[str]:
     return [*lines, "", f"expected calibration error: {error:.3f}"]
 
 
-def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool) -> str:
+def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool, at: int = 3) -> str:
     rows = questions.rows
     out = []
     ranks_by_mode = {}
@@ -384,9 +385,9 @@ def report(questions: QuestionFile, rankers: dict[str, Ranker], misses: bool) ->
     if "site" in rankers:
         out += ["", "the site's confidence, games as asked:", *confidence_lines(rows, found_by_mode["as asked"]["site"])]
     if misses:
-        out += ["", "rulebot misses at 3 (games as asked):"]
+        out += ["", f"rulebot misses at {at} (games as asked):"]
         for row, found, rank in zip(rows, found_by_mode["as asked"]["rulebot"], ranks["rulebot"]):
-            if rank is None or rank > 3:
+            if rank is None or rank > at:
                 game = row.get("game") or "none"
                 extra = f", with {','.join(row['with'])}" if row.get("with") else ""
                 where = f"rank {rank}" if rank else "not in top 10"
@@ -403,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=Path, action="append", metavar="FILE", help="JSON-lines question file (repeatable; default: every set of tests/)")
     parser.add_argument("--misses", action="store_true", help="also list the questions rulebot misses at 3 (refused for a test half)")
+    parser.add_argument("--misses-at", type=int, default=3, metavar="K", help="with --misses: list the misses at K (1: every wrong first answer)")
     parser.add_argument("--site", action="store_true", help="also ask the built site's search box, in Chromium")
     parser.add_argument("--imported", action="store_true", help="also import games from ../shared/data (bench/imported.py) and score their dev questions")
     args = parser.parse_args(argv)
@@ -441,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
             half = f", {questions.half} half" if questions.half else ""
             print(f"\n### {shown} ({len(questions.rows)} questions{half})\n")
             # A test half is scored to report, never to tune: its misses are not shown.
-            print(report(questions, rankers, args.misses and questions.half != "test"))
+            print(report(questions, rankers, args.misses and questions.half != "test", args.misses_at))
         if site_search is not None:
             times = site_search.answer_times()
             print(f"\nThe site's answers, from the last key to the results in the list ({len(times)} questions; the box "
