@@ -419,7 +419,7 @@ class TestBaseGameOnly:
         """Pearls are the expansion's: the base game alone has nothing for them, and the answer says why."""
         result = run_cli("ask", "--game", "res-arcana", "can i use pearls without the expansion")
         assert result.exit_code == 1
-        assert "Nothing in res-arcana matches 'can i use pearls without the expansion'.\nBase game only: the expansions are left out." in result.output
+        assert "Nothing in Res Arcana matches 'can i use pearls without the expansion'.\nBase game only: the expansions are left out." in result.output
 
     def test_in_french(self, run_cli):
         result = run_cli("ask", "--game", "res-arcana", "combien de lieux de pouvoir à 2 joueurs sans extension")

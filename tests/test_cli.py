@@ -70,7 +70,7 @@ class TestAsk:
         that the corpus has nothing: another game's entry of that name is among the close titles."""
         result = run_cli("ask", "catalyst chaumurky")
         assert result.exit_code == 1
-        assert result.stdout.splitlines()[:2] == ["Nothing in catalyst matches 'catalyst chaumurky'.", "Close titles: Chaumurky (dune-chaumurky)"]
+        assert result.stdout.splitlines()[:2] == ["Nothing in Catalyst matches 'catalyst chaumurky'.", "Close titles: Chaumurky (dune-chaumurky)"]
         assert json.loads(run_cli("ask", "--json", "catalyst chaumurky").stdout)["game"] == "catalyst"
         assert run_cli("ask", "zzqxw").stdout.startswith("Nothing in the corpus matches 'zzqxw'.")
 

@@ -8,7 +8,7 @@ import re
 import shutil
 import sys
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rulebot.cli import status
@@ -407,14 +407,17 @@ def for_players_lines(answer: Answer, style: Style) -> list[str]:
     return lines
 
 
-def answer_text(answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False) -> str:
+def answer_text(
+    answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False, names: Mapping[str, str] | None = None
+) -> str:
     """The human answer to a question, fitted to the terminal (or `columns`): the entries that make up the answer
     in full, then the other matches; the one rendering of `ask` and `play`. `numbered`: the first entry's See
-    also numbered, for `play`'s `:see N`."""
+    also numbered, for `play`'s `:see N`; `names`: the games' names by slug, said where no entry names the game."""
     lines: list[str] = []
     if not answer.results:
         if answer.game:  # (searched alone, given or named: what the corpus has elsewhere is in the close titles)
-            lines.append(_("Nothing in {game} matches {question}.").format(game=answer.game, question=repr(answer.query)))
+            name = (names or {}).get(answer.game, answer.game)
+            lines.append(_("Nothing in {game} matches {question}.").format(game=name, question=repr(answer.query)))
         else:
             lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
         if answer.base_game_only:
@@ -468,8 +471,9 @@ def color(mode: str = "auto") -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
-def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
-    """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object.
+def answer_output(answer: Answer, *, as_json: bool, colored: bool, names: Mapping[str, str] | None = None) -> str:
+    """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object. `names`: the
+    games' names, by slug.
 
     Only as a terminal may be given it (rulebot.text.printable), since the
     quick path prints without click: the answer quotes corpus text.
@@ -478,7 +482,7 @@ def answer_output(answer: Answer, *, as_json: bool, colored: bool) -> str:
         return to_json(answer.to_json())
     from rulebot.text import printable
 
-    return printable(answer_text(answer, Style(colored)), styles=colored)
+    return printable(answer_text(answer, Style(colored), names=names), styles=colored)
 
 
 def answer_status(answer: Answer, *, as_json: bool) -> int:

@@ -231,7 +231,8 @@ class PlaySession:
             self._remember(answer.results[0].data)
         messages.use(answer.answer_language)
         try:
-            return output.answer_text(answer, self.style, columns=self.width or output.width(), numbered=True)
+            names = {slug: g["name"] for slug, g in self.searcher.games.items()}
+            return output.answer_text(answer, self.style, columns=self.width or output.width(), numbered=True, names=names)
         finally:
             messages.use("en")  # the session's own lines are in English
 
