@@ -126,6 +126,19 @@ class TestWalk:
         assert "four tickets" in loaded(game)["skyrail-setup"].text
         assert not kept.exists()
 
+    def test_split_chosen_while_an_edit_is_kept_keeps_it_and_says_how_to_split(self, run_cli, game: Path, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch):
+        """A failed edit kept, then split chosen: the curator's edit is opened (never lost), told where to put the
+        split line, and the split is made from it."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "bad", "t = t.replace('kind: rule', 'kind: rulle').replace('loses its', 'drops its')"))
+        assert "unknown kind 'rulle'" in review(run_cli, game, "k\nk\ne\nq\n").stderr
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "split", "assert '>>> split TITLE' in t\n"
+                                            "t = t.replace('kind: rulle', 'kind: rule').replace('- It drops', '>>> split Derailed cargo\\n\\n- It drops')"))
+        result = review(run_cli, game, "s\nq\n")  # (the walk goes on where it was: at the derailment)
+        assert result.exit_code == 0 and "skyrail-derailment saved" in result.stderr, result.output
+        found = loaded(game)
+        assert found["skyrail-derailed-cargo"].text.startswith("- It drops its cargo.")
+
     def test_merge_with_the_next(self, run_cli, game: Path):
         """Merge: one draft, both texts, the second's title an alias; the corpus stays valid."""
         result = review(run_cli, game, "k\nm\nq\n")

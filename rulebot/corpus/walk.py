@@ -175,14 +175,18 @@ class DraftWalk:
         self._count("skipped")
 
     def edit_file(self, draft: Draft, split: bool = False) -> Path:
-        """The file the curator edits the draft in: the one of an edit in progress, else a new one with its block."""
+        """The file the curator edits the draft in: the one of an edit in progress (told how to split, when a split
+        is asked for and it does not say so yet), else a new one with its block."""
         path = self._edit_path(draft)
+        how_to_split = f"{NOTE_START} put a line '{SPLIT_MARK} TITLE' where its second part starts (at a blank line or a bullet). -->"
         if not path.is_file():
             notes = [f"{NOTE_START} edit the entry below, save and close the editor. -->"]
             if split:
-                notes.append(f"{NOTE_START} put a line '{SPLIT_MARK} TITLE' where its second part starts (at a blank line or a bullet). -->")
+                notes.append(how_to_split)
             atomic.write_file(path, "\n".join(notes) + "\n\n" + draft.block.rstrip("\n") + "\n")
             self._started(draft, _digest(draft.block))
+        elif split and how_to_split not in (text := _read(path)):
+            atomic.write_file(path, how_to_split + "\n" + text)
         return path
 
     def reopen_edit(self, draft: Draft) -> Path:
