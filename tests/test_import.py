@@ -11,7 +11,7 @@ from conftest import MINIMAL, write_corpus
 from rulebot.corpus import importing as importer
 from rulebot.corpus import load as corpus
 from rulebot.corpus import shaping
-from rulebot.corpus.drafts import DraftEntry, Imported
+from rulebot.corpus.drafted import DraftEntry, Imported
 from rulebot.corpus.model import Game, Source
 
 GAME = Game(slug="toy", name="Toy Game", id_prefix="toy", sources=(Source(id="reference", title="Toy reference"),))

@@ -347,7 +347,7 @@ class TestReimport:
         are kept: their text would be nowhere else."""
         path = self.drafted_before_joining(run_cli, game, monkeypatch)
         # The first import had no 7.1 of its own: give the file a restated entry in the joined draft's place.
-        from rulebot.corpus.drafts import anchor
+        from rulebot.corpus.drafted import anchor
 
         block = f"## skyrail-switches\ntitle: 7.1 Switches\nkind: rule\nsection: 7. Rails > 7.1. Switches\nanchor: {anchor('7. Rails > 7.1. Switches', '7.1 Switches')}\n\nSwitches, restated.\n\n"
         path.write_text(path.read_text(encoding="utf-8") + "\n" + block, encoding="utf-8")
@@ -429,7 +429,7 @@ class TestReimport:
 
     def test_the_report_names_five_removed_and_counts_the_rest(self, tmp_path: Path):
         """Hundreds of drafts may be removed: the report names the first five and counts the others."""
-        from rulebot.corpus.drafts import Imported
+        from rulebot.corpus.drafted import Imported
         from rulebot.corpus.updating import DraftsWritten, Gone, Update
 
         written = DraftsWritten(tmp_path / "rules.md", joined=[Gone(f"skyrail-{n}", f"{n}", n) for n in range(7)])

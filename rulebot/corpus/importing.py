@@ -48,7 +48,8 @@ from rulebot.corpus.documents import (
     text_blocks,
     title_like,
 )
-from rulebot.corpus.drafts import ANCHOR_RE, KIND_PATTERNS, MIN_TOPICS, Draft, Drafting, Heading, Imported
+from rulebot.corpus.drafted import Imported
+from rulebot.corpus.drafts import ANCHOR_RE, KIND_PATTERNS, MIN_TOPICS, Draft, Drafting, Heading
 from rulebot.corpus.kinds import HOUSE_TRUST
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError

@@ -50,7 +50,7 @@ from pathlib import Path
 
 from rulebot import atomic
 from rulebot.corpus import importing, scaffold
-from rulebot.corpus.drafts import DraftEntry, Imported, anchor, anchors_of, compared_text, drafted_fingerprint
+from rulebot.corpus.drafted import DraftEntry, Imported, anchor, anchors_of, compared_text, drafted_fingerprint
 from rulebot.corpus.files import corpus_files, edits_in_progress, read_corpus_file
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
