@@ -72,8 +72,23 @@ def meant(value: str, names: Mapping[str, Iterable[str]]) -> list[str]:
 
 
 def _whole_names(folded: str, names: Mapping[str, Iterable[str]]) -> list[str]:
-    """The keys one of whose names is the folded value."""
-    return [key for key, key_names in names.items() if any(fold(n) == folded for n in key_names)] if folded else []
+    """The keys one of whose names (or the key itself) is the folded value, or is written with the same letters
+    and digits ("xwing", "x wing" for x-wing)."""
+    if not folded:
+        return []
+    exact = [key for key, key_names in names.items() if any(fold(n) == folded for n in key_names)]
+    if exact:
+        return exact
+    compact = _compact(folded)
+    return [key for key, key_names in names.items() if compact and any(_compact(fold(n)) == compact for n in (key, *key_names))]
+
+
+def _compact(folded: str) -> str:
+    """A folded name's letters and digits alone."""
+    return NOT_LETTERS_RE.sub("", folded)
+
+
+NOT_LETTERS_RE = re.compile(r"[\W_]+")
 
 
 def _beginning(folded: str, names: Mapping[str, Iterable[str]]) -> list[str]:

@@ -328,7 +328,7 @@ class TestAnotherGamesEntry:
 
     def test_an_expansion_in_play_puts_its_game_first(self, run_cli):
         """What the expansion's game answers stays its answer."""
-        data = json.loads(run_cli("ask", "--with", "perlae-imperii", "--json", "how many points to win").output)
+        data = json.loads(run_cli("ask", "--with", "perlae-imperii", "--json", "how many points to win").stdout)
         assert data["game"] == "res-arcana" and data["instead_of"] is None
 
     def test_a_card_of_another_game_under_game(self):
@@ -344,7 +344,7 @@ class TestAnotherGamesEntry:
 
     def test_a_question_naming_no_entry_stays_in_its_game(self, run_cli):
         """A question that names no entry of another game is answered by the game asked of, sure or not."""
-        data = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "how many coins can i keep").output)
+        data = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "how many coins can i keep").stdout)
         assert data["instead_of"] is None and {r["game"] for r in data["results"]} == {"res-arcana"}
 
     def test_play_says_it_too(self, run_cli):
@@ -373,14 +373,14 @@ class TestAnotherGamesEntry:
         """Generic words that another game has an entry for ("setup", "solo mode", "alliance") are a question of
         the game asked of: answered from it (stood by or not) or not at all, never from another game's entry."""
         assert run_cli("ask", option, game, question).exit_code in (0, 1, 3)
-        data = json.loads(run_cli("ask", option, game, "--json", question).output)
+        data = json.loads(run_cli("ask", option, game, "--json", question).stdout)
         asked = game if option == "--game" else "res-arcana"
         assert data["instead_of"] is None and {r["game"] for r in data["results"]} <= {asked}, data["results"][:1]
 
     @pytest.mark.parametrize("question", ["chamurky", "chaumurky", "chaumurkey"])
     def test_a_misspelt_card_of_another_game(self, run_cli, question):
         """A close spelling of a name no word of the game asked of resembles is still that card."""
-        data = json.loads(run_cli("ask", "--with", "perlae-imperii", "--json", question).output)
+        data = json.loads(run_cli("ask", "--with", "perlae-imperii", "--json", question).stdout)
         assert data["instead_of"] == {"slug": "res-arcana", "name": "Res Arcana"} and data["results"][0]["id"] == "dune-chaumurky"
 
     @pytest.mark.slow
@@ -426,7 +426,7 @@ class TestBaseGameOnly:
         assert "Jeu de base seul : les extensions de Res Arcana sont laissées de côté." in _flat(result.output)
 
     def test_json_names_the_games(self, run_cli):
-        said = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "places of power at 2 players without expansions").output)
-        plain = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "places of power at 2 players").output)
+        said = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "places of power at 2 players without expansions").stdout)
+        plain = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "places of power at 2 players").stdout)
         assert said["base_game_only"] == ["res-arcana"] and plain["base_game_only"] == []
         assert all(r["expansion"] in (None, "base") for r in said["results"])

@@ -38,7 +38,7 @@ class TestAsk:
 
     def test_game_option(self, run_cli):
         """--game restricts to a game; results carry it."""
-        data = json.loads(run_cli(*TOY, "ask", "--json", "--game", "lantern-harbor", "tie").output)
+        data = json.loads(run_cli(*TOY, "ask", "--json", "--game", "lantern-harbor", "tie").stdout)
         assert {r["game"] for r in data["results"]} == {"lantern-harbor"}
 
     @pytest.mark.parametrize("args", [
@@ -112,7 +112,7 @@ class TestOtherCommands:
 
     def test_show_json(self, run_cli):
         """show --json prints the same entry object as ask."""
-        data = json.loads(run_cli(*TOY, "show", "--json", "lh-ferry-gull").output)
+        data = json.loads(run_cli(*TOY, "show", "--json", "lh-ferry-gull").stdout)
         assert data["id"] == "lh-ferry-gull" and data["aliases"] == [{"text": "Mouette du Bac", "lang": "fr"}]
 
     def test_show_unknown(self, run_cli):
@@ -141,7 +141,7 @@ class TestOtherCommands:
 
     def test_games_json(self, run_cli):
         """games --json lists the games."""
-        data = json.loads(run_cli(*TOY, "games", "--json").output)
+        data = json.loads(run_cli(*TOY, "games", "--json").stdout)
         assert data["games"][0]["slug"] == "lantern-harbor"
 
     def test_list_filters(self, run_cli):
@@ -151,7 +151,7 @@ class TestOtherCommands:
 
     def test_list_json(self, run_cli):
         """list --json wraps entry objects in {"results": [...]}."""
-        data = json.loads(run_cli(*TOY, "list", "--json", "--kind", "setup").output)
+        data = json.loads(run_cli(*TOY, "list", "--json", "--kind", "setup").stdout)
         assert [r["id"] for r in data["results"]] == ["lh-setup"]
 
     def test_check_ok(self, run_cli):
@@ -322,12 +322,12 @@ class TestRealProcess:
 class TestExpansions:
     def test_with_puts_the_modification_first(self, run_cli):
         """With an expansion in play, the entry that changes a rule comes before it."""
-        data = json.loads(run_cli(*TOY, "ask", "--json", "--with", "deep-tides", "winning the game").output)
+        data = json.loads(run_cli(*TOY, "ask", "--json", "--with", "deep-tides", "winning the game").stdout)
         assert [r["id"] for r in data["results"][:2]] == ["lh-tides-winning", "lh-winning"]
 
     def test_base_leaves_expansions_out(self, run_cli):
         """--with base leaves the game's expansion entries out."""
-        data = json.loads(run_cli(*TOY, "ask", "--json", "-g", "lantern-harbor", "--with", "base", "winning glory").output)
+        data = json.loads(run_cli(*TOY, "ask", "--json", "-g", "lantern-harbor", "--with", "base", "winning glory").stdout)
         assert all(r["expansion"] is None for r in data["results"])
 
     def test_unknown_expansion(self, run_cli):
@@ -340,7 +340,7 @@ class TestExpansions:
         monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
         assert run_cli(*TOY, "config", "set", "lantern-harbor.with", "deep-tides").exit_code == 0
         assert run_cli("config", "get", "lantern-harbor.with").output == "deep-tides\n"
-        data = json.loads(run_cli(*TOY, "ask", "--json", "winning the game").output)
+        data = json.loads(run_cli(*TOY, "ask", "--json", "winning the game").stdout)
         assert data["results"][0]["id"] == "lh-tides-winning"
         run_cli("config", "unset", "lantern-harbor.with")
         assert run_cli("config", "get", "lantern-harbor.with").output == ""

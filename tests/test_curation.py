@@ -258,7 +258,7 @@ class TestChanges:
 
     def test_command_json(self, run_cli):
         """`changes --json` prints entry objects with the date that counted."""
-        data = json.loads(run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-01-01", "--json").output)
+        data = json.loads(run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-01-01", "--json").stdout)
         assert data["since"] == "2024-01-01"
         assert data["results"][0]["id"] == "lh-tides-whirlpool"
         assert data["results"][1]["changed"] == "2024-03-01" and data["results"][1]["because"] == "source"
@@ -295,11 +295,11 @@ class TestChanges:
         marked = [e.id for e in corpus.load([shipped_corpus_dir()]).entries_of("dune-imperium") if e.revised]
         assert len(marked) == 18
         for since in ("2021-02-15", "2022-01-01"):
-            data = json.loads(run_cli("changes", "dune-imperium", "--since", since, "--json").output)
+            data = json.loads(run_cli("changes", "dune-imperium", "--since", since, "--json").stdout)
             assert [r["id"] for r in data["results"]] == marked
             assert {(r["changed"], r["after"], r["because"]) for r in data["results"]} == {("2022-12-14", "2021-02-14", "revised")}
-        assert json.loads(run_cli("changes", "dune-imperium", "--since", "2023-01-01", "--json").output)["results"] == []
-        every = json.loads(run_cli("changes", "dune-imperium", "--json").output)["results"]
+        assert json.loads(run_cli("changes", "dune-imperium", "--since", "2023-01-01", "--json").stdout)["results"] == []
+        every = json.loads(run_cli("changes", "dune-imperium", "--json").stdout)["results"]
         assert [r["id"] for r in every][: len(marked)] == marked  # the changed ones first
         assert {r["changed"] for r in every[len(marked):]} == {"2021-02-14"}
         text = run_cli("changes", "dune-imperium", "--since", "2021-02-15").output
@@ -313,7 +313,7 @@ class TestChanges:
         unmarked = [line for line in text.splitlines() if line.startswith("2021-02-14")]
         assert unmarked and all(line.endswith(", oldest edition]") for line in unmarked), unmarked[:2]
         assert "source date" not in text
-        every = json.loads(run_cli("changes", "dune-imperium", "--json").output)["results"]
+        every = json.loads(run_cli("changes", "dune-imperium", "--json").stdout)["results"]
         assert {r["because"] for r in every if r["changed"] == "2021-02-14"} == {"oldest-edition"}
         # A source that lists no editions: its own date, "source date" as before.
         assert "2024-03-01  lh-setup  Setup [setup, source date]" in run_cli(*TOY, "changes", "lantern-harbor").output

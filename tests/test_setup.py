@@ -257,9 +257,9 @@ def test_an_expansion_no_source_covers_allows_no_other_count(run_cli, expansions
 
 def test_a_count_only_an_uncovered_expansion_lets_in_says_whose_steps_they_are(run_cli):
     """With Lux et Tenebrae alone at 5 players, the base game's steps are the sources' for 2 to 4: each says so."""
-    printed = json.loads(run_cli("setup", "res-arcana", "--players", "5", "--with", "lux-et-tenebrae", "--json").output)
+    printed = json.loads(run_cli("setup", "res-arcana", "--players", "5", "--with", "lux-et-tenebrae", "--json").stdout)
     assert all("the sources give this step for 2 to 4 players" in step["open"] for step in printed["steps"])
-    at_four = json.loads(run_cli("setup", "res-arcana", "--players", "4", "--with", "lux-et-tenebrae", "--json").output)
+    at_four = json.loads(run_cli("setup", "res-arcana", "--players", "4", "--with", "lux-et-tenebrae", "--json").stdout)
     assert not any("give this step for" in (step["open"] or "") for step in at_four["steps"])
 
 

@@ -50,3 +50,10 @@ def test_a_whole_name_comes_before_the_beginning_of_a_slug():
     assert named("Molthar Legends", names) == "molthar-legends"
     assert named("cata", names) == "catalyst"
     assert named("ca", names | {"cascadia": ["Cascadia"]}) is None
+
+
+def test_a_game_written_without_its_hyphen_or_spaces_is_named():
+    """"xwing" and "X Wing" are x-wing, as a player types it; a compact form two games share names neither."""
+    names = {"x-wing": ["X-Wing"], "catalyst": ["Catalyst"]}
+    assert named("xwing", names) == named("X Wing", names) == named("X-WING", names) == "x-wing"
+    assert named("xwing", names | {"xwi-ng": ["Xwi Ng"]}) is None
