@@ -308,6 +308,30 @@ def test_no_count_asks_for_one(run_cli):
     assert "Error: how many players? Catalyst is played by 2 to 4 players; say how many with --players N" in result.output
 
 
+@pytest.mark.parametrize("words", [("catalyst", "3"), ("Res", "Arcana", "3"), ("res arcana", "3")])
+def test_the_count_after_the_game(run_cli, words: tuple[str, ...]):
+    """`setup GAME N` as `setup GAME --players N`, the game by any name, of several words unquoted too."""
+    given = run_cli("setup", *words)
+    by_option = run_cli("setup", " ".join(words[:-1]), "--players", words[-1])
+    assert given.exit_code == by_option.exit_code == 0 and given.stdout == by_option.stdout, given.output
+
+
+def test_a_count_after_the_game_and_another_by_option_are_refused(run_cli):
+    result = run_cli("setup", "catalyst", "3", "--players", "4")
+    assert result.exit_code == 2 and "Error: 3 players after the game and --players 4: give one count" in result.output
+
+
+def test_a_game_whose_name_ends_with_a_number_keeps_it(run_cli, tmp_path: Path):
+    """A game named "Skyrail 2" is that game, not Skyrail for two players."""
+    from conftest import skyrail_toml, write_corpus
+
+    second = skyrail_toml().replace('slug = "skyrail"', 'slug = "skyrail-2"').replace("Express", "2").replace('"skyrail"\n', '"skyrail2"\n')
+    root = write_corpus(tmp_path, {"games/skyrail/game.toml": skyrail_toml(), "games/skyrail/rules.md": "# Skyrail rules\n",
+                                   "games/skyrail-2/game.toml": second, "games/skyrail-2/rules.md": "# Skyrail 2 rules\n"})
+    result = run_cli("--no-shipped", "--corpus", str(root / "games"), "setup", "skyrail", "2")
+    assert result.exit_code == 2 and "(skyrail-2)" in result.output and "no setup checklist" in result.output, result.output
+
+
 def test_game_without_setup_data(run_cli):
     """A game whose folder has no setup.toml: a clear error."""
     from conftest import MINIMAL

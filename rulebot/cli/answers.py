@@ -176,12 +176,12 @@ def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str
 
 
 @click.command()
-@click.argument("game", metavar="GAME", shell_complete=completion.game_slugs)
-@click.option("-p", "--players", type=int, metavar="N", help="The number of players.")
+@click.argument("game", metavar="GAME [N]", nargs=-1, required=True, shell_complete=completion.game_slugs)
+@click.option("-p", "--players", type=int, metavar="N", help="The number of players (or N after the game).")
 @with_option("An expansion in play (repeatable); 'base' for none. Default: `rulebot config`.")
 @click.option("--json", "as_json", is_flag=True, help="Print the checklist as one JSON object.")
 @click.pass_obj
-def setup(settings: Settings, game: str, players: int | None, with_: tuple[str, ...], as_json: bool) -> None:
+def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_: tuple[str, ...], as_json: bool) -> None:
     """Print the setup checklist of GAME for N players and the expansions in play.
 
     The steps in order, with the numbers for N players (what to take out of
@@ -189,16 +189,23 @@ def setup(settings: Settings, game: str, players: int | None, with_: tuple[str, 
     gets), each citing the entry that states it. A step whose numbers the
     sources leave open says so. A player count the game is not played by
     is an error that names the counts it is.
+
+    \b
+    rulebot setup dune-imperium 3
+    rulebot setup res arcana --players 2 --with perlae-imperii
     """
     from rulebot.answering import expansions_in_play, setup_checklist
     from rulebot.cli import output
     from rulebot.errors import SetupError
 
     with settings.searcher() as searcher:
-        game = searcher.game_slug(game)
-        in_play = expansions_in_play(searcher, with_, game).get(game, set())
+        slug, count = _game_and_count(searcher, game)
+        if count is not None and players is not None and players != count:
+            raise click.UsageError(f"{count} players after the game and --players {players}: give one count")
+        players = count if count is not None else players
+        in_play = expansions_in_play(searcher, with_, slug).get(slug, set())
         try:
-            checklist = setup_checklist(searcher, game, players, in_play)
+            checklist = setup_checklist(searcher, slug, players, in_play)
         except SetupError as exc:
             if players is None:
                 raise click.UsageError(f"{exc}; say how many with --players N") from None
@@ -207,6 +214,20 @@ def setup(settings: Settings, game: str, players: int | None, with_: tuple[str, 
         click.echo(output.to_json(checklist))
         return
     echo("\n".join(output.fit(output.checklist_lines(checklist, current_style()), output.width())))
+
+
+def _game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int | None]:
+    """The game `setup`'s words name, and the number of players after its name, if any (`setup dune 3`); a name
+    that ends with a number and names a game whole is that game's."""
+    from rulebot.errors import UnknownGameError
+
+    whole = " ".join(words)
+    if len(words) > 1 and words[-1].isdecimal():
+        try:
+            return searcher.game_slug(whole), None
+        except UnknownGameError:
+            return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
+    return searcher.game_slug(whole), None
 
 
 @click.command()
