@@ -82,7 +82,7 @@ class TestNewGame:
         assert result.stderr.startswith("Error: there is a game 'lantern-harbor' already")
 
     @pytest.mark.parametrize(("args", "message"), [
-        (("Sky Rail", "-n", "S", "-t", "R"), "Error: slug 'Sky Rail' must be lower case letters, digits and single hyphens"),
+        (("Sky Rail", "-n", "S", "-t", "R"), "Error: slug 'Sky Rail' must be lower case letters, digits and single hyphens (say 'sky-rail')"),
         (("skyrail", "-n", "S", "-t", "R", "--id-prefix", "s_r"), "Error: id prefix 's_r' must be lower case letters"),
         (("skyrail", "-n", "S", "-t", "R", "-s", "Rule Book"), "Error: source id 'Rule Book' must be lower case letters"),
         (("skyrail", "-n", "S", "--language", "english"), "Error: the language must be a two-letter code (en, fr, de...), not 'english'"),

@@ -234,7 +234,9 @@ def new_game(
     language = language.lower()  # ("FR" as readily as "fr", as game.toml reads it)
     for what, value in (("slug", slug), ("id prefix", prefix), ("source id", source)):
         if not ID_RE.match(value):
-            raise CurationError(f"{what} {value!r} must be lower case letters, digits and single hyphens")
+            written = slugify(value)
+            hint = f" (say {written!r})" if written else ""
+            raise CurationError(f"{what} {value!r} must be lower case letters, digits and single hyphens{hint}")
     if not name.strip() or not title.strip():
         raise CurationError("the game's name and its source's title must not be empty")
     if date is not None and not DATE_RE.match(date):
