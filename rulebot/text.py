@@ -54,6 +54,16 @@ def named(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
     return found[0] if len(found) == 1 and (_whole_names(folded, names) or found == _beginning(folded, names)) else None
 
 
+def named_whole(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
+    """The key a value names whole: the key itself in any case, or the one key one of whose names it is (compared
+    folded, or by letters and digits alone); never a key it only begins."""
+    folded = fold(value)
+    if folded.replace(" ", "-") in names:
+        return folded.replace(" ", "-")
+    whole = _whole_names(folded, names)
+    return whole[0] if len(whole) == 1 else None
+
+
 def meant(value: str, names: Mapping[str, Iterable[str]]) -> list[str]:
     """The keys (slugs) a value that is none of them may mean, given each key's names.
 

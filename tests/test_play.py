@@ -520,9 +520,16 @@ class TestShellCompletion:
         the game is given."""
         for args in (["setup", "res-arcana", "--with"], ["ask", "--game", "Res Arcana", "--with"]):
             assert [v for v, _ in complete(args, "")] == ["lux-et-tenebrae", "perlae-imperii", "base"], args
+        # setup's game of several words, a player count after it
+        assert [v for v, _ in complete(["setup", "res", "arcana", "3", "--with"], "")] == ["lux-et-tenebrae", "perlae-imperii", "base"]
         # ask's first word is its question's, never a game: every game's expansions, and no `base`
         asked = [v for v, _ in complete(["ask", "res", "arcana", "rules", "--with"], "")]
         assert {"lux-et-tenebrae", "rise-of-ix"} <= set(asked) and "base" not in asked
+
+    def test_setup_completes_the_game_then_its_player_counts(self):
+        """`setup <Tab>` offers games; once the words name one, its player counts (never games again)."""
+        assert [v for v, _ in complete(["setup"], "res")] == ["res-arcana"]
+        assert [v for v, _ in complete(["setup", "res", "arcana"], "")] == [v for v, _ in complete(["setup", "res-arcana"], "")] == ["2", "3", "4"]
 
     def test_broken_corpus_completes_nothing(self, tmp_path: Path):
         """A corpus that cannot be read gives no completion, and no error."""

@@ -330,6 +330,11 @@ def test_a_game_whose_name_ends_with_a_number_keeps_it(run_cli, tmp_path: Path):
                                    "games/skyrail-2/game.toml": second, "games/skyrail-2/rules.md": "# Skyrail 2 rules\n"})
     result = run_cli("--no-shipped", "--corpus", str(root / "games"), "setup", "skyrail", "2")
     assert result.exit_code == 2 and "(skyrail-2)" in result.output and "no setup checklist" in result.output, result.output
+    # a count that only begins another game's slug is the count: skyrail for 3, not a game "skyrail-3..."
+    third = second.replace("skyrail-2", "skyrail-3-4-players").replace('"Skyrail 2"', '"Skyrail for 3 and 4"')
+    write_corpus(root, {"games/skyrail-3-4-players/game.toml": third, "games/skyrail-3-4-players/rules.md": "# Skyrail rules\n"})
+    counted = run_cli("--no-shipped", "--corpus", str(root / "games"), "setup", "skyrail", "3")
+    assert counted.exit_code == 2 and "(skyrail)" in counted.output, counted.output
 
 
 def test_game_without_setup_data(run_cli):

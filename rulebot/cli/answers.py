@@ -176,7 +176,7 @@ def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str
 
 
 @click.command()
-@click.argument("game", metavar="GAME [N]", nargs=-1, required=True, shell_complete=completion.game_slugs)
+@click.argument("game", metavar="GAME [N]", nargs=-1, required=True, shell_complete=completion.setup_words)
 @click.option("-p", "--players", type=int, metavar="N", help="The number of players (or N after the game).")
 @with_option("An expansion in play (repeatable); 'base' for none. Default: `rulebot config`.")
 @click.option("--json", "as_json", is_flag=True, help="Print the checklist as one JSON object.")
@@ -218,16 +218,17 @@ def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_:
 
 def _game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int | None]:
     """The game `setup`'s words name, and the number of players after its name, if any (`setup dune 3`); a name
-    that ends with a number and names a game whole is that game's."""
-    from rulebot.errors import UnknownGameError
+    that ends with a number and names a game whole is that game's ("skyrail 2"), never one it only begins
+    ("catan 5" beside catan-5-6-players is Catan for 5)."""
+    from rulebot.text import named_whole
 
-    whole = " ".join(words)
     if len(words) > 1 and words[-1].isdecimal():
-        try:
-            return searcher.game_slug(whole), None
-        except UnknownGameError:
-            return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
-    return searcher.game_slug(whole), None
+        names = {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}
+        whole = named_whole(" ".join(words), names)
+        if whole is not None:
+            return whole, None
+        return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
+    return searcher.game_slug(" ".join(words)), None
 
 
 @click.command()

@@ -95,6 +95,43 @@ def game_slugs(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
     return _quietly(ctx, lambda s: _items([(slug, g["name"]) for slug, g in s.games.items()], incomplete))
 
 
+def setup_words(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """`setup`'s words: game slugs, then, once the words typed name a game, its player counts."""
+
+    def find(searcher: Searcher) -> list[CompletionItem]:
+        game = _game_given(ctx, searcher)
+        if game is None:
+            return _items([(slug, g["name"]) for slug, g in searcher.games.items()], incomplete)
+        setup = searcher.games[game].get("setup")
+        return _items([(str(n), "players") for n in setup["players"]] if setup else [], incomplete)
+
+    return _quietly(ctx, find)
+
+
+def _game_given(ctx: click.Context, searcher: Searcher) -> str | None:
+    """The game the command line names before the word completed: `--game`'s value, or the words of a command
+    whose first argument is a game (`setup res arcana`, a player count after them left out); None for none, or
+    for words that name no game."""
+    from rulebot.errors import RulebotError
+
+    value = ctx.params.get("game")
+    positional = [p.name for p in ctx.command.params if p.param_type_name == "argument"]
+    if isinstance(value, str):
+        words = [value]
+    elif positional[:1] == ["game"]:
+        # (a positional GAME is left unparsed, in ctx.args, while an option after it waits for its value; ask's
+        # first word is its question's, never a game)
+        words = list(value or ()) or list(ctx.args)
+        if len(words) > 1 and words[-1].isdecimal():
+            words.pop()
+    else:
+        return None
+    try:
+        return searcher.game_slug(" ".join(words)) if words else None
+    except RulebotError:
+        return None
+
+
 def expansion_slugs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Expansion slugs (with name and game as help): `--with <Tab>`.
 
@@ -104,11 +141,7 @@ def expansion_slugs(ctx: click.Context, param: click.Parameter, incomplete: str)
     """
 
     def find(searcher: Searcher) -> list[CompletionItem]:
-        # (a positional GAME is left unparsed, in ctx.args, while the option after it waits for its value; only
-        # a command whose first argument is a game has one: ask's first word is its question's)
-        positional = [p.name for p in ctx.command.params if p.param_type_name == "argument"]
-        given = ctx.params.get("game") or (ctx.args[0] if ctx.args and positional[:1] == ["game"] else None)
-        game = searcher.game_slug(given) if given else None
+        game = _game_given(ctx, searcher)
         games = {game: searcher.games[game]} if game else searcher.games
         pairs = [(e["slug"], f"{e['name']} ({slug})") for slug, g in games.items() for e in g["expansions"]]
         if game:  # `--with base` needs a game

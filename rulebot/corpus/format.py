@@ -50,11 +50,17 @@ def split_lines(text: str) -> list[str]:
 
 
 def slugify(text: str) -> str:
-    """Lower-case ASCII letters and digits joined by single hyphens; cut near MAX_ID_SLUG."""
+    """Lower-case ASCII letters and digits joined by single hyphens; cut near MAX_ID_SLUG ("entry" when the text
+    has none: slug_of)."""
+    return slug_of(text) or "entry"
+
+
+def slug_of(text: str) -> str:
+    """A text's lower-case ASCII letters and digits joined by single hyphens, cut near MAX_ID_SLUG; "" for none."""
     slug = re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
     if len(slug) > MAX_ID_SLUG:
         slug = slug[:MAX_ID_SLUG].rsplit("-", 1)[0]
-    return slug or "entry"
+    return slug
 
 
 def unique_id(prefix: str, title: str, taken: set[str]) -> str:
