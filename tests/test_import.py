@@ -921,7 +921,34 @@ class TestVocabularyWritten:
         assert ("attack", "atk") not in game.synonyms and {"stress", "tough"} <= set(game.terms)
         notes = (games / "skyrail" / "rules.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
         assert "The terms the document defines are proposed in the game's game.toml" in notes
-        assert "- synonyms: attack, atk" in notes and "- terms:" not in notes
+        assert "- synonyms: attack, atk" in notes and "- terms:" not in notes and "had no empty list for" in notes
+
+    def test_the_report_says_what_was_not_written(self, run_cli, tmp_path: Path):
+        """Synonyms game.toml had no room for are said in the report, at each import (the notes are a new file's)."""
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.md": SHAPED_MD}) / "skyrail.md"
+        assert run_cli("--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "--id-prefix", "toy").exit_code == 0
+        toml = games / "skyrail" / "game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace("synonyms = []", 'synonyms = [["zeppelin", "airship"]]'), encoding="utf-8")
+        for _ in range(2):
+            result = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
+            assert result.exit_code == 0
+            assert "2 proposed synonym groups not written: synonyms of" in result.stderr, result.stderr
+
+    def test_a_game_toml_of_crlf_line_ends_gets_the_vocabulary_and_keeps_them(self, run_cli, tmp_path: Path):
+        """game.toml written with CRLF line ends (a Windows checkout): the vocabulary is written there as the notes
+        say, and every line still ends in CRLF."""
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.md": SHAPED_MD}) / "skyrail.md"
+        assert run_cli("--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "--id-prefix", "toy").exit_code == 0
+        toml = games / "skyrail" / "game.toml"
+        toml.write_bytes(toml.read_bytes().replace(b"\n", b"\r\n"))
+        result = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
+        assert result.exit_code == 0 and "written to" in result.stderr and "game.toml" in result.stderr, result.output
+        data = toml.read_bytes()
+        assert data.count(b"\n") == data.count(b"\r\n")
+        game = corpus.load([games]).game("skyrail")
+        assert ("attack", "atk") in game.synonyms and "stress" in game.terms
 
 
 def _linked_rules_document(rules: int = 420, terms: int = 40) -> str:

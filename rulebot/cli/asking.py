@@ -221,7 +221,7 @@ def run(
     messages.use(lang or "en")  # for an error on the way, in the language chosen
     with answering.Answerer(answering.open_searcher(dirs, notify=notify)) as answerer:
         answer = answerer.ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
-        names = {slug: g["name"] for slug, g in answerer.searcher.games.items()}
+        games = answerer.searcher.games
     messages.use(answer.answer_language)
-    echo(output.answer_output(answer, as_json=as_json, colored=colored, names=names))
+    echo(output.answer_output(answer, as_json=as_json, colored=colored, games=games))
     return output.answer_status(answer, as_json=as_json)

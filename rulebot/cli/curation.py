@@ -373,7 +373,7 @@ def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
             )
             if again == "q":
                 return "quit"
-            notify(f"your earlier edit of {draft.id} is kept in {walk.reopen_edit(draft)}")
+            notify(f"your earlier edit of {draft.id} is kept in {walk.reopen_edit(draft, split=split)}")
             continue
         if not problems:
             notify(f"{draft.id} saved")

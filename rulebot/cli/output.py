@@ -17,7 +17,7 @@ from rulebot.language import quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 
 if TYPE_CHECKING:
-    from rulebot.index.payload import EntryJSON, Link, StoredEntry
+    from rulebot.index.payload import EntryJSON, GameJSON, Link, StoredEntry
     from rulebot.search.answer import Answer
 
 BOLD, DIM, RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -408,15 +408,16 @@ def for_players_lines(answer: Answer, style: Style) -> list[str]:
 
 
 def answer_text(
-    answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False, names: Mapping[str, str] | None = None
+    answer: Answer, style: Style, *, columns: int | None = None, numbered: bool = False, games: Mapping[str, GameJSON] | None = None
 ) -> str:
     """The human answer to a question, fitted to the terminal (or `columns`): the entries that make up the answer
     in full, then the other matches; the one rendering of `ask` and `play`. `numbered`: the first entry's See
-    also numbered, for `play`'s `:see N`; `names`: the games' names by slug, said where no entry names the game."""
+    also numbered, for `play`'s `:see N`; `games`: the index's games by slug, whose name is said where no entry
+    names the game."""
     lines: list[str] = []
     if not answer.results:
         if answer.game:  # (searched alone, given or named: what the corpus has elsewhere is in the close titles)
-            name = (names or {}).get(answer.game, answer.game)
+            name = games[answer.game]["name"] if games and answer.game in games else answer.game
             lines.append(_("Nothing in {game} matches {question}.").format(game=name, question=repr(answer.query)))
         else:
             lines.append(_("Nothing in the corpus matches {question}.").format(question=repr(answer.query)))
@@ -471,9 +472,9 @@ def color(mode: str = "auto") -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
-def answer_output(answer: Answer, *, as_json: bool, colored: bool, names: Mapping[str, str] | None = None) -> str:
-    """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object. `names`: the
-    games' names, by slug.
+def answer_output(answer: Answer, *, as_json: bool, colored: bool, games: Mapping[str, GameJSON] | None = None) -> str:
+    """An answer as `ask` prints it: the terminal text (fitted to its width), or one JSON object. `games`: the
+    index's games, by slug (their names).
 
     Only as a terminal may be given it (rulebot.text.printable), since the
     quick path prints without click: the answer quotes corpus text.
@@ -482,7 +483,7 @@ def answer_output(answer: Answer, *, as_json: bool, colored: bool, names: Mappin
         return to_json(answer.to_json())
     from rulebot.text import printable
 
-    return printable(answer_text(answer, Style(colored), names=names), styles=colored)
+    return printable(answer_text(answer, Style(colored), games=games), styles=colored)
 
 
 def answer_status(answer: Answer, *, as_json: bool) -> int:

@@ -231,8 +231,7 @@ class PlaySession:
             self._remember(answer.results[0].data)
         messages.use(answer.answer_language)
         try:
-            names = {slug: g["name"] for slug, g in self.searcher.games.items()}
-            return output.answer_text(answer, self.style, columns=self.width or output.width(), numbered=True, names=names)
+            return output.answer_text(answer, self.style, columns=self.width or output.width(), numbered=True, games=self.searcher.games)
         finally:
             messages.use("en")  # the session's own lines are in English
 

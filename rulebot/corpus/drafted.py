@@ -117,10 +117,15 @@ class Imported:
     vocabulary: glossary.Vocabulary = field(default_factory=glossary.Vocabulary)
     """Synonym groups and terms the document defines, proposed for the game's game.toml."""
 
-    def to_markdown(self, vocabulary_written: Collection[str] = ()) -> str:
-        """The drafts as an entries file, after a preamble of notes for the curator. `vocabulary_written`: the
-        keys of [vocabulary] ("synonyms", "terms") written into the game's game.toml (`--append`), where the
-        notes send the curator; the rest of the vocabulary is listed in the notes."""
+    def to_markdown(self, vocabulary_written: Collection[str] | None = None) -> str:
+        """The drafts as an entries file, after a preamble of notes for the curator (`notes`)."""
+        return self.notes(vocabulary_written) + self.entries_markdown()
+
+    def notes(self, vocabulary_written: Collection[str] | None = None) -> str:
+        """The notes for the curator that begin an entries file of drafts. `vocabulary_written`: the keys of
+        [vocabulary] ("synonyms", "terms") written into the game's game.toml (`--append`), where the notes send
+        the curator, the rest of the vocabulary listed as game.toml had no room for it; None: the drafts are
+        printed, the whole vocabulary listed."""
         lines = [
             f"# Drafts imported from {self.document}",
             "",
@@ -134,17 +139,21 @@ class Imported:
             lines += ["References that name nothing drafted (document line: reference):", ""]
             lines.extend(f"- {line}: {one_line(text)}" for line, text in sorted(self.unresolved + self.redirects_unresolved))
             lines.append("")
-        synonyms = self.vocabulary.synonyms if "synonyms" not in vocabulary_written else []
-        terms = self.vocabulary.terms if "terms" not in vocabulary_written else []
-        if vocabulary_written:
-            lines += [f"The {' and '.join(vocabulary_written)} the document defines are proposed in the game's game.toml, [vocabulary]: review them there.", ""]
+        written = vocabulary_written or ()
+        synonyms = self.vocabulary.synonyms if "synonyms" not in written else []
+        terms = self.vocabulary.terms if "terms" not in written else []
+        if written:
+            lines += [f"The {' and '.join(written)} the document defines are proposed in the game's game.toml, [vocabulary]: review them there.", ""]
         if synonyms or terms:
-            lines += ["Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it where a list is empty):", ""]
+            if vocabulary_written is None:
+                lines += ["Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it where a list is empty):", ""]
+            else:
+                lines += ["Vocabulary the document defines that game.toml's [vocabulary] had no empty list for (add what players say there):", ""]
             lines.extend(f"- synonyms: {', '.join(group)}" for group in synonyms)
             if terms:
                 lines.append(f"- terms: {', '.join(terms)}")
             lines.append("")
-        return "\n".join(lines) + "\n" + self.entries_markdown()
+        return "\n".join(lines) + "\n"
 
     def entries_markdown(self) -> str:
         """The drafts alone, in the entries-file format."""

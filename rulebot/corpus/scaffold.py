@@ -325,7 +325,8 @@ def vocabulary_room(game: Game, synonyms: list[list[str]], terms: list[str]) -> 
     if not _own_game_file(game):
         return []
     try:
-        text = Path(game.path).read_text(encoding="utf-8")
+        data = atomic.read_regular(Path(game.path))  # (as write_vocabulary reads it: its line ends as they are)
+        text = None if data is None else data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return []
     return _vocabulary_proposed(text, synonyms, terms, "")[1]
@@ -342,8 +343,9 @@ def _own_game_file(game: Game) -> bool:
 
 def _vocabulary_proposed(text: str | None, synonyms: list[list[str]], terms: list[str], document: str) -> tuple[str | None, list[str]]:
     """game.toml's text with the synonyms and terms written into its empty lists of [vocabulary] (None: no
-    list empty, or nothing to write), and the keys written."""
-    head, marker, vocabulary = (text or "").partition("\n[vocabulary]\n")
+    list empty, or nothing to write), and the keys written. A file of CRLF line ends keeps them."""
+    crlf = "\r\n" in (text or "")
+    head, marker, vocabulary = (text or "").replace("\r\n", "\n").partition("\n[vocabulary]\n")
     if not marker:
         return None, []
     note = f"# proposed by `rulebot import` from {document}: keep what players say, remove the rest"
@@ -356,7 +358,10 @@ def _vocabulary_proposed(text: str | None, synonyms: list[list[str]], terms: lis
         listed = "\n".join(f"  {value}," for value in values)
         vocabulary = f"{vocabulary[: empty.start()]}{note}\n{key} = [\n{listed}\n]{vocabulary[empty.end() :]}"
         written.append(key)
-    return (head + marker + vocabulary if written else None), written
+    if not written:
+        return None, []
+    proposed = head + marker + vocabulary
+    return (proposed.replace("\n", "\r\n") if crlf else proposed), written
 
 
 def name_document(game: Game, source: str, document: str) -> bool:
@@ -375,7 +380,8 @@ def name_document(game: Game, source: str, document: str) -> bool:
                 continue
             if re.search(r"(?m)^document\s*=", table):
                 return None
-            tables[index] = re.sub(r"(?m)^(id\s*=.*\n)", lambda m: m.group(1) + f"document = {_value(document)}\n", table, count=1)
+            # (after the id line, ended as it is: a file of CRLF line ends keeps them)
+            tables[index] = re.sub(r"(?m)^(id\s*=.*?(\r?\n))", lambda m: m.group(1) + f"document = {_value(document)}{m.group(2)}", table, count=1)
             return "".join(tables)
         return None
 

@@ -68,7 +68,7 @@ from rulebot.corpus.format import (
 )
 from rulebot.corpus.model import Corpus, Source
 from rulebot.errors import CurationError
-from rulebot.text import fold
+from rulebot.text import fold, plural
 
 IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft", "drafted")
 """The header keys a draft's import writes: an update rewrites these, and keeps every other key of the entry
@@ -177,6 +177,13 @@ class Update:
             lines.append(f"  removed, their rule now one draft with its family, which holds their text: {named}{more}")
         if self.vocabulary:
             lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
+        vocabulary = self.drafted.vocabulary
+        for key, count, what in (("synonyms", len(vocabulary.synonyms), "synonym group"), ("terms", len(vocabulary.terms), "term")):
+            if count and key not in self.vocabulary:
+                lines.append(
+                    f"{plural(count, 'proposed ' + what)} not written: {key} of {self.game_file}'s [vocabulary] is not empty"
+                    " (`rulebot import` without --append prints them)"
+                )
         return "\n".join(lines)
 
 
@@ -406,7 +413,7 @@ def write_drafts(
                 result = joined(result, blocks.replace("\n", ending), ending)
             else:
                 # A file without entries gets the import's notes first (after entries, they would end the last one's text).
-                notes = drafted.to_markdown(vocabulary_written)[: -len(drafted.entries_markdown())] if drafted.entries else ""
+                notes = drafted.notes(vocabulary_written) if drafted.entries else ""
                 result = joined(result, (notes + blocks).replace("\n", ending), ending)
         return result
 

@@ -189,9 +189,9 @@ class DraftWalk:
             atomic.write_file(path, how_to_split + "\n" + text)
         return path
 
-    def reopen_edit(self, draft: Draft) -> Path:
-        """Start the edit of a draft changed meanwhile afresh, on its current text: the curator's earlier edit file
-        kept beside it (its path returned), to copy from."""
+    def reopen_edit(self, draft: Draft, split: bool = False) -> Path:
+        """Start the edit (a split: `split`) of a draft changed meanwhile afresh, on its current text: the
+        curator's earlier edit file kept beside it (its path returned), to copy from."""
         path = self._edit_path(draft)
         earlier = path.with_suffix(".earlier.md")
         if path.is_file():
@@ -201,7 +201,7 @@ class DraftWalk:
         lines = lines_with_ends(text)
         raw, end = _find(draft.path, text, lines, draft.id)
         current = replace(draft, line=raw.line, block="".join(lines[raw.line - 1 : end]))
-        self.edit_file(current)
+        self.edit_file(current, split=split)
         return earlier
 
     def has_edit(self, draft: Draft) -> bool:
