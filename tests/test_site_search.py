@@ -18,6 +18,7 @@ from rulebot.index.cache import open_index
 from rulebot.language import analysis, quantities
 from rulebot.places import shipped_corpus_dir
 from rulebot.search import constants, features, query, scoring
+from rulebot.search.ranking import Searcher
 from rulebot.site import build as site
 from rulebot.site import search_data as site_search
 from rulebot.site import templates as site_templates
@@ -181,6 +182,11 @@ def test_search_settings_hold_each_games_vocabulary(shipped_site: Path):
             expected = analysis.decode_synonyms(opened.meta["synonym_tables"][language][slug])
             assert analysis.synonym_table(groups) == expected, (slug, language)
         assert game["names"][0].split(" ") in [analysis.words(n) for n in (corpus.games[slug].name, *corpus.games[slug].aliases)]
+    # the names a question calls each game by, as the command reads them ("duneimperium" too)
+    with Searcher(opened) as searcher:
+        for slug, game in settings["games"].items():
+            assert sorted(game["names"]) == sorted(" ".join(name) for name in searcher.reading._game_names[slug]), slug
+        assert "duneimperium" in settings["games"]["dune-imperium"]["names"]
 
 
 def test_search_script_holds_no_word_list():

@@ -37,6 +37,7 @@ from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, PLACEHOLDERS
+from rulebot.text import with_joined
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON
@@ -99,7 +100,7 @@ class QuestionReader:
                 if term:
                     by_first.setdefault(term[0], []).append(term)
         self._game_names = {
-            slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=len, reverse=True)
+            slug: sorted({tuple(analysis.words(a)) for a in with_joined(game["aliases"])} - {()}, key=len, reverse=True)
             for slug, game in games.items()
         }
         self._phrase_stems: dict[str, frozenset[str]] = {}
