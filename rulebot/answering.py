@@ -226,6 +226,21 @@ def without_house_rules(searcher: Searcher, payload: StoredEntry) -> StoredEntry
     return out
 
 
+def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int | None]:
+    """The game `setup`'s words name, and the number of players after its name, if any (`setup dune 3`); a name
+    that ends with a number and names a game whole is that game's ("skyrail 2"), never one it only begins
+    ("catan 5" beside catan-5-6-players is Catan for 5)."""
+    from rulebot.text import named_whole
+
+    if len(words) > 1 and words[-1].isdecimal():
+        names = {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}
+        whole = named_whole(" ".join(words), names)
+        if whole is not None:
+            return whole, None
+        return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
+    return searcher.game_slug(" ".join(words)), None
+
+
 def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict[str, Any]:
     """The setup checklist of a game for a player count and the expansions in play, as `rulebot setup --json`
     prints it; SetupError when the game has no setup data or is not played by that count (None: no count given).

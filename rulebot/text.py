@@ -64,14 +64,6 @@ def named_whole(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
     return whole[0] if len(whole) == 1 else None
 
 
-def with_joined(names: Iterable[str]) -> list[str]:
-    """Names, and each of several parts written also as one word ("xwing" for "X-Wing", as players type it): the
-    names a question may call a game by."""
-    names = list(names)
-    joined = ["".join(ch for ch in name if ch.isalnum()) for name in names if not name.isalnum()]
-    return list(dict.fromkeys([*names, *(j for j in joined if j)]))
-
-
 def meant(value: str, names: Mapping[str, Iterable[str]]) -> list[str]:
     """The keys (slugs) a value that is none of them may mean, given each key's names.
 

@@ -52,16 +52,6 @@ class TestAsk:
         given = run_cli(*TOY, *(a.format(name=name) for a in args))
         assert given.exit_code == by_slug.exit_code and given.stdout == by_slug.stdout, given.output
 
-    def test_a_game_named_as_one_word_in_the_question(self):
-        """"duneimperium ..." names Dune: Imperium, as "dune imperium ..." does, and is not searched for."""
-        from rulebot.answering import searcher_over
-        from rulebot.places import shipped_corpus_dir
-
-        with searcher_over([shipped_corpus_dir()]) as searcher:
-            joined, spaced = (searcher.reading.read(q, game=None, in_play={}, official_only=False)
-                              for q in ("duneimperium can i trash a card", "dune imperium can i trash a card"))
-        assert joined.games == spaced.games == ("dune-imperium",) and joined.words == spaced.words
-
     def test_a_game_the_question_names_comes_before_the_one_an_expansion_implies(self, run_cli):
         """--with an expansion and no --game asks of the expansion's game first, unless the question names another."""
         named = json.loads(run_cli("ask", "--json", "-w", "rise-of-ix", "catalyst coin limit").stdout)

@@ -921,7 +921,7 @@ class TestVocabularyWritten:
         assert ("attack", "atk") not in game.synonyms and {"stress", "tough"} <= set(game.terms)
         notes = (games / "skyrail" / "rules.md").read_text(encoding="utf-8").split("\n## ", 1)[0]
         assert "The terms the document defines are proposed in the game's game.toml" in notes
-        assert "- synonyms: attack, atk" in notes and "- terms:" not in notes and "had no empty list for" in notes
+        assert "- synonyms: attack, atk" in notes and "- terms:" not in notes and "had no empty list under [vocabulary] for" in notes
 
     def test_the_report_says_what_was_not_written(self, run_cli, tmp_path: Path):
         """Synonyms game.toml had no room for are said in the report, at each import (the notes are a new file's)."""
@@ -933,7 +933,7 @@ class TestVocabularyWritten:
         for _ in range(2):
             result = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
             assert result.exit_code == 0
-            assert "2 proposed synonym groups not written: synonyms of" in result.stderr, result.stderr
+            assert "2 proposed synonym groups not written:" in result.stderr and "has no empty `synonyms = []` under [vocabulary]" in result.stderr, result.stderr
 
     def test_a_game_toml_of_crlf_line_ends_gets_the_vocabulary_and_keeps_them(self, run_cli, tmp_path: Path):
         """game.toml written with CRLF line ends (a Windows checkout): the vocabulary is written there as the notes
@@ -949,6 +949,20 @@ class TestVocabularyWritten:
         assert data.count(b"\n") == data.count(b"\r\n")
         game = corpus.load([games]).game("skyrail")
         assert ("attack", "atk") in game.synonyms and "stress" in game.terms
+
+    def test_the_curators_lines_of_game_toml_are_left_as_they_end(self, run_cli, tmp_path: Path):
+        """A game.toml of LF line ends with one CRLF line: only the lines the import writes are new; every line
+        that was there ends as it did."""
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.md": SHAPED_MD}) / "skyrail.md"
+        assert run_cli("--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "--id-prefix", "toy").exit_code == 0
+        toml = games / "skyrail" / "game.toml"
+        before = toml.read_bytes().replace(b'name = "Skyrail"\n', b'name = "Skyrail"\r\n')
+        toml.write_bytes(before)
+        assert run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append").exit_code == 0
+        after = toml.read_bytes()
+        kept = {line for line in before.splitlines(keepends=True) if b"= []" not in line}  # (the empty lists are filled)
+        assert after.count(b"\r\n") == 1 and kept <= set(after.splitlines(keepends=True))
 
 
 def _linked_rules_document(rules: int = 420, terms: int = 40) -> str:

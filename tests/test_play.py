@@ -530,6 +530,7 @@ class TestShellCompletion:
         """`setup <Tab>` offers games; once the words name one, its player counts (never games again)."""
         assert [v for v, _ in complete(["setup"], "res")] == ["res-arcana"]
         assert [v for v, _ in complete(["setup", "res", "arcana"], "")] == [v for v, _ in complete(["setup", "res-arcana"], "")] == ["2", "3", "4"]
+        assert complete(["setup", "catalyst", "3"], "") == []  # (a count given: nothing follows it)
 
     def test_broken_corpus_completes_nothing(self, tmp_path: Path):
         """A corpus that cannot be read gives no completion, and no error."""

@@ -194,12 +194,12 @@ def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_:
     rulebot setup dune-imperium 3
     rulebot setup res arcana --players 2 --with perlae-imperii
     """
-    from rulebot.answering import expansions_in_play, setup_checklist
+    from rulebot.answering import expansions_in_play, game_and_count, setup_checklist
     from rulebot.cli import output
     from rulebot.errors import SetupError
 
     with settings.searcher() as searcher:
-        slug, count = _game_and_count(searcher, game)
+        slug, count = game_and_count(searcher, game)
         if count is not None and players is not None and players != count:
             raise click.UsageError(f"{count} players after the game and --players {players}: give one count")
         players = count if count is not None else players
@@ -214,21 +214,6 @@ def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_:
         click.echo(output.to_json(checklist))
         return
     echo("\n".join(output.fit(output.checklist_lines(checklist, current_style()), output.width())))
-
-
-def _game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int | None]:
-    """The game `setup`'s words name, and the number of players after its name, if any (`setup dune 3`); a name
-    that ends with a number and names a game whole is that game's ("skyrail 2"), never one it only begins
-    ("catan 5" beside catan-5-6-players is Catan for 5)."""
-    from rulebot.text import named_whole
-
-    if len(words) > 1 and words[-1].isdecimal():
-        names = {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}
-        whole = named_whole(" ".join(words), names)
-        if whole is not None:
-            return whole, None
-        return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
-    return searcher.game_slug(" ".join(words)), None
 
 
 @click.command()

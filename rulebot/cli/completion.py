@@ -99,7 +99,9 @@ def setup_words(ctx: click.Context, param: click.Parameter, incomplete: str) -> 
     """`setup`'s words: game slugs, then, once the words typed name a game, its player counts."""
 
     def find(searcher: Searcher) -> list[CompletionItem]:
-        game = _game_given(ctx, searcher)
+        game, count = _game_given(ctx, searcher)
+        if count is not None:
+            return []  # (a count given: nothing follows it)
         if game is None:
             return _items([(slug, g["name"]) for slug, g in searcher.games.items()], incomplete)
         setup = searcher.games[game].get("setup")
@@ -108,10 +110,11 @@ def setup_words(ctx: click.Context, param: click.Parameter, incomplete: str) -> 
     return _quietly(ctx, find)
 
 
-def _game_given(ctx: click.Context, searcher: Searcher) -> str | None:
+def _game_given(ctx: click.Context, searcher: Searcher) -> tuple[str | None, int | None]:
     """The game the command line names before the word completed: `--game`'s value, or the words of a command
-    whose first argument is a game (`setup res arcana`, a player count after them left out); None for none, or
-    for words that name no game."""
+    whose first argument is a game, read as `setup` reads them (rulebot.answering.game_and_count: `setup res
+    arcana 3`), with the player count after them; None for none, or for words that name no game."""
+    from rulebot.answering import game_and_count
     from rulebot.errors import RulebotError
 
     value = ctx.params.get("game")
@@ -122,14 +125,12 @@ def _game_given(ctx: click.Context, searcher: Searcher) -> str | None:
         # (a positional GAME is left unparsed, in ctx.args, while an option after it waits for its value; ask's
         # first word is its question's, never a game)
         words = list(value or ()) or list(ctx.args)
-        if len(words) > 1 and words[-1].isdecimal():
-            words.pop()
     else:
-        return None
+        return None, None
     try:
-        return searcher.game_slug(" ".join(words)) if words else None
+        return game_and_count(searcher, tuple(words)) if words else (None, None)
     except RulebotError:
-        return None
+        return None, None
 
 
 def expansion_slugs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
@@ -141,7 +142,7 @@ def expansion_slugs(ctx: click.Context, param: click.Parameter, incomplete: str)
     """
 
     def find(searcher: Searcher) -> list[CompletionItem]:
-        game = _game_given(ctx, searcher)
+        game, _count = _game_given(ctx, searcher)
         games = {game: searcher.games[game]} if game else searcher.games
         pairs = [(e["slug"], f"{e['name']} ({slug})") for slug, g in games.items() for e in g["expansions"]]
         if game:  # `--with base` needs a game

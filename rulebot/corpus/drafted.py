@@ -148,7 +148,7 @@ class Imported:
             if vocabulary_written is None:
                 lines += ["Vocabulary the document defines, for game.toml's [vocabulary] (review it; `--append` writes it where a list is empty):", ""]
             else:
-                lines += ["Vocabulary the document defines that game.toml's [vocabulary] had no empty list for (add what players say there):", ""]
+                lines += ["Vocabulary the document defines that game.toml had no empty list under [vocabulary] for (add what players say there):", ""]
             lines.extend(f"- synonyms: {', '.join(group)}" for group in synonyms)
             if terms:
                 lines.append(f"- terms: {', '.join(terms)}")

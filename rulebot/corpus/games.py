@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulebot.corpus.files import TomlTable
-from rulebot.corpus.format import ID_RE, LANGUAGE_RE, is_date, slugify, split_lines
+from rulebot.corpus.format import ID_RE, LANGUAGE_RE, is_date, slug_of, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
@@ -55,8 +55,8 @@ def parse_toml(path: Path, text: str, problems: list[Problem]) -> TomlTable | No
 def not_an_id(what: str, value: str) -> str:
     """The message for a slug or id that is not lower case letters and digits joined by single hyphens, with the
     one it could be (`Core_Rules` → `core-rules`): ids that used to pass with capitals or `_` now leave their game out."""
-    fixed = slugify(value)
-    suggestion = f"; say {fixed!r}" if fixed != "entry" and fixed != value else ""
+    fixed = slug_of(value)
+    suggestion = f"; say {fixed!r}" if fixed and fixed != value else ""
     return f"{what} {value!r} must be lower case letters and digits joined by single hyphens{suggestion}"
 
 

@@ -343,25 +343,24 @@ def _own_game_file(game: Game) -> bool:
 
 def _vocabulary_proposed(text: str | None, synonyms: list[list[str]], terms: list[str], document: str) -> tuple[str | None, list[str]]:
     """game.toml's text with the synonyms and terms written into its empty lists of [vocabulary] (None: no
-    list empty, or nothing to write), and the keys written. A file of CRLF line ends keeps them."""
-    crlf = "\r\n" in (text or "")
-    head, marker, vocabulary = (text or "").replace("\r\n", "\n").partition("\n[vocabulary]\n")
-    if not marker:
+    list empty, or nothing to write), and the keys written. The lines written end as the list's own line does
+    (CRLF in a file written so); the curator's lines are left as they are."""
+    marker = re.search(r"(?m)^\[vocabulary\][ \t]*\r?$", text or "")
+    if text is None or marker is None:
         return None, []
+    head, vocabulary = text[: marker.end()], text[marker.end() :]
     note = f"# proposed by `rulebot import` from {document}: keep what players say, remove the rest"
     written: list[str] = []
     for key, values in (("synonyms", [json.dumps(g, ensure_ascii=False) for g in synonyms]), ("terms", [_value(t) for t in terms])):
-        pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r".*$", re.MULTILINE)
+        pattern = re.compile(EMPTY_LIST_RE.format(key=key) + r"[^\r\n]*(?P<end>\r?)$", re.MULTILINE)
         empty = pattern.search(vocabulary) if values else None
         if empty is None:
             continue
-        listed = "\n".join(f"  {value}," for value in values)
-        vocabulary = f"{vocabulary[: empty.start()]}{note}\n{key} = [\n{listed}\n]{vocabulary[empty.end() :]}"
+        end = empty.group("end") + "\n"
+        listed = "".join(f"  {value},{end}" for value in values)
+        vocabulary = f"{vocabulary[: empty.start()]}{note}{end}{key} = [{end}{listed}]{empty.group('end')}{vocabulary[empty.end() :]}"
         written.append(key)
-    if not written:
-        return None, []
-    proposed = head + marker + vocabulary
-    return (proposed.replace("\n", "\r\n") if crlf else proposed), written
+    return (head + vocabulary if written else None), written
 
 
 def name_document(game: Game, source: str, document: str) -> bool:

@@ -181,8 +181,8 @@ class Update:
         for key, count, what in (("synonyms", len(vocabulary.synonyms), "synonym group"), ("terms", len(vocabulary.terms), "term")):
             if count and key not in self.vocabulary:
                 lines.append(
-                    f"{plural(count, 'proposed ' + what)} not written: {key} of {self.game_file}'s [vocabulary] is not empty"
-                    " (`rulebot import` without --append prints them)"
+                    f"{plural(count, 'proposed ' + what)} not written: {self.game_file} has no empty `{key} = []` under"
+                    " [vocabulary] (`rulebot import` without --append prints them)"
                 )
         return "\n".join(lines)
 

@@ -37,7 +37,6 @@ from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, PLACEHOLDERS
-from rulebot.text import with_joined
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON
@@ -100,7 +99,9 @@ class QuestionReader:
                 if term:
                     by_first.setdefault(term[0], []).append(term)
         self._game_names = {
-            slug: sorted({tuple(analysis.words(a)) for a in with_joined(game["aliases"])} - {()}, key=len, reverse=True)
+            # (longest first, then in the order of their words, as the site's search data lists them: the same
+            # name is taken out of a question whatever the process)
+            slug: sorted({tuple(analysis.words(a)) for a in game["aliases"]} - {()}, key=lambda name: (-len(name), " ".join(name)))
             for slug, game in games.items()
         }
         self._phrase_stems: dict[str, frozenset[str]] = {}

@@ -76,7 +76,6 @@ from rulebot.index.reader import PAYLOAD_FIELD, STORED_LENGTHS
 from rulebot.language import analysis, quantities
 from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
 from rulebot.search import constants, features
-from rulebot.text import with_joined
 
 SEARCH_DIR = "_search"
 """The output folder of the search data (an underscore: no game slug can clash)."""
@@ -267,7 +266,7 @@ def search_settings(corpus: Corpus, indexed: Indexed, shards: int) -> dict[str, 
             "docs": _runs([indexed.docnums[entry.id] for entry in corpus.entries_of(slug)]),
             # the entries of its expansions: those a question about the base game alone leaves out
             "expansion_docs": _runs([indexed.docnums[entry.id] for entry in corpus.entries_of(slug) if entry.expansion]),
-            "names": sorted({" ".join(analysis.words(name)) for name in with_joined((game.name, *game.aliases))} - {""}, key=lambda n: (-len(n.split()), n)),
+            "names": sorted({" ".join(analysis.words(name)) for name in (game.name, *game.aliases)} - {""}, key=lambda n: (-len(n.split()), n)),
             "expansions": [[expansion.slug, " ".join(analysis.words(expansion.name))] for expansion in game.expansions],
             "terms": [stems for stems in (" ".join(map(analysis.stem, analysis.words(term))) for term in game.terms) if stems],
             "synonyms": numbers(game.synonyms),
