@@ -44,22 +44,20 @@ def named(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
     key one of whose names (a name, an alias) it is, compared folded, else the one key it begins ("dune" for
     dune-imperium); None otherwise (none, several, or only a close spelling: `meant` then says which it may mean).
     A whole name comes before a beginning: "molthar" is the game of that alias, not "molthar-legends"."""
-    folded = fold(value)
-    if not folded:
-        return None
-    keyed = folded.replace(" ", "-")
-    if keyed in names:
-        return keyed
-    found = meant(value, names)
-    return found[0] if len(found) == 1 and (_whole_names(folded, names) or found == _beginning(folded, names)) else None
+    whole = named_whole(value, names)
+    if whole is not None or _whole_names(fold(value), names):  # (several whole names: none without doubt)
+        return whole
+    starting = _beginning(fold(value), names)
+    return starting[0] if len(starting) == 1 else None
 
 
 def named_whole(value: str, names: Mapping[str, Iterable[str]]) -> str | None:
     """The key a value names whole: the key itself in any case, or the one key one of whose names it is (compared
     folded, or by letters and digits alone); never a key it only begins."""
     folded = fold(value)
-    if folded.replace(" ", "-") in names:
-        return folded.replace(" ", "-")
+    keyed = folded.replace(" ", "-")
+    if keyed in names:
+        return keyed
     whole = _whole_names(folded, names)
     return whole[0] if len(whole) == 1 else None
 

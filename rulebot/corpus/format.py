@@ -118,24 +118,27 @@ def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None 
     # Only headings and fence lines decide where entries start: they are
     # picked out first, so that the loops below see a few lines per entry
     # rather than every line of a file of thousands.
-    marks = [i for i, line in enumerate(lines) if line.startswith("## ") or line.lstrip().startswith(FENCES)]
-    starts, unclosed, _ = _starts(lines, marks, set())
+    # (lines of other headings come out of the same pass: an entry's heading mistyped is one of them)
+    picked = [i for i, line in enumerate(lines) if line.startswith("#") or line.lstrip().startswith(FENCES)]
+    marks = [i for i in picked if not lines[i].startswith("#") or lines[i].startswith("## ")]
+    other_headings = [i for i in picked if lines[i].startswith("#") and not lines[i].startswith("## ")]
+    starts, unclosed, fenced = _starts(lines, marks, set())
     left_open: list[int] = []
     passes = MAX_FENCE_WORK // max(len(marks), 1)  # how many more times recovery may go over the marks
     while unclosed is not None:
         if len(left_open) >= MAX_UNCLOSED_FENCES or passes <= 2:  # no more searching: the one open at the end, and done
             left_open.append(unclosed)
-            starts, _, _ = _starts(lines, marks, set(left_open))
+            starts, _, fenced = _starts(lines, marks, set(left_open))
             break
         opened, tried = _left_open(lines, marks, starts, set(left_open), unclosed, passes - 1)
         passes -= tried + 1
         left_open.append(opened)
-        starts, unclosed, _ = _starts(lines, marks, set(left_open))
+        starts, unclosed, fenced = _starts(lines, marks, set(left_open))
     controls = CONTROL_CHARACTER.search(text) is not None  # almost never: entries are then looked at line by line
     # An entry's heading with a # too many or too few ("### id", "##id") is read as the text of the entry above
     # (or of the file's preamble): reported where it is, with the entry it falls in.
     misheaded: dict[int, list[tuple[int, str]]] = {}
-    for index, heading in _misheaded(lines, _starts(lines, marks, set(left_open))[2]):
+    for index, heading in _misheaded(lines, other_headings, fenced):
         message = f"{heading!r} is read as text of %s: an entry's heading is '## ' and its id"
         within = bisect.bisect_right(starts, index) - 1
         if within >= 0:
@@ -182,13 +185,14 @@ MISHEADED_RE = re.compile(r"((?:#|###+)[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+|##[a-z0-9]
 HEADER_START_RE = re.compile(r"(?:title|kind|section)[ \t]*:")
 
 
-def _misheaded(lines: list[str], fenced: list[tuple[int, int]]) -> list[tuple[int, str]]:
-    """(line index, heading) of each line outside the `fenced` spans that is an entry's heading mistyped
-    (MISHEADED_RE), in file order: one pass over the lines, whatever their number."""
+def _misheaded(lines: list[str], headings: list[int], fenced: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """(line index, heading) of each of the `headings` (lines that begin with # but are no entry's) outside the
+    `fenced` spans that is an entry's heading mistyped (MISHEADED_RE), in file order."""
     opens = [open_ for open_, _ in fenced]
     found = []
-    for index, line in enumerate(lines[:-1]):
-        if line.startswith("#") and not line.startswith("## ") and (heading := MISHEADED_RE.fullmatch(line)) and HEADER_START_RE.match(lines[index + 1]):
+    for index in headings:
+        line = lines[index]
+        if index + 1 < len(lines) and (heading := MISHEADED_RE.fullmatch(line)) and HEADER_START_RE.match(lines[index + 1]):
             inside = bisect.bisect_right(opens, index) - 1
             if inside < 0 or index > fenced[inside][1]:
                 found.append((index, heading.group(1)))
