@@ -230,13 +230,16 @@ def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int
     """The game `setup`'s words name, and the number of players after its name, if any (`setup dune 3`); a name
     that ends with a number and names a game whole is that game's ("skyrail 2"), never one it only begins
     ("catan 5" beside catan-5-6-players is Catan for 5)."""
+    from rulebot.errors import UsageError
     from rulebot.text import named_whole
 
-    if len(words) > 1 and words[-1].isdecimal():
+    if words and words[-1].isdecimal():
         names = {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}
         whole = named_whole(" ".join(words), names)
-        if whole is not None:
+        if whole is not None:  # a game whose name ends in a number, or is one ("1830")
             return whole, None
+        if all(word.isdecimal() for word in words):
+            raise UsageError(f"{' '.join(words)} is no game: give the game, then the number of players (setup GAME N)")
         return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
     return searcher.game_slug(" ".join(words)), None
 

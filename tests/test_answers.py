@@ -430,3 +430,13 @@ class TestBaseGameOnly:
         plain = json.loads(run_cli("ask", "--game", "res-arcana", "--json", "places of power at 2 players").stdout)
         assert said["base_game_only"] == ["res-arcana"] and plain["base_game_only"] == []
         assert all(r["expansion"] in (None, "base") for r in said["results"])
+
+
+class TestNothingFound:
+    def test_nothing_found_names_the_game_by_its_name(self, two_games: Searcher):
+        """With the index's games, "nothing in" says the game's name; without them, its slug (all that is known)."""
+        answer = two_games.ask("zqxv wkjp", game="harbor")
+        assert not answer.results and answer.game == "harbor"
+        named = output.answer_text(answer, output.Style(False), games=two_games.games)
+        assert named.splitlines()[0] == "Nothing in Lantern Harbor matches 'zqxv wkjp'."
+        assert output.answer_text(answer, output.Style(False)).splitlines()[0] == "Nothing in harbor matches 'zqxv wkjp'."

@@ -114,7 +114,7 @@ class TestWhatIsLeftOut:
         loaded = corpus.load_usable([broken])
         assert [p.message for p in loaded.problems] == [
             "entry 'lh-winning' has no section",
-            "invalid id 'LH Lantern': use lower case letters, digits and single hyphens",
+            "id 'LH Lantern' must be lower case letters and digits joined by single hyphens; say 'lh-lantern'",
         ]
         assert loaded.left_out[0] == "2 entries of lantern-harbor/rulebook.md"
         assert list(loaded.entries) == ["lh-setup", "lh-ferry-gull", "lh-tides-winning", "lh-tides-whirlpool"]

@@ -86,7 +86,7 @@ BROKEN_CASES = [
     ("unknown kind", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("kind: rule", "kind: law")}, "rules.md:3: unknown kind 'law'"),
     ("unknown key", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section", "colour: red\nsection")}, "rules.md:4: unknown key 'colour'"),
     ("key twice", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("kind: rule", "kind: rule\nkind: faq")}, "rules.md:4: key 'kind' given twice"),
-    ("bad id", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("toy-one", "Toy One")}, "rules.md:1: invalid id 'Toy One'"),
+    ("bad id", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("toy-one", "Toy One")}, "rules.md:1: id 'Toy One' must be lower case letters and digits joined by single hyphens; say 'toy-one'"),
     ("wrong prefix", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("toy-one", "other-one")}, "rules.md:1: id 'other-one' must start"),
     ("empty text", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("The first rule of the toy game.\n", "")}, "rules.md:1: entry 'toy-one' has no text"),
     ("duplicate id", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY + "\n" + ENTRY}, "rules.md:8: duplicate id 'toy-one'"),

@@ -82,9 +82,9 @@ class TestNewGame:
         assert result.stderr.startswith("Error: there is a game 'lantern-harbor' already")
 
     @pytest.mark.parametrize(("args", "message"), [
-        (("Sky Rail", "-n", "S", "-t", "R"), "Error: slug 'Sky Rail' must be lower case letters, digits and single hyphens (say 'sky-rail')"),
+        (("Sky Rail", "-n", "S", "-t", "R"), "Error: slug 'Sky Rail' must be lower case letters and digits joined by single hyphens; say 'sky-rail'"),
         (("skyrail", "-n", "S", "-t", "R", "--id-prefix", "s_r"), "Error: id prefix 's_r' must be lower case letters"),
-        (("日本", "-n", "S", "-t", "R"), "Error: slug '日本' must be lower case letters, digits and single hyphens\n"),  # (nothing to say instead)
+        (("日本", "-n", "S", "-t", "R"), "Error: slug '日本' must be lower case letters and digits joined by single hyphens\n"),  # (nothing to say instead)
         (("skyrail", "-n", "S", "-t", "R", "-s", "Rule Book"), "Error: source id 'Rule Book' must be lower case letters"),
         (("skyrail", "-n", "S", "--language", "english"), "Error: the language must be a two-letter code (en, fr, de...), not 'english'"),
     ])

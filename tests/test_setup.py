@@ -321,6 +321,14 @@ def test_a_count_after_the_game_and_another_by_option_are_refused(run_cli):
     assert result.exit_code == 2 and "Error: 3 players after the game and --players 4: give one count" in result.output
 
 
+@pytest.mark.parametrize("words", [("3",), ("3", "4")])
+def test_a_count_without_a_game_asks_for_the_game(run_cli, words: tuple[str, ...]):
+    """`setup 3`: the count is taken for no game's name, and the error says where the game goes."""
+    result = run_cli("setup", *words)
+    assert result.exit_code == 2 and "no game '" not in result.output, result.output
+    assert f"Error: {' '.join(words)} is no game: give the game, then the number of players (setup GAME N)" in result.output
+
+
 def test_a_game_whose_name_ends_with_a_number_keeps_it(run_cli, tmp_path: Path):
     """A game named "Skyrail 2" is that game, not Skyrail for two players."""
     from conftest import skyrail_toml, write_corpus

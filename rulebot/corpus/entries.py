@@ -19,6 +19,7 @@ from rulebot.corpus.format import (
     REQUIRED_ENTRY_KEYS,
     RawEntry,
     is_date,
+    not_an_id,
     split_entries,
     split_list,
 )
@@ -79,7 +80,7 @@ def make_entry(raw: RawEntry, game: Game, source: Source, shown: str, problems: 
         problems.append(Problem(shown, line, message))
 
     if not ID_RE.match(raw.id):
-        bad(raw.line, f"invalid id {raw.id!r}: use lower case letters, digits and single hyphens")
+        bad(raw.line, not_an_id("id", raw.id))
     elif not raw.id.startswith(game.id_prefix + "-"):
         bad(raw.line, f"id {raw.id!r} must start with the game's id_prefix {game.id_prefix + '-'!r}")
     headers = raw.headers

@@ -63,6 +63,14 @@ def slug_of(text: str) -> str:
     return slug
 
 
+def not_an_id(what: str, value: str) -> str:
+    """The message for a slug or id that is not lower case letters and digits joined by single hyphens, with the
+    one it could be (`Core_Rules` → `core-rules`): ids that used to pass with capitals or `_` now leave their game out."""
+    fixed = slug_of(value)
+    suggestion = f"; say {fixed!r}" if fixed and fixed != value else ""
+    return f"{what} {value!r} must be lower case letters and digits joined by single hyphens{suggestion}"
+
+
 def unique_id(prefix: str, title: str, taken: set[str]) -> str:
     """`prefix-slug-of-title`, with -2, -3 ... added until it is not in `taken`."""
     return numbered(f"{prefix}-{slugify(title)}", taken)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rulebot.corpus.files import TomlTable
-from rulebot.corpus.format import ID_RE, LANGUAGE_RE, is_date, slug_of, split_lines
+from rulebot.corpus.format import ID_RE, LANGUAGE_RE, is_date, not_an_id, split_lines
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
@@ -50,14 +50,6 @@ def parse_toml(path: Path, text: str, problems: list[Problem]) -> TomlTable | No
         problems.append(Problem(display_path(path), line, "a control character in a value (an escape sequence): a terminal would act on it; remove it"))
         return None
     return data
-
-
-def not_an_id(what: str, value: str) -> str:
-    """The message for a slug or id that is not lower case letters and digits joined by single hyphens, with the
-    one it could be (`Core_Rules` → `core-rules`): ids that used to pass with capitals or `_` now leave their game out."""
-    fixed = slug_of(value)
-    suggestion = f"; say {fixed!r}" if fixed and fixed != value else ""
-    return f"{what} {value!r} must be lower case letters and digits joined by single hyphens{suggestion}"
 
 
 def _strings(value: object) -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from rulebot import atomic
 from rulebot.corpus.files import GAME_FILE, is_entries_file, read_corpus_file
-from rulebot.corpus.format import DATE_RE, ID_RE, LANGUAGE_RE, format_entry, joined, slug_of, slugify, split_entries, unique_id
+from rulebot.corpus.format import DATE_RE, ID_RE, LANGUAGE_RE, format_entry, joined, not_an_id, slugify, split_entries, unique_id
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
 from rulebot.corpus.model import Corpus, Game
 from rulebot.errors import CurationError, PackageWriteError
@@ -234,9 +234,7 @@ def new_game(
     language = language.lower()  # ("FR" as readily as "fr", as game.toml reads it)
     for what, value in (("slug", slug), ("id prefix", prefix), ("source id", source)):
         if not ID_RE.match(value):
-            written = slug_of(value)
-            hint = f" (say {written!r})" if written else ""
-            raise CurationError(f"{what} {value!r} must be lower case letters, digits and single hyphens{hint}")
+            raise CurationError(not_an_id(what, value))
     if not name.strip() or not title.strip():
         raise CurationError("the game's name and its source's title must not be empty")
     if date is not None and not DATE_RE.match(date):
