@@ -108,6 +108,26 @@ class TestReimport:
         assert [a.text for a in entries(game)["skyrail-coupling"].aliases] == ["Hitching"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    @pytest.mark.parametrize(("change", "said"), [
+        (("## skyrail-derailment\n", "## skyrail-coupling\n"), "id 'skyrail-coupling' given twice (first at line"),
+        (("## skyrail-derailment\n", " ## skyrail-derailment\n"), "an entry's heading is read as text"),
+        (("## skyrail-setup\n", "### skyrail-setup\n"), "an entry's heading is read as text"),
+    ])
+    def test_an_entries_file_read_otherwise_than_written_is_not_updated(self, run_cli, game: Path, change, said: str):
+        """An id given twice (the drafts paired with one would take the other's links) or an entry's heading read as
+        text (the entry lost in the text above would be drafted again): import says where, and writes nothing."""
+        assert run_import(run_cli, game).exit_code == 0
+        path = game / "games/skyrail/rules.md"
+        text = path.read_text(encoding="utf-8").replace(*change)
+        path.write_text(text, encoding="utf-8")
+        line = text[: text.rindex(change[1])].count("\n") + 1  # (of an id given twice, the second)
+        before = path.read_bytes()
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 2, result.output
+        assert f"rules.md:{line}: {said}" in result.stderr and "nothing written" in result.stderr, result.stderr
+        assert path.read_bytes() == before
+
     def test_drafts_record_their_anchor(self, run_cli, game: Path):
         """Each draft written has an `anchor:` header: where in the document it came from."""
         run_import(run_cli, game)

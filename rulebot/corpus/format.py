@@ -110,6 +110,8 @@ class RawEntry:
     """What is wrong with its header lines or how it is written: (line, message)."""
     oversized: bool = False
     """Longer than MAX_ENTRY_CHARS: its header and text are left unread."""
+    misheaded: tuple[int, ...] = ()
+    """The lines of its text that are another entry's heading mistyped (a # too many or too few, indented)."""
 
 
 def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None = None) -> Iterator[RawEntry]:
@@ -127,9 +129,10 @@ def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None 
     # picked out first, so that the loops below see a few lines per entry
     # rather than every line of a file of thousands.
     # (lines of other headings come out of the same pass: an entry's heading mistyped is one of them)
-    picked = [i for i, line in enumerate(lines) if line.startswith("#") or line.lstrip().startswith(FENCES)]
-    marks = [i for i in picked if not lines[i].startswith("#") or lines[i].startswith("## ")]
-    other_headings = [i for i in picked if lines[i].startswith("#") and not lines[i].startswith("## ")]
+    # (a heading indented is picked too: Markdown reads it as a heading, rulebot as text, so it is one mistyped)
+    picked = [i for i, line in enumerate(lines) if line.startswith("#") or line.lstrip().startswith(_HASH_OR_FENCE)]
+    marks = [i for i in picked if lines[i].startswith("## ") or lines[i].lstrip().startswith(FENCES)]
+    other_headings = [i for i in picked if not lines[i].startswith("## ") and not lines[i].lstrip().startswith(FENCES)]
     starts, unclosed, fenced = _starts(lines, marks, set())
     left_open: list[int] = []
     passes = MAX_FENCE_WORK // max(len(marks), 1)  # how many more times recovery may go over the marks
@@ -147,7 +150,9 @@ def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None 
     # (or of the file's preamble): reported where it is, with the entry it falls in.
     misheaded: dict[int, list[tuple[int, str]]] = {}
     for index, heading in _misheaded(lines, other_headings, fenced):
-        message = f"{heading!r} is read as text of %s: an entry's heading is '## ' and its id"
+        message = f"{heading!r} is read as text of %s: an entry's heading is '## ' and its id" + (
+            ", at the start of its line" if lines[index][:1].isspace() else ""
+        )
         within = bisect.bisect_right(starts, index) - 1
         if within >= 0:
             misheaded.setdefault(starts[within], []).append((index + 1, message % lines[starts[within]][3:].strip()))
@@ -161,6 +166,7 @@ def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None 
         if controls:
             raw.problems += tuple(_control_problems(lines, start, end))
         raw.problems += tuple(misheaded.get(start, ()))
+        raw.misheaded = tuple(line for line, _message in misheaded.get(start, ()))
         size = sum(map(len, lines[start:end])) + end - start
         if size > MAX_ENTRY_CHARS:
             raw.problems += ((start + 1, f"entry of {size:,} characters: at most {MAX_ENTRY_CHARS:,} (split it)"),)
@@ -187,9 +193,10 @@ def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None 
         yield raw
 
 
-MISHEADED_RE = re.compile(r"((?:#|###+)[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+|##[a-z0-9]+(?:-[a-z0-9]+)+)[ \t]*")
-"""A heading of one #, three or more, or none of a space after "##", and an id: over an entry's header line
-(HEADER_START_RE), an entry's heading mistyped."""
+MISHEADED_RE = re.compile(r"[ \t]*(#+[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+)[ \t]*")
+"""A heading that is no entry's (one #, three or more, none of a space after "##", or indented) and an id: over an
+entry's header line (HEADER_START_RE), an entry's heading mistyped."""
+_HASH_OR_FENCE = ("#", *FENCES)
 HEADER_START_RE = re.compile(r"(?:title|kind|section)[ \t]*:")
 
 

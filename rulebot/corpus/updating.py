@@ -68,6 +68,7 @@ from rulebot.corpus.format import (
 )
 from rulebot.corpus.model import Corpus, Source
 from rulebot.errors import CurationError
+from rulebot.places import display_path
 from rulebot.text import fold, plural
 
 IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft", "drafted")
@@ -337,7 +338,9 @@ def write_drafts(
         nonlocal done
         done = DraftsWritten(path)
         text = existing or ""
-        raws = list(split_entries(path, text))
+        preamble: list[tuple[int, str]] = []
+        raws = list(split_entries(path, text, preamble))
+        _refuse_misread(path, raws, [line for line, _message in preamble])
         pairs, moved = _pair(drafted.entries, raws, anchors)
         taken = {raw.id for raw in raws}
         renamed = {draft.id: found[0].id for draft, found in pairs.items()}
@@ -419,6 +422,23 @@ def write_drafts(
 
     atomic.update_file(path, change)
     return done
+
+
+def _refuse_misread(path: Path, raws: list[RawEntry], misheaded: list[int]) -> None:
+    """CurationError when an entries file is not read as its curator wrote it: an id given twice would take the
+    drafts paired with the other's, and links to it; an entry's heading mistyped (`misheaded`: before the first
+    entry) leaves the entry in the text of the one above, and the update would add it again."""
+    first: dict[str, int] = {}
+    for raw in raws:
+        if raw.id in first:
+            _refuse(path, raw.line, f"id {raw.id!r} given twice (first at line {first[raw.id]})")
+        first.setdefault(raw.id, raw.line)
+    for line in sorted([*misheaded, *(line for raw in raws for line in raw.misheaded)])[:1]:
+        _refuse(path, line, "an entry's heading is read as text (a # too many or too few, or spaces before it)")
+
+
+def _refuse(path: Path, line: int, what: str) -> None:
+    raise CurationError(f"{display_path(path)}:{line}: {what}: nothing written; fix it (`rulebot check` lists what is wrong) and import again")
 
 
 def _removable_as_joined(
