@@ -618,3 +618,22 @@ class TestCuratorsWorkIsKept:
         assert result.exit_code == 2, result.output
         assert "holds no rule to draft" in result.stderr and "Traceback" not in result.output
         assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("broken", "said"), [
+    (lambda toml: toml.write_text(toml.read_text(encoding="utf-8").replace('title = "Skyrail rulebook"\n', 'title = "Skyrail rulebook"\n'
+                                                                          'trust = "oficial"\n'), encoding="utf-8"),
+     "game.toml:{line}: unknown trust 'oficial'"),
+    (lambda toml: toml.unlink(), "skyrail:0: no game.toml in this game folder"),
+])
+@pytest.mark.parametrize("command", [("import", "{doc}", "-g", "skyrail", "-s", "rules", "--append"), ("review", "skyrail"),
+                                     ("new", "-g", "skyrail", "-k", "faq"), ("changes", "skyrail")])
+def test_a_game_left_out_for_its_game_toml_is_told_why(run_cli, game: Path, broken, said: str, command: tuple[str, ...]):
+    """A curator command on a game whose game.toml does not read says so, at the file and line, not "no game"."""
+    toml = game / "games/skyrail/game.toml"
+    line = toml.read_text(encoding="utf-8")[: toml.read_text(encoding="utf-8").index("title =")].count("\n") + 2  # (after the title)
+    broken(toml)
+    result = run_cli("--corpus", str(game / "games"), *(part.format(doc=game / "rules.md") for part in command), input="")
+    assert result.exit_code == 2, result.output
+    assert "Error: the game 'skyrail' is left out of the corpus for a problem: " in result.stderr, result.stderr
+    assert said.format(line=line) in result.stderr and "no game 'skyrail'" not in result.stderr

@@ -55,6 +55,7 @@ def check(dirs: Iterable[Path], parsed: ParsedFiles | None = None) -> tuple[Corp
     """Load a corpus and return it with every problem found (empty when valid), however many; `parsed` as for load().
     What lists them for a reader lists at most MAX_PROBLEMS_PER_FILE of a file's (at_most_per_file)."""
     loader = _read(dirs, parsed)
+    loader.corpus.problems = loader.problems  # (a game left out for one is then told so: Corpus.game)
     return loader.corpus, loader.problems
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST
@@ -206,18 +207,26 @@ class Corpus:
     """The synonym groups every game of a folder has: the everyday ones (rulebot.language.everyday) and those of the
     corpus folders' vocabulary.toml."""
     problems: list[Problem] = field(default_factory=list)
-    """Loaded without what has problems (rulebot.corpus.load.load_usable): the problems; empty otherwise."""
+    """The problems found as it was loaded (rulebot.corpus.load: all of them by check, at most a few per file by
+    load_usable, which leaves out what has them); empty when made otherwise."""
     left_out: list[str] = field(default_factory=list)
     """What was left out for them, in words ("2 entries of catalyst/rulebook.md")."""
 
     def game(self, slug: str) -> Game:
-        """The game with this slug; UnknownGameError if there is none."""
+        """The game with this slug; UnknownGameError if there is none, saying why when its folder is left out of the
+        corpus for a problem (a game.toml that does not read) rather than not there."""
         from rulebot.errors import UnknownGameError
 
         try:
             return self.games[slug]
         except KeyError:
-            raise UnknownGameError.among(slug, {s: [g.name, *g.aliases] for s, g in self.games.items()}) from None
+            pass
+        # (a problem of the game folder itself or of its game.toml: those of its entries files leave the game in)
+        own = [p for p in self.problems if PurePath(p.path).parts[-2:] == (slug, "game.toml") or PurePath(p.path).name == slug]
+        if own:
+            more = f" (and {len(own) - 1} more: `rulebot check` lists them)" if len(own) > 1 else ""
+            raise UnknownGameError(f"the game {slug!r} is left out of the corpus for a problem: {own[0]}{more}")
+        raise UnknownGameError.among(slug, {s: [g.name, *g.aliases] for s, g in self.games.items()})
 
     def entry(self, entry_id: str) -> Entry:
         """The entry with this id; UnknownEntryError if there is none."""
