@@ -662,11 +662,12 @@ class TestSafety:
 
 class TestOutputFolder:
     def test_refuses_a_foreign_non_empty_folder(self, minimal: Corpus, tmp_path: Path):
-        """A non-empty folder without the marker is refused and left untouched."""
+        """A non-empty folder without the marker is refused and left untouched; the error names the option that
+        would replace it."""
         out = tmp_path / "mine"
         out.mkdir()
         (out / "notes.txt").write_text("keep me")
-        with pytest.raises(SiteError, match="not made by rulebot"):
+        with pytest.raises(SiteError, match="not made by rulebot.*build with --force to replace its content"):
             site.build(minimal, out)
         assert [p.name for p in out.iterdir()] == ["notes.txt"]
 
@@ -754,7 +755,11 @@ class TestOutputFolder:
         for target in (tmp_path / "corpus", game_dir):
             with pytest.raises(SiteError, match="holds the corpus"):
                 site.build(corpus, target, force=True)
+        # inside it, the site's folder would be read as a game's, and the corpus would no longer load
+        with pytest.raises(SiteError, match="inside the corpus folder"):
+            site.build(corpus, tmp_path / "corpus" / "site", force=True)
         assert sorted(p.name for p in game_dir.iterdir()) == ["game.toml", "r.md"]
+        assert sorted(p.name for p in (tmp_path / "corpus").iterdir()) == ["tiny"]
 
     def test_refuses_a_file(self, minimal: Corpus, tmp_path: Path):
         """An output path that is a file is refused."""

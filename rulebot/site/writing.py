@@ -25,9 +25,11 @@ def check_target(out_dir: Path, corpus: Corpus, force: bool) -> Path:
         raise SiteError(f"refusing to build the site into {target}: it holds the current directory")
     for game in corpus.games.values():
         if game.path:
-            corpus_dir = Path(game.path).resolve().parent
-            if target == corpus_dir or target in corpus_dir.parents:
+            game_dir = Path(game.path).resolve().parent
+            if target == game_dir or target in game_dir.parents:
                 raise SiteError(f"refusing to build the site into {target}: it holds the corpus")
+            if game_dir.parent in target.parents:  # (every folder of a corpus folder is read as a game's)
+                raise SiteError(f"refusing to build the site into {target}: it is inside the corpus folder {game_dir.parent}")
     if target.exists() and not target.is_dir():
         raise SiteError(f"cannot build the site into {target}: not a folder")
     if target.is_dir() and not (target / MARKER).is_file() and not force:
@@ -38,7 +40,7 @@ def check_target(out_dir: Path, corpus: Corpus, force: bool) -> Path:
         if not empty:
             raise SiteError(
                 f"{target} is not empty and was not made by rulebot (no {MARKER}); "
-                "empty it, pick another folder, or force the build to replace its content"
+                "empty it, pick another folder, or build with --force to replace its content"
             )
     return target
 
