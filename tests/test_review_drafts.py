@@ -105,6 +105,25 @@ class TestWalk:
         assert coupling.text == "Two carriages of one colour can be joined by a conductor at a depot." and not coupling.draft
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    def test_an_editor_closed_without_a_change_changes_nothing(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Saving nothing is neither "saved" nor "edited": the draft is offered again, its file as it was."""
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "keep", "pass"))
+        result = review(run_cli, game, "e\nq\n")
+        assert result.exit_code == 0, result.output
+        assert "skyrail-setup not changed: left as it was" in result.stderr and "saved" not in result.stderr
+        assert "nothing changed" in result.stderr and result.stdout.count("skyrail-setup (3 left)") == 2
+        assert path.read_bytes() == before and not list((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.md"))
+
+    def test_an_editor_that_does_not_start_is_an_error_that_says_so(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """No such editor: exit 2, told to set $EDITOR; no edit is claimed kept, and none is left behind."""
+        monkeypatch.setenv("EDITOR", "no-such-editor-anywhere")
+        result = review(run_cli, game, "e\n")
+        assert result.exit_code == 2, result.output
+        assert "set $EDITOR (or $VISUAL) to your editor's command" in result.stderr and "kept in" not in result.stderr
+        assert not list((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.md"))
+
     def test_an_edit_that_does_not_pass_is_kept_and_opened_again(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """A bad kind: the problem said, the file untouched, the edit kept with the problem at its top; the next
         walk opens it again, and once fixed it is saved."""

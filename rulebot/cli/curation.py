@@ -354,15 +354,23 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
 
 
 def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
-    """Edit (or split) a draft until its edit passes: "saved", "discarded", or "quit" (the edit kept for later)."""
+    """Edit (or split) a draft until its edit passes: "saved", "unchanged" (closed as it was), "discarded", or "quit"
+    (the edit kept for later)."""
     from rulebot.corpus.walk import ChangedMeanwhileError
 
     path = walk.edit_file(draft, split=split)
     while True:
         try:
             click.edit(filename=str(path))
-        except click.ClickException as exc:
-            raise click.ClickException(f"{exc.format_message()}; your edit is kept in {path}") from None
+        except click.ClickException as exc:  # (the editor could not be started, or failed)
+            if walk.edit_unchanged(draft):
+                walk.discard_edit(draft)
+                raise CurationError(f"{exc.format_message()}: set $EDITOR (or $VISUAL) to your editor's command") from None
+            raise CurationError(f"{exc.format_message()}; your edit is kept in {path}") from None
+        if walk.edit_unchanged(draft):
+            walk.discard_edit(draft)
+            notify(f"{draft.id} not changed: left as it was")
+            return "unchanged"
         try:
             problems = walk.save_edit(draft)
         except ChangedMeanwhileError as exc:

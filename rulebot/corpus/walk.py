@@ -238,6 +238,15 @@ class DraftWalk:
             self._count("split" if split else "edited")
         return problems
 
+    def edit_unchanged(self, draft: Draft) -> bool:
+        """Whether the edit file of the draft holds its block as it is in its file, its notes aside: the editor
+        closed without a change, or never opened."""
+        path = self._edit_path(draft)
+        if not path.is_file():
+            return False
+        body = "\n".join(line for line in _read(path).split("\n") if not line.startswith(NOTE_START))
+        return body.strip("\n") == self._block(draft).replace("\r\n", "\n").strip("\n")
+
     def discard_edit(self, draft: Draft) -> None:
         """Drop an edit in progress."""
         self._edit_path(draft).unlink(missing_ok=True)
