@@ -906,6 +906,10 @@ class TestVocabularyWritten:
         before = (games / "skyrail" / "game.toml").read_text(encoding="utf-8")
         again = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--out", str(tmp_path / "d.md"))
         assert again.exit_code == 0 and (games / "skyrail" / "game.toml").read_text(encoding="utf-8") == before
+        # appended again: what game.toml has already is no proposal left unwritten
+        appended = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
+        assert appended.exit_code == 0 and "not written" not in appended.stderr and "Proposed vocabulary" not in appended.stderr, appended.stderr
+        assert (games / "skyrail" / "game.toml").read_text(encoding="utf-8") == before
 
 
     def test_notes_list_what_game_toml_had_no_room_for(self, run_cli, tmp_path: Path):

@@ -66,7 +66,8 @@ from rulebot.corpus.format import (
     split_entries,
     split_list,
 )
-from rulebot.corpus.model import Corpus, Source
+from rulebot.corpus.glossary import Vocabulary
+from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
 from rulebot.places import display_path
 from rulebot.text import fold, plural
@@ -157,6 +158,8 @@ class Update:
 
     drafted: Imported
     written: DraftsWritten
+    proposed: Vocabulary = field(default_factory=Vocabulary)
+    """The vocabulary the document proposes that the game's own did not have."""
     vocabulary: list[str] = field(default_factory=list)
     """The game.toml keys the proposed vocabulary was written to."""
     game_file: str = ""
@@ -178,7 +181,7 @@ class Update:
             lines.append(f"  removed, their rule now one draft with its family, which holds their text: {named}{more}")
         if self.vocabulary:
             lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
-        vocabulary = self.drafted.vocabulary
+        vocabulary = self.proposed
         for key, count, what in (("synonyms", len(vocabulary.synonyms), "synonym group"), ("terms", len(vocabulary.terms), "term")):
             if count and key not in self.vocabulary:
                 lines.append(
@@ -235,7 +238,7 @@ def import_update(
         _refuse_another_document(path, document, the_source, drafted)
     # (what other files name is read only when a draft could be removed: an import from before rules were joined)
     protected = (lambda: _named_elsewhere(corpus, path) | edits_in_progress(game, path)) if clean else None
-    vocabulary = drafted.vocabulary
+    vocabulary = _not_in(drafted.vocabulary, the_game)  # (an import again proposes only what the game lacks)
     # The notes of a first import say where the vocabulary goes: computed before, written after the drafts,
     # so a refused or failed write of the drafts leaves game.toml as it was.
     room = scaffold.vocabulary_room(the_game, vocabulary.synonyms, vocabulary.terms)
@@ -243,7 +246,18 @@ def import_update(
     keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
     # `check --sources DIR` then finds the curator's copy of the document by its name.
     scaffold.name_document(the_game, source_id, document.name)
-    return Update(drafted, written, keys, the_game.path)
+    return Update(drafted, written, vocabulary, keys, the_game.path)
+
+
+def _not_in(vocabulary: Vocabulary, game: Game) -> Vocabulary:
+    """The proposed vocabulary that the game's own does not have yet: the terms it lacks, the synonym groups of which
+    it has no group holding every word."""
+    terms = {fold(term) for term in game.terms}
+    groups = [{fold(word) for word in group} for group in game.synonyms]
+    return Vocabulary(
+        synonyms=[g for g in vocabulary.synonyms if not any({fold(word) for word in g} <= known for known in groups)],
+        terms=[term for term in vocabulary.terms if fold(term) not in terms],
+    )
 
 
 ID_WORD_RE = re.compile(r"[\w-]+")
