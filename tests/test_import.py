@@ -672,6 +672,11 @@ class TestCommand:
         assert re.search(r"## lh-ferry-gull-2\ntitle: Ferry Gull\nkind: errata\nsection: Errata > Ferry Gull\nanchor: Errata > Ferry Gull\n"
                          r"draft: true\ndrafted: [0-9a-f]{12}\n", result.stdout), result.stdout
         assert "Drafted 8 entries from faq.md: 3 references resolved, 2 unresolved, 2 aliases" in result.stderr
+        # each unresolved reference named, at its line of the document (the count alone says not where to look)
+        named = re.findall(r"^  unresolved, line (\d+) of the document: (.+)$", result.stderr, re.MULTILINE)
+        assert len(named) == 2, result.stderr
+        lines = document.read_text(encoding="utf-8").split("\n")
+        assert all(text.split(" (the existing")[0].strip(".") in lines[int(line) - 1] for line, text in named), named
 
     def test_out_refuses_to_overwrite(self, run_cli, document: Path, tmp_path: Path):
         """--out writes a new file, refuses an existing one, and replaces it with --force."""
@@ -997,3 +1002,13 @@ class TestImportedSite:
         pages = list((tmp_path / "site" / "skyrail").glob("*.html"))
         assert len(pages) > 2
         assert max(p.stat().st_size for p in pages) <= site_pages.PAGE_BYTES
+
+
+def test_the_unresolved_named_are_the_first_few():
+    """A document of many references to nothing names the first UNRESOLVED_NAMED, in document order, and counts the rest."""
+    from rulebot.corpus.drafted import UNRESOLVED_NAMED
+
+    drafted = Imported(document="d.md", game="g", source="s", unresolved=[(line, f"See Topic {line}") for line in range(20, 8, -1)])
+    lines = drafted.unresolved_lines()
+    assert lines[:2] == ["  unresolved, line 9 of the document: See Topic 9", "  unresolved, line 10 of the document: See Topic 10"]
+    assert len(lines) == UNRESOLVED_NAMED + 1 and lines[-1].startswith(f"  and {12 - UNRESOLVED_NAMED} more")

@@ -185,7 +185,7 @@ def import_(settings: Settings, document: Path, game: str, source_id: str | None
     else:
         scaffold.write_new(out, drafted.to_markdown(), force=force)
         summary += f"; written to {out}"
-    click.echo(summary, err=True)
+    click.echo("\n".join([summary, *drafted.unresolved_lines()]), err=True)
 
 
 @click.command()

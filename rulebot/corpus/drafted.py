@@ -170,3 +170,16 @@ class Imported:
             f"{plural(len(self.vocabulary.synonyms), 'synonym group')} and {plural(len(self.vocabulary.terms), 'term')} proposed "
             f"({self.seconds:.2f} s)"
         )
+
+    def unresolved_lines(self) -> list[str]:
+        """The first references that name nothing drafted (UNRESOLVED_NAMED), a line each, for the curator told the
+        summary: its count alone says nothing of where to look."""
+        unresolved = sorted(self.unresolved + self.redirects_unresolved)
+        lines = [f"  unresolved, line {line} of the document: {one_line(text)}" for line, text in unresolved[:UNRESOLVED_NAMED]]
+        if len(unresolved) > UNRESOLVED_NAMED:
+            lines.append(f"  and {len(unresolved) - UNRESOLVED_NAMED} more (the notes of a new entries file list every one)")
+        return lines
+
+
+UNRESOLVED_NAMED = 5
+"""The references that name nothing drafted that an import's summary names (its notes name every one)."""

@@ -167,7 +167,7 @@ class Update:
 
     def report(self) -> str:
         """The lines told to the curator: the counts, each entry gone from the document, the vocabulary written."""
-        lines = [self.drafted.summary(), self.written.summary()]
+        lines = [self.drafted.summary(), *self.drafted.unresolved_lines(), self.written.summary()]
         for gone in self.written.gone:
             moved = f"; its aliases {', '.join(gone.gave_up)} are now the document's new draft's" if gone.gave_up else ""
             lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
