@@ -110,6 +110,8 @@ BROKEN_CASES = [
     ("unknown language key", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nasked-french: qui commence")}, "rules.md:5: unknown key 'asked-french'"),
     ("see_also with commas", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nsee_also: toy-two, toy-three") + "\n" + ENTRY.replace("toy-one", "toy-two") + "\n" + ENTRY.replace("toy-one", "toy-three")},
      "rules.md:5: see_also: unknown entry id 'toy-two, toy-three' (separate ids with ';', not ',')"),
+    ("see_also with commas, one unknown", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nsee_also: toy-nope, toy-two") + "\n" + ENTRY.replace("toy-one", "toy-two")},
+     "rules.md:5: see_also: unknown entry id 'toy-nope, toy-two' (separate ids with ';', not ',')"),
     ("self reference", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nsee_also: toy-one")}, "rules.md:5: see_also names the entry itself"),
     ("modifies cycle", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nmodifies: toy-two") + "\n" + ENTRY.replace("toy-one", "toy-two").replace("section: Part 1", "section: Part 1\nmodifies: toy-one")}, "modifies forms a cycle"),
     ("bad vocabulary", {"toy/game.toml": GAME_TOML + '\n[vocabulary]\nsynonyms = ["money"]\n', "toy/rules.md": ENTRY}, "game.toml:14: synonyms must be a list of lists"),
@@ -158,6 +160,15 @@ def test_symlink_loop_is_reported(tmp_path: Path):
     (root / "loop").symlink_to(root / "loop")
     _, problems = corpus.check([root])
     assert any("loop" in p.path for p in problems)
+
+
+@pytest.mark.parametrize("make", [lambda toml: toml.mkdir(), lambda toml: toml.symlink_to(toml.parent / "nowhere.toml")])
+def test_a_game_toml_that_is_no_file_is_said_so(tmp_path: Path, make):
+    """A game.toml that is a folder or a link to nothing is there and no file: said so at it, not "no game.toml"."""
+    root = write_corpus(tmp_path / "c", {"toy/rules.md": ENTRY})
+    make(root / "toy" / "game.toml")
+    _, problems = corpus.check([root])
+    assert [(Path(p.path).name, p.line, p.message) for p in problems] == [("game.toml", 0, "not a regular file")]
 
 
 def test_code_fence_does_not_start_an_entry(tmp_path: Path):

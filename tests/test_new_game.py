@@ -87,6 +87,8 @@ class TestNewGame:
         (("日本", "-n", "S", "-t", "R"), "Error: slug '日本' must be lower case letters and digits joined by single hyphens\n"),  # (nothing to say instead)
         (("skyrail", "-n", "S", "-t", "R", "-s", "Rule Book"), "Error: source id 'Rule Book' must be lower case letters"),
         (("skyrail", "-n", "S", "--language", "english"), "Error: the language must be a two-letter code (en, fr, de...), not 'english'"),
+        (("skyrail", "-n", "S", "-t", "multi\nline"), "Error: the source's title must be one line of text, without tabs or control characters: 'multi\\nline'"),
+        (("skyrail", "-n", "Sky\x1b[31mRail", "-t", "R"), "Error: the game's name must be one line of text"),
     ])
     def test_bad_names_are_refused(self, run_cli, args: tuple[str, ...], message: str):
         """A slug, prefix or source id that is no id is refused, and nothing is written."""

@@ -57,9 +57,8 @@ def references(checked: Checked) -> None:
                 if target == entry.id:
                     checked.at(entry, key, f"{key} names the entry itself")
                 elif target not in entries and target not in checked.rejected:
-                    parts = [part.strip() for part in target.split(",")]
-                    listed = len(parts) > 1 and all(part in entries or part in checked.rejected for part in parts)
-                    hint = f" (separate ids with '{LIST_SEPARATOR}', not ',')" if listed else ""
+                    # (no id holds a comma: one there is a list written with the wrong separator, whatever it names)
+                    hint = f" (separate ids with '{LIST_SEPARATOR}', not ',')" if "," in target else ""
                     checked.at(entry, key, f"{key}: unknown entry id {target!r}{hint}")
 
 

@@ -386,7 +386,10 @@ class _Loader:
             self.leave_out(display_path(badly_named))
         files = [p for p in files if not is_undecodable(p.name)]
         if not game_file.is_file():
-            self.problem(game_dir, 0, f"no {GAME_FILE} in this game folder")
+            if game_file.exists() or game_file.is_symlink():  # (a folder, a link to nothing: there, and no file)
+                self.problem(game_file, 0, "not a regular file")
+            else:
+                self.problem(game_dir, 0, f"no {GAME_FILE} in this game folder")
             self.leave_out(f"the game folder {game_dir.name}/")
             return
         parsed = self.read_toml(game_file)

@@ -21,6 +21,7 @@ from rulebot.corpus.kinds import HOUSE_KIND, HOUSE_TRUST, KINDS
 from rulebot.corpus.model import Corpus, Game
 from rulebot.errors import CurationError, PackageWriteError
 from rulebot.places import outside_package, shipped_corpus_dir
+from rulebot.text import CONTROL_CHARACTER
 
 HOUSE_SOURCE = "house"
 """The source id of a house-rules folder `rulebot new` creates (made unique in the game)."""
@@ -237,6 +238,9 @@ def new_game(
             raise CurationError(not_an_id(what, value))
     if not name.strip() or not title.strip():
         raise CurationError("the game's name and its source's title must not be empty")
+    for what, value in (("the game's name", name), ("the source's title", title), ("the edition", edition)):
+        if "\n" in value or "\r" in value or "\t" in value or CONTROL_CHARACTER.search(value):
+            raise CurationError(f"{what} must be one line of text, without tabs or control characters: {value!r}")
     if date is not None and not DATE_RE.match(date):
         raise CurationError(f"the date must be YYYY-MM-DD, not {date!r}")
     if not LANGUAGE_RE.fullmatch(language):
