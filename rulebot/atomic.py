@@ -160,9 +160,13 @@ def update_file(path: Path, change: Callable[[str | None], str | None]) -> str |
     with locked(path):
         try:
             data = read_regular(path)
-            existing = None if data is None else data.decode("utf-8")  # its line ends as they are: only the change changes
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             raise WriteError(f"cannot read {path}: {_reason(exc)}; nothing was changed") from None
+        try:
+            existing = None if data is None else data.decode("utf-8")  # its line ends as they are: only the change changes
+        except UnicodeDecodeError as exc:  # (at its line, as `rulebot check` says it)
+            line = exc.object[: exc.start].count(b"\n") + 1
+            raise WriteError(f"{path}:{line}: not valid UTF-8 (byte {exc.object[exc.start]:#04x}); nothing was changed") from None
         new = change(existing)
         if new is not None:
             replace_file(path, new)

@@ -161,6 +161,14 @@ class TestAppends:
             atomic.update_file(fifo, lambda existing: "x")
 
 
+    def test_a_file_not_in_utf8_is_refused_at_its_line(self, tmp_path: Path):
+        """Bytes that are no UTF-8: refused at their line, as `rulebot check` says it, and the file left as it was."""
+        path = tmp_path / "rules.md"
+        path.write_bytes(b"# Rules\n\n## x-one\ntitle: \xff\xfe\n")
+        with pytest.raises(WriteError, match=f"{path}:4: not valid UTF-8 \\(byte 0xff\\); nothing was changed"):
+            atomic.update_file(path, lambda existing: "x")
+        assert path.read_bytes() == b"# Rules\n\n## x-one\ntitle: \xff\xfe\n"
+
 class TestConfigKeepsItsLines:
     def test_comments_and_layout_are_kept(self, run_cli, config_dir: Path):
         """config set and unset change their own lines, and keep the user's comments, order and layout."""
