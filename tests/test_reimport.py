@@ -517,6 +517,22 @@ class TestReimport:
         forced = run_cli(*args, "--force")
         assert forced.exit_code == 0 and "5 added" in forced.stderr, forced.output
 
+    def test_the_same_document_after_its_source_was_renamed_is_refused(self, run_cli, game: Path):
+        """The source's id renamed in game.toml, its entries file not: the drafts (and the curator's work) are in a file
+        of no source, and an import under the new id would draft it all again beside it. Refused, the way said."""
+        run_import(run_cli, game)
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace('id = "rules"', 'id = "rulebook"'), encoding="utf-8")
+        args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rulebook", "--append")
+        refused = run_cli(*args)
+        assert refused.exit_code == 2, refused.output
+        assert "5 of the 5 drafts are already in" in refused.stderr and "rules.md, of no source game.toml declares" in refused.stderr
+        assert "was the source 'rules' renamed 'rulebook'? Then rename the file rulebook.md" in refused.stderr
+        assert not (game / "games/skyrail/rulebook.md").exists()
+        (game / "games/skyrail/rules.md").rename(game / "games/skyrail/rulebook.md")
+        again = run_cli(*args)
+        assert again.exit_code == 0 and "0 added, 5 unchanged" in again.stderr, again.output
+
     def test_a_crlf_file_keeps_its_line_ending(self, run_cli, game: Path):
         """An entries file written with CRLF: the drafts an import adds to it are joined with CRLF too, no bare LF."""
         (game / "rules.md").write_text(RULES.split("## Derailment")[0], encoding="utf-8")

@@ -51,7 +51,7 @@ from pathlib import Path
 from rulebot import atomic
 from rulebot.corpus import importing, scaffold
 from rulebot.corpus.drafted import DraftEntry, Imported, anchor, anchors_of, compared_text, drafted_fingerprint
-from rulebot.corpus.files import corpus_files, edits_in_progress, read_corpus_file
+from rulebot.corpus.files import corpus_files, edits_in_progress, is_entries_file, read_corpus_file, translation_name
 from rulebot.corpus.format import (
     LIST_SEPARATOR,
     RawEntry,
@@ -282,25 +282,45 @@ def _named_elsewhere(corpus: Corpus, path: Path) -> set[str]:
 
 
 def _refuse_another_sources(corpus: Corpus, game: str, source_id: str, path: Path, drafted: Imported) -> None:
-    """CurationError when most of the drafts' anchors are in another source's entries file of the game."""
+    """CurationError when most of the drafts' anchors are in another entries file of the game: another source's, or
+    one of a source game.toml no longer declares (its id renamed, say: the drafts and the curator's work are there)."""
     mine = {fold(name) for name in anchors_of(drafted.entries).values()}
     if not mine:
         return
-    for source in corpus.game(game).sources:
+    the_game = corpus.game(game)
+    declared = {source.id: scaffold.entries_file(corpus, game, source.id).resolve() for source in the_game.sources}
+    folder = Path(the_game.path).parent
+    try:
+        undeclared = sorted(p for p in folder.iterdir() if is_entries_file(p) and translation_name(p) is None
+                            and p.resolve() not in declared.values() and p.resolve() != path.resolve())
+    except OSError:
+        undeclared = []  # (`rulebot check` tells what is wrong with the folder)
+    for file in undeclared:
+        shared = len(mine & _anchors_in(file))
+        if shared > SAME_DOCUMENT_SHARE * len(mine):
+            raise CurationError(
+                f"{shared} of the {len(mine)} drafts are already in {file}, of no source game.toml declares: was the source"
+                f" {file.stem!r} renamed {source_id!r}? Then rename the file {path.name}; or add --force to import it anyway"
+            )
+    for source in the_game.sources:
         other = scaffold.entries_file(corpus, game, source.id)
         if source.id == source_id or other.resolve() == path.resolve() or not other.is_file():
             continue
-        try:
-            text = other.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue  # `rulebot check` tells what is wrong with it
-        theirs = {fold(name) for raw in split_entries(other, text) for name in split_list(header(raw, "anchor"))}
-        shared = len(mine & theirs)
+        shared = len(mine & _anchors_in(other))
         if shared > SAME_DOCUMENT_SHARE * len(mine):
             raise CurationError(
                 f"{shared} of the {len(mine)} drafts are already in {other}, of source {source.id!r}: is the document"
                 f" that source's? Import it with --source {source.id}, or add --force to import it as {source_id!r} too"
             )
+
+
+def _anchors_in(path: Path) -> set[str]:
+    """The anchors (folded) of the entries of an entries file; none when it does not read (`rulebot check` tells)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {fold(name) for raw in split_entries(path, text) for name in split_list(header(raw, "anchor"))}
 
 
 def _refuse_another_document(path: Path, document: Path, source: Source | None, drafted: Imported) -> None:
