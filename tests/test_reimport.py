@@ -202,6 +202,21 @@ class TestReimport:
         assert "Traceback" not in result.output
         assert (game / "games/skyrail/rules.md").read_bytes() == before
 
+    def test_an_edition_of_an_undated_source_says_to_date_the_earlier_one(self, run_cli, game: Path):
+        """A source with no date: the hint says to list the edition imported before, and followed, `changes` lists what
+        the new edition changed, not every entry."""
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(skyrail_toml(), encoding="utf-8")
+        run_import(run_cli, game)
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        refused = run_import(run_cli, game, "--edition", "2025-03-01")
+        assert refused.exit_code == 2
+        assert "which has no date: in game.toml, set its date = 2025-03-01 and list the edition imported before as" in refused.stderr
+        toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        assert run_import(run_cli, game, "--edition", "2025-03-01").exit_code == 0
+        listed = run_cli("--no-shipped", "--corpus", str(game / "games"), "changes", "skyrail", "--since", "2025-03-01")
+        assert [line.split()[1] for line in listed.stdout.splitlines()[1:]] == ["skyrail-setup", "skyrail-coupling", "skyrail-tunnels"]
+
     def test_edition_goes_with_append(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
                          "--edition", "2024-01-01")

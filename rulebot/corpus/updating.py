@@ -145,7 +145,13 @@ def check_edition(source: Source, date: str) -> str:
     saying how to declare it: `rulebot check` takes a `revised` date only from the editions declared."""
     if date in source.edition_dates():
         return date
-    declared = ", ".join(source.edition_dates()) or "none"
+    if not source.edition_dates():
+        # (an earlier edition left undated, `rulebot changes` would date every entry from this one: all new)
+        raise CurationError(
+            f"edition {date} is not declared for source {source.id!r}, which has no date: in game.toml, set its date = {date}"
+            " and list the edition imported before as `editions = [{ date = YYYY-MM-DD }]` (its date), then import again"
+        )
+    declared = ", ".join(source.edition_dates())
     raise CurationError(
         f"edition {date} is not declared for source {source.id!r} (its editions: {declared}): in game.toml, set its date"
         f" = {date} and list the earlier ones in its editions, then import again"
