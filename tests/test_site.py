@@ -667,7 +667,7 @@ class TestOutputFolder:
         out = tmp_path / "mine"
         out.mkdir()
         (out / "notes.txt").write_text("keep me")
-        with pytest.raises(SiteError, match="not made by rulebot.*build with --force to replace its content"):
+        with pytest.raises(SiteError, match=r"not made by rulebot.*build with --force to replace its content"):
             site.build(minimal, out)
         assert [p.name for p in out.iterdir()] == ["notes.txt"]
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -68,6 +68,7 @@ from rulebot.corpus.format import (
 )
 from rulebot.corpus.glossary import Vocabulary
 from rulebot.corpus.model import Corpus, Game, Source
+from rulebot.corpus.pairing import pair
 from rulebot.errors import CurationError
 from rulebot.places import display_path
 from rulebot.text import fold, plural
@@ -343,7 +344,7 @@ def _refuse_another_document(path: Path, document: Path, source: Source | None, 
     if len(theirs) < least:
         return
     mine = drafted.entries
-    pairs, _ = _pair(mine, raws, anchors_of(mine))
+    pairs, _ = pair(mine, raws, anchors_of(mine))
     shared = len(pairs)
     if shared > share * min(len(mine), len(theirs)):
         return
@@ -381,7 +382,7 @@ def write_drafts(
         preamble: list[tuple[int, str]] = []
         raws = list(split_entries(path, text, preamble))
         _refuse_misread(path, raws, [line for line, _message in preamble])
-        pairs, moved = _pair(drafted.entries, raws, anchors)
+        pairs, moved = pair(drafted.entries, raws, anchors)
         taken = {raw.id for raw in raws}
         renamed = {draft.id: found[0].id for draft, found in pairs.items()}
         used = taken | {d.id for d in drafted.entries if d not in pairs}
@@ -546,65 +547,6 @@ def _give_up_aliases(
         kept = [a for a in split_list(value) if a not in given]
         replaced[line - 1] = (line, f"aliases: {(LIST_SEPARATOR + ' ').join(kept)}{ending}" if kept else "")
     return given
-
-
-def _pair(
-    drafts: list[DraftEntry], raws: list[RawEntry], anchors: dict[DraftEntry, str]
-) -> tuple[dict[DraftEntry, list[RawEntry]], set[DraftEntry]]:
-    """Each draft's entries in the file, where it has some: by anchor (every entry naming it: the parts of a
-    draft split by `rulebot review`), then one by section and title, then one by a title unique on both sides
-    among those left, then one draft entry of the same text (a heading renamed); and the drafts paired so last,
-    moved rather than changed."""
-    pairs: dict[DraftEntry, list[RawEntry]] = {}
-    by_anchor: dict[str, list[RawEntry]] = {}
-    for raw in raws:
-        for name in split_list(header(raw, "anchor")):
-            by_anchor.setdefault(fold(name), []).append(raw)
-    for draft in drafts:
-        found = by_anchor.get(fold(anchors[draft]))
-        if found:
-            pairs[draft] = found
-    claimed = {id(raw) for found in pairs.values() for raw in found}
-    free = [raw for raw in raws if id(raw) not in claimed]
-
-    def match(key_of_draft: Callable[[DraftEntry], Hashable], key_of_raw: Callable[[RawEntry], Hashable]) -> set[DraftEntry]:
-        waiting: dict[Hashable, list[RawEntry]] = {}
-        for raw in free:
-            key = key_of_raw(raw)
-            if key:
-                waiting.setdefault(key, []).append(raw)
-        paired = set()
-        for draft in drafts:
-            if draft in pairs:
-                continue
-            found = waiting.get(key_of_draft(draft))
-            if found:
-                raw = found.pop(0)
-                pairs[draft] = [raw]
-                paired.add(draft)
-                free.remove(raw)
-        return paired
-
-    # Entries written before drafts had anchors.
-    match(lambda d: (one_line(d.section), one_line(d.title)), lambda r: (header(r, "section"), header(r, "title")) if not header(r, "anchor") else None)
-    # An entry whose anchor a curator deleted, restating it: the id its draft was given.
-    match(lambda d: d.id, lambda r: r.id if not header(r, "anchor") else None)
-    # What is left: a title that one draft and one entry alone have (a question renumbered, a heading moved).
-    left = [d for d in drafts if d not in pairs]
-    titles = _unique(fold(one_line(d.title)) for d in left)
-    raw_titles = _unique(fold(header(r, "title")) for r in free)
-    match(lambda d: fold(one_line(d.title)) if fold(one_line(d.title)) in titles else None,
-          lambda r: fold(header(r, "title")) if fold(header(r, "title")) in raw_titles else None)
-    # Then a draft entry gone from its place with the very text of a draft left: its heading renamed.
-    moved = match(lambda d: compared_text(d.text), lambda r: compared_text("\n".join(r.body)) if is_draft(r) else None)
-    return pairs, moved
-
-
-def _unique(values: Iterable[str]) -> set[str]:
-    seen: dict[str, int] = {}
-    for value in values:
-        seen[value] = seen.get(value, 0) + 1
-    return {v for v, n in seen.items() if n == 1 and v}
 
 
 def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawEntry | None, revised: str | None) -> str:
