@@ -277,3 +277,20 @@ def test_undecodable_argument_in_a_real_process(tmp_path_factory, argument: byte
         assert json.loads(stdout)["results"]
     if expected == 2:
         assert "Error: the question has no words to search for" in stderr
+
+
+@pytest.mark.parametrize("command", [("show", b"dune\xff"), ("show", b"\xed\xa0\x80")], ids=["show", "show-encoded-surrogate"])
+def test_undecodable_id_in_a_real_process(tmp_path_factory, command: tuple[str, bytes]):
+    """Bytes that are not UTF-8 given as an entry id are no entry's: exit 2 and "no entry", no crash."""
+    done = _process(*command, cache=tmp_path_factory.getbasetemp() / "cache", strict=True)
+    stderr = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 2 and "Error: no entry '" in stderr and "unexpected" not in stderr, stderr
+
+
+def test_undecodable_id_in_the_library():
+    """The same id through the Python API: UnknownEntryError, as for any id of no entry."""
+    from rulebot import Library
+    from rulebot.errors import UnknownEntryError
+
+    with pytest.raises(UnknownEntryError, match="no entry 'dune\ufffd'"):
+        Library().ruling("dune\udcff")

@@ -152,6 +152,7 @@ class Searcher:
 
     def get(self, entry_id: str) -> StoredEntry:
         """The payload of one entry, its id in any case; UnknownEntryError (with close ids) if none."""
+        entry_id = valid_text(entry_id)  # (bytes of no UTF-8 given as an id are no id, nor an error of rulebot's)
         found = self.scorer.docs("id", entry_id.lower())
         if not found:
             close = self._close_ids(entry_id.lower())
