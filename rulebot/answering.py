@@ -58,10 +58,24 @@ def warner(notify: Notify) -> Callable[[str], None]:
 
 
 def expansions_in_play(searcher: Searcher, with_: Collection[str], game: str | None) -> dict[str, set[str]]:
-    """The expansions in play per game: the configured ones, then those given (`--with`) for the game."""
+    """The expansions in play per game: the configured ones, then those given (`--with`) for the game. ConfigError
+    for a configured name that is no expansion of its game (a file edited by hand): else the game would be asked
+    of every expansion, or none, with nothing said."""
     from rulebot import config
 
-    in_play = {g: set(e) for g, e in config.expansions_in_play().items() if g in searcher.games}
+    in_play: dict[str, set[str]] = {}
+    for slug, names in config.expansions_in_play().items():
+        if slug not in searcher.games:
+            continue  # (a game of another corpus folder, not loaded now)
+        expansions = [e["slug"] for e in searcher.games[slug]["expansions"]]
+        unknown = [name for name in names if name not in expansions and name != "base"]  # ("base": none of them)
+        if unknown:
+            raise config.ConfigError(
+                f"{config.config_path()}: {slug}.with names no expansion of {searcher.games[slug]['name']}: {', '.join(map(repr, unknown))}"
+                f" (its expansions: {', '.join(expansions) or 'none'}); fix it with `rulebot config set {slug}.with ...` or"
+                f" `rulebot config unset {slug}.with`"
+            )
+        in_play[slug] = {name for name in names if name != "base"}
     in_play.update(searcher.resolve_expansions(with_, game))
     return in_play
 

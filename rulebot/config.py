@@ -118,12 +118,13 @@ def split_key(key: str) -> tuple[str, str]:
     return game, setting
 
 
-def set_value(key: str, values: list[str]) -> Path:
-    """Set GAME.SETTING to a list of values (empty: remove it); returns the file written."""
+def set_value(key: str, values: list[str] | None) -> Path:
+    """Set GAME.SETTING to a list of values (None: remove it; an empty list of `with`: no expansion, the base game
+    alone); returns the file written."""
     game, setting = split_key(key)
 
     def change(document: Any) -> None:
-        if values:
+        if values is not None:
             if game not in document:
                 import tomlkit
 

@@ -360,6 +360,36 @@ class TestExpansions:
         run_cli("config", "unset", "lantern-harbor.with")
         assert run_cli("config", "get", "lantern-harbor.with").output == ""
 
+    def test_config_base_is_the_base_game_alone(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """`config set GAME.with base` keeps the base game alone in play (as --with base), and says so when read;
+        base and an expansion together are refused, as on the command line."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        assert run_cli(*TOY, "config", "set", "lantern-harbor.with", "base").exit_code == 0
+        assert run_cli("config", "get", "lantern-harbor.with").stdout == "base\n"
+        data = json.loads(run_cli(*TOY, "ask", "--json", "winning glory").stdout)
+        assert data["results"] and all(r["expansion"] is None for r in data["results"])
+        both = run_cli(*TOY, "config", "set", "lantern-harbor.with", "base", "deep-tides")
+        assert both.exit_code == 2 and "say two things: give one" in both.stderr
+        asked = run_cli(*TOY, "ask", "-g", "lantern-harbor", "--with", "base", "--with", "deep-tides", "winning glory")
+        assert asked.exit_code == 2 and "--with base (no expansion) and --with deep-tides say two things: give one" in asked.stderr
+
+    def test_config_unset_of_what_is_not_set(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Unsetting a key that is not set says so and exits 1 (as `config get` of it), writing nothing."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        for key in ("lantern-harbor.with", "lang"):
+            result = run_cli("config", "unset", key)
+            assert result.exit_code == 1 and result.stderr == f"{key} is not set\n" and "removed" not in result.output
+        assert not (tmp_path / "config.toml").exists()
+
+    def test_a_configured_expansion_the_game_lacks_is_a_config_error(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A config file edited by hand with no expansion of the game: every command that reads it says where, exit 2."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        (tmp_path / "config.toml").write_text('[lantern-harbor]\nwith = ["nope"]\n', encoding="utf-8")
+        for command in (("ask", "winning glory"), ("setup", "lantern-harbor", "2")):
+            result = run_cli(*TOY, *command)
+            assert result.exit_code == 2, result.output
+            assert f"{tmp_path / 'config.toml'}: lantern-harbor.with names no expansion of Lantern Harbor: 'nope'" in result.stderr
+
     def test_config_rejects_unknown_key(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """An unknown setting is an error naming the known form."""
         monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))

@@ -20,7 +20,7 @@ def config_group() -> None:
     """Default settings, kept in the user config directory.
 
     \b
-    GAME.with, the expansions in play for a game:
+    GAME.with, the expansions in play for a game ('base': none; unset: all):
       rulebot config set res-arcana.with perlae-imperii
       rulebot config get res-arcana.with
       rulebot config unset res-arcana.with
@@ -43,11 +43,14 @@ def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
         click.echo(f"{key} = {values[0]} (saved in {config.set_language(values[0])})")
         return
     game, setting = config.split_key(key)
+    expansions = [v for v in values if v != "base"]
+    if expansions and len(expansions) < len(values):
+        raise click.BadParameter(f"'base' (no expansion) and {', '.join(expansions)} say two things: give one", param_hint="VALUES")
     with settings.searcher() as searcher:
         slug = searcher.game_slug(game)
-        searcher.resolve_expansions([v for v in values if v != "base"], slug)
+        searcher.resolve_expansions(expansions, slug)
     key = f"{slug}.{setting}"  # (saved under the slug, which every command reads it by: "dune.with" is dune-imperium's)
-    path = config.set_value(key, [v for v in values if v != "base"])
+    path = config.set_value(key, expansions)  # (none: the base game alone, as `--with base`)
     click.echo(f"{key} = {', '.join(values)} (saved in {path})")
 
 
@@ -63,7 +66,8 @@ def config_get(ctx: click.Context, key: str) -> None:
         values = [lang] if lang else []
     else:
         game, setting = config.split_key(key)
-        values = config.load().get(game, {}).get(setting, [])
+        given = config.load().get(game, {}).get(setting)
+        values = ["base"] if given == [] else given or []  # (no expansion in play: the base game alone)
     for value in values:
         click.echo(value)
     if not values:  # as `git config KEY`: a key not set is a negative result (1), told by the status alone
@@ -73,10 +77,19 @@ def config_get(ctx: click.Context, key: str) -> None:
 @config_group.command(name="unset")
 @click.argument("key")
 def config_unset(key: str) -> None:
-    """Remove KEY (GAME.with: every expansion counts again; lang: answers in the question's language)."""
+    """Remove KEY (GAME.with: every expansion counts again; lang: answers in the question's language); exit 1 when
+    KEY is not set."""
     from rulebot import config
 
-    path = config.set_language(None) if key == config.LANG else config.set_value(key, [])
+    if key == config.LANG:
+        was = config.language()
+    else:
+        game, setting = config.split_key(key)
+        was = config.load().get(game, {}).get(setting)
+    if was is None:  # (as `config get`: a key not set is a negative result, and nothing is written)
+        click.echo(f"{key} is not set", err=True)
+        click.get_current_context().exit(status.NEGATIVE)
+    path = config.set_language(None) if key == config.LANG else config.set_value(key, None)
     click.echo(f"{key} removed (from {path})")
 
 

@@ -38,7 +38,7 @@ import heapq
 from collections.abc import Collection, Container, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from rulebot.errors import UnknownEntryError, UnknownExpansionError, UnknownGameError
+from rulebot.errors import UnknownEntryError, UnknownExpansionError, UnknownGameError, UsageError
 from rulebot.index.opened import OpenIndex
 from rulebot.language import analysis
 from rulebot.language.analysis import SynonymTable, stem
@@ -128,6 +128,8 @@ class Searcher:
             if len(owners) > 1:
                 raise UnknownExpansionError(f"expansion {name!r} belongs to several games ({', '.join(owners)}): add --game")
             chosen.setdefault(owners[0], set()).add(name)
+        if "base" in names and game is not None and chosen.get(game):
+            raise UsageError(f"--with base (no expansion) and --with {', '.join(sorted(chosen[game]))} say two things: give one")
         return chosen
 
     def check_expansion(self, expansion: str, game: str | None = None) -> None:
