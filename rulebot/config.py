@@ -25,8 +25,9 @@ LANG = "lang"
 """The setting of the language to answer in (not a game's)."""
 LANGUAGES = ("en", "fr")
 """The languages rulebot answers in."""
-LIMITS = (1, 50)
-"""How many matches an answer shows at least and at most: `ask --limit`, `Library.ask(limit=)`."""
+LIMITS = (1, 40)
+"""How many matches an answer shows at least and at most: `ask --limit`, `Library.ask(limit=)`. At most as many as
+a search keeps (rulebot.search.constants.CANDIDATES): a higher limit would promise what no answer can have."""
 
 
 class ConfigError(RulebotError):

@@ -111,12 +111,15 @@ class TestArguments:
         assert library.ask("tie", game="Lantern Harbor", lang="EN") == library.ask("tie", game="lantern-harbor", lang="en")
         assert library.rulings(game="harbor game") == library.rulings(game="lantern-harbor")
 
-    @pytest.mark.parametrize("limit", [0, -1, 51, 10**6])
+    @pytest.mark.parametrize("limit", [0, -1, 41, 10**6])
     def test_limit_out_of_range(self, library: Library, limit: int):
-        """`limit` is 1 to 50, as `ask --limit` is."""
-        with pytest.raises(UsageError, match=f"limit must be 1 to 50, not {limit}"):
+        """`limit` is 1 to 40, as `ask --limit` is: no more than a search keeps, so that every limit taken is kept."""
+        from rulebot.config import LIMITS
+        from rulebot.search.constants import CANDIDATES
+
+        with pytest.raises(UsageError, match=f"limit must be 1 to 40, not {limit}"):
             library.ask("ferry gull", limit=limit)
-        assert library.ask("ferry gull", limit=50).matches
+        assert library.ask("ferry gull", limit=40).matches and LIMITS[1] == CANDIDATES
 
     def test_none_is_the_default_for_with_as_for_game_and_lang(self, library: Library):
         """`with_=None`, as `game=None` and `lang=None`, means what leaving it out means."""
