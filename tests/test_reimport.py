@@ -3,6 +3,7 @@ gone listed and kept, restated entries left byte for byte, and a new edition dat
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -668,3 +669,15 @@ def test_a_game_left_out_for_its_game_toml_is_told_why(run_cli, game: Path, brok
     assert result.exit_code == 2, result.output
     assert "Error: the game 'skyrail' is left out of the corpus for a problem: " in result.stderr, result.stderr
     assert said.format(line=line) in result.stderr and "no game 'skyrail'" not in result.stderr
+
+
+@pytest.mark.parametrize("named", ["Skyrail Express", "skyrail express", "SKYRAIL"])
+def test_curator_commands_take_the_game_by_its_name(run_cli, game: Path, named: str):
+    """import, review, new and changes read a game as ask's --game does: its slug, its name, an alias, in any case."""
+    corpus_args = ("--no-shipped", "--corpus", str(game / "games"))
+    imported = run_cli(*corpus_args, "import", str(game / "rules.md"), "-g", named, "-s", "rules", "--append")
+    assert imported.exit_code == 0 and "5 added" in imported.stderr, imported.output
+    assert "skyrail-setup (5 left)" in run_cli(*corpus_args, "review", named, input="q\n").stdout
+    assert run_cli(*corpus_args, "new", "-g", named, "-k", "faq", "-t", "Tunnels?").stdout.startswith("## skyrail-tunnels\n")
+    listed = run_cli(*corpus_args, "changes", named, "--json")
+    assert listed.exit_code == 0 and json.loads(listed.stdout)["game"] == "skyrail"

@@ -170,6 +170,7 @@ def import_(settings: Settings, document: Path, game: str, source_id: str | None
     if edition is not None and not append:
         raise click.UsageError("--edition goes with --append")
     loaded, problems = corpus.check(settings.corpus_dirs())
+    game = loaded.game(game).slug  # (named as players name it: "dune", "Res Arcana")
     source_id = importer.imported_source(loaded, game, source_id)
     if append:
         update = updating.import_update(
@@ -208,6 +209,7 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
     from rulebot.corpus import scaffold
 
     loaded, _ = corpus.check(settings.corpus_dirs())
+    game = loaded.game(game).slug
     block = scaffold.scaffold(loaded, game, kind, source_id, title, own_dir=settings.own_dir() if append else None)
     if append:
         written = scaffold.append(block)
@@ -270,6 +272,7 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     from rulebot.corpus import changes as changes_core
 
     loaded = settings.usable_corpus()
+    game = loaded.game(game).slug
     found = changes_core.changes(loaded, game, since)
     if as_json:
         from rulebot.index.payload import entry_payload

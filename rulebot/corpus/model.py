@@ -213,14 +213,19 @@ class Corpus:
     """What was left out for them, in words ("2 entries of catalyst/rulebook.md")."""
 
     def game(self, slug: str) -> Game:
-        """The game with this slug; UnknownGameError if there is none, saying why when its folder is left out of the
-        corpus for a problem (a game.toml that does not read) rather than not there."""
+        """The game with this slug, or that a name means (its name, an alias, the start of one slug alone: as a
+        question's `--game` is read, rulebot.text.named); UnknownGameError if there is none, saying why when its
+        folder is left out of the corpus for a problem (a game.toml that does not read) rather than not there."""
         from rulebot.errors import UnknownGameError
+        from rulebot.text import named
 
         try:
             return self.games[slug]
         except KeyError:
             pass
+        meant = named(slug, {s: [g.name, *g.aliases] for s, g in self.games.items()})
+        if meant is not None:
+            return self.games[meant]
         # (a problem of the game folder itself or of its game.toml: those of its entries files leave the game in)
         own = [p for p in self.problems if PurePath(p.path).parts[-2:] == (slug, "game.toml") or PurePath(p.path).name == slug]
         if own:

@@ -427,7 +427,7 @@ def load_walk(dirs: list[Path], game: str, start_over: bool = False, state_dir: 
     """The walk through a game's drafts, the corpus of `dirs` loaded (its valid entries); CurationError when one
     of its files is the installed corpus's, never changed. `start_over`: the drafts skipped offered again."""
     loaded, _ = corpus_load.check(dirs)
-    walk = DraftWalk(loaded, game, state_dir)
+    walk = DraftWalk(loaded, loaded.game(game).slug, state_dir)
     for path, _source in walk.files:
         scaffold.writable_entries_file(path, game)
     if start_over:
