@@ -50,7 +50,8 @@ def language() -> str | None:
 
 
 def set_language(lang: str | None) -> Path:
-    """Set the language to answer in (None: the question's again); returns the file written."""
+    """Set the language to answer in (None: the question's again; "FR" is fr); returns the file written."""
+    lang = lang.lower() if lang is not None and lang.lower() in LANGUAGES else lang
     if lang is not None and lang not in LANGUAGES:
         raise ConfigError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
 

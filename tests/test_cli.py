@@ -154,6 +154,16 @@ class TestOtherCommands:
         data = json.loads(run_cli(*TOY, "list", "--json", "--kind", "setup").stdout)
         assert [r["id"] for r in data["results"]] == ["lh-setup"]
 
+    def test_a_kind_or_language_in_capitals_is_taken(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """`--kind SETUP`, `--lang EN` and `config set lang FR` mean what they say in lower case, as the Python API
+        reads them; the quick path and click alike."""
+        assert run_cli(*TOY, "list", "--kind", "SETUP").stdout == run_cli(*TOY, "list", "--kind", "setup").stdout != ""
+        assert run_cli(*TOY, "ask", "--lang", "EN", "winning glory").stdout == run_cli(*TOY, "ask", "--lang", "en", "winning glory").stdout
+        assert rulebot_process("ask", "--lang", "EN", "chaumurky", "tie").stdout == rulebot_process("ask", "--lang", "en", "chaumurky", "tie").stdout
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        assert run_cli("config", "set", "lang", "FR").stdout.startswith("lang = fr (saved in")
+        assert run_cli("config", "get", "lang").stdout == "fr\n"
+
     def test_check_ok(self, run_cli):
         """check of a valid corpus exits 0 with a one-line summary."""
         result = run_cli("check", str(MINIMAL))

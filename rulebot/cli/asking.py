@@ -59,7 +59,7 @@ class Option(NamedTuple):
         if not value or value.startswith("-"):
             return None
         if self.choices:
-            return value if value in self.choices else None
+            return value.lower() if value.lower() in self.choices else None
         if self.between is not None:
             low, high = self.between
             return int(value) if value.isascii() and value.isdigit() and low <= int(value) <= high else None

@@ -139,7 +139,7 @@ def click_option(option: Option, **changes: object) -> Callable[[FC], FC]:
     if option.show_default:
         attributes["show_default"] = True
     if option.choices:
-        attributes["type"] = click.Choice(option.choices)
+        attributes["type"] = click.Choice(option.choices, case_sensitive=False)  # ("FR" as "fr", as the Python API takes it)
     elif option.between is not None:
         attributes["type"] = click.IntRange(*option.between)
     elif option.folder:
@@ -188,11 +188,9 @@ def kind_option(help: str, **kwargs: Any) -> Callable[[FC], FC]:
         from rulebot.errors import UnknownKindError
 
         try:
-            if value is not None:
-                check_kind(value)
+            return None if value is None else check_kind(value)
         except UnknownKindError as exc:  # told before the corpus is read
             raise bad_value(ctx, param, exc) from None
-        return value
 
     def complete(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
         return [k for k in KINDS if k.startswith(incomplete)]

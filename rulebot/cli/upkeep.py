@@ -40,7 +40,7 @@ def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
     if key == config.LANG:
         if len(values) != 1:
             raise click.BadParameter(f"{key} takes one language ({', '.join(config.LANGUAGES)})", param_hint="VALUES")
-        click.echo(f"{key} = {values[0]} (saved in {config.set_language(values[0])})")
+        click.echo(f"{key} = {values[0].lower()} (saved in {config.set_language(values[0])})")
         return
     game, setting = config.split_key(key)
     expansions = [v for v in values if v != "base"]

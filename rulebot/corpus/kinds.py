@@ -10,13 +10,15 @@ KINDS = ("rule", "setup", "faq", "errata", "fine-point", "term", "variant", "hou
 TRUST_LEVELS = ("official", "designer", "community", "house")
 """How far a source can be trusted, most trusted first."""
 
-def check_kind(kind: str) -> None:
-    """UnknownKindError, naming the kinds and the one meant, unless `kind` is one of them."""
-    if kind not in KINDS:
-        from rulebot.errors import UnknownKindError
-        from rulebot.text import meant, unknown
+def check_kind(kind: str) -> str:
+    """The kind `kind` names, in any case ("FAQ" is faq); UnknownKindError, naming the kinds and the one meant,
+    unless it is one of them."""
+    if kind.lower() in KINDS:
+        return kind.lower()
+    from rulebot.errors import UnknownKindError
+    from rulebot.text import meant, unknown
 
-        raise UnknownKindError(unknown("kind", kind, KINDS, meant(kind, {k: [k] for k in KINDS})))
+    raise UnknownKindError(unknown("kind", kind, KINDS, meant(kind, {k: [k] for k in KINDS})))
 
 
 HOUSE_KIND = "house-rule"

@@ -170,7 +170,7 @@ class Searcher:
         if kind is not None:
             from rulebot.corpus.kinds import check_kind
 
-            check_kind(kind)
+            kind = check_kind(kind)
         if expansion is not None:
             self.check_expansion(expansion, game)
         wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
