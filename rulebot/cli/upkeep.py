@@ -82,11 +82,11 @@ def config_unset(key: str) -> None:
     from rulebot import config
 
     if key == config.LANG:
-        was = config.language()
+        was = config.language() is not None
     else:
         game, setting = config.split_key(key)
-        was = config.load().get(game, {}).get(setting)
-    if was is None:  # (as `config get`: a key not set is a negative result, and nothing is written)
+        was = config.load().get(game, {}).get(setting) is not None
+    if not was:  # (as `config get`: a key not set is a negative result, and nothing is written)
         click.echo(f"{key} is not set", err=True)
         click.get_current_context().exit(status.NEGATIVE)
     path = config.set_language(None) if key == config.LANG else config.set_value(key, None)
