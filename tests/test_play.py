@@ -213,6 +213,12 @@ class TestCommands:
         for command in play.COMMANDS:
             assert f"\n  {command}" in text
 
+    def test_the_commands_help_lists_every_command(self, run_cli):
+        """`rulebot play --help` names every command of the session too, with its arguments."""
+        shown = run_cli("play", "--help").stdout
+        for command, (arguments, _what) in play.COMMANDS.items():
+            assert f"{command} {arguments}".rstrip() in shown, command
+
     def test_quit(self, session: PlaySession):
         """:quit ends the session and prints nothing."""
         assert session.handle(":quit") == "" and session.done

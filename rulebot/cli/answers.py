@@ -229,6 +229,7 @@ def play(settings: Settings, game: str | None, with_: tuple[str, ...]) -> None:
     Type a question to ask it, or a command:
       :game [SLUG|-]     show, set or clear the game
       :with [EXP...|-]   show, add or clear the expansions in play
+      :setup N           the setup checklist of the game for N players
       :show ID           show one entry in full
       :see N             follow the Nth "See also" of the last entry
       :help, :quit       (q, quit, exit or Ctrl-D leave too; Ctrl-C cancels the line)
