@@ -244,8 +244,8 @@ def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int
     """The game `setup`'s words name, and the number of players after its name, if any (`setup dune 3`); a name
     that ends with a number and names a game whole is that game's ("skyrail 2"), never one it only begins
     ("catan 5" beside catan-5-6-players is Catan for 5)."""
-    from rulebot.errors import UsageError
-    from rulebot.text import named_whole
+    from rulebot.errors import UnknownGameError, UsageError
+    from rulebot.text import named, named_whole
 
     if words and words[-1].isdecimal():
         names = {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}
@@ -255,7 +255,13 @@ def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int
         if all(word.isdecimal() for word in words):
             raise UsageError(f"{' '.join(words)} is no game: give the game, then the number of players (setup GAME N)")
         return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
-    return searcher.game_slug(" ".join(words)), None
+    try:
+        return searcher.game_slug(" ".join(words)), None
+    except UnknownGameError:
+        if len(words) > 1 and named(" ".join(words[:-1]), {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}):
+            # ("catalyst two", "res-arcana -1": a game, then what was meant as a count)
+            raise UsageError(f"{words[-1]!r} is no number of players: give it in digits (setup {' '.join(words[:-1])} 2)") from None
+        raise
 
 
 def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict[str, Any]:

@@ -329,6 +329,13 @@ def test_a_count_without_a_game_asks_for_the_game(run_cli, words: tuple[str, ...
     assert f"Error: {' '.join(words)} is no game: give the game, then the number of players (setup GAME N)" in result.output
 
 
+@pytest.mark.parametrize(("words", "count"), [(("catalyst", "two"), "two"), (("res", "arcana", "--", "-1"), "-1")])
+def test_a_count_not_in_digits_after_a_game_is_said_so(run_cli, words: tuple[str, ...], count: str):
+    """A game, then a count that is no number: the error says which word is no count, not that the game is unknown."""
+    result = run_cli("setup", *words)
+    assert result.exit_code == 2 and f"Error: {count!r} is no number of players: give it in digits" in result.stderr, result.output
+
+
 def test_a_game_whose_name_ends_with_a_number_keeps_it(run_cli, tmp_path: Path):
     """A game named "Skyrail 2" is that game, not Skyrail for two players."""
     from conftest import skyrail_toml, write_corpus
