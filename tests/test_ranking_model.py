@@ -338,12 +338,15 @@ def test_one_word_that_names_nothing_is_no_sure_answer(tmp_path: Path, monkeypat
             "## toy-dock\ntitle: Docking\nkind: rule\nsection: Turn\nasked: where may a ferry stop\n\n"
             "A ferry may dock where a captain begins a turn, thanks to the tide.\n\n"
             "## toy-gull\ntitle: Ferry Gull\nkind: rule\nsection: Cards\n\nThe gull flies over the harbour.\n\n"
-            "## toy-light\ntitle: Lighthouse\nkind: rule\nsection: Cards\n\nIts lamp shows the way in.\n"
+            "## toy-light\ntitle: Lighthouse\nkind: rule\nsection: Cards\n\nIts lamp shows the way in.\n\n"
+            "## toy-effects\ntitle: Optional effects\nkind: rule\nsection: Cards\naliases: black X\nasked: is the black x optional\n\n"
+            "An effect marked with a black cross may be left out.\n"
         ),
     })
     lone = features.CONFIDENCE.index("lone_word")
     with Searcher(open_index([corpus])) as searcher:
-        for question in ("hello", "thanks", "dusk", "gulll"):
+        # (and a word too short to be named, "x", that a name and a question of the entry hold: no look-up of it)
+        for question in ("hello", "thanks", "dusk", "gulll", "x"):
             answer = searcher.ask(question)
             assert answer.results and answer.evidence[lone] == 1.0 and not answer.confident, question
         for question, entry in (("gull", "toy-gull"), ("ferry gul", "toy-gull"), ("stop", "toy-dock"), ("hell", "toy-gate"), ("lighthose", "toy-light")):

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulebot.corpus.kinds import KINDS, TRUST_LEVELS
 from rulebot.language import analysis, quantities
-from rulebot.search.constants import MAX_GAME_TERMS, UNCOVERED_SHARE
+from rulebot.search.constants import MAX_GAME_TERMS, MIN_NAME_LETTERS, UNCOVERED_SHARE
 from rulebot.search.signals import content_stems
 
 if TYPE_CHECKING:
@@ -233,8 +233,9 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     says (one stem in common is not enough: a ruling asked about its "discard order" does not answer "turn order"),
     and none of its names holds a stem the question says (`heard`: its words, close spellings of an unknown one): a
     term the rules mention once, in passing ("bounty" in a list of traits); lone_word: the question says one word
-    (one stem, without filler) and the first entry neither is named by it (its name feature), nor has a name holding
-    it as typed, nor answers a question (`asked`) holding it: one word found in a text, or only through a close
+    (one stem, without filler) and the first entry neither is named by it (its name and exact features), nor has a
+    name holding it as typed, nor answers a question (`asked`) holding it (the last two for a word of MIN_NAME_LETTERS
+    letters at least: the "x" of "is the black x trash optional" is no question of "x" alone): one word found in a text, or only through a close
     spelling of it ("hello" for the "Hell" of "Gate of Hell", "thanks" in "thanks to"), is no question the entry
     answers, however far ahead of the others it is."""
     from rulebot.search.answer import changes, linked
@@ -251,6 +252,7 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
             unrelated = max(unrelated, hit.score)
     vector = best.features
     at = FEATURES.index
+    lettered = _lettered(context.said)
     return [
         1.0,
         best.coverage * _margin(best.score, unrelated),
@@ -268,8 +270,15 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
         vector[at("absent")],
         1.0 if split else 0.0,
         1.0 if alone and not (vector[at("name")] or _asks_it(best, context.said) or _names_any(best, heard)) else 0.0,
-        1.0 if len(context.said) == 1 and not (vector[at("name")] or _asks_it(best, context.said) or _names_any(best, context.said)) else 0.0,
+        1.0 if len(context.said) == 1 and not (vector[at("name")] or vector[at("exact")] or _asks_it(best, lettered) or _names_any(best, lettered)) else 0.0,
     ]
+
+
+def _lettered(stems: frozenset[str]) -> frozenset[str]:
+    """The stems of at least MIN_NAME_LETTERS letters: a name or a question holding a shorter one (the "X" of "black
+    X") does not make a question of that word alone ("x") one its entry answers, as such a name is never named
+    (signals.name_bonus)."""
+    return frozenset(stem for stem in stems if len(stem) >= MIN_NAME_LETTERS)
 
 
 def _names_any(hit: Hit, stems: frozenset[str]) -> bool:

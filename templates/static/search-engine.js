@@ -1146,13 +1146,19 @@
       else unrelated = Math.max(unrelated, hit.score);
     });
     var at = function (name) { return top.features[R.FEATURES.indexOf(name)]; };
+    var long = lettered(context.said);
     return [
       1, top.coverage * margin(top.score, unrelated), top.coverage * margin(top.score, linkedTop), top.coverage, at("words"), at("name"), at("exact"),
       at("asked"), at("quantity"), unstated ? 1 : 0, others ? 1 : 0, top.entry.draft ? 1 : 0, (1 - top.coverage) * context.said.size,
       at("absent"), split ? 1 : 0,
       alone && !(at("name") || asksIt(top.entry, context.said) || namesAny(top.entry, heard)) ? 1 : 0,
-      context.said.size === 1 && !(at("name") || asksIt(top.entry, context.said) || namesAny(top.entry, context.said)) ? 1 : 0
+      context.said.size === 1 && !(at("name") || at("exact") || asksIt(top.entry, long) || namesAny(top.entry, long)) ? 1 : 0
     ];
+  }
+
+  // The stems of at least MIN_NAME_LETTERS letters (rulebot.search.features._lettered).
+  function lettered(stems) {
+    return new Set(Array.from(stems).filter(function (s) { return s.length >= R.MIN_NAME_LETTERS; }));
   }
 
   // Whether one of the questions an entry answers holds every stem a question says (rulebot.search.features._asks_it).
