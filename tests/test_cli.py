@@ -92,9 +92,11 @@ class TestAsk:
         """Nothing clear found: say so and suggest a spelling (exit 3: the closest entries are shown)."""
         result = run_cli(*TOY, "ask", "zzyzx", "whirlpol")
         assert result.exit_code == 3
-        assert "No entry answers this clearly" in result.output and "Did you mean: zzyzx whirlpool ?" in result.output
+        assert "No entry answers this clearly" in result.output and "Did you mean: zzyzx whirlpool?\n" in result.output
         asked = run_cli(*TOY, "ask", "Zzyzx whirlpol?")  # the question as typed, its own question mark ending it
         assert "Did you mean: Zzyzx whirlpool?\n" in asked.output
+        french = run_cli(*TOY, "ask", "--lang", "fr", "zzyzx", "whirlpol")  # (the French way: a space before it)
+        assert "Vouliez-vous dire : zzyzx whirlpool ?\n" in french.output, french.output
 
     def test_huge_question_is_refused(self, run_cli):
         """A 100 KB question is refused with a message, exit 2."""

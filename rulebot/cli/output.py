@@ -432,9 +432,11 @@ def answer_text(
     if answer.base_game_only and answer.results:
         lines.append(style(base_game_line(answer), DIM))
     if answer.suggestions:
-        # (a suggestion is the question as typed: its own question mark, when it has one, ends the line)
-        asking = "" if answer.suggestions[-1].rstrip().endswith("?") else " ?"
-        lines.append(_("Did you mean: ") + " / ".join(style(s, BOLD) for s in answer.suggestions) + asking)
+        # (a suggestion is the question as typed: its own question mark, when it has one, ends the line; else one is
+        # put as the language puts it: "break?", « break ? »)
+        shown = " / ".join(style(s, BOLD) for s in answer.suggestions)
+        asked = shown if answer.suggestions[-1].rstrip().endswith("?") else _("{suggestions}?").format(suggestions=shown)
+        lines.append(_("Did you mean: ") + asked)
     if not answer.results and answer.close_titles:
         lines.append(_("Close titles: ") + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
     if answer.runners_up:
