@@ -223,5 +223,8 @@ def run(
         answer = answerer.ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
         games = answerer.searcher.games
     messages.use(answer.answer_language)
-    echo(output.answer_output(answer, as_json=as_json, colored=colored, games=games))
+    try:
+        echo(output.answer_output(answer, as_json=as_json, colored=colored, games=games))
+    except BrokenPipeError:  # (the reader has had enough, `| head -0`: the answer's status all the same, whenever it stopped)
+        output.silence_stdout()
     return output.answer_status(answer, as_json=as_json)
