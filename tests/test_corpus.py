@@ -162,11 +162,11 @@ def test_symlink_loop_is_reported(tmp_path: Path):
     assert any("loop" in p.path for p in problems)
 
 
-@pytest.mark.parametrize("make", [lambda toml: toml.mkdir(), lambda toml: toml.symlink_to(toml.parent / "nowhere.toml")])
-def test_a_game_toml_that_is_no_file_is_said_so(tmp_path: Path, make):
-    """A game.toml that is a folder or a link to nothing is there and no file: said so at it, not "no game.toml"."""
+def test_a_game_toml_that_links_to_nothing_is_said_so(tmp_path: Path):
+    """A game.toml that is a link to nothing is there and no file: said so at it, not "no game.toml" (as a folder
+    of that name: tests/test_corpus_hostile.py)."""
     root = write_corpus(tmp_path / "c", {"toy/rules.md": ENTRY})
-    make(root / "toy" / "game.toml")
+    (root / "toy" / "game.toml").symlink_to(root / "toy" / "nowhere.toml")
     _, problems = corpus.check([root])
     assert [(Path(p.path).name, p.line, p.message) for p in problems] == [("game.toml", 0, "not a regular file")]
 

@@ -121,11 +121,11 @@ class TestNotReadable:
         expect(root, "rules.md:0: not a regular file")
 
     def test_directory_named_game_toml(self, tmp_path: Path):
-        """A folder called game.toml counts as no game.toml."""
+        """A folder called game.toml is there, and no file: said so at it (rather than "no game.toml")."""
         root = toy(tmp_path)
         (root / "toy/game.toml").unlink()
         (root / "toy/game.toml").mkdir()
-        expect(root, "toy:0: no game.toml")
+        expect(root, "game.toml:0: not a regular file")
 
     def test_fifo_does_not_hang(self, tmp_path: Path):
         """A named pipe called rules.md is refused without opening it for a blocking read."""
