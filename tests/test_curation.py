@@ -278,6 +278,24 @@ class TestChanges:
         dated = run_cli(*TOY, "changes", "lantern-harbor").stderr  # (its rulebook is dated, its FAQ is not)
         assert "source 'rulebook'" not in dated and "of source 'tides-faq' has no date" in dated
 
+    def test_undated_entries_of_an_installed_game_send_nobody_to_its_game_toml(self, run_cli, tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch):
+        """A game of the corpus installed with rulebot, whose game.toml is never changed: the note says its source
+        has no date, and names no file to edit."""
+        from conftest import skyrail_toml, write_corpus
+
+        from rulebot import places
+
+        root = write_corpus(tmp_path, {
+            "games/skyrail/game.toml": skyrail_toml(),
+            "games/skyrail/rules.md": "## skyrail-one\ntitle: One\nkind: rule\nsection: S\n\nA train runs.\n",
+        })
+        monkeypatch.setattr(places, "package_dir", lambda: tmp_path)  # (as if the corpus were the package's)
+        result = run_cli("--no-shipped", "--corpus", str(root / "games"), "changes", "skyrail")
+        assert result.exit_code == 0, result.output
+        assert "1 entry of source 'rules' has no date: the corpus installed with rulebot gives that source none" in result.stderr
+        assert "game.toml" not in result.stderr
+
     def test_command_bad_date_is_usage_error(self, run_cli):
         """A bad --since is a usage error (exit 2)."""
         result = run_cli(*TOY, "changes", "lantern-harbor", "--since", "2024-02-30")

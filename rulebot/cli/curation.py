@@ -15,7 +15,8 @@ import click
 from rulebot.cli import completion, status
 from rulebot.cli.shared import Settings, current_style, echo, kind_option, notify, warn
 from rulebot.corpus.kinds import KINDS
-from rulebot.errors import CurationError
+from rulebot.errors import CurationError, PackageWriteError
+from rulebot.places import outside_package
 from rulebot.text import plural
 
 if TYPE_CHECKING:
@@ -289,8 +290,13 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
         echo(f"{change.date}  {change.entry.id}  {change.entry.title} {style('[' + change.entry.kind + ', ' + why + ']', output.DIM)}")
     # (an entry nothing dates is in no list: say why, and how to date it, rather than let "0 entries" stand alone)
     for source, count in changes_core.undated(loaded, game).items():
-        notify(f"{plural(count, 'entry', 'entries')} of source {source!r} {'has' if count == 1 else 'have'} no date: give the source its `date` in"
-               f" {loaded.games[game].path} (and its earlier `editions`) to list them")
+        undated = f"{plural(count, 'entry', 'entries')} of source {source!r} {'has' if count == 1 else 'have'} no date"
+        try:  # (the installed package's game.toml is never changed: no curator is sent there)
+            outside_package(Path(loaded.games[game].path), "the game file")
+        except PackageWriteError:
+            notify(f"{undated}: the corpus installed with rulebot gives that source none")
+            continue
+        notify(f"{undated}: give the source its `date` in {loaded.games[game].path} (and its earlier `editions`) to list them")
 
 
 def _date(value: str | None) -> str | None:
