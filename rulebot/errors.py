@@ -49,7 +49,11 @@ class CorpusError(RulebotError):
         """What to list (at most some per file: rulebot.corpus.load.at_most_per_file)."""
         from rulebot.text import plural
 
-        super().__init__(f"the corpus has {plural(len(problems) if total is None else total, 'problem')}")
+        self.summary = f"the corpus has {plural(len(problems) if total is None else total, 'problem')}"
+        """How many, for a reader who is shown every problem listed (`rulebot check`, the command line)."""
+        # (the message itself names the first, for a script that only prints the error)
+        first = f": {problems[0]}" + (" and more (see .problems)" if len(problems) > 1 else "") if problems else ""
+        super().__init__(self.summary + first)
 
 
 class UnknownGameError(RulebotError):

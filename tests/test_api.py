@@ -242,3 +242,14 @@ def test_the_docs_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     printed: list[str] = []
     exec(compile(example, "docs/scripts.md", "exec"), {"print": lambda *args, **kw: printed.append(" ".join(map(str, args)))})
     assert any("Assassination Mission" in line for line in printed)
+
+
+def test_a_corpus_of_nothing_valid_says_what_is_wrong(tmp_path: Path):
+    """A corpus folder with not one valid entry: CorpusError whose message names the first problem (a script that
+    prints the error is told what to fix), every problem in .problems."""
+    from rulebot.errors import CorpusError
+
+    with pytest.raises(CorpusError) as caught:
+        Library([tmp_path], shipped=False)
+    assert str(caught.value) == f"the corpus has 1 problem: {tmp_path}:0: no game folders (a game folder holds a game.toml)"
+    assert [p.message for p in caught.value.problems] == ["no game folders (a game folder holds a game.toml)"]

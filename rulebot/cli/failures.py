@@ -56,7 +56,7 @@ def click_error(exc: RulebotError) -> click.ClickException:
 
         for problem in exc.problems:
             click.echo(printable(str(problem)), err=True)
-        return Failure(f"{exc} (run `rulebot check` for the full list)")
+        return Failure(f"{exc.summary} (run `rulebot check` for the full list)")
     if isinstance(exc, QueryError):
         return click.UsageError(str(exc))
     return Failure(str(exc))

@@ -174,7 +174,7 @@ def site_build(settings: Settings, out_dir: Path, force: bool, keep_going: bool)
         except CorpusError as exc:
             for problem in exc.problems:
                 click.echo(str(problem), err=True)
-            raise Failure(f"{exc}: fix them, or leave out what they touch with --keep-going") from None
+            raise Failure(f"{exc.summary}: fix them, or leave out what they touch with --keep-going") from None
     report = site_module.build(loaded, out_dir, force=force, progress=lambda m: click.echo(m, err=True))
     elapsed = time.perf_counter() - started
     pages, entries, games = plural(report.pages, "page"), plural(report.entries, "entry", "entries"), plural(report.games, "game")
