@@ -285,6 +285,18 @@ class TestSeveralGames:
         text = output.answer_text(answer, output.Style(False))
         assert "In Lantern Harbor:" in text and "In Orchard:" in text
 
+    def test_another_games_answer_is_the_expansions_rule_in_play(self, tmp_path: Path):
+        """A game answering beside the first one, with an expansion in play that changes its rule: the expansion's entry
+        is the one shown for that game, as it would be first were that game's answer the first."""
+        orchard = ORCHARD_RULES + "\n## or-end\ntitle: Winning\nkind: rule\nsection: End of the game\n\nThe first player with 10 glory wins the game.\n"
+        root = write_corpus(tmp_path / "corpus", {"harbor/game.toml": HARBOR_TOML, "harbor/rules.md": HARBOR_RULES, "harbor/tides.md": TIDES_RULES,
+                                                  "orchard/game.toml": ORCHARD_TOML, "orchard/rules.md": orchard})
+        with Searcher(open_index([root])) as searcher:
+            played = searcher.ask("winning the game", expansions={"harbor": {"tides"}})
+            assert played.results[0].id == "or-end" and [hit.id for hit in played.runners_up] == ["lh-tides-winning"]
+            base = searcher.ask("winning the game", expansions={"harbor": set()})
+            assert [hit.id for hit in base.runners_up] == ["lh-winning"]
+
     def test_an_expansion_given_says_the_game(self, two_games: Searcher):
         """`--with tides` alone asks Lantern Harbor, whatever the question's words say."""
         answer = answering.answer(two_games, "tie", with_=["tides"])
