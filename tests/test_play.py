@@ -515,11 +515,11 @@ class TestShellCompletion:
         """`rulebot show --no-shipped --corpus DIR <Tab>` completes from the corpus named after the command."""
         assert complete(["show", *TOY], "lh-t") == complete([*TOY, "show"], "lh-t") != []
 
-    @pytest.mark.parametrize("command", ["ask", "play"])
-    def test_with_completes_expansions(self, command: str):
-        """`--with <Tab>` offers expansion slugs, and base once --game is given."""
-        assert complete([*TOY, command, "--with"], "") == [("deep-tides", "Deep Tides (lantern-harbor)")]
-        assert [v for v, _ in complete([*TOY, command, "--game", "lantern-harbor", "--with"], "")] == ["deep-tides", "base"]
+    @pytest.mark.parametrize(("command", "option"), [("ask", "--with"), ("play", "--with"), ("list", "--expansion")])
+    def test_with_completes_expansions(self, command: str, option: str):
+        """`--with <Tab>` (and list's `--expansion <Tab>`) offers expansion slugs, and base once --game is given."""
+        assert complete([*TOY, command, option], "") == [("deep-tides", "Deep Tides (lantern-harbor)")]
+        assert [v for v, _ in complete([*TOY, command, "--game", "lantern-harbor", option], "")] == ["deep-tides", "base"]
 
     def test_with_completes_the_games_expansions_after_setup_game(self):
         """`setup GAME --with <Tab>` offers that game's expansions only, as `--game GAME --with` does, by any name

@@ -150,7 +150,7 @@ def _expansion_counts(searcher: Searcher, game: GameJSON) -> list[_ExpansionCoun
 @click.command(name="list")
 @click.option("-g", "--game", metavar="GAME", shell_complete=completion.game_slugs, help="Only this game (its slug, name or an alias).")
 @kind_option(f"Only this kind ({', '.join(KINDS)}).")
-@click.option("-e", "--expansion", metavar="SLUG", help="Only this expansion ('base' for the base game).")
+@click.option("-e", "--expansion", metavar="SLUG", shell_complete=completion.expansion_slugs, help="Only this expansion ('base' for the base game).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
 @click.pass_context
 def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str | None, as_json: bool) -> None:

@@ -109,7 +109,7 @@ WITH = Option(
 
 ASK_OPTIONS = (
     Option(("-g", "--game"), "game", "Only this game: its slug, name or an alias (see `rulebot games`).", metavar="GAME", complete="game_slugs"),
-    Option(("-n", "--limit"), "limit", "How many entries to show.", default=3, show_default=True, between=LIMITS),
+    Option(("-n", "--limit"), "limit", "How many entries to show (and each other game that answers alike: its best).", default=3, show_default=True, between=LIMITS),
     WITH,
     Option(
         ("--json",),
