@@ -173,6 +173,23 @@ def test_every_kind_has_a_french_label():
     assert [output.kind_label(kind) for kind in KINDS] == list(KINDS)
 
 
+def test_every_trust_level_but_official_has_a_french_label():
+    """The mark after a citation of a source that is not official reads in French in French ("source communautaire",
+    not "source community")."""
+    from rulebot.cli import output
+    from rulebot.corpus.kinds import TRUST_LEVELS
+
+    assert set(output.TRUST_LABELS) == set(TRUST_LEVELS) - {"official"}
+    entry = {"source": {"title": "Wiki", "trust": "community", "section": "Setup"}}
+    assert output.citation(entry).endswith("Setup [community source]")  # type: ignore[arg-type]
+    messages.use("fr")
+    try:
+        assert output.citation(entry).endswith("Setup [source communautaire]")  # type: ignore[arg-type]
+        assert [output._(output.TRUST_LABELS[t]) for t in ("designer", "house")] == ["source des auteurs", "source maison"]
+    finally:
+        messages.use("en")
+
+
 def test_every_molthar_entry_is_answered_in_french(tmp_path: Path):
     """Through the Python API, a French answer gives each Molthar entry's French title and text."""
     with api.Library() as library:

@@ -198,6 +198,14 @@ KIND_LABELS = {
 """The kinds (rulebot.corpus.kinds.KINDS) as an answer names them: in English their own names, as `--kind` takes them."""
 
 
+TRUST_LABELS = {
+    "designer": N_("designer source"),
+    "community": N_("community source"),
+    "house": N_("house source"),
+}
+"""How a source that is not official is marked after its citation, per trust level (rulebot.corpus.kinds.TRUST_LEVELS)."""
+
+
 def kind_label(kind: str) -> str:
     """A kind's label in the answer's language (a kind without one: its name)."""
     return _(KIND_LABELS[kind]) if kind in KIND_LABELS else kind
@@ -225,7 +233,7 @@ def citation(entry: EntryJSON) -> str:
     if source.get("edition"):
         parts.append(f"({source['edition']})")
     trust = source.get("trust")
-    suffix = " [" + _("{trust} source").format(trust=trust) + "]" if trust and trust != "official" else ""
+    suffix = " [" + (_(TRUST_LABELS[trust]) if trust in TRUST_LABELS else f"{trust} source") + "]" if trust and trust != "official" else ""
     return " ".join(parts) + f", {source['section']}{suffix}"
 
 
