@@ -442,8 +442,8 @@ def answer_text(
     if answer.suggestions:
         # (a suggestion is the question as typed: its own question mark, when it has one, ends the line; else one is
         # put as the language puts it: "break?", « break ? »)
-        shown = " / ".join(style(s, BOLD) for s in answer.suggestions)
-        asked = shown if answer.suggestions[-1].rstrip().endswith("?") else _("{suggestions}?").format(suggestions=shown)
+        offered = " / ".join(style(s, BOLD) for s in answer.suggestions)
+        asked = offered if answer.suggestions[-1].rstrip().endswith("?") else _("{suggestions}?").format(suggestions=offered)
         lines.append(_("Did you mean: ") + asked)
     if not answer.results and answer.close_titles:
         lines.append(_("Close titles: ") + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
