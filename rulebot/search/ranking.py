@@ -117,7 +117,7 @@ class Searcher:
         for name in names:
             if name == "base":
                 if game is None:
-                    raise UnknownExpansionError("--with base needs --game, to say which game is played without expansions")
+                    raise UnknownExpansionError("base (no expansion) needs the game played without them: --game GAME (game= in Python)")
                 chosen.setdefault(game, set())
                 continue
             owners = [slug for slug, g in self.games.items() if any(e["slug"] == name for e in g["expansions"])]
