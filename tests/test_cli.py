@@ -130,14 +130,18 @@ class TestOtherCommands:
         assert "Error: no entry 'gull'; did you mean: lh-ferry-gull" in result.stderr
         assert "Error: no entry 'lh-fer'; did you mean: lh-ferry-gull" in run_cli(*TOY, "show", "lh-fer").stderr
 
-    def test_games(self, run_cli):
-        """games lists each game with its expansions."""
+    def test_games(self, run_cli, monkeypatch: pytest.MonkeyPatch):
+        """games lists each game with its expansions, in lines as wide as the terminal (COLUMNS) at most."""
+        monkeypatch.setenv("COLUMNS", "200")
         result = run_cli(*TOY, "games")
-        assert "lantern-harbor  Lantern Harbor – 6 entries; expansions: Deep Tides (deep-tides, 2 entries)" in result.output
+        assert "lantern-harbor  Lantern Harbor – 6 entries; expansions: Deep Tides (deep-tides, 2 entries)\n" in result.stdout
+        monkeypatch.setenv("COLUMNS", "40")
+        narrow = run_cli(*TOY, "games").stdout
+        assert max(map(len, narrow.splitlines())) <= 40 and " ".join(narrow.split()) == " ".join(result.stdout.split())
 
     def test_games_names_in_one_column(self, run_cli):
         """The games' names start in one column, after the longest slug."""
-        lines = run_cli("games").stdout.splitlines()
+        lines = [line for line in run_cli("games").stdout.splitlines() if not line.startswith(" ")]  # (a game's first line)
         starts = {re.search(r"\S  +\S", line).end() - 1 for line in lines}  # (where the name starts)
         assert len(lines) == 4 and len(starts) == 1, lines
 

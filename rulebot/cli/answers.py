@@ -120,6 +120,7 @@ def games(settings: Settings, as_json: bool) -> None:
         return
     style = current_style()
     width = max((len(game["slug"]) for game, _ in found), default=0)  # (the names in one column, after the slugs)
+    lines = []
     for game, counts in found:
         expansions = ", ".join(
             f"{e['name']} ({e['slug']}, {plural(e['entries'], 'entry', 'entries') if e['entries'] else 'no entries yet'})"
@@ -127,7 +128,8 @@ def games(settings: Settings, as_json: bool) -> None:
         )
         padding = " " * (width - len(game["slug"]))
         line = f"{style(game['slug'], output.BOLD)}{padding}  {game['name']} – {plural(game['entries'], 'entry', 'entries')}"
-        echo(line + (f"; expansions: {expansions}" if expansions else ""))
+        lines.append(line + (f"; expansions: {expansions}" if expansions else ""))
+    echo("\n".join(output.fit(lines, output.width())))  # (to the terminal's width, as every listing of an answer)
 
 
 class _ExpansionCount(TypedDict):
