@@ -26,13 +26,13 @@ A_FILE = str(MINIMAL / "lantern-harbor" / "rulebook.md")
 SAMPLES: dict[str, list[tuple[str, bool]]] = {
     "corpora": [(str(MINIMAL), True), (str(MINIMAL / "nowhere"), True), (A_FILE, False)],
     "no_shipped": [],
-    "color": [("always", True), ("never", True), ("auto", True), ("blue", False), ("Never", False)],
+    "color": [("always", True), ("never", True), ("auto", True), ("blue", False), ("Never", True)],
     "game": [("lantern-harbor", True), ("chess", True), ("", False), ("-x", False)],
-    "limit": [("1", True), ("05", True), ("50", True), ("0", False), ("51", False), ("+3", False), ("x", False), ("٣", False)],
+    "limit": [("1", True), ("05", True), ("40", True), ("0", False), ("41", False), ("+3", False), ("x", False), ("٣", False)],
     "with_": [("deep-tides", True), ("base", True), ("atlantis", True), ("-", False)],
     "as_json": [],
     "official_only": [],
-    "lang": [("fr", True), ("en", True), ("de", False), ("FR", False)],
+    "lang": [("fr", True), ("en", True), ("de", False), ("FR", True)],
 }
 """Values to give each option: (value, whether the quick path answers the line itself), the first one it answers."""
 
