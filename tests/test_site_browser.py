@@ -657,6 +657,17 @@ def test_a_suggestion_is_asked_in_place(page, base):  # type: ignore[no-untyped-
     assert "q=How%20do%20I%20get%20more%20catalysts" in page.url
 
 
+def test_a_suggestion_ends_as_its_language_ends_a_question(page, base):  # type: ignore[no-untyped-def]
+    """The question mark after a suggestion is put as `rulebot ask` puts it: "limit?" in English, "diamants ?" in
+    French."""
+    for address, question, end in (("catalyst/index.html", "catalist coin limt", "?"), ("portals-of-molthar/index.fr.html", "combien de diamnts", " ?")):
+        page.goto(base["shipped"] + address)
+        _search(page, question)
+        line = page.inner_text("#search--suggestion")
+        offered = page.locator("#search--suggestion a").last.inner_text()
+        assert line.endswith(offered + end), (question, line)
+
+
 def test_a_number_after_a_term_is_read_as_the_command_reads_it(browser, sites):  # type: ignore[no-untyped-def]
     """"black 2" may match a rule's "black X" on the site as in `rulebot ask`, on a game's page and on the home page
     (where the placeholder is every game's, not one vocabulary's); a number after filler or alone stays itself."""

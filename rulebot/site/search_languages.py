@@ -38,6 +38,7 @@ SEARCH_LABELS = (
     N_("Search every game"),
     N_("Base game only: the expansions are left out."),
     N_("Did you mean: "),
+    N_("{suggestions}?"),
 )
 """The words templates/static/search.js shows (its `say`), in English as written there."""
 

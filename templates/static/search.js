@@ -395,8 +395,11 @@
         link.href = addressWith(respelled);
         suggestion.appendChild(link);
       });
-      // (the question as typed: its own question mark, when it has one, ends the line)
-      if (!/\?\s*$/.test(suggestions[suggestions.length - 1])) suggestion.appendChild(document.createTextNode(" ?"));
+      // (the question as typed: its own question mark, when it has one, ends the line; else one as the language puts
+      // it, "break?" or « break ? », as `rulebot ask` does)
+      if (!/\?\s*$/.test(suggestions[suggestions.length - 1])) {
+        suggestion.appendChild(document.createTextNode(say(lang, "{suggestions}?", { suggestions: "" })));
+      }
     }
 
     // The query in the address, replacing the current history entry (typing makes no entries of its own).
