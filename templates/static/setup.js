@@ -48,10 +48,11 @@
       });
       if (!choice.count || !shown) return;
       var steps = section.querySelectorAll(".setup-step:not([hidden])").length;
-      status.textContent = at(section, choice.count)
-        ? say("steps", { title: section.getAttribute("data-title"), players: choice.label,
-          steps: steps === 1 ? say("step-one", {}) : say("step-many", { count: steps }) })
-        : say("not", { played_by: section.getAttribute("data-played-by"), count: choice.count });
+      var title = section.getAttribute("data-title");
+      // (no step for the count: said, as `rulebot setup` says it, rather than a checklist of "0 steps")
+      status.textContent = !at(section, choice.count) ? say("not", { played_by: section.getAttribute("data-played-by"), count: choice.count })
+        : !steps ? say("none", { title: title, players: choice.label })
+        : say("steps", { title: title, players: choice.label, steps: steps === 1 ? say("step-one", {}) : say("step-many", { count: steps }) });
     });
     if (!choice.count) status.textContent = say("choose", {});
   }
