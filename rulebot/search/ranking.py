@@ -117,7 +117,7 @@ class Searcher:
         for name in names:
             if name == "base":
                 if game is None:
-                    raise UnknownExpansionError("base (no expansion) needs the game played without them: --game GAME (game= in Python)")
+                    raise UnknownExpansionError("--with base needs --game, to say which game is played without expansions")
                 chosen.setdefault(game, set())
                 continue
             owners = [slug for slug, g in self.games.items() if any(e["slug"] == name for e in g["expansions"])]
