@@ -904,9 +904,14 @@ def test_molthar_in_french(page, base):  # type: ignore[no-untyped-def]
     for query in ("défaussez jusqu'à n'en garder que 5", "hand limit"):  # French and English words
         results = _search(page, query)
         assert results.first.get_attribute("href") == "../portals-of-molthar/index.fr.html#molthar-hand-limit", query
+    # the switch keeps the question asked, and the place in the page: the same search, the same entry, in English
     page.locator(".language-switch a", has_text="English").click()
-    page.wait_for_url("**/portals-of-molthar/index.html")
-    assert page.locator("#molthar-hand-limit .entry-title").inner_text() == "Hand limit"
+    page.wait_for_url(re.compile(r".*/portals-of-molthar/index\.html\?q=hand%20limit$"))
+    assert page.input_value("#search--q") == "hand limit"
+    page.goto(page.url.replace("index.html?q=hand%20limit", "index.fr.html#molthar-hand-limit"))
+    page.locator(".language-switch a", has_text="English").click()
+    page.wait_for_url("**/portals-of-molthar/index.html#molthar-hand-limit")
+    assert page.locator("#molthar-hand-limit .entry-title").inner_text() == "Hand limit" and _target(page) == "molthar-hand-limit"
 
 
 # -- at the table: a phone, French, the history, the setup choice ------------------------

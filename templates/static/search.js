@@ -253,9 +253,21 @@
     return query ? address + "?q=" + encodeURIComponent(query) : address;
   }
 
+  // The language switch goes to this page in the other language: the place in it (its anchor) and what was asked
+  // or chosen here (?q=, ?players=) go along, as they are when the link is followed.
+  function keepPlaceAcrossLanguages(event) {
+    var link = event.target.closest && event.target.closest(".language-switch a[hreflang]");
+    if (!link || link.getAttribute("aria-current")) return;
+    var url = new URL(link.getAttribute("href"), window.location.href);
+    url.search = window.location.search;
+    url.hash = window.location.hash;
+    link.href = url.href;
+  }
+
   function init() {
     followMovedEntry();
     window.addEventListener("hashchange", followMovedEntry);
+    document.addEventListener("click", keepPlaceAcrossLanguages, true);
     var form = document.querySelector("form[data-search]");
     if (!form) return;
     var input = form.querySelector("input");
