@@ -538,6 +538,17 @@ class TestIndexAndSources:
                 assert f">{html.escape(name)}</a>" in text, name
         assert page.links.count("index.html#harbor-beacon-keeper") == 4
 
+    @pytest.mark.parametrize("page", ["portals-of-molthar/a-z.html", "portals-of-molthar/a-z.fr.html", "res-arcana/a-z.html"])
+    def test_index_lists_each_name_of_an_entry_once(self, shipped_site: Path, page: str):
+        """No name points an entry at itself (an alias that is its title, "power points → Power points") or twice (the
+        same alias in English and in French)."""
+        text = (shipped_site / page).read_text(encoding="utf-8")
+        rows = re.findall(r'<li(?: class="alias-item")?><a href="([^"]*)"[^>]*>([^<]*)</a>(?:(?!</li>).)*?(?:<span class="see">→ ([^<]*)</span>)?', text)
+        assert len(rows) > 50
+        assert [(name, target) for _href, name, target in rows if target and fold(html.unescape(name)) == fold(html.unescape(target))] == []
+        named = [(href, fold(html.unescape(name))) for href, name, _target in rows]
+        assert len(named) == len(set(named))
+
     def test_index_marks_french_names(self, minimal_site: Path):
         """French aliases in the A–Z carry lang="fr"."""
         text = (minimal_site / "lantern-harbor/a-z.html").read_text(encoding="utf-8")

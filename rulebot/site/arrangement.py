@@ -163,9 +163,15 @@ def _az_pages(site: Site, slug: str) -> list[AzPage]:
         href = f"{relative_path(site.page_of[entry.id], index)}#{entry.id}"
         label = KIND_LABELS.get(entry.kind, entry.kind)
         house = site.corpus.is_house_rule(entry)
-        items.append(IndexItem(name=entry.title, lang=site.entry_lang(entry), href=href, target="", kind_label=label, house=house))
-        for alias in entry.aliases:
-            items.append(IndexItem(name=alias.text, lang=alias.lang, href=href, target=entry.title, kind_label=label, house=house))
+        # Each name of the entry once: an alias that is its title ("power points" of "Power points"), or another alias
+        # again in another language ("actions" in English and in French), would only point the entry at itself.
+        names = [(entry.title, site.entry_lang(entry), "")]
+        names += [(alias.text, alias.lang, entry.title) for alias in sorted(entry.aliases, key=lambda alias: alias.lang != site.lang)]
+        listed: set[str] = set()
+        for name, lang, target in names:
+            if fold(name) not in listed:
+                listed.add(fold(name))
+                items.append(IndexItem(name=name, lang=lang, href=href, target=target, kind_label=label, house=house))
     items.sort(key=lambda item: (fold(item.name), item.name, item.target, item.href))
     by_letter: dict[str, list[IndexItem]] = {}
     for item in items:
