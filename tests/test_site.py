@@ -304,6 +304,8 @@ class TestPages:
             assert page.tags[0][0] == "html" and html_attrs.get("lang") == ("fr" if name.endswith(".fr.html") else "en"), name
             assert {"header", "nav", "main", "footer"} <= set(tags), name
             assert page.links[0] == "#main" and "main" in page.ids, name
+            # (an icon said, none to fetch: no request for /favicon.ico, which no site folder has)
+            assert ("link", {"rel": "icon", "href": "data:,"}) in page.tags, name
 
     def test_same_corpus_gives_identical_files(self, minimal: Corpus, tmp_path: Path):
         """Two builds of one corpus write byte-identical files."""

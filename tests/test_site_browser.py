@@ -380,6 +380,16 @@ def test_game_page_loads_its_own_texts_only(page, base):  # type: ignore[no-unty
     assert len(loaded) == len(set(loaded))  # each file once
 
 
+def test_a_snippet_sets_its_ellipses_apart_from_whole_sentences(page, base):  # type: ignore[no-untyped-def]
+    """The text a snippet leaves out is marked "… " before a sentence and " …" after one, never "mandatory.…"."""
+    page.goto(base["shipped"] + "dune-imperium/index.html")
+    _search(page, "spice")
+    page.locator("#search--results .result-snippet").first.wait_for()
+    snippets = page.eval_on_selector_all("#search--results .result-snippet", "l => l.map(s => s.textContent)")
+    assert snippets and any("\u2026" in text for text in snippets), snippets
+    assert not [text for text in snippets if re.search(r"[.!?;:]\u2026|\u2026[A-Z]", text)], snippets
+
+
 def test_snippets_load_the_texts_of_their_pages_only(page, base):  # type: ignore[no-untyped-def]
     """On a game split into pages, the results' snippets load the texts of the pages they are on, and no other."""
     page.goto(base["large"] + f"{LARGE_GAME}/index.html")

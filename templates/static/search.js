@@ -230,7 +230,8 @@
   function snippetElement(text, said, lang) {
     var piece = snippetOf(text, said), node = element("span", "result-snippet");
     if (lang !== pageLang) node.lang = lang;
-    if (piece.before) node.appendChild(document.createTextNode("\u2026"));
+    // (an ellipsis for the text left out, apart from a whole sentence shown: "… It", "mandatory. …", not ".…")
+    if (piece.before) node.appendChild(document.createTextNode(/^\p{Lu}/u.test(piece.text) ? "\u2026 " : "\u2026"));
     var words = /[\p{L}\p{N}]+/gu, match, last = 0;
     while ((match = words.exec(piece.text)) !== null) {
       if (!piece.says(match[0])) continue;
@@ -239,7 +240,7 @@
       last = match.index + match[0].length;
     }
     node.appendChild(document.createTextNode(piece.text.slice(last)));
-    if (piece.after) node.appendChild(document.createTextNode("\u2026"));
+    if (piece.after) node.appendChild(document.createTextNode(/[.!?;:]$/.test(piece.text) ? " \u2026" : "\u2026"));
     return node;
   }
 
