@@ -272,6 +272,17 @@ def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-
     assert urllib.parse.unquote(other.locator("a").get_attribute("href")) == "../res-arcana/index.html#arcana-pi-overview"
 
 
+def test_another_game_named_with_its_entry_is_found_on_a_game_page(page, base):  # type: ignore[no-untyped-def]
+    """On a game's page, a question naming another game and an entry of it ("res arcana illusionist" on Catalyst's)
+    finds that entry, marked as another game's, as `rulebot ask --game catalyst` turns to it; the name alone too."""
+    page.goto(base["shipped"] + "catalyst/index.html")
+    for question in ("res arcana illusionist", "illusionist"):
+        _search(page, question)
+        other = page.locator("#search--results li.result-other a")
+        assert other.count() >= 1, question
+        assert urllib.parse.unquote(other.first.get_attribute("href")) == "../res-arcana/index.html#arcana-illusionist", question
+
+
 def test_house_rule_result_is_flagged(page, base):  # type: ignore[no-untyped-def]
     """A house rule found by the search says in words that it is not an official ruling; an official entry does not."""
     page.goto(base["curation"] + "index.html")

@@ -1365,14 +1365,19 @@
 
   // Other games' entries whose title or an alias the question names, every word of it (typos allowed).
   function otherGames(answer) {
-    var searcher = answer.searcher, content = answer.asked.filter(function (w) { return !A.filler.has(w); });
+    var searcher = answer.searcher, asked = answer.asked;
+    // Another game named ("res arcana illusionist" on Catalyst's page): its name is no word of its entries' names,
+    // and only its entries are meant (as `rulebot ask --game` turns to the game the question names).
+    var named = searcher.namedGames(asked).filter(function (slug) { return slug !== here; });
+    if (named.length === 1) asked = searcher.withoutGameName(asked, named[0]);
+    var content = asked.filter(function (w) { return !A.filler.has(w); });
     if (!content.length) return [];
     var said = content.map(function (w) {
       var forms = new Set([stem(w)]);
       searcher.closeSpellings(w).forEach(function (c) { forms.add(stem(c[0])); });
       return forms;
     });
-    var all = new Set(), named = new Set();
+    var all = new Set(), found = new Set();
     said.forEach(function (forms) { forms.forEach(function (s) { all.add(s); }); });
     // A name the question says has every stem in `all`: its first one, by which the terms files list it, too.
     var lists = Array.from(all).map(namesBy);
@@ -1380,17 +1385,17 @@
     lists.forEach(function (list) {
       list.forEach(function (pair) {
         var docnum = pair[0], stemsOf = pair[1];
-        if (GAME_OF[docnum] === here || named.has(docnum)) return;
+        if (GAME_OF[docnum] === here || found.has(docnum) || (named.length === 1 && GAME_OF[docnum] !== named[0])) return;
         if (!stemsOf.length || stemsOf.join("").length < R.MIN_NAME_LETTERS) return;
         if (stemsOf.every(function (s) { return all.has(s); }) &&
-            said.every(function (forms) { return stemsOf.some(function (s) { return forms.has(s); }); })) named.add(docnum);
+            said.every(function (forms) { return stemsOf.some(function (s) { return forms.has(s); }); })) found.add(docnum);
       });
     });
     // In the site's order of the games, each game's in corpus order.
-    var found = Array.from(named).sort(function (a, b) {
+    var entries = Array.from(found).sort(function (a, b) {
       return order.indexOf(GAME_OF[a]) - order.indexOf(GAME_OF[b]) || N_OF[a] - N_OF[b];
     }).slice(0, OTHER_GAME_RESULTS).map(entryAt);
-    return found.filter(Boolean).map(function (entry) { return { entry: entry, other: true }; });
+    return entries.filter(Boolean).map(function (entry) { return { entry: entry, other: true }; });
   }
 
   // The question's stems: what snippets and aliases are matched with.
