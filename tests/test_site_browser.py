@@ -889,6 +889,17 @@ def test_setup_page_choice_shows_the_checklist_for_it(page, base):  # type: igno
     assert page.locator("#setup--status").inner_text() == "Dune: Imperium with Rise of Ix: the corpus knows no setup step for 3 players here."
 
 
+def test_setup_page_says_which_counts_the_sources_give_a_step_for(page, base):  # type: ignore[no-untyped-def]
+    """At a count only an expansion no source covers lets in (Res Arcana at 5 with Lux et Tenebrae), each step says the
+    counts the sources give it for, as `rulebot setup` does; at a count they give, none does."""
+    page.goto(base["shipped"] + "res-arcana/setup.html")
+    notes = ".setup-combination:visible li.setup-step:visible .setup-beyond:visible"
+    five = _choose(page, 5, "lux-et-tenebrae")
+    assert five and page.locator(notes).count() == len(five)
+    assert page.locator(notes).first.inner_text() == "Not in the sources: the sources give this step for 2 to 4 players"
+    assert _choose(page, 3, "lux-et-tenebrae") and page.locator(notes).count() == 0
+
+
 def test_setup_page_without_javascript_shows_the_full_tables(browser, base):  # type: ignore[no-untyped-def]
     """Without JavaScript, the setup page shows every checklist with each step's text for every player count."""
     context = browser.new_context(java_script_enabled=False)

@@ -78,6 +78,10 @@ class CombinationView:
     uncovered: str = ""
     """What no source covers of its expansions (an expansion `uncovered`): its counts are then those of the covered
     checklists (GameSetup.players_with)."""
+    beyond: tuple[int, ...] = ()
+    """The counts only an expansion no source covers lets in (Res Arcana at 5 with Lux et Tenebrae): each step then
+    says, at those counts, which counts the sources give it for (`beyond_open`), as `rulebot setup` does."""
+    beyond_open: str = ""
 
 
 class Words:
@@ -164,6 +168,8 @@ def _combination(
             )
         )
     title = words.with_expansions(game_name, named)
+    covered = setup.players_with(set(expansions) - set(setup.unstated(expansions)))
+    beyond = tuple(count for count in supported if count not in covered)
     return CombinationView(
         key="+".join(sorted(expansions)),
         title=title,
@@ -172,4 +178,6 @@ def _combination(
         counts=words.counts(supported),
         uncovered=uncovered,
         steps=tuple(steps),
+        beyond=beyond,
+        beyond_open=f"the sources give this step for {count_range(covered)} players" if beyond else "",  # (as GameSetup.checklist says it)
     )

@@ -39,6 +39,7 @@
         var text = step.querySelector(".setup-chosen-text");
         step.hidden = !!choice.count && !(at(section, choice.count) && at(step, choice.count));
         step.querySelectorAll(".setup-only").forEach(function (only) { only.hidden = !!choice.count; });
+        step.querySelectorAll(".setup-beyond").forEach(function (note) { note.hidden = !!choice.count && !at(note, choice.count); });
         if (!text) return;
         // A step whose text depends on the count: the chosen count's text, as a step of its own (no table).
         var row = choice.count && Array.prototype.filter.call(step.querySelectorAll("tr[data-players]"), function (tr) { return at(tr, choice.count); })[0];
