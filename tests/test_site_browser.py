@@ -914,8 +914,18 @@ def test_setup_page_without_javascript_shows_the_full_tables(browser, base):  # 
         # base, Perlae Imperii, and each with Lux et Tenebrae, whose checklists say what no source covers
         assert tab.locator(".setup-combination:visible").count() == 4
         assert "No source in the corpus covers Lux et Tenebrae" in text
+        assert "Choose the number of players" not in text  # (no choice to make without the script)
     finally:
         context.close()
+
+
+def test_setup_page_asks_for_the_choice_there_is(page, base):  # type: ignore[no-untyped-def]
+    """The setup page's "About" says to choose the expansions in play only where the game has some to choose."""
+    page.goto(base["shipped"] + "res-arcana/setup.html")
+    assert "Choose the number of players and the expansions in play" in page.inner_text("#setup--about")
+    page.goto(base["shipped"] + "catalyst/setup.html")
+    about = page.inner_text("#setup--about")
+    assert "Choose the number of players to see the one checklist" in about and "expansions" not in about
 
 
 def test_molthar_in_french(page, base):  # type: ignore[no-untyped-def]

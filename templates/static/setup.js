@@ -80,6 +80,7 @@
   }
 
   form.hidden = false;
+  Array.prototype.forEach.call(document.querySelectorAll(".setup-how"), function (how) { how.hidden = false; });  // (a choice to make now)
   form.addEventListener("change", update);
   restore();
   show();
