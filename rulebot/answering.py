@@ -12,6 +12,7 @@ changed. Nothing here imports click.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,8 +66,8 @@ def expansions_in_play(searcher: Searcher, with_: Collection[str], game: str | N
 
     in_play: dict[str, set[str]] = {}
     for slug, names in config.expansions_in_play().items():
-        if slug not in searcher.games:
-            continue  # (a game of another corpus folder, not loaded now)
+        if slug not in searcher.games or (game is not None and slug != searcher.game_slug(game)):
+            continue  # (a game of another corpus folder, not loaded now; another game than the one asked of)
         expansions = [e["slug"] for e in searcher.games[slug]["expansions"]]
         unknown = [name for name in names if name not in expansions and name != "base"]  # ("base": none of them)
         if unknown:
@@ -252,16 +253,21 @@ def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int
         whole = named_whole(" ".join(words), names)
         if whole is not None:  # a game whose name ends in a number, or is one ("1830")
             return whole, None
-        if all(word.isdecimal() for word in words):
+        if all(word.isdecimal() for word in words) and (len(words) == 1 or named(" ".join(words[:-1]), names) is None):
             raise UsageError(f"{' '.join(words)} is no game: give the game, then the number of players (setup GAME N)")
         return searcher.game_slug(" ".join(words[:-1])), int(words[-1])
     try:
         return searcher.game_slug(" ".join(words)), None
     except UnknownGameError:
-        if len(words) > 1 and named(" ".join(words[:-1]), {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}):
-            # ("catalyst two", "res-arcana -1": a game, then what was meant as a count)
-            raise UsageError(f"{words[-1]!r} is no number of players: give it in digits (setup {' '.join(words[:-1])} 2)") from None
+        # ("catalyst two", "res-arcana -1": a game named whole, then what was meant as a count; "res arcanna" is a typo)
+        if len(words) > 1 and (_COUNT_WORD.fullmatch(words[-1]) or words[-1].lstrip("+-").isdecimal()):
+            if named_whole(" ".join(words[:-1]), {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}):
+                raise UsageError(f"{words[-1]!r} is no number of players: give it in digits (setup {' '.join(words[:-1])} 2)") from None
         raise
+
+
+_COUNT_WORD = re.compile(r"(?i)one|two|three|four|five|six|seven|eight|nine|ten|un|une|deux|trois|quatre|cinq|six|sept|huit")
+"""A player count written out ("catalyst two"), in English or French."""
 
 
 def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict[str, Any]:

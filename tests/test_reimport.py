@@ -681,3 +681,11 @@ def test_curator_commands_take_the_game_by_its_name(run_cli, game: Path, named: 
     assert run_cli(*corpus_args, "new", "-g", named, "-k", "faq", "-t", "Tunnels?").stdout.startswith("## skyrail-tunnels\n")
     listed = run_cli(*corpus_args, "changes", named, "--json")
     assert listed.exit_code == 0 and json.loads(listed.stdout)["game"] == "skyrail"
+
+
+def test_a_game_left_out_is_not_taken_for_another_it_begins(run_cli, game: Path):
+    """A left-out game whose slug begins another game's ("sky" beside skyrail) is said left out, never taken for it."""
+    toml = skyrail_toml().replace('slug = "skyrail"', 'slug = "sky"').replace('id_prefix = "skyrail"', 'id_prefix = "sky"\nyear = "soon"')
+    write_corpus(game, {"games/sky/game.toml": toml, "games/sky/rules.md": "# Sky\n"})
+    result = run_cli("--no-shipped", "--corpus", str(game / "games"), "new", "-g", "sky", "-k", "faq", "-t", "Q")
+    assert result.exit_code == 2 and "the game 'sky' is left out of the corpus for a problem" in result.stderr, result.output

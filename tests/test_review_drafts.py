@@ -123,6 +123,9 @@ class TestWalk:
         assert result.exit_code == 2, result.output
         assert "set $EDITOR (or $VISUAL) to your editor's command" in result.stderr and "kept in" not in result.stderr
         assert not list((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.md"))
+        monkeypatch.setenv("EDITOR", "false")  # started, and quit with an error (vim's :cq): no advice to set it
+        quit_ = review(run_cli, game, "e\n")
+        assert quit_.exit_code == 2 and "the edit was left, nothing changed" in quit_.stderr and "set $EDITOR" not in quit_.stderr
 
     def test_an_edit_that_does_not_pass_is_kept_and_opened_again(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """A bad kind: the problem said, the file untouched, the edit kept with the problem at its top; the next

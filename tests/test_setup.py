@@ -336,6 +336,22 @@ def test_a_count_not_in_digits_after_a_game_is_said_so(run_cli, words: tuple[str
     assert result.exit_code == 2 and f"Error: {count!r} is no number of players: give it in digits" in result.stderr, result.output
 
 
+def test_a_typo_in_a_games_name_is_an_unknown_game_not_a_count(run_cli):
+    """"res arcanna": its last word is a typo of the name, no count: the game is unknown, with the one meant."""
+    result = run_cli("setup", "res", "arcanna")
+    assert result.exit_code == 2 and "no game 'res arcanna'; did you mean: res-arcana" in result.stderr, result.output
+
+
+def test_a_game_named_by_a_number_takes_a_count_after_it(run_cli, tmp_path: Path):
+    """A game called "1830", then 3: that game for 3 players, not a count alone."""
+    from conftest import skyrail_toml, write_corpus
+
+    toml = skyrail_toml().replace('slug = "skyrail"', 'slug = "r1830"').replace('name = "Skyrail Express"', 'name = "1830"')
+    root = write_corpus(tmp_path, {"games/r1830/game.toml": toml, "games/r1830/rules.md": "# 1830 rules\n"})
+    result = run_cli("--no-shipped", "--corpus", str(root / "games"), "setup", "1830", "3")
+    assert result.exit_code == 2 and "no setup checklist for 1830 (r1830)" in result.stderr, result.output
+
+
 def test_a_game_whose_name_ends_with_a_number_keeps_it(run_cli, tmp_path: Path):
     """A game named "Skyrail 2" is that game, not Skyrail for two players."""
     from conftest import skyrail_toml, write_corpus

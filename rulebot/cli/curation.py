@@ -374,7 +374,10 @@ def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
         except click.ClickException as exc:  # (the editor could not be started, or failed)
             if walk.edit_unchanged(draft):
                 walk.discard_edit(draft)
-                raise CurationError(f"{exc.format_message()}: set $EDITOR (or $VISUAL) to your editor's command") from None
+                started = "Errno" not in exc.format_message()  # (click says why an editor could not be started)
+                raise CurationError(
+                    f"{exc.format_message()}: " + ("the edit was left, nothing changed" if started else "set $EDITOR (or $VISUAL) to your editor's command")
+                ) from None
             raise CurationError(f"{exc.format_message()}; your edit is kept in {path}") from None
         if walk.edit_unchanged(draft):
             walk.discard_edit(draft)

@@ -177,7 +177,7 @@ class Imported:
         unresolved = sorted(self.unresolved + self.redirects_unresolved)
         lines = [f"  unresolved, line {line} of the document: {one_line(text)}" for line, text in unresolved[:UNRESOLVED_NAMED]]
         if len(unresolved) > UNRESOLVED_NAMED:
-            lines.append(f"  and {len(unresolved) - UNRESOLVED_NAMED} more (the notes of a new entries file list every one)")
+            lines.append(f"  and {len(unresolved) - UNRESOLVED_NAMED} more (the notes of printed drafts list every one: `rulebot import` without --append)")
         return lines
 
 

@@ -223,15 +223,17 @@ class Corpus:
             return self.games[slug]
         except KeyError:
             pass
-        meant = named(slug, {s: [g.name, *g.aliases] for s, g in self.games.items()})
-        if meant is not None:
-            return self.games[meant]
-        # (a problem of the game folder itself or of its game.toml: those of its entries files leave the game in)
+        # A game of that very slug left out (a problem of its folder or of its game.toml: those of its entries files
+        # leave the game in) is said so, before a name of another game is looked for ("res" is not res-arcana then).
         own = [p for p in self.problems if PurePath(p.path).parts[-2:] == (slug, "game.toml") or PurePath(p.path).name == slug]
         if own:
             more = f" (and {len(own) - 1} more: `rulebot check` lists them)" if len(own) > 1 else ""
             raise UnknownGameError(f"the game {slug!r} is left out of the corpus for a problem: {own[0]}{more}")
-        raise UnknownGameError.among(slug, {s: [g.name, *g.aliases] for s, g in self.games.items()})
+        names = {s: [g.name, *g.aliases] for s, g in self.games.items()}
+        meant = named(slug, names)
+        if meant is not None:
+            return self.games[meant]
+        raise UnknownGameError.among(slug, names)
 
     def entry(self, entry_id: str) -> Entry:
         """The entry with this id; UnknownEntryError if there is none."""

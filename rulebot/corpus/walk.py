@@ -244,7 +244,7 @@ class DraftWalk:
         path = self._edit_path(draft)
         if not path.is_file():
             return False
-        body = "\n".join(line for line in _read(path).split("\n") if not line.startswith(NOTE_START))
+        body = "\n".join(line for line in _read(path).replace("\r\n", "\n").split("\n") if not line.startswith(NOTE_START))
         return body.strip("\n") == self._block(draft).replace("\r\n", "\n").strip("\n")
 
     def discard_edit(self, draft: Draft) -> None:
