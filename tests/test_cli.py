@@ -208,32 +208,22 @@ class TestOtherCommands:
         assert "lantern-harbor:0: a game folder, not a corpus folder: give the folder that holds it (" in result.output
         assert result.output.split("holds it (", 1)[1].startswith(("tests/corpora/minimal)", f"{MINIMAL})"))
 
-    @pytest.mark.parametrize("heading", ["### lh-ferry-gull", "# lh-ferry-gull", "##lh-ferry-gull"])
-    def test_check_points_at_an_entry_heading_read_as_text(self, run_cli, minimal_copy: Path, heading: str):
-        """An entry's heading with a # too many or too few, over its header, is reported at its line: else the entry
-        vanishes into the text of the one above, and nothing says so."""
+    @pytest.mark.parametrize(("heading", "shown", "where"), [
+        *((heading, heading, "") for heading in ("### lh-ferry-gull", "# lh-ferry-gull", "##lh-ferry-gull")),
+        # indented: a heading to Markdown, text of the entry above to rulebot
+        *((indent + "## lh-ferry-gull", "## lh-ferry-gull", ", at the start of its line") for indent in (" ", "   ", "\t")),
+    ])
+    def test_check_points_at_an_entry_heading_read_as_text(self, run_cli, minimal_copy: Path, heading: str, shown: str, where: str):
+        """An entry's heading with a # too many or too few, or spaces before it, over its header, is reported at its
+        line: else the entry vanishes into the text of the one above, and nothing says so."""
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"
         text = rules.read_text(encoding="utf-8")
         line = text[: text.index("## lh-ferry-gull\n")].count("\n") + 1
         rules.write_text(text.replace("## lh-ferry-gull\n", heading + "\n"), encoding="utf-8")
         result = run_cli("check", str(minimal_copy))
         assert result.exit_code == 1, result.output
-        assert re.search(rf"rulebook\.md:{line}: '{heading}' is read as text of lh-[a-z-]+: an entry's heading is '## ' and its id", result.output)
-
-    @pytest.mark.parametrize("indent", [" ", "   ", "\t"])
-    def test_check_points_at_an_entry_heading_indented(self, run_cli, minimal_copy: Path, indent: str):
-        """An entry's heading with spaces before it (a heading to Markdown, text of the entry above to rulebot) is
-        reported at its line, with where a heading goes: else the entry vanishes and check says OK."""
-        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
-        text = rules.read_text(encoding="utf-8")
-        line = text[: text.index("## lh-ferry-gull\n")].count("\n") + 1
-        rules.write_text(text.replace("## lh-ferry-gull\n", indent + "## lh-ferry-gull\n"), encoding="utf-8")
-        result = run_cli("check", str(minimal_copy))
-        assert result.exit_code == 1, result.output
-        assert re.search(
-            rf"rulebook\.md:{line}: '## lh-ferry-gull' is read as text of lh-[a-z-]+: an entry's heading is '## ' and its id, "
-            r"at the start of its line", result.output
-        ), result.output
+        expected = f"rulebook.md:{line}: '{shown}' is read as text of lh-[a-z-]+: an entry's heading is '## ' and its id{where}\n"
+        assert re.search(expected.replace(".md", r"\.md"), result.output), result.output
 
     def test_check_points_at_mistyped_headings_before_any_entry_and_not_in_code(self, run_cli, minimal_copy: Path):
         """A file whose every entry heading is mistyped has no entry, yet each is reported (in the file's preamble);
