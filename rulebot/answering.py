@@ -248,8 +248,8 @@ def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int
     from rulebot.errors import UnknownGameError, UsageError
     from rulebot.text import named, named_whole
 
+    names = {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}
     if words and words[-1].isdecimal():
-        names = {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}
         whole = named_whole(" ".join(words), names)
         if whole is not None:  # a game whose name ends in a number, or is one ("1830")
             return whole, None
@@ -261,12 +261,12 @@ def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int
     except UnknownGameError:
         # ("catalyst two", "res-arcana -1": a game named whole, then what was meant as a count; "res arcanna" is a typo)
         if len(words) > 1 and (_COUNT_WORD.fullmatch(words[-1]) or words[-1].lstrip("+-").isdecimal()):
-            if named_whole(" ".join(words[:-1]), {slug: [g["name"], *g["aliases"]] for slug, g in searcher.games.items()}):
+            if named_whole(" ".join(words[:-1]), names):
                 raise UsageError(f"{words[-1]!r} is no number of players: give it in digits (setup {' '.join(words[:-1])} 2)") from None
         raise
 
 
-_COUNT_WORD = re.compile(r"(?i)one|two|three|four|five|six|seven|eight|nine|ten|un|une|deux|trois|quatre|cinq|six|sept|huit")
+_COUNT_WORD = re.compile(r"(?i)one|two|three|four|five|six|seven|eight|nine|ten|un|une|deux|trois|quatre|cinq|sept|huit")
 """A player count written out ("catalyst two"), in English or French."""
 
 

@@ -233,7 +233,7 @@ def citation(entry: EntryJSON) -> str:
     if source.get("edition"):
         parts.append(f"({source['edition']})")
     trust = source.get("trust")
-    suffix = " [" + (_(TRUST_LABELS[trust]) if trust in TRUST_LABELS else f"{trust} source") + "]" if trust and trust != "official" else ""
+    suffix = " [" + _(TRUST_LABELS[trust]) + "]" if trust and trust != "official" else ""
     return " ".join(parts) + f", {source['section']}{suffix}"
 
 

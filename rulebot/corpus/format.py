@@ -130,7 +130,7 @@ def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None 
     # rather than every line of a file of thousands.
     # (lines of other headings come out of the same pass: an entry's heading mistyped is one of them)
     # (a heading indented is picked too: Markdown reads it as a heading, rulebot as text, so it is one mistyped)
-    picked = [i for i, line in enumerate(lines) if line.startswith("#") or line.lstrip().startswith(_HASH_OR_FENCE)]
+    picked = [i for i, line in enumerate(lines) if line.lstrip().startswith(_HASH_OR_FENCE)]
     marks = [i for i in picked if lines[i].startswith("## ") or lines[i].lstrip().startswith(FENCES)]
     other_headings = [i for i in picked if not lines[i].startswith("## ") and not lines[i].lstrip().startswith(FENCES)]
     starts, unclosed, fenced = _starts(lines, marks, set())

@@ -229,6 +229,14 @@ class GameSetup:
                     steps[change.step] = (change.new, expansion.expansion, change.action)
         return sorted(steps.values(), key=lambda item: item[0].order)
 
+    def beyond_sources(self, expansions: Collection[str] = ()) -> tuple[tuple[int, ...], str]:
+        """The counts only an expansion no source covers lets in (Res Arcana at 5 with Lux et Tenebrae alone), and
+        what each step says at them: the steps in play are the sources' for other counts, and say so rather than
+        pass for those counts' ("" when there are none). The checklist and the site's setup page both read it."""
+        covered = self.players_with(set(expansions) - set(self.unstated(expansions)))
+        beyond = tuple(count for count in self.players_with(expansions) if count not in covered)
+        return beyond, f"the sources give this step for {count_range(covered)} players" if beyond else ""
+
     def checklist(self, players: int, expansions: Collection[str] = ()) -> Checklist:
         """The checklist for a player count and the expansions in play (ValueError for a count they do not support)."""
         supported = self.players_with(expansions)
@@ -236,10 +244,8 @@ class GameSetup:
             raise ValueError(f"{self.game} is not played by {players} with {sorted(expansions)}")
         chosen = [item for item in self.steps_with(expansions) if item[0].applies(players)]
         uncovered = self.uncovered(expansions)
-        # A count only an expansion no source covers lets in (Res Arcana at 5 with Lux et Tenebrae alone): the
-        # steps in play are the sources' for other counts, and each says so rather than pass for that count's.
-        covered = self.players_with(set(expansions) - set(self.unstated(expansions)))
-        beyond = "" if players in covered else f"the sources give this step for {count_range(covered)} players"
+        beyond_counts, said = self.beyond_sources(expansions)
+        beyond = said if players in beyond_counts else ""
         return Checklist(
             game=self.game,
             players=players,

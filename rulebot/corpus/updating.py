@@ -474,8 +474,9 @@ def _refuse_misread(path: Path, raws: list[RawEntry], misheaded: list[int]) -> N
         if raw.id in first:
             _refuse(path, raw.line, f"id {raw.id!r} given twice (first at line {first[raw.id]})")
         first.setdefault(raw.id, raw.line)
-    for line in sorted([*misheaded, *(line for raw in raws for line in raw.misheaded)])[:1]:
-        _refuse(path, line, "an entry's heading is read as text (a # too many or too few, or spaces before it)")
+    lines = [*misheaded, *(line for raw in raws for line in raw.misheaded)]
+    if lines:
+        _refuse(path, min(lines), "an entry's heading is read as text (a # too many or too few, or spaces before it)")
 
 
 def _refuse(path: Path, line: int, what: str) -> None:

@@ -271,9 +271,11 @@ class Searcher:
         if len(searched) > 1 and ordered:
             # A question with no word of any game's own terms could be about any of them.
             generic = not any(self.reading.game_terms_in(stems, slug) for slug in searched)
-            # Each game's best, shown as the first answer is: the entry of an expansion in play before the rule it changes.
-            firsts = {slug: modifications_first(hits[:1], ordering, in_play, self.get, official_only) for slug, hits in by_game.items()}
-            other_games = runners_up(firsts, ordered, GENERIC_SHARE if generic else AMBIGUOUS_SHARE)
+            # Each shown as the first answer is: the entry of an expansion in play before the rule it changes.
+            other_games = [
+                modifications_first([hit], ordering, in_play, self.get, official_only)[0]
+                for hit in runners_up(by_game, ordered, GENERIC_SHARE if generic else AMBIGUOUS_SHARE)
+            ]
         evidence: list[float] = []
         probability, confident = 0.0, False
         if ordered:

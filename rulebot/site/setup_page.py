@@ -168,8 +168,7 @@ def _combination(
             )
         )
     title = words.with_expansions(game_name, named)
-    covered = setup.players_with(set(expansions) - set(setup.unstated(expansions)))
-    beyond = tuple(count for count in supported if count not in covered)
+    beyond, beyond_open = setup.beyond_sources(expansions)
     return CombinationView(
         key="+".join(sorted(expansions)),
         title=title,
@@ -179,5 +178,5 @@ def _combination(
         uncovered=uncovered,
         steps=tuple(steps),
         beyond=beyond,
-        beyond_open=f"the sources give this step for {count_range(covered)} players" if beyond else "",  # (as GameSetup.checklist says it)
+        beyond_open=beyond_open,
     )

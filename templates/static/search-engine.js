@@ -1332,10 +1332,10 @@
     if (searched.length > 1 && ordered.length) {
       // A question with no word of any game's own terms could be about any of them.
       var generic = !searched.some(function (slug) { return gameTermsIn(stemsOf, slug) > 0; });
-      // Each game's best, shown as the first answer is: the entry of an expansion in play before the rule it changes.
-      var firsts = new Map();
-      byGameHits.forEach(function (hits, slug) { firsts.set(slug, searcher.modificationsFirst(hits.slice(0, 1), named)); });
-      others = runnersUp(firsts, ordered, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE);
+      // Each shown as the first answer is: the entry of an expansion in play before the rule it changes.
+      others = runnersUp(byGameHits, ordered, generic ? R.GENERIC_SHARE : R.AMBIGUOUS_SHARE).map(function (hit) {
+        return searcher.modificationsFirst([hit], named)[0];
+      });
     }
     var chance = 0, unstated = false, split = false, evidenceOf = null;
     if (ordered.length) {
