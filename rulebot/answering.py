@@ -260,14 +260,15 @@ def game_and_count(searcher: Searcher, words: tuple[str, ...]) -> tuple[str, int
         return searcher.game_slug(" ".join(words)), None
     except UnknownGameError:
         # ("catalyst two", "res-arcana -1": a game named whole, then what was meant as a count; "res arcanna" is a typo)
-        if len(words) > 1 and (_COUNT_WORD.fullmatch(words[-1]) or words[-1].lstrip("+-").isdecimal()):
+        if len(words) > 1 and (re.fullmatch(COUNT_WORDS, words[-1], re.IGNORECASE) or words[-1].lstrip("+-").isdecimal()):
             if named_whole(" ".join(words[:-1]), names):
                 raise UsageError(f"{words[-1]!r} is no number of players: give it in digits (setup {' '.join(words[:-1])} 2)") from None
         raise
 
 
-_COUNT_WORD = re.compile(r"(?i)one|two|three|four|five|six|seven|eight|nine|ten|un|une|deux|trois|quatre|cinq|sept|huit")
-"""A player count written out ("catalyst two"), in English or French."""
+COUNT_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|un|une|deux|trois|quatre|cinq|sept|huit"
+"""A player count written out ("catalyst two"), in English or French: a pattern compiled only on the way to an
+error, never by an answer."""
 
 
 def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict[str, Any]:
