@@ -364,7 +364,8 @@ class TestExpansions:
         data = json.loads(run_cli(*TOY, "ask", "--json", "winning the game").stdout)
         assert data["results"][0]["id"] == "lh-tides-winning"
         run_cli("config", "unset", "lantern-harbor.with")
-        assert run_cli("config", "get", "lantern-harbor.with").output == ""
+        unset = run_cli("config", "get", "lantern-harbor.with")
+        assert unset.exit_code == 1 and unset.stdout == ""
 
     def test_config_base_is_the_base_game_alone(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """`config set GAME.with base` keeps the base game alone in play (as --with base), and says so when read;
@@ -378,6 +379,15 @@ class TestExpansions:
         assert both.exit_code == 2 and "say two things: give one" in both.stderr
         asked = run_cli(*TOY, "ask", "-g", "lantern-harbor", "--with", "base", "--with", "deep-tides", "winning glory")
         assert asked.exit_code == 2 and "--with base (no expansion) and --with deep-tides say two things: give one" in asked.stderr
+
+    def test_config_keys_take_a_games_name(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A game's name in a key means its slug for get and unset too, as for set, which saves under the slug."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        assert run_cli(*TOY, "config", "set", "Lantern Harbor.with", "deep-tides").exit_code == 0
+        assert run_cli(*TOY, "config", "get", "Lantern Harbor.with").stdout == "deep-tides\n"
+        unset = run_cli(*TOY, "config", "unset", "Lantern Harbor.with")
+        assert unset.exit_code == 0 and unset.stdout.startswith("lantern-harbor.with removed")
+        assert run_cli(*TOY, "config", "get", "lantern-harbor.with").exit_code == 1
 
     def test_config_unset_of_what_is_not_set(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """Unsetting a key that is not set says so and exits 1 (as `config get` of it), writing nothing."""

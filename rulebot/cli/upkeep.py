@@ -11,7 +11,7 @@ import click
 from rulebot.cli import status
 from rulebot.cli.failures import Failure, RulebotGroup
 from rulebot.cli.shared import Settings, warn
-from rulebot.errors import CorpusError
+from rulebot.errors import CorpusError, UnknownGameError
 from rulebot.text import plural
 
 
@@ -54,6 +54,21 @@ def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
     click.echo(f"{key} = {', '.join(values)} (saved in {path})")
 
 
+def _stored(settings: Settings, key: str) -> tuple[str, str]:
+    """A GAME.SETTING key as the config file holds it: under the game's slug, as `config set` saves it ("Res
+    Arcana.with" is res-arcana's), unless the file holds the game as given (a game the corpus no longer has)."""
+    from rulebot import config
+
+    game, setting = config.split_key(key)
+    if game not in config.load():
+        try:
+            with settings.searcher() as searcher:
+                game = searcher.game_slug(game)
+        except UnknownGameError:
+            pass  # (not set under any name: said as such)
+    return game, setting
+
+
 @config_group.command(name="get")
 @click.argument("key")
 @click.pass_context
@@ -65,7 +80,7 @@ def config_get(ctx: click.Context, key: str) -> None:
         lang = config.language()
         values = [lang] if lang else []
     else:
-        game, setting = config.split_key(key)
+        game, setting = _stored(ctx.obj, key)
         given = config.load().get(game, {}).get(setting)
         values = ["base"] if given == [] else given or []  # (no expansion in play: the base game alone)
     for value in values:
@@ -76,7 +91,8 @@ def config_get(ctx: click.Context, key: str) -> None:
 
 @config_group.command(name="unset")
 @click.argument("key")
-def config_unset(key: str) -> None:
+@click.pass_obj
+def config_unset(settings: Settings, key: str) -> None:
     """Remove KEY (GAME.with: every expansion counts again; lang: answers in the question's language); exit 1 when
     KEY is not set."""
     from rulebot import config
@@ -84,8 +100,9 @@ def config_unset(key: str) -> None:
     if key == config.LANG:
         was = config.language() is not None
     else:
-        game, setting = config.split_key(key)
+        game, setting = _stored(settings, key)
         was = config.load().get(game, {}).get(setting) is not None
+        key = f"{game}.{setting}"
     if not was:  # (as `config get`: a key not set is a negative result, and nothing is written)
         click.echo(f"{key} is not set", err=True)
         click.get_current_context().exit(status.NEGATIVE)
