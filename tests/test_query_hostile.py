@@ -165,7 +165,7 @@ WORST = {
     "long-words": _fit(["supplementairez" * 3] * 30),
     "ligatures": "ﬃ" * MAX_QUESTION_CHARS,  # NFKC makes one 3000-letter word
     "nfkc-growth": "ﷺ" * MAX_QUESTION_CHARS,  # NFKC makes 4000 words
-    "all-filler": _fit(["can", "i", "what", "the", "of", "combien", "de"] * 100),
+    "all-filler": _fit(["essence", *["can", "i", "what", "the", "of", "combien", "de"] * 100]),  # (one word to ask about)
     "synonym-phrases": _fit(["victory points", "vp", "essence", "mage"] * 60),
     "dotted": ".".join(["a1"] * (MAX_QUESTION_CHARS // 3)),
 }

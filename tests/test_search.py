@@ -222,11 +222,6 @@ class TestVocabulary:
         assert name_bonus(entry, units, 0.5) == EXACT_NAME  # type: ignore[arg-type]
         assert 1 < name_bonus(entry, units, 0.5, beyond=1) < EXACT_NAME  # type: ignore[arg-type]
 
-    def test_filler_only_question_still_searches(self, toy: Searcher):
-        """A question made only of filler or stop words is searched as typed, without error."""
-        answer = toy.ask("it and")
-        assert answer.query == "it and"
-
 
 class TestPhraseFoundNowhere:
     """Words typed together that a synonym group holds are one phrase; when no entry holds it in any of the group's
@@ -471,6 +466,16 @@ class TestHostileInput:
         """A 100 KB question is refused with a message."""
         with pytest.raises(QueryError, match="too long"):
             toy.ask("ferry " * 20000)
+
+    def test_question_words_alone_are_refused(self, shipped: Searcher):
+        """A question of question words alone asks nothing: refused with what it lacks, in either language, a game
+        named or not. A player count, or a game named alone, is still a question."""
+        for question in ("what", "combien ???", "can i", "how many?", "dune what"):
+            with pytest.raises(QueryError, match="only question words"):
+                shipped.ask(question)
+        assert shipped.ask("how many players").results and shipped.ask("3 players").results
+        assert shipped.ask("dune").results
+        assert shipped.ask("or", game="res-arcana").results  # (question filler, and Res Arcana's gold in French)
 
     def test_empty_is_refused(self):
         """Whitespace and control characters alone are an empty question."""

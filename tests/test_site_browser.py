@@ -274,13 +274,17 @@ def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-
 
 def test_another_game_named_with_its_entry_is_found_on_a_game_page(page, base):  # type: ignore[no-untyped-def]
     """On a game's page, a question naming another game and an entry of it ("res arcana illusionist" on Catalyst's)
-    finds that entry, marked as another game's, as `rulebot ask --game catalyst` turns to it; the name alone too."""
+    finds that entry, marked as another game's, as `rulebot ask --game catalyst` turns to it; the entry's name alone
+    finds it too. Named with its game, it comes before the page's own results, as that command answers with it."""
     page.goto(base["shipped"] + "catalyst/index.html")
     for question in ("res arcana illusionist", "illusionist"):
         _search(page, question)
         other = page.locator("#search--results li.result-other a")
         assert other.count() >= 1, question
         assert urllib.parse.unquote(other.first.get_attribute("href")) == "../res-arcana/index.html#arcana-illusionist", question
+    results = _search(page, "res arcana first player token")
+    assert page.locator("#search--results li:not(.result-other)").count() >= 1  # (Catalyst's own starting player)
+    assert urllib.parse.unquote(results.first.get_attribute("href")) == "../res-arcana/index.html#arcana-first-player-token"
 
 
 def test_house_rule_result_is_flagged(page, base):  # type: ignore[no-untyped-def]
@@ -828,6 +832,17 @@ def test_question_of_letters_no_entry_has_is_answered(page, base):  # type: igno
         "() => { const l = document.getElementById('search--results'); return l.dataset.query === 'σπαθί' && l.dataset.complete === 'true'; }"
     )
     assert page.text_content("#search--status") == "No entry matches “σπαθί”."
+
+
+def test_question_words_alone_find_nothing(page, base):  # type: ignore[no-untyped-def]
+    """Question words alone ("what") ask nothing: no entry is listed, as `rulebot ask` refuses them."""
+    page.goto(base["shipped"] + "index.html")
+    page.fill("#search--q", "what")
+    page.wait_for_function(
+        "() => { const l = document.getElementById('search--results'); return l.dataset.query === 'what' && l.dataset.complete === 'true'; }"
+    )
+    assert page.text_content("#search--status") == "No entry matches “what”."
+    assert page.locator("#search--results a").count() == 0
 
 
 def test_unsure_answer_says_so(page, base):  # type: ignore[no-untyped-def]

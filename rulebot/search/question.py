@@ -118,6 +118,11 @@ class QuestionReader:
         games = [game] if game else self._named_games(words)
         if len(games) == 1:
             words = self._without_game_name(words, games[0])
+        filler = words and all(w in analysis.QUESTION_FILLER for w in words)  # (first: the cheap part, and the rarest)
+        if intent.players is None and filler and all(self._question_word(w, games) for w in words):
+            # ("how many players" asks something; "what", "combien ?", "can i" do not: any entry found for them
+            # would be found by chance)
+            raise QueryError(f"the question has only question words ({' '.join(words)}): say what it is about")
         named = {slug: self.named_expansions(words, synonyms[slug], slug) for slug in games}
         # "base game only" leaves the expansions out, as --with base does, of the games the question is about (of
         # every game that has expansions when it names none): what the question says wins over --with and the
@@ -157,6 +162,16 @@ class QuestionReader:
         """How many of a game's own terms (its `vocabulary.terms`) the question uses."""
         by_first = self._game_terms[slug]
         return sum(1 for first in set(stems) for term in by_first.get(first, ()) if analysis.find_phrase(stems, term) >= 0)
+
+    def _question_word(self, word: str, games: Sequence[str]) -> bool:
+        """Whether a word of question filler is no word of the vocabulary of the games asked about (of every game
+        when none is), in either language: the French "or" is Res Arcana's gold, "use" a synonym of activating."""
+        key = (stem(word),)
+        for language in self._tables:  # (every language questions are read in)
+            synonyms, every = self._vocabulary(language)
+            if any(key in table for table in ([synonyms[slug] for slug in games] if games else [every])):
+                return False
+        return not any(self.game_terms_in(list(key), slug) for slug in games or self.games)
 
     def _language(self, text: str, words: list[str]) -> str:
         """The language of a question: French when its grammar words and accents say so, or when it uses a
