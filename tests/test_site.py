@@ -217,7 +217,7 @@ class TestPages:
         report = site.build(shipped, tmp_path / "site")
         assert report.entries == len(shipped.entries)
         assert report.games == len(shipped.games)
-        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 + 2 * len(shipped.games) + len(shipped.setups) + 3  # Molthar's in French too (entries, A–Z, setup)
+        assert report.pages == len(list((tmp_path / "site").rglob("*.html"))) == 2 * 2 + 2 * len(shipped.games) + len(shipped.setups) + 3  # home and sources in French too, and Molthar's (entries, A–Z, setup)
         assert report.out_dir == (tmp_path / "site").resolve()
 
     def test_every_game_has_a_page_and_an_index(self, shipped: Corpus, shipped_site: Path):
@@ -1232,6 +1232,16 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     assert "<dt>See also</dt>" in english and "Voir aussi" not in english
     az = (out / "toy" / "a-z.fr.html").read_text(encoding="utf-8")
     assert 'href="index.fr.html#toy-a">Cloche</a>' in az and 'href="index.fr.html#toy-b" lang="en">Horn</a>' in az
+    # The pages of every game are in French too, and French pages lead to them: a French reader is never sent to an
+    # English page but for a game that has none in French.
+    assert 'href="../index.fr.html"' in french and 'href="../sources.fr.html"' in french
+    home = (out / "index.fr.html").read_text(encoding="utf-8")
+    assert '<html lang="fr"' in home and "<h1>Règles, FAQ et errata de jeux de société</h1>" in home
+    assert 'href="toy/index.fr.html"' in home and 'href="other/index.html"' in home and 'href="sources.fr.html"' in home
+    assert 'href="./index.html" hreflang="en"' in home
+    assert 'href="./index.fr.html" hreflang="fr"' in (out / "index.html").read_text(encoding="utf-8")
+    sources = (out / "sources.fr.html").read_text(encoding="utf-8")
+    assert "<h1>Sources</h1>" in sources and "officielle" in sources and 'href="toy/index.fr.html' in sources
 
 
 # -- the French pages and the search in French ------------------------------------------------
@@ -1245,9 +1255,9 @@ def _text(html_text: str) -> str:
 
 class TestFrench:
     def test_french_pages_have_french_labels(self, shipped_site: Path):
-        """Molthar's French pages say nothing in English of their own: navigation, badges, source facts."""
-        for name in ("index.fr.html", "a-z.fr.html", "setup.fr.html"):
-            text = _text((shipped_site / "portals-of-molthar" / name).read_text(encoding="utf-8"))
+        """The French pages say nothing in English of their own: navigation, badges, source facts."""
+        for name in ("portals-of-molthar/index.fr.html", "portals-of-molthar/a-z.fr.html", "portals-of-molthar/setup.fr.html", "index.fr.html", "sources.fr.html"):
+            text = _text((shipped_site / name).read_text(encoding="utf-8"))
             for english in ("Base game", "Setup", "Trust:", " entries ", "language fr", "Entries", "Search the rules", "Players"):
                 assert english not in text, (name, english)
         french = (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")

@@ -738,9 +738,9 @@ def test_lone_mentions_are_stood_by_as_the_command_stands_by_them(browser, sites
 
 
 def test_one_word_naming_nothing_is_stood_by_as_the_command_stands_by_it(browser, sites):  # type: ignore[no-untyped-def]
-    """A one-word question whose answer names nothing of it ("hello", "thanks") is not stood by on the site, as in
+    """A one-word question whose answer names nothing of it ("thank", "weather") is not stood by on the site, as in
     `rulebot ask`; a card's name, typed or misspelt, still is."""
-    questions = [("hello", None), ("thanks", None), ("x", None), ("chaumurkey", None), ("marketplace", "catalyst"), ("mentat", None)]
+    questions = [("thank", None), ("weather", None), ("greetings", None), ("x", None), ("chaumurkey", None), ("marketplace", "catalyst"), ("mentat", None)]
     assert _differences(browser, sites["shipped"], questions) == []
 
 

@@ -236,7 +236,7 @@ def evidence(ranked: list[Hit], context: Context, other_games: bool, unstated: b
     (one stem, without filler) and the first entry neither is named by it (its name and exact features), nor has a
     name holding it as typed, nor answers a question (`asked`) holding it (the last two for a word of MIN_NAME_LETTERS
     letters at least: the "x" of "is the black x trash optional" is no question of "x" alone): one word found in a text, or only through a close
-    spelling of it ("hello" for the "Hell" of "Gate of Hell", "thanks" in "thanks to"), is no question the entry
+    spelling of it ("help" for the "Hell" of "Gate of Hell", "keeper" in "thanks to its keeper"), is no question the entry
     answers, however far ahead of the others it is."""
     from rulebot.search.answer import changes, linked
 

@@ -120,7 +120,7 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
 def _home_page(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     page = "index.html"
     context = HomeContext(
-        **site.base(page, "Board game rules, FAQ and errata", None),
+        **site.base(page, languages.catalog(site.lang).gettext("Board game rules, FAQ and errata"), None),
         games=[game_summary(site, slug, page) for slug in site.games],
         entry_count=len(site.corpus.entries),
     )
@@ -129,13 +129,15 @@ def _home_page(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]
 
 def _sources_page(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     page = "sources.html"
-    context = SourcesContext(**site.base(page, "Sources", None), games=[game_summary(site, slug, page) for slug in site.games])
+    context = SourcesContext(**site.base(page, languages.catalog(site.lang).gettext("Sources"), None), games=[game_summary(site, slug, page) for slug in site.games])
     yield page, render_page(env, ["sources.html"], context)
 
 
 def _translated_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     def render(corpus: Corpus, lang: str, translated: frozenset[str]) -> Iterator[tuple[str, str]]:
         other, other_env = Site(corpus, lang, translated), environment(lang)
+        yield from _home_page(other, other_env)
+        yield from _sources_page(other, other_env)
         yield from game_pages(other, other_env)
         yield from index_pages(other, other_env)
         yield from setup_page.pages(other.corpus, other_env, other.base, other.href, lang)

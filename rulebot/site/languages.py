@@ -11,6 +11,7 @@ without a text in the page's language keeps its own, marked with its
 from __future__ import annotations
 
 import gettext
+import posixpath
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -82,7 +83,9 @@ def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[
     """The language switch of a page (its path in the entries' own language) shown in `lang`: none for a page
     that is not of a game with translations."""
     slug, slash, name = page.partition("/")
-    if not slash or slug not in languages:
+    if not slash:  # a page of every game (home, sources): in every language of one
+        slug, name, languages = "", page, {"": tuple(sorted({other for langs in languages.values() for other in langs}))}
+    if not languages.get(slug):
         return []
     return [
         LanguageLink(lang=other, label=LANGUAGE_NAMES.get(other, other), href="./" + page_in(name, other), current=other == lang)
@@ -93,25 +96,31 @@ def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[
 def translated_pages(
     corpus: Corpus, render: Callable[[Corpus, str, frozenset[str]], Iterable[tuple[str, str]]]
 ) -> Iterator[tuple[str, str]]:
-    """The pages of the games with translations in each of their languages: `render(corpus, lang, translated)`
-    renders the game pages of a corpus whose entries are in `lang` where they can be (those of `translated`)."""
+    """The pages of the games with translations in each of their languages, and the pages of every game (home,
+    sources) in each of those languages: `render(corpus, lang, translated)` renders the pages of a corpus whose
+    entries are in `lang` where they can be (those of `translated`)."""
     languages = languages_of(corpus)
     for lang in sorted({lang for langs in languages.values() for lang in langs}):
         games = {slug for slug, langs in languages.items() if lang in langs}
         translated_corpus, translated = in_language(corpus, lang)
-        pages = [(path, content) for path, content in render(translated_corpus, lang, translated) if path.partition("/")[0] in games and "/" in path]
+        pages = [(path, content) for path, content in render(translated_corpus, lang, translated) if "/" not in path or path.partition("/")[0] in games]
         made = {path for path, _content in pages}
         for path, content in pages:
-            yield page_in(path, lang), _links_in(content, path.partition("/")[0], lang, made)
+            yield page_in(path, lang), _links_in(content, path, lang, made)
 
 
-def _links_in(html: str, slug: str, lang: str, made: Collection[str]) -> str:
-    """A page's links to the pages of its game's folder that exist in `lang` (`made`), made links to those pages
-    in `lang`; links to pages only in the text's language (the setup page) and the language switch's (`./`)
+_PAGE_LINK = re.compile(r'href="([^"./:?#][^":?#]*|\.\./[^":?#]*)\.html')
+"""A link to a page of the site by its path from the page: not the language switch's (`./`), nor a link out."""
+
+
+def _links_in(html: str, page: str, lang: str, made: Collection[str]) -> str:
+    """A page's links to the pages that exist in `lang` (`made`), made links to those pages in `lang`; links to pages
+    only in the text's language (a game without translations, the setup page) and the language switch's (`./`)
     stay as they are."""
+    folder = posixpath.dirname(page)
 
     def localised(link: re.Match[str]) -> str:
-        page = f"{slug}/{link.group(1).rsplit('/', 1)[-1]}.html"
-        return f'href="{link.group(1)}.{lang}.html' if page in made else link.group(0)
+        target = posixpath.normpath(posixpath.join(folder, link.group(1) + ".html"))
+        return f'href="{link.group(1)}.{lang}.html' if target in made else link.group(0)
 
-    return re.sub(rf'href="((?:\.\./{re.escape(slug)}/)?[^"/:?#]+)\.html', localised, html)
+    return _PAGE_LINK.sub(localised, html)
