@@ -200,6 +200,18 @@ class TestMarkdown:
         assert entries["Dock"].see_also == ("toy-tides-and-docks",)
         assert entries["Tides and Docks"].see_also == ("toy-dock",)
 
+    def test_links_to_headings_lead_to_their_entries(self):
+        """A link to a heading of the document leads to the entry drafted from it (the site links entries by id),
+        a link to no heading drafted is left as its words; "See [X](#x) for ..." is that link, no name to resolve."""
+        result = draft(
+            "# Toy\n\n## Attack\n\nRoll. See [Defense](#defense) for blocking, and [the rest](#nowhere).\n\n"
+            "## Defense\n\nA defender rolls evade dice.\n"
+        )
+        attack = by_title(result)["Attack"]
+        assert attack.text == "Roll. See [Defense](#toy-defense) for blocking, and the rest."
+        assert attack.see_also == ("toy-defense",)
+        assert [text for _line, text in result.unresolved] == ["#nowhere"]
+
     def test_code_stays_in_the_text(self):
         """A `## ` line inside a fenced code block stays text, and the file still loads."""
         assert "## not a heading: code" in by_title(draft(FAQ_MD))["Dock"].text

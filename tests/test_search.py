@@ -560,3 +560,17 @@ def test_a_question_reads_only_its_languages_synonyms(tmp_path: Path, monkeypatc
         assert set(tables._read) == {"en"}
         searcher.ask("combien de cartes en main à la fin du tour")
         assert set(tables._read) == {"en", "fr"}
+
+
+def test_a_links_target_is_no_word_of_its_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A link in an entry's text is searched by its words, not by where it leads: the id an import links a heading's
+    entry by (`[the bell](#toy-lantern)`) is no word of the entry that links to it."""
+    monkeypatch.setenv("RULEBOT_CACHE_DIR", str(tmp_path / "cache"))
+    root = write_corpus(tmp_path / "c", {
+        "toy/game.toml": game_toml("toy"),
+        "toy/rules.md": "## toy-horn\ntitle: Horn\nkind: rule\nsection: 1\n\nBlow it to wake [the bell](#toy-lantern).\n\n"
+                        "## toy-lantern\ntitle: Lantern\nkind: rule\nsection: 2\n\nLight it at dusk.\n",
+    })
+    with Searcher(open_index([root])) as searcher:
+        assert [hit.id for hit in searcher.ask("lantern", limit=5).results] == ["toy-lantern"]
+        assert searcher.ask("bell", limit=5).results[0].id == "toy-horn"

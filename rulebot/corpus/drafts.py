@@ -46,6 +46,8 @@ SEE_SENTENCE_RE = re.compile(r"(?:^|(?<=[.!?])\s+)See(?:\s+also)?\s+(?P<name>[A-
 """`See Attack.` as a sentence of a paragraph (a paragraph that is only that is a redirect or See also)."""
 PAREN_SEE_RE = re.compile(r"\(\s*see\s+(?P<name>[^()]{1,60}?)\s*\)", re.IGNORECASE)
 ANCHOR_RE = re.compile(r"\]\((?P<anchor>#[^)\s]+)\)")
+LINK_RE = re.compile(r"\[([^\]]*)\]\((#[^)\s]+)\)")
+"""A link to a heading of the document, `[Defense](#defense)`: its words and its anchor."""
 MIN_TOPICS = 3
 """Fewer topics (`3 Action Phase` over 3.1...) make no reference by topics: no other topic, no names as terms."""
 KIND_WORDS = (
@@ -299,7 +301,7 @@ class Drafting:
 
     def refs(self, names: str, source: str, line: int) -> list[Ref]:
         """The references of a See or See also line: its links to headings, else the names it lists."""
-        links = re.findall(r"\[([^\]]*)\]\((#[^)\s]+)\)", source) if self.markdown else []
+        links = [found.groups() for found in LINK_RE.finditer(source)] if self.markdown else []
         if links:
             return [Ref("anchor", anchor, name, line, explicit=True) for name, anchor in links]
         found = []
@@ -325,13 +327,19 @@ class Drafting:
             draft.refs.append(Ref("number", match.group("number"), f"rule {match.group('number')}", line))
         for match in SEE_NUMBER_RE.finditer(text):
             draft.refs.append(Ref("number", number_key(match.group("number")), f"see {match.group('number')}", line))
+        # The words a link to a heading shows: a "See X" of them is that link, resolved by its anchor below.
+        linked = [fold(found.group(1)) for found in LINK_RE.finditer(source)] if self.markdown else []
         for match in SEE_SENTENCE_RE.finditer(text) if "See " in text else ():
             name = match.group("name").strip()
+            if any(fold(name).startswith(words) for words in linked if words):
+                continue
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above|appendix)\b|^\d", name, re.IGNORECASE):
                 for part in split_names(name):
                     draft.refs.append(Ref("name", part, f"See {name}.", line))
         for match in PAREN_SEE_RE.finditer(text):
             name = re.sub(r"^also\s+", "", match.group("name").strip(), flags=re.IGNORECASE)
+            if any(fold(name).startswith(words) for words in linked if words):
+                continue
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above)\b|^\d", name, re.IGNORECASE):
                 for part in split_names(name):
                     draft.refs.append(Ref("name", part, f"(see {name})", line))
@@ -395,7 +403,7 @@ class Drafting:
                 if target_id != draft.id and target_id not in links:
                     links.append(target_id)
             result.resolved += len(links)
-            text = draft.text()
+            text = self.relinked(draft.text(), names, anchors, kept)
             if draft.notes:
                 text += "\n\n" + "\n".join(f"Draft note: {note}." for note in dict.fromkeys(draft.notes))
             result.entries.append(
@@ -420,6 +428,19 @@ class Drafting:
                     others.extend(game.terms)
         topics = [strip_number(h.title) for h in self.all_headings if h.number in self.topics.values()] if len(self.topics) >= MIN_TOPICS else []
         result.vocabulary = glossary.propose(((e.title, e.kind, e.text, e.aliases) for e in result.entries), others, topics)
+
+    def relinked(self, text: str, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> str:
+        """A draft's text with its links to the document's headings made links to the entries drafted from them
+        (`[Defense](#toy-defense)`: the site links entries by id), and a link to nothing drafted left as its words."""
+        if not self.markdown:
+            return text
+
+        def entry_link(link: re.Match[str]) -> str:
+            found = self.resolve(Ref("anchor", link.group(2), link.group(1), 0), names, anchors, kept)
+            target = found if isinstance(found, str) or found is None else found.id
+            return f"[{link.group(1)}](#{target})" if target else link.group(1)
+
+        return LINK_RE.sub(entry_link, text)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:
         """The draft (or existing entry id) a reference names, or None."""

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import marshal
 import os
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -173,14 +174,23 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool, he
             "aliases_fr": "\n".join(a.text for a in entry.aliases if a.lang == "fr") or (entry.title if language == "fr" else ""),
             "asked": "\n".join(a.text for a in entry.asked if a.lang != "fr"),
             "asked_fr": "\n".join(a.text for a in entry.asked if a.lang == "fr"),
-            "body": entry.text,
+            "body": _read(entry.text),
             "title_fr": french.title if french else "",
-            "body_fr": french.text if french else "",
+            "body_fr": _read(french.text) if french else "",
             "section": f"{entry.section}\n{entry.kind}",  # "setup", "errata": what the entry is, a weak hint too
             PAYLOAD_FIELD: encode_payload(payload),
         }
 
     return make
+
+
+_LINK_RE = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
+
+
+def _read(text: str) -> str:
+    """A text as its reader reads it: a link's words, not where it leads (`[Defense](#toy-defense)` is "Defense", no
+    "toy" of the id an import links to)."""
+    return _LINK_RE.sub(r"\1", text) if "](" in text else text
 
 
 def _digest(language: str, payload: EntryJSON, heading: Heading) -> str:

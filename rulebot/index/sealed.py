@@ -17,8 +17,8 @@ from typing import Any
 
 from rulebot.index.opened import SYNONYMS_FILE, SYNONYMS_PREFIX
 
-FORMAT = "28"
-"""Bump when the schema or the stored payload changes: old indexes are then rebuilt."""
+FORMAT = "29"
+"""Bump when the schema, the stored payload or what a field indexes changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"
 DIGESTS_FILE = "rulebot-digests.json"
