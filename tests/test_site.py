@@ -1310,6 +1310,15 @@ class TestFrench:
         assert 'href="../portals-of-molthar/setup.fr.html"' in (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")
         assert 'href="../portals-of-molthar/setup.html"' in (shipped_site / "portals-of-molthar" / "index.html").read_text(encoding="utf-8")
 
+    def test_setup_words_in_french(self):
+        """What the setup page's code says, it says in the page's language: a step at a count beyond the sources
+        too (as `rulebot setup` says it in English)."""
+        from rulebot.corpus.setup import BEYOND_SOURCES, count_range
+        from rulebot.site.setup_page import Words
+
+        assert Words("fr").given_for((2, 3, 4)) == "les sources donnent cette étape pour 2 à 4 joueurs"
+        assert Words("en").given_for((2, 3, 4)) == BEYOND_SOURCES.format(counts=count_range((2, 3, 4)))
+
     def test_search_data_in_french(self, shipped: Corpus, shipped_site: Path):
         """_search/fr.js: the search box's words in French and each Molthar entry's French title, in the order of its
         names; <game>.texts.fr.js: their French texts; no game without French has either."""

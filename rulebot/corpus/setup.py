@@ -229,13 +229,12 @@ class GameSetup:
                     steps[change.step] = (change.new, expansion.expansion, change.action)
         return sorted(steps.values(), key=lambda item: item[0].order)
 
-    def beyond_sources(self, expansions: Collection[str] = ()) -> tuple[tuple[int, ...], str]:
+    def beyond_sources(self, expansions: Collection[str] = ()) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The counts only an expansion no source covers lets in (Res Arcana at 5 with Lux et Tenebrae alone), and
-        what each step says at them: the steps in play are the sources' for other counts, and say so rather than
-        pass for those counts' ("" when there are none). The checklist and the site's setup page both read it."""
+        the counts the sources give the steps in play for: at the former, each step says so (BEYOND_SOURCES) rather
+        than pass for those counts'. The checklist and the site's setup page both read it."""
         covered = self.players_with(set(expansions) - set(self.unstated(expansions)))
-        beyond = tuple(count for count in self.players_with(expansions) if count not in covered)
-        return beyond, f"the sources give this step for {count_range(covered)} players" if beyond else ""
+        return tuple(count for count in self.players_with(expansions) if count not in covered), covered
 
     def checklist(self, players: int, expansions: Collection[str] = ()) -> Checklist:
         """The checklist for a player count and the expansions in play (ValueError for a count they do not support)."""
@@ -244,8 +243,8 @@ class GameSetup:
             raise ValueError(f"{self.game} is not played by {players} with {sorted(expansions)}")
         chosen = [item for item in self.steps_with(expansions) if item[0].applies(players)]
         uncovered = self.uncovered(expansions)
-        beyond_counts, said = self.beyond_sources(expansions)
-        beyond = said if players in beyond_counts else ""
+        beyond_counts, covered = self.beyond_sources(expansions)
+        beyond = BEYOND_SOURCES.format(counts=count_range(covered)) if players in beyond_counts else ""
         return Checklist(
             game=self.game,
             players=players,
@@ -364,6 +363,10 @@ def _step_of(data: dict[str, Any]) -> SetupStep:
         players=tuple(data["players"]),
         also=tuple(data["also"]),
     )
+
+
+BEYOND_SOURCES = "the sources give this step for {counts} players"
+"""What a step says at a count beyond the sources (GameSetup.beyond_sources); the site says it in its page's language."""
 
 
 def count_range(counts: Collection[int], *, to: str = "to", or_: str = "or") -> str:

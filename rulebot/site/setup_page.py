@@ -95,6 +95,10 @@ class Words:
         words = count_range(counts, to=self._("to"), or_=self._("or"))
         return self._("1 player") if words == "1" else self._("{counts} players").format(counts=words)
 
+    def given_for(self, counts: tuple[int, ...]) -> str:
+        """What a step says at a count beyond the sources (rulebot.corpus.setup.BEYOND_SOURCES)."""
+        return self._("the sources give this step for {counts}").format(counts=self.counts(counts))
+
     def with_expansions(self, game: str, expansions: list[str]) -> str:
         return with_expansions(game, expansions, with_=self._("with"), and_=self._("and"))
 
@@ -168,7 +172,7 @@ def _combination(
             )
         )
     title = words.with_expansions(game_name, named)
-    beyond, beyond_open = setup.beyond_sources(expansions)
+    beyond, covered = setup.beyond_sources(expansions)
     return CombinationView(
         key="+".join(sorted(expansions)),
         title=title,
@@ -178,5 +182,5 @@ def _combination(
         uncovered=uncovered,
         steps=tuple(steps),
         beyond=beyond,
-        beyond_open=beyond_open,
+        beyond_open=words.given_for(covered) if beyond else "",
     )
