@@ -132,14 +132,20 @@ class Answerer:
         found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only)
         instead_of = None
         if first is not None and not found.confident:
-            wider = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only)
-            best = wider.results[0] if wider.results else None
+            from rulebot.errors import QueryError
+
+            try:
+                wider: Answer | None = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only)
+            except QueryError:  # (what every game's search refuses, the game's own answered: that answer stands)
+                wider = None
+            best = wider.results[0] if wider is not None and wider.results else None
             # Only a name whose words the game asked of never uses can mean another game's entry: "setup" or
             # "dragon" said of Res Arcana are about Res Arcana, even where another game has an entry of that name.
             # A game the user chose (`--game`) is left only for one the question names as well ("dune assassination
             # mission"): a game may simply lack what it is asked about ("alliance", "is there a solo mode").
             if (
-                wider.confident
+                wider is not None
+                and wider.confident
                 and best is not None
                 and best.game != first
                 and (game is None or best.game in searcher.reading.named_games(question))

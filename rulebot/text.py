@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 
 def fold(text: str) -> str:
@@ -161,3 +161,35 @@ def plain_text(text: str) -> str:
     """A document's text as corpus text may hold it: form feeds a paragraph break, vertical tabs and NEL a line
     break (BREAK_CONTROLS), every other control character and escape sequence removed (see printable)."""
     return printable(text.translate({ord(c): new for c, (_, new) in BREAK_CONTROLS.items()}))
+
+
+LINK_RE = re.compile(r"\[(?P<words>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\((?P<target>[^()\s]+)(?:\s+\"[^\"\n]*\")?\)")
+"""A Markdown link, `[Defense](#defense)`, `[Defense [D]](#defense "title")`: its words and where it leads."""
+_CODE_RE = re.compile(r"^(?P<fence>```|~~~).*?^(?P=fence)[^\n]*$|`[^`\n]+`", re.MULTILINE | re.DOTALL)
+"""Code, fenced or inline: what looks like a link there is code."""
+
+
+def _pieces(text: str) -> Iterator[tuple[str, bool]]:
+    """A Markdown text in pieces, each with whether it is code."""
+    at = 0
+    for code in _CODE_RE.finditer(text):
+        yield text[at : code.start()], False
+        yield code.group(), True
+        at = code.end()
+    yield text[at:], False
+
+
+def relink(text: str, link: Callable[[re.Match[str]], str]) -> str:
+    """A Markdown text with each link (LINK_RE) made what `link` makes of it; code left as it is."""
+    return "".join(piece if code else LINK_RE.sub(link, piece) for piece, code in _pieces(text))
+
+
+def links(text: str) -> list[re.Match[str]]:
+    """The Markdown links of a text (LINK_RE), but those in code."""
+    return [link for piece, code in _pieces(text) if not code for link in LINK_RE.finditer(piece)]
+
+
+def link_words(text: str) -> str:
+    """A Markdown text as a reader reads it: each link's words, not where it leads (`[Defense](#toy-defense)` is
+    "Defense": no "toy" of an id it links to is a word of the text)."""
+    return relink(text, lambda found: found.group("words")) if "](" in text else text

@@ -388,6 +388,9 @@ class TestExpansions:
         unset = run_cli(*TOY, "config", "unset", "Lantern Harbor.with")
         assert unset.exit_code == 0 and unset.stdout.startswith("lantern-harbor.with removed")
         assert run_cli(*TOY, "config", "get", "lantern-harbor.with").exit_code == 1
+        # (with no corpus to name a game, a key is as given: not set)
+        none = run_cli("--no-shipped", "config", "get", "Lantern Harbor.with")
+        assert none.exit_code == 1 and none.stdout == ""
 
     def test_config_unset_of_what_is_not_set(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """Unsetting a key that is not set says so and exits 1 (as `config get` of it), writing nothing."""

@@ -212,6 +212,18 @@ class TestMarkdown:
         assert attack.see_also == ("toy-defense",)
         assert [text for _line, text in result.unresolved] == ["#nowhere"]
 
+    def test_links_in_code_stay_and_links_of_any_form_are_followed(self):
+        """Code is left as it is; a link with brackets in its words or a title leads to its entry too; a link's words
+        make no "See" name of words that only begin like them ("(see Movement Points)" is no link "move")."""
+        result = draft(
+            "# Toy\n\n## Attack\n\nRoll `[x](#defense)`; see [Defense [D]](#defense \"blocking\"); [move](#move) "
+            "one space (see Movement Points).\n\n```\n[y](#defense)\n```\n\n## Defense\n\nDice.\n\n## Move\n\nGo.\n"
+        )
+        attack = by_title(result)["Attack"]
+        assert attack.text.startswith("Roll `[x](#defense)`; see [Defense [D]](#toy-defense); [move](#toy-move) one space")
+        assert "[y](#defense)" in attack.text and attack.see_also == ("toy-defense", "toy-move")
+        assert "(see Movement Points)" in [text for _line, text in result.unresolved]
+
     def test_code_stays_in_the_text(self):
         """A `## ` line inside a fenced code block stays text, and the file still loads."""
         assert "## not a heading: code" in by_title(draft(FAQ_MD))["Dock"].text

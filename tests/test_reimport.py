@@ -288,6 +288,32 @@ class TestReimport:
         assert [a.text for a in found["skyrail-coupling"].aliases] == ["Hitching"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    def test_links_in_a_text_follow_its_entries(self, run_cli, game: Path):
+        """A link of a draft's text leads to the entry drafted from the heading it names, under the id that entry has
+        in the file (a curator's renamed one); a link that only leads elsewhere than an earlier import wrote is no
+        change of the rule (no `revised`)."""
+        from rulebot.corpus.drafted import drafted_fingerprint
+
+        linked = RULES.replace("derails and skips the next turn.", "derails and skips the next turn; see [Coupling](#coupling).")
+        (game / "rules.md").write_text(linked, encoding="utf-8")
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        assert "see [Coupling](#skyrail-coupling)." in entries(game)["skyrail-derailment"].text
+        # As an earlier import wrote it (the document's anchor), and the entry renamed by a curator.
+        text = path.read_text(encoding="utf-8")
+        old_body = "A locomotive that crosses a broken rail derails and skips the next turn; see [Coupling](#coupling)."
+        text = text.replace(drafted_fingerprint(old_body.replace("#coupling", "#skyrail-coupling")), drafted_fingerprint(old_body))
+        text = text.replace("(#skyrail-coupling)", "(#coupling)").replace("## skyrail-coupling\n", "## skyrail-hitch\n")
+        path.write_text(text.replace("see_also: skyrail-coupling\n", "see_also: skyrail-hitch\n"), encoding="utf-8")
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
+        result = run_import(run_cli, game, "--edition", "2025-03-01")
+        assert result.exit_code == 0, result.output
+        derailment = entries(game)["skyrail-derailment"]
+        assert "see [Coupling](#skyrail-hitch)." in derailment.text and derailment.revised is None
+        assert derailment.see_also == ("skyrail-hitch",)
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
     def test_a_gone_draft_gives_up_the_aliases_a_new_one_claims(self, run_cli, game: Path):
         """A heading renamed and its text changed: the old draft is gone (kept), the new one added, and the alias
         both would claim goes to the new one only, so that check stays clean."""

@@ -468,14 +468,45 @@ class TestHostileInput:
             toy.ask("ferry " * 20000)
 
     def test_question_words_alone_are_refused(self, shipped: Searcher):
-        """A question of question words alone asks nothing: refused with what it lacks, in either language, a game
-        named or not. A player count, or a game named alone, is still a question."""
-        for question in ("what", "combien ???", "can i", "how many?", "dune what"):
+        """A question of question words alone asks nothing: refused with what it lacks, in either language. A player
+        count, a game's name (alone or asked about), or a word of a game's vocabulary is still a question."""
+        for question in ("what", "combien ???", "can i", "how many?"):
             with pytest.raises(QueryError, match="only question words"):
                 shipped.ask(question)
-        assert shipped.ask("how many players").results and shipped.ask("3 players").results
-        assert shipped.ask("dune").results
+        for question in ("how many players", "3 players", "dune", "what is dune", "what is a catalyst"):
+            assert shipped.ask(question).results, question
         assert shipped.ask("or", game="res-arcana").results  # (question filler, and Res Arcana's gold in French)
+
+    def test_question_words_naming_an_entry_are_answered(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Question words that name an entry as typed ("the mine", a card called "Mine") are answered by it; a close
+        spelling of a name is no such naming."""
+        monkeypatch.setenv("RULEBOT_CACHE_DIR", str(tmp_path / "cache"))
+        root = write_corpus(tmp_path / "c", {
+            "toy/game.toml": game_toml("toy"),
+            "toy/rules.md": "## toy-mine\ntitle: Mine\nkind: rule\nsection: Cards\n\nA mine gives one gold a round.\n\n"
+                            "## toy-whale\ntitle: Whale\nkind: rule\nsection: Cards\n\nA whale sinks a boat.\n",
+        })
+        with Searcher(open_index([root])) as searcher:
+            assert searcher.ask("the mine").results[0].id == "toy-mine"
+            with pytest.raises(QueryError, match="only question words"):
+                searcher.ask("what")  # ("whale" is a close spelling of no word typed)
+
+    def test_a_game_given_keeps_its_answer_when_every_games_search_refuses(self, monkeypatch: pytest.MonkeyPatch):
+        """`ask --game G` of words that G's search answers unsure and the search of every game refuses (question words
+        that name an entry of G's only as its answer is found there): G's answer stands, no error."""
+        from rulebot import answering
+
+        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+            asked = searcher.ask
+
+            def ask(question: str, **options: object):  # type: ignore[no-untyped-def]
+                if options.get("game") is None:
+                    raise QueryError("the question has only question words (as every game's search found)")
+                return asked(question, **options)  # type: ignore[arg-type]
+
+            monkeypatch.setattr(searcher, "ask", ask)
+            found = answering.answer(searcher, "what is dune", game="catalyst")
+            assert found.results and not found.confident and found.instead_of is None
 
     def test_empty_is_refused(self):
         """Whitespace and control characters alone are an empty question."""
@@ -568,9 +599,11 @@ def test_a_links_target_is_no_word_of_its_entry(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("RULEBOT_CACHE_DIR", str(tmp_path / "cache"))
     root = write_corpus(tmp_path / "c", {
         "toy/game.toml": game_toml("toy"),
-        "toy/rules.md": "## toy-horn\ntitle: Horn\nkind: rule\nsection: 1\n\nBlow it to wake [the bell](#toy-lantern).\n\n"
+        "toy/rules.md": "## toy-horn\ntitle: Horn\nkind: rule\nsection: 1\n\nBlow it to wake [the bell](#toy-lantern) "
+                        "or [the short game](#toy-2-player-variant).\n\n"
                         "## toy-lantern\ntitle: Lantern\nkind: rule\nsection: 2\n\nLight it at dusk.\n",
     })
     with Searcher(open_index([root])) as searcher:
         assert [hit.id for hit in searcher.ask("lantern", limit=5).results] == ["toy-lantern"]
         assert searcher.ask("bell", limit=5).results[0].id == "toy-horn"
+        assert searcher.get("toy-horn")["player_counts"] == []  # (no "2 player" of where a link leads)

@@ -1304,7 +1304,7 @@ class TestFrench:
         """setup.fr.html: French words, the setup data's English texts marked lang="en", links to the French pages;
         the French entries page links to it, the English one to setup.html."""
         setup = (shipped_site / "portals-of-molthar" / "setup.fr.html").read_text(encoding="utf-8")
-        assert '<html lang="fr"' in setup and "<h1>Die Portale von Molthar : mise en place</h1>" in setup
+        assert '<html lang="fr"' in setup and "<h1>Die Portale von Molthar\u00a0: mise en place</h1>" in setup  # (no line break before the colon)
         assert '<p class="setup-text" lang="en">Shuffle the pearl cards' in setup
         assert 'href="index.fr.html#molthar-setup-display">Mise en place des cartes Perle et Personnage visibles</a>' in setup
         assert 'href="../portals-of-molthar/setup.fr.html"' in (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")

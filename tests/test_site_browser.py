@@ -232,6 +232,25 @@ def test_no_horizontal_scroll_at_360px(page, base, which, path):  # type: ignore
     assert width[0] <= width[1]
 
 
+@pytest.mark.parametrize("path", ["portals-of-molthar/index.fr.html", "res-arcana/index.html"])
+def test_no_line_of_links_starts_with_a_separator(page, base, path):  # type: ignore[no-untyped-def]
+    """On a phone, a list of See also or Referenced by links that wraps starts no line with a separator: each link
+    (with its note) is one box, set apart by space, with no "·" to be left at the start of a line."""
+    page.set_viewport_size({"width": 320, "height": 740})
+    page.goto(base["shipped"] + path)
+    lone = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.xref li')).filter(li => {
+             // its "·" (after the link, its note and flag) on a line of its own: the item taller than what it holds,
+             // or the item a line of its own holding nothing but the dot
+             const box = li.getBoundingClientRect(), parts = Array.from(li.children).map(c => c.getBoundingClientRect());
+             const held = Math.max(...parts.map(r => r.bottom)) - Math.min(...parts.map(r => r.top));
+             const separated = ["::before", "::after"].some(at => getComputedStyle(li, at).content !== "none");
+             return separated || li.getClientRects().length > 1 || box.height > held + 4;
+           }).map(li => li.textContent)"""
+    )
+    assert page.locator(".xref li").count() > 20 and lone == []
+
+
 def test_dark_mode_changes_background(page, base):  # type: ignore[no-untyped-def]
     """With a dark colour scheme the page background differs from the light one."""
     page.goto(base["shipped"] + "res-arcana/index.html")
@@ -274,17 +293,13 @@ def test_results_open_on_game_pages_too(page, base):  # type: ignore[no-untyped-
 
 def test_another_game_named_with_its_entry_is_found_on_a_game_page(page, base):  # type: ignore[no-untyped-def]
     """On a game's page, a question naming another game and an entry of it ("res arcana illusionist" on Catalyst's)
-    finds that entry, marked as another game's, as `rulebot ask --game catalyst` turns to it; the entry's name alone
-    finds it too. Named with its game, it comes before the page's own results, as that command answers with it."""
+    finds that entry, marked as another game's, as `rulebot ask --game catalyst` turns to it; the name alone too."""
     page.goto(base["shipped"] + "catalyst/index.html")
     for question in ("res arcana illusionist", "illusionist"):
         _search(page, question)
         other = page.locator("#search--results li.result-other a")
         assert other.count() >= 1, question
         assert urllib.parse.unquote(other.first.get_attribute("href")) == "../res-arcana/index.html#arcana-illusionist", question
-    results = _search(page, "res arcana first player token")
-    assert page.locator("#search--results li:not(.result-other)").count() >= 1  # (Catalyst's own starting player)
-    assert urllib.parse.unquote(results.first.get_attribute("href")) == "../res-arcana/index.html#arcana-first-player-token"
 
 
 def test_house_rule_result_is_flagged(page, base):  # type: ignore[no-untyped-def]
@@ -863,6 +878,20 @@ def test_game_page_offers_every_game(page, base):  # type: ignore[no-untyped-def
     page.wait_for_url("**/index.html?q=*")
     results = _search(page, "molthar combien d'actions par tour")
     assert results.first.get_attribute("href").endswith("portals-of-molthar/index.fr.html#molthar-three-actions")  # in French
+    # From a French page, the home page in French.
+    page.goto(base["shipped"] + "portals-of-molthar/index.fr.html")
+    _search(page, "combien d'actions par tour")
+    page.get_by_role("link", name="Chercher dans tous les jeux").click()
+    page.wait_for_url("**/index.fr.html?q=*")
+    assert page.get_attribute("html", "lang") == "fr"
+
+
+def test_an_entry_of_another_page_in_french_opens_in_french(page, base):  # type: ignore[no-untyped-def]
+    """An entry's anchor on a French page that does not hold it (the A–Z's, the setup page's) opens the French page
+    that does, at its anchor."""
+    for path in ("portals-of-molthar/a-z.fr.html", "portals-of-molthar/setup.fr.html"):
+        page.goto(base["shipped"] + path + "#molthar-first-player")
+        page.wait_for_url("**/portals-of-molthar/index.fr.html#molthar-first-player")
 
 
 def _steps_shown(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -937,7 +966,7 @@ def test_setup_page_without_javascript_shows_the_full_tables(browser, base):  # 
 def test_setup_page_asks_for_the_choice_there_is(page, base):  # type: ignore[no-untyped-def]
     """The setup page's "About" says to choose the expansions in play only where the game has some to choose."""
     page.goto(base["shipped"] + "res-arcana/setup.html")
-    assert "Choose the number of players and the expansions in play" in page.inner_text("#setup--about")
+    assert "states it. Choose the number of players and the expansions in play" in page.inner_text("#setup--about")
     page.goto(base["shipped"] + "catalyst/setup.html")
     about = page.inner_text("#setup--about")
     assert "Choose the number of players to see the one checklist" in about and "expansions" not in about

@@ -11,7 +11,7 @@ import click
 from rulebot.cli import status
 from rulebot.cli.failures import Failure, RulebotGroup
 from rulebot.cli.shared import Settings, warn
-from rulebot.errors import CorpusError, UnknownGameError
+from rulebot.errors import CorpusError, RulebotError
 from rulebot.text import plural
 
 
@@ -64,8 +64,8 @@ def _stored(settings: Settings, key: str) -> tuple[str, str]:
         try:
             with settings.searcher() as searcher:
                 game = searcher.game_slug(game)
-        except UnknownGameError:
-            pass  # (not set under any name: said as such)
+        except (RulebotError, click.UsageError):
+            pass  # (no game of that name, or no corpus to name one: the key as given, which is then not set)
     return game, setting
 
 

@@ -77,19 +77,22 @@ class DraftEntry:
     """For a family of rules joined into it: the (section, title, text) each of its rules had as a draft of its
     own, before rules were joined. Not written; importing again a document drafted then finds those drafts by them."""
 
-    def block(self, anchor: str, *, entry_id: str = "", see_also: list[str] | None = None, kept: list[tuple[str, str]] | None = None) -> str:
+    def block(
+        self, anchor: str, *, entry_id: str = "", see_also: list[str] | None = None, kept: list[tuple[str, str]] | None = None, text: str | None = None
+    ) -> str:
         """The entry in the entries-file format, with its `anchor` (its place in the document), `draft: true`
         and the fingerprint of its text (`drafted:`). An update writes it under `entry_id` (its entry's in the
-        file), with its links renamed so (`see_also`) and the header keys of that entry the importer does not
-        write (`kept`)."""
+        file), with its links renamed so (`see_also`, and in its `text`) and the header keys of that entry the
+        importer does not write (`kept`)."""
+        text = self.text if text is None else text
         headers = [("title", self.title), ("kind", self.kind), ("section", self.section), ("anchor", anchor)]
         if self.aliases:
             headers.append(("aliases", f"{LIST_SEPARATOR} ".join(self.aliases)))
         links = self.see_also if see_also is None else see_also
         if links:
             headers.append(("see_also", f"{LIST_SEPARATOR} ".join(links)))
-        headers += [*(kept or []), ("draft", "true"), ("drafted", drafted_fingerprint(self.text))]
-        return format_entry(entry_id or self.id, headers, self.text)
+        headers += [*(kept or []), ("draft", "true"), ("drafted", drafted_fingerprint(text))]
+        return format_entry(entry_id or self.id, headers, text)
 
 
 @dataclass

@@ -32,7 +32,7 @@ from rulebot.corpus.documents import (
 from rulebot.corpus.drafted import DraftEntry, Imported
 from rulebot.corpus.format import FENCES, LIST_SEPARATOR, one_line, unique_id
 from rulebot.corpus.model import Corpus, Game
-from rulebot.text import fold
+from rulebot.text import fold, links, relink
 
 RULE_REF_RE = re.compile(
     rf"\brules?[ \t]+(?P<list>{NUMBER}\.?(?:\s*[{DASHES}-]\s*[a-z]\b)?"
@@ -45,9 +45,7 @@ RANGE_RE = re.compile(rf"(?P<number>{NUMBER})\.?(?:\s*[{DASHES}-]\s*(?P<last>[a-
 SEE_SENTENCE_RE = re.compile(r"(?:^|(?<=[.!?])\s+)See(?:\s+also)?\s+(?P<name>[A-Z“\"][^.;:()\n]{0,80}?)\s*\.(?=\s|$)")
 """`See Attack.` as a sentence of a paragraph (a paragraph that is only that is a redirect or See also)."""
 PAREN_SEE_RE = re.compile(r"\(\s*see\s+(?P<name>[^()]{1,60}?)\s*\)", re.IGNORECASE)
-ANCHOR_RE = re.compile(r"\]\((?P<anchor>#[^)\s]+)\)")
-LINK_RE = re.compile(r"\[([^\]]*)\]\((#[^)\s]+)\)")
-"""A link to a heading of the document, `[Defense](#defense)`: its words and its anchor."""
+
 MIN_TOPICS = 3
 """Fewer topics (`3 Action Phase` over 3.1...) make no reference by topics: no other topic, no names as terms."""
 KIND_WORDS = (
@@ -301,7 +299,7 @@ class Drafting:
 
     def refs(self, names: str, source: str, line: int) -> list[Ref]:
         """The references of a See or See also line: its links to headings, else the names it lists."""
-        links = [found.groups() for found in LINK_RE.finditer(source)] if self.markdown else []
+        links = heading_links(source) if self.markdown else []
         if links:
             return [Ref("anchor", anchor, name, line, explicit=True) for name, anchor in links]
         found = []
@@ -327,25 +325,25 @@ class Drafting:
             draft.refs.append(Ref("number", match.group("number"), f"rule {match.group('number')}", line))
         for match in SEE_NUMBER_RE.finditer(text):
             draft.refs.append(Ref("number", number_key(match.group("number")), f"see {match.group('number')}", line))
-        # The words a link to a heading shows: a "See X" of them is that link, resolved by its anchor below.
-        linked = [fold(found.group(1)) for found in LINK_RE.finditer(source)] if self.markdown else []
+        # The words of a link to a heading: a "See X" of them is that link, resolved by its anchor below.
+        linked = [fold(words) for words, _anchor in heading_links(source)] if self.markdown else []
         for match in SEE_SENTENCE_RE.finditer(text) if "See " in text else ():
             name = match.group("name").strip()
-            if any(fold(name).startswith(words) for words in linked if words):
+            if _says_link(name, linked):
                 continue
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above|appendix)\b|^\d", name, re.IGNORECASE):
                 for part in split_names(name):
                     draft.refs.append(Ref("name", part, f"See {name}.", line))
         for match in PAREN_SEE_RE.finditer(text):
             name = re.sub(r"^also\s+", "", match.group("name").strip(), flags=re.IGNORECASE)
-            if any(fold(name).startswith(words) for words in linked if words):
+            if _says_link(name, linked):
                 continue
             if not re.match(r"^(?:rules?|page|pages|section|p\.|below|above)\b|^\d", name, re.IGNORECASE):
                 for part in split_names(name):
                     draft.refs.append(Ref("name", part, f"(see {name})", line))
         if self.markdown:
-            for match in ANCHOR_RE.finditer(source):
-                draft.refs.append(Ref("anchor", match.group("anchor"), match.group("anchor"), line))
+            for _words, anchor in heading_links(source):
+                draft.refs.append(Ref("anchor", anchor, anchor, line))
 
     # -- resolving and writing -------------------------------------------
 
@@ -436,11 +434,14 @@ class Drafting:
             return text
 
         def entry_link(link: re.Match[str]) -> str:
-            found = self.resolve(Ref("anchor", link.group(2), link.group(1), 0), names, anchors, kept)
+            words, anchor = link.group("words"), link.group("target")
+            if not anchor.startswith("#"):
+                return link.group()  # (a link out of the document)
+            found = self.resolve(Ref("anchor", anchor, words, 0), names, anchors, kept)
             target = found if isinstance(found, str) or found is None else found.id
-            return f"[{link.group(1)}](#{target})" if target else link.group(1)
+            return f"[{words}](#{target})" if target else words
 
-        return LINK_RE.sub(entry_link, text)
+        return relink(text, entry_link)
 
     def resolve(self, ref: Ref, names: dict[str, Draft | str], anchors: dict[str, Draft], kept: set[int]) -> Draft | str | None:
         """The draft (or existing entry id) a reference names, or None."""
@@ -474,6 +475,18 @@ class Drafting:
             if candidate and candidate in names:
                 return names[candidate]
         return None
+
+
+def heading_links(source: str) -> list[tuple[str, str]]:
+    """The links of a Markdown text to headings of its document, `[Defense](#defense)`: (words, anchor), code aside."""
+    return [(link.group("words"), link.group("target")) for link in links(source) if link.group("target").startswith("#")]
+
+
+def _says_link(name: str, linked: list[str]) -> bool:
+    """Whether a name a "See" reference gives opens with the words of a link (folded): "See [Defense](#defense) for
+    blocking" names Defense by its link, not a "Defense for blocking"; "(see Movement Points)" is no link "move"."""
+    folded = fold(name)
+    return any(words and (folded == words or folded.startswith(words + " ")) for words in linked)
 
 
 def final(draft: Draft) -> Draft:

@@ -49,7 +49,7 @@ from rulebot.corpus.documents import (
     title_like,
 )
 from rulebot.corpus.drafted import Imported
-from rulebot.corpus.drafts import ANCHOR_RE, KIND_PATTERNS, MIN_TOPICS, Draft, Drafting, Heading
+from rulebot.corpus.drafts import KIND_PATTERNS, MIN_TOPICS, Draft, Drafting, Heading, heading_links
 from rulebot.corpus.kinds import HOUSE_TRUST
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.errors import CurationError
@@ -358,7 +358,7 @@ def redirect(drafting: Drafting, paragraph: Paragraph) -> bool:
 def see(drafting: Drafting, paragraph: Paragraph) -> bool:
     """`See Y.`: the only text of a heading (a redirect, the heading's name an alias of Y), else a See also."""
     found = SEE_RE.match(paragraph.text)
-    if found is None or not (ANCHOR_RE.search(paragraph.source) or len(found.group("name").split()) <= 6):
+    if found is None or not (heading_links(paragraph.source) or len(found.group("name").split()) <= 6):
         return False
     if drafting.pending is not None:
         title = drafting.pending.title

@@ -71,7 +71,7 @@ from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.corpus.pairing import pair
 from rulebot.errors import CurationError
 from rulebot.places import display_path
-from rulebot.text import fold, plural
+from rulebot.text import fold, link_words, plural, relink
 
 IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft", "drafted")
 """The header keys a draft's import writes: an update rewrites these, and keeps every other key of the entry
@@ -433,7 +433,8 @@ def write_drafts(
                 continue
             # Only moved (a heading renamed above it or its own, a question renumbered): its rule has not changed,
             # no `revised`.
-            same_rule = draft in moved or _content(raw, "section") == _content(as_before, "section")
+            # (nor where its links lead: "#defense" of an earlier import's text is "#toy-defense" now)
+            same_rule = draft in moved or _content(raw, "section", read=True) == _content(as_before, "section", read=True)
             new = _block(draft, anchors[draft], renamed, raw, revised=None if same_rule else edition)
             done.updated.append(raw.id)
             replaced[raw.line - 1] = (end, new.rstrip("\n").replace("\n", ending) + ending)
@@ -558,10 +559,18 @@ def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawE
     kept = [(key, value) for key, (value, _) in (raw.headers.items() if raw is not None else []) if key not in IMPORTER_KEYS]
     if revised:
         kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
-    return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept)
+
+    def renamed_link(link: re.Match[str]) -> str:  # (a link of its text to another draft: to that draft's entry)
+        target = link.group("target")
+        moved = renamed.get(target[1:]) if target.startswith("#") else None
+        return f"[{link.group('words')}](#{moved})" if moved else link.group()
+
+    return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept, text=relink(draft.text, renamed_link))
 
 
-def _content(raw: RawEntry, *ignored: str) -> tuple[dict[str, str], str]:
-    """What an entry says, as compared: its header values but the anchor and `ignored` (in any order), and its text."""
+def _content(raw: RawEntry, *ignored: str, read: bool = False) -> tuple[dict[str, str], str]:
+    """What an entry says, as compared: its header values but the anchor and `ignored` (in any order), and its text
+    (as `read`: its links' words, not where they lead)."""
     headers = {key: one_line(value) for key, (value, _) in raw.headers.items() if key not in ("anchor", "drafted") and key not in ignored}
-    return headers, compared_text("\n".join(raw.body))
+    text = "\n".join(raw.body)
+    return headers, compared_text(link_words(text) if read else text)

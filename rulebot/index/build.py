@@ -12,7 +12,6 @@ import contextlib
 import hashlib
 import marshal
 import os
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -35,6 +34,7 @@ from rulebot.index.reader import PAYLOAD_FIELD, TRANSLATED_TERMINAL, IndexReader
 from rulebot.index.schema import schema
 from rulebot.index.whoosh_format import INDEX_NAME, WHOOSH, release
 from rulebot.language import analysis, quantities
+from rulebot.text import link_words
 
 if TYPE_CHECKING:
     import threading
@@ -157,7 +157,8 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool, he
         ]
         # (a section number counts nothing: "98 Victory Points" states no number of points)
         title = analysis.unnumbered(entry.title, heading.topics) or entry.title
-        described = "\n".join([title, *(a.text for a in entry.aliases), entry.text])
+        read = link_words(entry.text)  # (what the text says, not where its links lead: "#toy-2-player-variant")
+        described = "\n".join([title, *(a.text for a in entry.aliases), read])
         payload["counted"] = quantities.counted_stems(described)
         payload["player_counts"] = quantities.player_counts(described)
         payload["defers"] = glossary.sends_to_rule(entry)
@@ -174,23 +175,14 @@ def _maker(entry: Entry, language: str, payload: StoredEntry, terminal: bool, he
             "aliases_fr": "\n".join(a.text for a in entry.aliases if a.lang == "fr") or (entry.title if language == "fr" else ""),
             "asked": "\n".join(a.text for a in entry.asked if a.lang != "fr"),
             "asked_fr": "\n".join(a.text for a in entry.asked if a.lang == "fr"),
-            "body": _read(entry.text),
+            "body": read,
             "title_fr": french.title if french else "",
-            "body_fr": _read(french.text) if french else "",
+            "body_fr": link_words(french.text) if french else "",
             "section": f"{entry.section}\n{entry.kind}",  # "setup", "errata": what the entry is, a weak hint too
             PAYLOAD_FIELD: encode_payload(payload),
         }
 
     return make
-
-
-_LINK_RE = re.compile(r"\[([^\]\n]*)\]\([^)\s]*\)")
-
-
-def _read(text: str) -> str:
-    """A text as its reader reads it: a link's words, not where it leads (`[Defense](#toy-defense)` is "Defense", no
-    "toy" of the id an import links to)."""
-    return _LINK_RE.sub(r"\1", text) if "](" in text else text
 
 
 def _digest(language: str, payload: EntryJSON, heading: Heading) -> str:

@@ -202,6 +202,12 @@ def describe(
     ]
 
 
+def named_as_typed(hit: Hit, context: Context) -> bool:
+    """Whether the question says, as typed (no close spelling of it), a word of one of the entry's names, or the whole
+    of a question it answers (`asked`): a card called "Mine" for "the mine"; not "Combinaisons" for "combien"."""
+    return bool(hit.features[FEATURES.index("exact")]) or _names_any(hit, context.said)
+
+
 def _overlap(one: frozenset[str], other: frozenset[str]) -> float:
     """The stems two phrases share, over all the stems of both (0 to 1)."""
     if not one or not other:

@@ -80,6 +80,9 @@ class Question(NamedTuple):
     """Every game's synonyms together, for questions in its language: for a search of every game."""
     base_game_only: tuple[str, ...] = ()
     """The games whose expansions it leaves out by saying it is about the base game alone ("base game only")."""
+    asks_nothing: bool = False
+    """Whether its words are all question words ("what", "combien ?", "can i"): no word of a game's vocabulary. Only
+    an entry it names (a card called "Mine") answers it (Searcher.ask)."""
 
 
 class QuestionReader:
@@ -111,6 +114,7 @@ class QuestionReader:
         words = analysis.words(text)
         if not words:
             raise QueryError("the question has no words to search for")
+        typed = words
         language = self._language(text, words)
         synonyms, all_synonyms = self._vocabulary(language)
         intent = quantities.read_intent(words, language)
@@ -118,11 +122,8 @@ class QuestionReader:
         games = [game] if game else self._named_games(words)
         if len(games) == 1:
             words = self._without_game_name(words, games[0])
-        filler = words and all(w in analysis.QUESTION_FILLER for w in words)  # (first: the cheap part, and the rarest)
-        if intent.players is None and filler and all(self._question_word(w, games) for w in words):
-            # ("how many players" asks something; "what", "combien ?", "can i" do not: any entry found for them
-            # would be found by chance)
-            raise QueryError(f"the question has only question words ({' '.join(words)}): say what it is about")
+        # (every word typed, a game's name too: "what is dune" asks about Dune; the cheap test first, and the rarest)
+        asks_nothing = all(w in analysis.QUESTION_FILLER for w in typed) and all(self._question_word(w, games) for w in typed)
         named = {slug: self.named_expansions(words, synonyms[slug], slug) for slug in games}
         # "base game only" leaves the expansions out, as --with base does, of the games the question is about (of
         # every game that has expansions when it names none): what the question says wins over --with and the
@@ -142,7 +143,7 @@ class QuestionReader:
         return Question(
             text=text, words=tuple(words), language=language, intent=intent, game=game, games=tuple(games),
             named=named, in_play=in_play, official_only=official_only, synonyms=synonyms, all_synonyms=all_synonyms,
-            base_game_only=base_game_only,
+            base_game_only=base_game_only, asks_nothing=asks_nothing,
         )
 
     def named_expansions(self, words: Sequence[str], synonyms: SynonymTable, slug: str) -> set[str]:
@@ -165,7 +166,8 @@ class QuestionReader:
 
     def _question_word(self, word: str, games: Sequence[str]) -> bool:
         """Whether a word of question filler is no word of the vocabulary of the games asked about (of every game
-        when none is), in either language: the French "or" is Res Arcana's gold, "use" a synonym of activating."""
+        when none is), in either language: the French "or" is Res Arcana's gold, "use" a synonym of activating.
+        (Entries' names are not looked up here: whether the first entry found is named by the question says it.)"""
         key = (stem(word),)
         for language in self._tables:  # (every language questions are read in)
             synonyms, every = self._vocabulary(language)

@@ -38,7 +38,7 @@ import heapq
 from collections.abc import Collection, Container, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from rulebot.errors import UnknownEntryError, UnknownExpansionError, UnknownGameError, UsageError
+from rulebot.errors import QueryError, UnknownEntryError, UnknownExpansionError, UnknownGameError, UsageError
 from rulebot.index.opened import OpenIndex
 from rulebot.language import analysis
 from rulebot.language.analysis import SynonymTable, stem
@@ -265,6 +265,9 @@ class Searcher:
         ordering = {slug: in_play.get(slug, set()) | named.get(slug, set()) for slug in searched}
         # The whole ranking is ordered before it is cut to `limit`: its first k are the same whatever the limit.
         ordered, parts = answer_first(modifications_first(candidates, ordering, in_play, self.get, official_only))
+        if asked.asks_nothing and not (ordered and features.named_as_typed(ordered[0], context)):
+            # ("what", "combien ?", "can i": an entry found for them is found by chance; a card called "Mine" is not)
+            raise QueryError(f"the question has only question words ({' '.join(analysis.words(text))}): say what it is about")
         # What the answer is made of is known before it is made: an Answer is never changed (rulebot.search.answer).
         results, parts = ordered[:limit], min(parts, limit)
         other_games: list[Hit] = []

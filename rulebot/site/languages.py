@@ -62,6 +62,11 @@ def languages_of(corpus: Corpus) -> dict[str, tuple[str, ...]]:
     return {slug: tuple(sorted(langs)) for slug, langs in found.items() if langs}
 
 
+def all_languages(languages: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Every language of the games' translations (`languages_of`), sorted: those of the pages of every game."""
+    return tuple(sorted({lang for langs in languages.values() for lang in langs}))
+
+
 def in_language(corpus: Corpus, lang: str) -> tuple[Corpus, frozenset[str]]:
     """The corpus with each entry's title and text in `lang` where it has them, and the ids of those entries."""
     entries, translated = {}, set()
@@ -84,7 +89,7 @@ def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[
     that is not of a game with translations."""
     slug, slash, name = page.partition("/")
     if not slash:  # a page of every game (home, sources): in every language of one
-        slug, name, languages = "", page, {"": tuple(sorted({other for langs in languages.values() for other in langs}))}
+        slug, name, languages = "", page, {"": all_languages(languages)}
     if not languages.get(slug):
         return []
     return [
@@ -100,7 +105,7 @@ def translated_pages(
     sources) in each of those languages: `render(corpus, lang, translated)` renders the pages of a corpus whose
     entries are in `lang` where they can be (those of `translated`)."""
     languages = languages_of(corpus)
-    for lang in sorted({lang for langs in languages.values() for lang in langs}):
+    for lang in all_languages(languages):
         games = {slug for slug, langs in languages.items() if lang in langs}
         translated_corpus, translated = in_language(corpus, lang)
         pages = [(path, content) for path, content in render(translated_corpus, lang, translated) if "/" not in path or path.partition("/")[0] in games]

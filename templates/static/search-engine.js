@@ -1267,10 +1267,9 @@
     return found;
   }
 
-  // Whether a word is question filler and no word of the vocabulary of these games (of every game when none is), in
-  // either language.
+  // Whether a word of question filler is no word of the vocabulary of these games (of every game when none is), in
+  // either language (rulebot.search.question.QuestionReader._question_word).
   function questionWord(word, games) {
-    if (!A.filler.has(word)) return false;
     var key = stem(word);
     var tables = [];
     ["en", "fr"].forEach(function (language) {
@@ -1285,6 +1284,7 @@
     var text = cleanQuestion(question);
     var list = words(text);
     if (!list.length) return null;
+    var typed = list;
     var searcher = new Searcher(game ? [game] : order);
     var language = searcher.language = languageOf(text, list);
     // A question is read with the lexicon's parts of its words: until they are in, it is not searched.
@@ -1296,9 +1296,9 @@
     var asked = list;
     var games = game ? [game] : searcher.namedGames(list);
     if (games.length === 1) list = searcher.withoutGameName(list, games[0]);
-    // Question words alone ("what", "combien ?") ask nothing: no answer, as `rulebot ask` refuses them (words of the
-    // vocabulary of the games asked about are no question words: QuestionReader._question_word).
-    if (intent.players === null && list.length && list.every(function (w) { return questionWord(w, games); })) return null;
+    // Question words alone ("what", "combien ?"), a game's name none of them, ask nothing (words of the vocabulary of
+    // the games asked about are no question words: rulebot.search.question.QuestionReader.read, asks_nothing).
+    var asksNothing = typed.every(function (w) { return A.filler.has(w); }) && typed.every(function (w) { return questionWord(w, games); });
     var named = {};
     games.forEach(function (slug) { named[slug] = searcher.namedExpansions(list, slug); });
     // "base game only" leaves the expansions out of the games the question is about (of every game that has
@@ -1344,6 +1344,9 @@
     candidates.sort(byScore);
     // The whole ranking is ordered before it is cut: its first answers are the same however many are shown.
     var ordered = answerFirst(searcher.modificationsFirst(candidates, named));
+    // Only an entry they name as typed answers question words alone ("mine" a card called "Mine"): else no answer, as
+    // `rulebot ask` refuses them (rulebot.search.features.named_as_typed).
+    if (asksNothing && !(ordered.length && (ordered[0].features[R.FEATURES.indexOf("exact")] || namesAny(ordered[0].entry, context.said)))) return null;
     var others = [];
     if (searched.length > 1 && ordered.length) {
       // A question with no word of any game's own terms could be about any of them.
@@ -1379,8 +1382,7 @@
     };
   }
 
-  // Other games' entries whose title or an alias the question names, every word of it (typos allowed), and
-  // whether the question names their game (`first`: they are what it asks for).
+  // Other games' entries whose title or an alias the question names, every word of it (typos allowed).
   function otherGames(answer) {
     var searcher = answer.searcher, asked = answer.asked;
     // Another game named ("res arcana illusionist" on Catalyst's page): its name is no word of its entries' names,
@@ -1388,7 +1390,7 @@
     var named = searcher.namedGames(asked).filter(function (slug) { return slug !== here; });
     if (named.length === 1) asked = searcher.withoutGameName(asked, named[0]);
     var content = asked.filter(function (w) { return !A.filler.has(w); });
-    if (!content.length) return { entries: [], first: false };
+    if (!content.length) return [];
     var said = content.map(function (w) {
       var forms = new Set([stem(w)]);
       searcher.closeSpellings(w).forEach(function (c) { forms.add(stem(c[0])); });
@@ -1398,7 +1400,7 @@
     said.forEach(function (forms) { forms.forEach(function (s) { all.add(s); }); });
     // A name the question says has every stem in `all`: its first one, by which the terms files list it, too.
     var lists = Array.from(all).map(namesBy);
-    if (lists.indexOf(null) >= 0) return { entries: [], first: false };  // their terms files are asked for
+    if (lists.indexOf(null) >= 0) return [];  // their terms files are asked for
     lists.forEach(function (list) {
       list.forEach(function (pair) {
         var docnum = pair[0], stemsOf = pair[1];
@@ -1412,7 +1414,7 @@
     var entries = Array.from(found).sort(function (a, b) {
       return order.indexOf(GAME_OF[a]) - order.indexOf(GAME_OF[b]) || N_OF[a] - N_OF[b];
     }).slice(0, OTHER_GAME_RESULTS).map(entryAt);
-    return { entries: entries.filter(Boolean).map(function (entry) { return { entry: entry, other: true }; }), first: named.length === 1 };
+    return entries.filter(Boolean).map(function (entry) { return { entry: entry, other: true }; });
   }
 
   // The question's stems: what snippets and aliases are matched with.
@@ -1426,8 +1428,7 @@
   }
 
   // The answer to a question on this page: its results (this game's first on a game's page, then the other
-  // games' entries it names, marked `other`; those first when it names their game, as `rulebot ask --game` turns to
-  // the game a question names), whether it is sure, and the stems it says.
+  // games' entries it names, marked `other`), whether it is sure, and the stems it says.
   // When files it needs are not in yet, it has no results and lists them (`lacking`): the terms files of its words
   // first, then the entries files of its candidates.
   function search(query) {
@@ -1436,10 +1437,7 @@
     var answer = ask(query, here);
     if (!answer) return null;
     var results = answer.results.map(function (hit) { return { entry: hit.entry, other: false }; });
-    if (here && !lackingWords) {
-      var others = otherGames(answer);
-      results = others.first ? others.entries.concat(results) : results.concat(others.entries);
-    }
+    if (here && !lackingWords) results = results.concat(otherGames(answer));
     var files = Array.from(lacking);
     if (files.length) results = [];
     return {

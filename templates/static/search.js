@@ -132,9 +132,11 @@
     load("_search/" + here + ".pages.js", function () {
       var pages = DATA["pages:" + here];  // each page's entries' ids
       if (!pages) return;
-      var current = window.location.pathname.split("/").pop() || "index.html";
+      // (a page in another language than the entries' is theirs with its language: "a-z.fr.html", a game's pages in it)
+      var inLang = function (page) { return pageLang === "en" ? page : page.replace(/\.html$/, "." + pageLang + ".html"); };
+      var current = window.location.pathname.split("/").pop() || inLang("index.html");
       Object.keys(pages.pages).forEach(function (page) {
-        if (page !== current && pages.pages[page].split(" ").indexOf(id) >= 0) window.location.replace(page + "#" + id);
+        if (inLang(page) !== current && pages.pages[page].split(" ").indexOf(id) >= 0) window.location.replace(inLang(page) + "#" + id);
       });
     });
   }
@@ -389,7 +391,7 @@
       if (here && answer) {  // last: a link that asks every game, on the home page
         var more = element("li", "search-more");
         var everywhere = element("a", "", say(lang, "Search every game"));
-        everywhere.href = root + "index.html?q=" + encodeURIComponent(query);
+        everywhere.href = root + (pageLang === "en" ? "index.html" : "index." + pageLang + ".html") + "?q=" + encodeURIComponent(query);
         more.appendChild(everywhere);
         list.appendChild(more);
       }
