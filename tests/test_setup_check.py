@@ -131,6 +131,18 @@ BROKEN = [
         ("players = [2, 3, 4]\n", "players = 4\n"),
         "setup.toml:1: players must be a list of player counts (whole numbers, each once)",
     ),
+    (
+        ('values.docks = { 2 = 3, 3 = 4, 4 = "5 (all of them)" }', 'values.docks = { 2 = 3, 3 = 4, 4 = "5 (all of them)" }\ntext-fr = "Disposez les quais."'),
+        "setup.toml:10: steps[0].text-fr must hold the {name}s of text ({docks})",
+    ),
+    (
+        ('text = "Each player takes 2 shells."', 'text = "Each player takes 2 shells."\ntext-en = "Two shells each."'),
+        "setup.toml:17: steps[1].text-en: en is the entries' own language: that text is `text`",
+    ),
+    (
+        ('text = "Each player takes 2 shells."', 'text = "Each player takes 2 shells."\ntext-french = "Deux coquillages."'),
+        "setup.toml:17: unknown key 'steps[1].text-french' (known: also, entry, id, open, order, players, text, text-LANG, values, who)",
+    ),
 ]
 
 

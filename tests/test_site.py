@@ -1301,11 +1301,14 @@ class TestFrench:
         assert any("headings must be a table" in p.message for p in problems)
 
     def test_french_setup_page(self, shipped_site: Path):
-        """setup.fr.html: French words, the setup data's English texts marked lang="en", links to the French pages;
-        the French entries page links to it, the English one to setup.html."""
+        """setup.fr.html: French words, the setup's steps and note in French (setup.toml's `text-fr`, `note-fr`), links
+        to the French pages; the French entries page links to it, the English one to setup.html."""
         setup = (shipped_site / "portals-of-molthar" / "setup.fr.html").read_text(encoding="utf-8")
         assert '<html lang="fr"' in setup and "<h1>Die Portale von Molthar\u00a0: mise en place</h1>" in setup  # (no line break before the colon)
-        assert '<p class="setup-text" lang="en">Shuffle the pearl cards' in setup
+        assert '<p class="setup-text">Mélangez les cartes Perle' in setup and "Shuffle the pearl cards" not in setup
+        assert '<p class="setup-note">Les règles ne disent pas à combien on joue' in setup
+        english = (shipped_site / "portals-of-molthar" / "setup.html").read_text(encoding="utf-8")
+        assert '<p class="setup-text">Shuffle the pearl cards' in english and "Mélangez" not in english
         assert 'href="index.fr.html#molthar-setup-display">Mise en place des cartes Perle et Personnage visibles</a>' in setup
         assert 'href="../portals-of-molthar/setup.fr.html"' in (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")
         assert 'href="../portals-of-molthar/setup.html"' in (shipped_site / "portals-of-molthar" / "index.html").read_text(encoding="utf-8")

@@ -1174,14 +1174,15 @@ def test_setup_first_step_on_the_first_screen_and_choice_kept(phone, base):  # t
 
 
 def test_french_setup_page(page, base):  # type: ignore[no-untyped-def]
-    """Molthar's French setup page: French words, the steps' English texts marked so, and the French entries."""
+    """Molthar's French setup page: French words, the steps in French (the page's language), and the French entries."""
     page.goto(base["shipped"] + "portals-of-molthar/index.fr.html")
     page.locator(".game-nav a", has_text="Mise en place").click()
     page.wait_for_url("**/portals-of-molthar/setup.fr.html")
     steps = _choose(page, 3)
     assert len(steps) == 6
     assert page.inner_text("#setup--status") == "Die Portale von Molthar : mise en place à 3 joueurs, 6 étapes."
-    assert page.locator(".setup-step:visible .setup-text").first.get_attribute("lang") == "en"
+    first = page.locator(".setup-step:visible .setup-text").first
+    assert first.get_attribute("lang") is None and first.inner_text().startswith("Mélangez les cartes Perle")
     link = page.locator(".setup-step:visible .citation a").first
     assert link.inner_text() == "Mise en place des cartes Perle et Personnage visibles"
     assert link.get_attribute("href").startswith("index.fr.html#")

@@ -49,20 +49,25 @@ class SetupStep:
     """The player counts it is done at; empty: at every count."""
     also: tuple[str, ...] = ()
     """Other entries that state it too (a table of numbers by player count)."""
+    translations: Mapping[str, str] = field(default_factory=dict)
+    """Its text in other languages, by language code (`text-fr`): the same `{name}`s, the same values."""
 
     def applies(self, players: int) -> bool:
         """Whether the step is done at this player count."""
         return not self.players or players in self.players
 
-    def text_for(self, players: int, unknown: str | None = None) -> str:
-        """The text with each value given for this player count (a value it has none for: `unknown`, else KeyError)."""
+    def text_for(self, players: int, unknown: str | None = None, lang: str | None = None) -> str:
+        """The text (in `lang` where it has one) with each value given for this player count (a value it has none
+        for: `unknown`, else KeyError)."""
+        text = self.translations.get(lang, self.text) if lang else self.text
         if unknown is not None:
-            return PLACEHOLDER.sub(lambda match: self.values.get(match.group(1), {}).get(players, unknown), self.text)
-        return PLACEHOLDER.sub(lambda match: self.values[match.group(1)][players], self.text)
+            return PLACEHOLDER.sub(lambda match: self.values.get(match.group(1), {}).get(players, unknown), text)
+        return PLACEHOLDER.sub(lambda match: self.values[match.group(1)][players], text)
 
-    def text_at(self, players: int) -> str:
-        """The text for this count, a value the sources give no number for at it said so (UNKNOWN_VALUE)."""
-        return self.text_for(players, unknown=UNKNOWN_VALUE)
+    def text_at(self, players: int, lang: str | None = None) -> str:
+        """The text for this count (in `lang` where it has one), a value the sources give no number for at it said
+        so (UNKNOWN_VALUE)."""
+        return self.text_for(players, unknown=UNKNOWN_VALUE, lang=lang)
 
     def entries(self) -> tuple[str, ...]:
         """Every entry that states the step: its own, then the others."""
@@ -171,6 +176,8 @@ class GameSetup:
     """What each expansion changes, in the file's order."""
     path: str = ""
     """The setup.toml it was read from."""
+    note_translations: Mapping[str, str] = field(default_factory=dict)
+    """Its note in other languages, by language code (`note-fr`)."""
 
     def changing(self, expansions: Collection[str]) -> list[ExpansionSetup]:
         """The changes of those of `expansions` that have any, in the file's order."""
@@ -291,6 +298,7 @@ class GameSetup:
                 for e in self.expansions
             ],
             "path": self.path,
+            "note_translations": dict(self.note_translations),
         }
 
     @classmethod
@@ -313,6 +321,7 @@ class GameSetup:
                 for e in data["expansions"]
             ),
             path=data["path"],
+            note_translations=data.get("note_translations", {}),
         )
 
 
@@ -348,6 +357,7 @@ def _step_json(step: SetupStep) -> dict[str, Any]:
         "who": step.who,
         "players": list(step.players),
         "also": list(step.also),
+        "translations": dict(step.translations),
     }
 
 
@@ -362,6 +372,7 @@ def _step_of(data: dict[str, Any]) -> SetupStep:
         who=data["who"],
         players=tuple(data["players"]),
         also=tuple(data["also"]),
+        translations=data.get("translations", {}),
     )
 
 

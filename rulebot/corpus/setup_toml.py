@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rulebot.corpus.files import TomlTable
 from rulebot.corpus.format import ID_RE, split_lines
-from rulebot.corpus.model import Entry, Game
+from rulebot.corpus.model import TEXT_LANGUAGE, Entry, Game
 from rulebot.corpus.setup import ACTIONS, PLACEHOLDER, WHO, ExpansionSetup, GameSetup, SetupChange, SetupStep, count_range
 from rulebot.errors import Problem
 from rulebot.places import display_path
@@ -28,6 +28,8 @@ EXPANSION_KEYS = {"expansion", "players", "steps", "uncovered", "open"}
 """The keys of an expansion's changes (`[[expansions]]`)."""
 CHANGE_KEYS = (STEP_KEYS - {"id"}) | {"action", "step"}
 """The keys of an expansion's change to a step (`[[expansions.steps]]`): a step's, its id given as `step`."""
+TRANSLATED_RE = re.compile(r"^(?P<key>text|note)-(?P<lang>[a-z]{2})$")
+"""A key of a text in another language than the entries' own: `text-fr` (a step's), `note-fr` (the file's)."""
 MAX_COUNT = 99
 """A player count above this is a typing mistake."""
 
@@ -114,13 +116,14 @@ class _Reader:
     # -- the file ----------------------------------------------------------------
 
     def setup(self, data: TomlTable) -> GameSetup:
-        self.unknown_keys((), data, TOP_KEYS)
+        self.unknown_keys((), data, TOP_KEYS, translated="note")
         players = self.counts((), data, "players", required=True)
         complete = data.get("complete", True)
         if not isinstance(complete, bool):
             self.problem((), "complete", "complete must be true or false")
             complete = True
         note = self.string((), data, "note")
+        note_translations = self.translations((), data, "note", note)
         steps = [self.step(("steps", at), table) for at, table in enumerate(self.tables((), data, "steps"))]
         base: dict[str, SetupStep] = {}
         for where, step in zip((("steps", at) for at in range(len(steps))), steps):
@@ -137,6 +140,7 @@ class _Reader:
             steps=tuple(steps),
             expansions=tuple(expansions),
             path=display_path(self.path),
+            note_translations=note_translations,
         )
         self.check_orders(setup)
         self.check_counts(setup)
@@ -204,7 +208,7 @@ class _Reader:
         if action == "remove":
             self.unknown_keys(where, table, {"action", "step"}, "a removal takes action and step only")
         else:
-            self.unknown_keys(where, table, CHANGE_KEYS)
+            self.unknown_keys(where, table, CHANGE_KEYS, translated="text")
         if action == "add":
             if step_id in base or step_id in added:
                 other = "the base game" if step_id in base else f"expansion {added[step_id]!r}"
@@ -230,7 +234,7 @@ class _Reader:
     def step(self, where: Where, table: TomlTable, default_order: int | None = None) -> SetupStep:
         in_change = len(where) > 2
         if not in_change:
-            self.unknown_keys(where, table, STEP_KEYS)
+            self.unknown_keys(where, table, STEP_KEYS, translated="text")
         step_id = self.string(where, table, "step" if in_change else "id", required=True)
         if step_id and not ID_RE.match(step_id):
             self.problem(where, "step" if in_change else "id", f"step id {step_id!r} must be lower case letters, digits and hyphens")
@@ -260,6 +264,7 @@ class _Reader:
             self.problem(where, "text", f"{{{name}}} in the text of step {step_id!r} has no values.{name}")
         for name in sorted(set(values) - named):
             self.problem(where, "values", f"values.{name} of step {step_id!r} is not used: the text has no {{{name}}}")
+        translations = self.translations(where, table, "text", text)
         return SetupStep(
             id=step_id,
             order=order,
@@ -270,7 +275,29 @@ class _Reader:
             who=who,
             players=tuple(sorted(self.counts(where, table, "players"))),
             also=tuple(also),
+            translations=translations,
         )
+
+    @staticmethod
+    def translated_keys(table: TomlTable, key: str) -> set[str]:
+        """The keys of `key`'s texts in other languages a table gives (`text-fr`): known keys where it is."""
+        return {name for name in table if (found := TRANSLATED_RE.match(name)) and found.group("key") == key}
+
+    def translations(self, where: Where, table: TomlTable, key: str, text: str) -> dict[str, str]:
+        """`key`'s texts in other languages (`text-fr`), by language: each a non-empty string with the `{name}`s of
+        `text`, in no language of the entries' own."""
+        found = {}
+        for name in sorted(self.translated_keys(table, key)):
+            lang = name.rpartition("-")[2]
+            value = self.string(where, table, name, required=True)
+            if lang == TEXT_LANGUAGE:
+                self.problem(where, name, f"{self.name(where, name)}: {lang} is the entries' own language: that text is `{key}`")
+            elif value and set(PLACEHOLDER.findall(value)) != set(PLACEHOLDER.findall(text)):
+                names = ", ".join(f"{{{n}}}" for n in sorted(set(PLACEHOLDER.findall(text)))) or "none"
+                self.problem(where, name, f"{self.name(where, name)} must hold the {{name}}s of {key} ({names})")
+            elif value:
+                found[lang] = value
+        return found
 
     def values(self, where: Where, table: TomlTable) -> dict[str, dict[int, str]]:
         raw = table.get("values", {})
@@ -401,7 +428,11 @@ class _Reader:
             return []
         return value
 
-    def unknown_keys(self, where: Where, data: TomlTable, known: set[str], why: str = "") -> None:
+    def unknown_keys(self, where: Where, data: TomlTable, known: set[str], why: str = "", translated: str = "") -> None:
+        """A problem for each key of `data` not `known` (nor, when `translated` names a key, that key's texts in other
+        languages: `text-fr`)."""
+        extra = self.translated_keys(data, translated) if translated else set()
+        listed = sorted(known | ({f"{translated}-LANG"} if translated else set()))
         for key in data:
-            if key not in known:
-                self.problem(where, key, f"unknown key {self.name(where, key)!r} ({why or 'known: ' + ', '.join(sorted(known))})")
+            if key not in known and key not in extra:
+                self.problem(where, key, f"unknown key {self.name(where, key)!r} ({why or 'known: ' + ', '.join(listed)})")

@@ -59,6 +59,8 @@ class StepView:
     entry_title: str
     citation: str
     """Its entry's document and section."""
+    lang: str = TEXT_LANGUAGE
+    """The language of its texts: the page's where the setup gives them in it (`text-fr`), else the entries' own."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ class Words:
     """The page's words that the code makes, in its language (`languages.catalog`)."""
 
     def __init__(self, lang: str):
+        self.lang = lang
         self._ = languages.catalog(lang).gettext
 
     def counts(self, counts: tuple[int, ...]) -> str:
@@ -131,7 +134,8 @@ def pages(
             "expansions": [(e.slug, e.name) for e in game.expansions if e.slug in changing],
             "unchanged": [e.name for e in game.expansions if e.slug not in changing],
             "complete": setup.complete,
-            "note": setup.note,
+            "note": setup.note_translations.get(lang, setup.note),
+            "note_lang": lang if lang in setup.note_translations else TEXT_LANGUAGE,
         }
         yield page, env.get_template(TEMPLATE).render(**context)
 
@@ -156,7 +160,7 @@ def _combination(
             continue
         by_text: dict[str, list[int]] = {}
         for count in counts:
-            by_text.setdefault(step.text_at(count), []).append(count)
+            by_text.setdefault(step.text_at(count, words.lang), []).append(count)
         entry = corpus.entries[step.entry]
         source = corpus.games[entry.game].source(entry.source)
         steps.append(
@@ -169,6 +173,7 @@ def _combination(
                 href=href(step.entry, page),
                 entry_title=entry.title,
                 citation=f"{source.title if source else entry.source}, {entry.section}",
+                lang=words.lang if words.lang in step.translations else TEXT_LANGUAGE,
             )
         )
     title = words.with_expansions(game_name, named)
