@@ -839,24 +839,17 @@ def test_base_game_only_is_said(page, base):  # type: ignore[no-untyped-def]
     assert "Base game only" not in page.inner_text("#search--status")
 
 
-def test_question_of_letters_no_entry_has_is_answered(page, base):  # type: ignore[no-untyped-def]
-    """A question whose words begin with letters no word of the corpus begins with says that no entry matches."""
+@pytest.mark.parametrize("question", ["σπαθί", "what"])
+def test_a_question_nothing_answers_says_no_entry_matches(page, base, question):  # type: ignore[no-untyped-def]
+    """A question whose words begin with letters no word of the corpus begins with, or of question words alone
+    ("what": `rulebot ask` refuses it), says that no entry matches, and lists none."""
     page.goto(base["shipped"] + "index.html")
-    page.fill("#search--q", "σπαθί")
+    page.fill("#search--q", question)
     page.wait_for_function(
-        "() => { const l = document.getElementById('search--results'); return l.dataset.query === 'σπαθί' && l.dataset.complete === 'true'; }"
+        "q => { const l = document.getElementById('search--results'); return l.dataset.query === q && l.dataset.complete === 'true'; }",
+        arg=question,
     )
-    assert page.text_content("#search--status") == "No entry matches “σπαθί”."
-
-
-def test_question_words_alone_find_nothing(page, base):  # type: ignore[no-untyped-def]
-    """Question words alone ("what") ask nothing: no entry is listed, as `rulebot ask` refuses them."""
-    page.goto(base["shipped"] + "index.html")
-    page.fill("#search--q", "what")
-    page.wait_for_function(
-        "() => { const l = document.getElementById('search--results'); return l.dataset.query === 'what' && l.dataset.complete === 'true'; }"
-    )
-    assert page.text_content("#search--status") == "No entry matches “what”."
+    assert page.text_content("#search--status") == f"No entry matches “{question}”."
     assert page.locator("#search--results a").count() == 0
 
 
