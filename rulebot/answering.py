@@ -129,13 +129,16 @@ class Answerer:
             # (a game the question names is asked of: "catalyst coin limit" with Rise of Ix in play is Catalyst's)
             if len(implied) == 1 and set(searcher.reading.named_games(question)) <= set(implied):
                 first = next(iter(implied))
-        found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only)
+        from rulebot import config
+
+        chosen = lang or config.language()  # (None: the question's own, as answer_language says)
+        found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
         instead_of = None
         if first is not None and not found.confident:
             from rulebot.errors import QueryError
 
             try:
-                wider: Answer | None = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only)
+                wider: Answer | None = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
             except QueryError:  # (what every game's search refuses, the game's own answered: that answer stands)
                 wider = None
             best = wider.results[0] if wider is not None and wider.results else None

@@ -476,6 +476,18 @@ def test_french_question_with_a_count(run_cli):
     assert "À 2 joueurs : Catalyst deck" in first_lines(alone, 6)
 
 
+def test_a_step_is_in_the_answers_language_where_the_setup_gives_it(run_cli):
+    """A French question for a player count of Molthar (whose setup gives its steps in French too) answers with the
+    French step texts; asked in English, or `--lang en`, with the English ones."""
+    french = first_lines(run_cli("ask", "-g", "molthar", "mise en place à 3 joueurs").stdout, 4)
+    assert "À 3 joueurs : Mélangez les cartes Perle" in french
+    for args in (("mise en place à 3 joueurs", "--lang", "en"), ("setup with 3 players",)):
+        english = first_lines(run_cli("ask", "-g", "molthar", *args).stdout, 4)
+        assert "For 3 players: Shuffle the pearl cards" in english, args
+    found = json.loads(run_cli("ask", "--json", "-g", "molthar", "mise en place à 3 joueurs").stdout)
+    assert found["setup"]["steps"][0]["text"].startswith("Mélangez les cartes Perle")
+
+
 def test_question_with_a_count_as_json(run_cli):
     """ask --json gives the steps for the count as `setup`, and null for a question without a count."""
     printed = json.loads(run_cli("ask", "--json", "how many monuments with 4 players").stdout)

@@ -243,8 +243,9 @@ class GameSetup:
         covered = self.players_with(set(expansions) - set(self.unstated(expansions)))
         return tuple(count for count in self.players_with(expansions) if count not in covered), covered
 
-    def checklist(self, players: int, expansions: Collection[str] = ()) -> Checklist:
-        """The checklist for a player count and the expansions in play (ValueError for a count they do not support)."""
+    def checklist(self, players: int, expansions: Collection[str] = (), lang: str | None = None) -> Checklist:
+        """The checklist for a player count and the expansions in play (ValueError for a count they do not support),
+        each step's text in `lang` where the setup gives it in that language (`text-fr`)."""
         supported = self.players_with(expansions)
         if not self.allows(players, expansions):
             raise ValueError(f"{self.game} is not played by {players} with {sorted(expansions)}")
@@ -260,7 +261,7 @@ class GameSetup:
             complete=self.complete and not uncovered,
             note=" ".join(part for part in (self.note, *uncovered) if part),
             steps=tuple(
-                _for_count(number, step, players, expansion, change, "; ".join(filter(None, (left, beyond))))
+                _for_count(number, step, players, expansion, change, "; ".join(filter(None, (left, beyond))), lang)
                 for number, (step, expansion, change, left) in enumerate(chosen, 1)
             ),
         )
@@ -329,7 +330,9 @@ UNKNOWN_VALUE = "(a number the sources do not give)"
 """Written for a value a step has no number for at the count asked (a count no source covers)."""
 
 
-def _for_count(number: int, step: SetupStep, players: int, expansion: str | None, change: str | None, left: str = "") -> ChecklistStep:
+def _for_count(
+    number: int, step: SetupStep, players: int, expansion: str | None, change: str | None, left: str = "", lang: str | None = None
+) -> ChecklistStep:
     """A step of a checklist for a player count, with its values for that count. What the sources leave open of
     it is said, never guessed: its own `open`, a value they give no number for at that count, and what an
     expansion no source covers leaves open of it (`left`, GameSetup.steps_with)."""
@@ -339,7 +342,7 @@ def _for_count(number: int, step: SetupStep, players: int, expansion: str | None
         notes.append(f"the sources give no number for {players} players here")
     if left:
         notes.append(left)
-    return ChecklistStep(number, replace(step, open="; ".join(notes)), step.text_at(players), expansion, change)
+    return ChecklistStep(number, replace(step, open="; ".join(notes)), step.text_at(players, lang), expansion, change)
 
 
 MAX_COMBINED = 10

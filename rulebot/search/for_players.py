@@ -38,13 +38,15 @@ def setup_answer(
     words: Sequence[str],
     in_play: Collection[str],
     get: Callable[[str], StoredEntry],
+    lang: str | None = None,
 ) -> dict[str, Any] | None:
     """The setup steps for `players` that answer the question whose answer is made of `parts` (best first);
     None when no step of the game's setup points at one of them.
 
     `games`: the index's games (their setup); `words`: the question's folded
     words; `in_play`: the expansions of the best entry's game in play or
-    named; `get`: an entry's payload by id. The steps are those of the game
+    named; `get`: an entry's payload by id; `lang`: the language of the answer (a step's text is in it where the
+    setup gives it so). The steps are those of the game
     with `in_play`, then those that the other expansions of the answer's
     entries add or replace (each step says its expansion). The object is
     {"players", "game", "expansions": [{"slug", "name"}], "supported",
@@ -85,11 +87,11 @@ def setup_answer(
     order = [hit.id for hit in answering]
     added: list[ChecklistStep] = []  # the steps the other expansions add or replace, for that count
     if extra and setup.allows(players, expansions):
-        steps = setup.checklist(players, expansions).steps
+        steps = setup.checklist(players, expansions, lang).steps
         added = _most_alike([step for step in steps if step.expansion in extra and set(step.step.entries()) & ids], words, order)
     own: list[ChecklistStep] = []  # the game's steps with what is in play: those that answer, and those replaced
     if setup.allows(players, chosen):
-        steps = setup.checklist(players, chosen).steps
+        steps = setup.checklist(players, chosen, lang).steps
         alike = _most_alike([step for step in steps if set(step.step.entries()) & ids], words, order)
         replaced = {step.step.id for step in added if step.change == "replace"}
         own = [step for step in steps if step in alike or step.step.id in replaced]

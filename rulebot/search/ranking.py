@@ -218,6 +218,7 @@ class Searcher:
         limit: int = 5,
         expansions: Mapping[str, Collection[str]] | None = None,
         official_only: bool = False,
+        lang: str | None = None,
     ) -> Answer:
         """Rank the entries that answer a question, best first.
 
@@ -226,6 +227,8 @@ class Searcher:
         expansion in play comes after the entry that changes it. Games it does
         not name are searched whole. Expansions named in the question are in
         play for the ordering too. `official_only` leaves house rules out.
+        `lang`: the language to answer in (None: the question's), for the setup
+        steps of an answer for a player count.
         """
         text = clean_question(question)
         if game is not None:
@@ -295,7 +298,9 @@ class Searcher:
             from rulebot.search.for_players import setup_answer
 
             first = results[0].game
-            setup = setup_answer(self.games, results[:parts], asked.intent.players, words, ordering.get(first, set()), self.get)
+            setup = setup_answer(
+                self.games, results[:parts], asked.intent.players, words, ordering.get(first, set()), self.get, lang or asked.language
+            )
         return Answer(
             # (the game answered: given, else the one game the question names, else the best hit's)
             query=valid_text(question), game=game or (asked.games[0] if len(asked.games) == 1 else ordered[0].game if ordered else None),
