@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -491,6 +492,25 @@ def test_search_data_that_fails_to_load_is_said(browser, sites, servers, address
     assert tab.text_content("#search--status") == "The search could not load its data."
     assert tab.locator("#search--results li").count() == 0
     assert errors == []
+    context.close()
+
+
+def test_enter_before_the_search_is_in_opens_the_first_result_once_it_is(browser, servers):  # type: ignore[no-untyped-def]
+    """A question typed and entered at once, while the search data is still on its way: the address holds the whole
+    question at once, and the first result opens when the data is in."""
+    context = browser.new_context()
+    tab = context.new_page()
+
+    def slowly(route):  # type: ignore[no-untyped-def]
+        time.sleep(0.3)
+        route.continue_()
+
+    tab.route("**/_search/**", slowly)
+    tab.goto(servers["shipped"].url + "index.html")
+    tab.fill("#search--q", "chaumurky")
+    tab.press("#search--q", "Enter")
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(tab.url).query)["q"] == ["chaumurky"]
+    tab.wait_for_url("**/dune-imperium/index.html#dune-chaumurky")
     context.close()
 
 

@@ -432,6 +432,14 @@
       run();
     }
 
+    // Enter pressed while the search was still loading: its first result is opened once it is in.
+    var openWhenIn = false;
+    function openFirst() {
+      var first = list.querySelector("a");
+      if (first && !open(first)) window.location.href = first.href;
+      return !!first;
+    }
+
     // Data arriving runs the search again (once for files arriving together).
     var again = null;
     changed = function () {
@@ -439,6 +447,10 @@
       again = setTimeout(function () {
         if (input.value.trim()) run();
         if (engine()) addSnippets();
+        if (openWhenIn && list.getAttribute("data-complete") === "true") {
+          openWhenIn = false;
+          openFirst();
+        }
       }, 20);
     };
     input.addEventListener("focus", function () {
@@ -448,6 +460,7 @@
     var timer = null;
     input.addEventListener("input", function () {
       clearTimeout(timer);
+      openWhenIn = false;  // (another question now)
       timer = setTimeout(function () { run(); remember(); }, 60);
     });
 
@@ -468,8 +481,8 @@
       event.preventDefault();
       clearTimeout(timer);
       run();
-      var first = list.querySelector("a");
-      if (first && !open(first)) window.location.href = first.href;
+      remember();  // (typed faster than the address follows: the whole question in it, for Back and reload)
+      if (!openFirst() && list.getAttribute("data-complete") === "false") openWhenIn = true;
     });
 
     function links() { return Array.prototype.slice.call(list.querySelectorAll("a")); }
