@@ -130,13 +130,19 @@ class Answerer:
             if len(implied) == 1 and set(searcher.reading.named_games(question)) <= set(implied):
                 first = next(iter(implied))
         from rulebot import config
+        from rulebot.errors import QueryError
 
         chosen = lang or config.language()  # (None: the question's own, as answer_language says)
-        found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
+        try:
+            found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
+        except QueryError:
+            if first is None or game is not None:
+                raise
+            # (the game an expansion implies refuses what every game's search may answer: "either", a card's alias)
+            first = None
+            found = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
         instead_of = None
         if first is not None and not found.confident:
-            from rulebot.errors import QueryError
-
             try:
                 wider: Answer | None = searcher.ask(question, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
             except QueryError:  # (what every game's search refuses, the game's own answered: that answer stands)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 
 def fold(text: str) -> str:
@@ -163,30 +163,37 @@ def plain_text(text: str) -> str:
     return printable(text.translate({ord(c): new for c, (_, new) in BREAK_CONTROLS.items()}))
 
 
-LINK_RE = re.compile(r"\[(?P<words>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\((?P<target>[^()\s]+)(?:\s+\"[^\"\n]*\")?\)")
-"""A Markdown link, `[Defense](#defense)`, `[Defense [D]](#defense "title")`: its words and where it leads."""
-_CODE_RE = re.compile(r"^(?P<fence>```|~~~).*?^(?P=fence)[^\n]*$|`[^`\n]+`", re.MULTILINE | re.DOTALL)
-"""Code, fenced or inline: what looks like a link there is code."""
+LINK_RE = re.compile(
+    r"\[(?P<words>(?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"
+    r"\((?P<target><[^<>\n]*>|(?:[^()\s]|\([^()\s]*\))*)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\)"
+)
+"""A Markdown link, `[Defense](#defense)`, `[Defense [D]](#defense "title")`, `[Go](<#go>)`, `[Go](/wiki/Go_(game))`:
+its words and where it leads (`target_of`)."""
+_CODE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?:.*?^ {0,3}(?P=fence)[`~]*[ \t]*$|.*\Z)|`+[^`\n]+?`+", re.MULTILINE | re.DOTALL)
+"""Code, fenced (an unclosed fence runs to the end) or inline: what looks like a link there is code."""
 
 
-def _pieces(text: str) -> Iterator[tuple[str, bool]]:
-    """A Markdown text in pieces, each with whether it is code."""
-    at = 0
-    for code in _CODE_RE.finditer(text):
-        yield text[at : code.start()], False
-        yield code.group(), True
-        at = code.end()
-    yield text[at:], False
-
-
-def relink(text: str, link: Callable[[re.Match[str]], str]) -> str:
-    """A Markdown text with each link (LINK_RE) made what `link` makes of it; code left as it is."""
-    return "".join(piece if code else LINK_RE.sub(link, piece) for piece, code in _pieces(text))
+def target_of(link: re.Match[str]) -> str:
+    """Where a link (LINK_RE) leads, without the angle brackets it may be written in."""
+    target = link.group("target")
+    return target[1:-1] if target.startswith("<") else target
 
 
 def links(text: str) -> list[re.Match[str]]:
-    """The Markdown links of a text (LINK_RE), but those in code."""
-    return [link for piece, code in _pieces(text) if not code for link in LINK_RE.finditer(piece)]
+    """The Markdown links of a text (LINK_RE), but those in code (a link whose words hold code is one)."""
+    if "](" not in text:
+        return []
+    code = [(found.start(), found.end()) for found in _CODE_RE.finditer(text)] if "`" in text or "~~~" in text else []
+    return [link for link in LINK_RE.finditer(text) if not any(start <= link.start() < end for start, end in code)]
+
+
+def relink(text: str, link: Callable[[re.Match[str]], str]) -> str:
+    """A Markdown text with each link (`links`) made what `link` makes of it; code left as it is."""
+    out, at = [], 0
+    for found in links(text):
+        out += [text[at : found.start()], link(found)]
+        at = found.end()
+    return "".join(out) + text[at:]
 
 
 def link_words(text: str) -> str:

@@ -217,10 +217,14 @@ class TestMarkdown:
         make no "See" name of words that only begin like them ("(see Movement Points)" is no link "move")."""
         result = draft(
             "# Toy\n\n## Attack\n\nRoll `[x](#defense)`; see [Defense [D]](#defense \"blocking\"); [move](#move) "
-            "one space (see Movement Points).\n\n```\n[y](#defense)\n```\n\n## Defense\n\nDice.\n\n## Move\n\nGo.\n"
+            "one space (see Movement Points); [`Dice`](<#defense> 'the dice').\n\n```\n[y](#defense)\n```\n\n"
+            "## Defense\n\nDice.\n\n## Move\n\nGo.\n"
         )
         attack = by_title(result)["Attack"]
-        assert attack.text.startswith("Roll `[x](#defense)`; see [Defense [D]](#toy-defense); [move](#toy-move) one space")
+        assert attack.text.startswith(
+            "Roll `[x](#defense)`; see [Defense [D]](#toy-defense); [move](#toy-move) one space (see Movement Points); "
+            "[`Dice`](#toy-defense)."
+        )
         assert "[y](#defense)" in attack.text and attack.see_also == ("toy-defense", "toy-move")
         assert "(see Movement Points)" in [text for _line, text in result.unresolved]
 

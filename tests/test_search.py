@@ -473,8 +473,8 @@ class TestHostileInput:
         for question in ("what", "combien ???", "can i", "how many?"):
             with pytest.raises(QueryError, match="only question words"):
                 shipped.ask(question)
-        for question in ("how many players", "3 players", "dune", "what is dune", "what is a catalyst"):
-            assert shipped.ask(question).results, question
+        for question in ("how many players", "3 players", "dune", "what is dune", "what is a catalyst", "combien de dés ?"):
+            assert shipped.ask(question).results, question  # ("dés", dice, folds to the filler "des": no filler)
         assert shipped.ask("or", game="res-arcana").results  # (question filler, and Res Arcana's gold in French)
 
     def test_question_words_naming_an_entry_are_answered(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -490,6 +490,17 @@ class TestHostileInput:
             assert searcher.ask("the mine").results[0].id == "toy-mine"
             with pytest.raises(QueryError, match="only question words"):
                 searcher.ask("what")  # ("whale" is a close spelling of no word typed)
+
+    def test_a_game_an_expansion_implies_gives_way_when_its_search_refuses(self):
+        """`ask --with EXP` of words the game EXP implies refuses but every game's search answers (Catalyst's "either
+        or" said as "either", with Rise of Ix in play): every game's answer, as without --with."""
+        from rulebot import answering
+
+        with Searcher(open_index([shipped_corpus_dir()])) as searcher:
+            with pytest.raises(QueryError):
+                searcher.ask("either", game="dune-imperium")
+            found = answering.answer(searcher, "either", with_=["rise-of-ix"])
+            assert [hit.id for hit in found.results] == [hit.id for hit in answering.answer(searcher, "either").results]
 
     def test_a_game_given_keeps_its_answer_when_every_games_search_refuses(self, monkeypatch: pytest.MonkeyPatch):
         """`ask --game G` of words that G's search answers unsure and the search of every game refuses (question words

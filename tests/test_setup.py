@@ -525,3 +525,20 @@ def test_play_setup_command(run_cli):
     assert "Error: Res Arcana is played by 2 to 4 players, not 5" in flat
     assert "Res Arcana: setup for 4 players" in flat and "Lay out 5 places of power" in flat
     assert "Catalyst: setup for 2 players" in flat and "keep only the Buildings numbered 1 and 3;" in flat
+
+
+def test_a_step_in_another_language_is_its_own_text_only():
+    """A step's text in another language (`text-fr`) is given for its own text, values filled in; where an expansion
+    no source covers says the step otherwise (its `open` text), that text is said, in every language: the
+    translation would state numbers it withholds."""
+    from rulebot.corpus.setup import ExpansionSetup, GameSetup, SetupStep
+
+    docks = SetupStep(id="docks", order=10, entry="e", text="Lay out {d} docks.", values={"d": {2: "3", 3: "4"}}, translations={"fr": "Disposez {d} quais."})
+    setup = GameSetup(
+        game="toy", players=(2, 3), steps=(docks,),
+        expansions=(ExpansionSetup(expansion="tides", uncovered="Its setup is in no source.", opens=(("docks", "Lay out the docks.", "how many"),)),),
+    )
+    assert [step.text for step in setup.checklist(2, (), "fr").steps] == ["Disposez 3 quais."]
+    assert [step.text for step in setup.checklist(2, (), "en").steps] == ["Lay out 3 docks."]
+    assert [step.text for step in setup.checklist(2, ("tides",), "fr").steps] == ["Lay out the docks."]
+    assert GameSetup.from_json(setup.to_json()) == setup

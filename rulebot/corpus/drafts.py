@@ -32,7 +32,7 @@ from rulebot.corpus.documents import (
 from rulebot.corpus.drafted import DraftEntry, Imported
 from rulebot.corpus.format import FENCES, LIST_SEPARATOR, one_line, unique_id
 from rulebot.corpus.model import Corpus, Game
-from rulebot.text import fold, links, relink
+from rulebot.text import fold, links, relink, target_of
 
 RULE_REF_RE = re.compile(
     rf"\brules?[ \t]+(?P<list>{NUMBER}\.?(?:\s*[{DASHES}-]\s*[a-z]\b)?"
@@ -434,7 +434,7 @@ class Drafting:
             return text
 
         def entry_link(link: re.Match[str]) -> str:
-            words, anchor = link.group("words"), link.group("target")
+            words, anchor = link.group("words"), target_of(link)
             if not anchor.startswith("#"):
                 return link.group()  # (a link out of the document)
             found = self.resolve(Ref("anchor", anchor, words, 0), names, anchors, kept)
@@ -479,7 +479,7 @@ class Drafting:
 
 def heading_links(source: str) -> list[tuple[str, str]]:
     """The links of a Markdown text to headings of its document, `[Defense](#defense)`: (words, anchor), code aside."""
-    return [(link.group("words"), link.group("target")) for link in links(source) if link.group("target").startswith("#")]
+    return [(link.group("words"), target) for link in links(source) if (target := target_of(link)).startswith("#")]
 
 
 def _says_link(name: str, linked: list[str]) -> bool:

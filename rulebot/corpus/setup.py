@@ -222,7 +222,8 @@ class GameSetup:
         steps = []
         for step, expansion, change in self.assembled(expansions):
             text, left = opened.get(step.id, ("", ""))
-            steps.append((replace(step, text=text, values={}) if text else step, expansion, change, left))
+            # (its translations say the step's own text, numbers and all: the uncovered text is said as it is written)
+            steps.append((replace(step, text=text, values={}, translations={}) if text else step, expansion, change, left))
         return steps
 
     def assembled(self, expansions: Collection[str] = ()) -> list[tuple[SetupStep, str | None, str | None]]:

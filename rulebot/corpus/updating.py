@@ -71,7 +71,7 @@ from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.corpus.pairing import pair
 from rulebot.errors import CurationError
 from rulebot.places import display_path
-from rulebot.text import fold, link_words, plural, relink
+from rulebot.text import fold, link_words, plural, relink, target_of
 
 IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft", "drafted")
 """The header keys a draft's import writes: an update rewrites these, and keeps every other key of the entry
@@ -561,7 +561,7 @@ def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawE
         kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
 
     def renamed_link(link: re.Match[str]) -> str:  # (a link of its text to another draft: to that draft's entry)
-        target = link.group("target")
+        target = target_of(link)
         moved = renamed.get(target[1:]) if target.startswith("#") else None
         return f"[{link.group('words')}](#{moved})" if moved else link.group()
 

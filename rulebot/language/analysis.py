@@ -168,6 +168,18 @@ ANALYSES: dict[str, Callable[[str], str | None]] = {"english": english_term, "fr
 """Each analysis by name (as the schema's fields name theirs): a word's term, or None."""
 
 
+ACCENTED_FILLER = frozenset("à ça où là".split())
+"""Question filler written with an accent: every other word whose accent folding takes away is a word of its own
+("dés", dice, is no "des")."""
+
+
+def only_question_words(text: str) -> bool:
+    """Whether every word of a text, as written, is question filler (QUESTION_FILLER, ACCENTED_FILLER): "what",
+    "combien ?", "can i"; not "combien de dés ?", whose "dés" folds to the filler "des"."""
+    found = [word.lower() for word in split(text)]
+    return bool(found) and all(fold(word) in QUESTION_FILLER and (word.isascii() or word in ACCENTED_FILLER) for word in found)
+
+
 def split(text: str) -> list[str]:
     """The words of a text as written, composed (NFC): an accent typed as a letter of its own stays in its word."""
     return WORD_RE.findall(text if text.isascii() else unicodedata.normalize("NFC", text))

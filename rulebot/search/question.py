@@ -123,7 +123,7 @@ class QuestionReader:
         if len(games) == 1:
             words = self._without_game_name(words, games[0])
         # (every word typed, a game's name too: "what is dune" asks about Dune; the cheap test first, and the rarest)
-        asks_nothing = all(w in analysis.QUESTION_FILLER for w in typed) and all(self._question_word(w, games) for w in typed)
+        asks_nothing = analysis.only_question_words(text) and all(self._question_word(w, games) for w in typed)
         named = {slug: self.named_expansions(words, synonyms[slug], slug) for slug in games}
         # "base game only" leaves the expansions out, as --with base does, of the games the question is about (of
         # every game that has expansions when it names none): what the question says wins over --with and the

@@ -277,6 +277,7 @@ def search_settings(corpus: Corpus, indexed: Indexed, shards: int) -> dict[str, 
         "trust": list(TRUST_LEVELS),
         "analysis": {
             "question_filler": sorted(analysis.QUESTION_FILLER),
+            "accented_filler": sorted(analysis.ACCENTED_FILLER),
             "negated": sorted(analysis.NEGATED),
             "french_markers": sorted(analysis.FRENCH_MARKERS),
             "strong_french_markers": sorted(analysis.STRONG_FRENCH_MARKERS),

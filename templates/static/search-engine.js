@@ -91,6 +91,15 @@
     return String(text).normalize("NFC").match(WORD) || [];
   }
 
+  // Whether every word of a text, as written, is question filler (rulebot.language.analysis.only_question_words):
+  // "combien de dés" is not, its "dés" folding to the filler "des".
+  function onlyQuestionWords(text) {
+    var found = split(text).map(function (word) { return word.toLowerCase(); });
+    return found.length > 0 && found.every(function (word) {
+      return A.filler.has(fold(word)) && (/^[\x00-\x7f]*$/.test(word) || A.accentedFiller.has(word));
+    });
+  }
+
   function findPhrase(list, phrase) {
     for (var i = 0; i + phrase.length <= list.length; i++) {
       var j = 0;
@@ -301,6 +310,7 @@
   function prepareSettings() {
     A = {
       filler: set(S.analysis.question_filler),
+      accentedFiller: set(S.analysis.accented_filler),
       negated: set(S.analysis.negated),
       markers: set(S.analysis.french_markers),
       strong: set(S.analysis.strong_french_markers),
@@ -1298,7 +1308,7 @@
     if (games.length === 1) list = searcher.withoutGameName(list, games[0]);
     // Question words alone ("what", "combien ?"), a game's name none of them, ask nothing (words of the vocabulary of
     // the games asked about are no question words: rulebot.search.question.QuestionReader.read, asks_nothing).
-    var asksNothing = typed.every(function (w) { return A.filler.has(w); }) && typed.every(function (w) { return questionWord(w, games); });
+    var asksNothing = onlyQuestionWords(text) && typed.every(function (w) { return questionWord(w, games); });
     var named = {};
     games.forEach(function (slug) { named[slug] = searcher.namedExpansions(list, slug); });
     // "base game only" leaves the expansions out of the games the question is about (of every game that has
@@ -1346,7 +1356,9 @@
     var ordered = answerFirst(searcher.modificationsFirst(candidates, named));
     // Only an entry they name as typed answers question words alone ("mine" a card called "Mine"): else no answer, as
     // `rulebot ask` refuses them (rulebot.search.features.named_as_typed).
-    if (asksNothing && !(ordered.length && (ordered[0].features[R.FEATURES.indexOf("exact")] || namesAny(ordered[0].entry, context.said)))) return null;
+    // (once what they need is in: until then, nothing found says nothing)
+    var namedFirst = ordered.length && (ordered[0].features[R.FEATURES.indexOf("exact")] || namesAny(ordered[0].entry, context.said));
+    if (asksNothing && !namedFirst && !lacking.size) return null;
     var others = [];
     if (searched.length > 1 && ordered.length) {
       // A question with no word of any game's own terms could be about any of them.
