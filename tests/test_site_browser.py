@@ -1085,6 +1085,18 @@ def test_french_questions_get_french_titles_on_the_french_page(browser, sites): 
     assert differ == []
 
 
+def test_an_english_alias_on_a_french_answer_says_its_language(page, base):  # type: ignore[no-untyped-def]
+    """On Molthar's French page, a result found by an English alias ("portal", typed "portial") shows it marked
+    lang="en" within the French line, and says so ("en", as the A–Z says it)."""
+    page.goto(base["shipped"] + "portals-of-molthar/index.fr.html")
+    _search(page, "portial")
+    aliases = page.locator("#search--results .result-alias")
+    assert aliases.count() >= 1
+    english = [a for a in aliases.all() if a.inner_text().startswith("portal")][0]
+    assert english.get_attribute("lang") == "en"
+    assert english.evaluate("a => getComputedStyle(a, '::after').content") == '" en"'
+
+
 def test_french_question_on_an_english_page_is_answered_in_french(page, base):  # type: ignore[no-untyped-def]
     """A French question on the home page gets French titles, snippet and words, and opens the French page."""
     page.goto(base["shipped"] + "index.html")
