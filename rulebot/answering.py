@@ -286,9 +286,12 @@ COUNT_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|un|une|deux|troi
 error, never by an answer."""
 
 
-def setup_checklist(searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = ()) -> dict[str, Any]:
+def setup_checklist(
+    searcher: Searcher, game: str, players: int | None, expansions: Collection[str] = (), lang: str | None = None
+) -> dict[str, Any]:
     """The setup checklist of a game for a player count and the expansions in play, as `rulebot setup --json`
-    prints it; SetupError when the game has no setup data or is not played by that count (None: no count given).
+    prints it, its steps and note in `lang` where the setup gives them so; SetupError when the game has no setup data
+    or is not played by that count (None: no count given).
 
     {"game", "game_name", "players", "expansions": [{"slug", "name", "changes_setup"}],
     "supported", "complete", "note", "steps": [{"number", "id", "text", "who", "open",
@@ -318,7 +321,7 @@ def setup_checklist(searcher: Searcher, game: str, players: int | None, expansio
         ]
         also = f" ({'; '.join(others)})" if others else ""
         raise SetupError(f"{played}, not {players}{also}" if players is not None else f"how many players? {played}{also}")
-    checklist = setup.checklist(players, expansions)
+    checklist = setup.checklist(players, expansions, lang)
     changing = {e.expansion for e in setup.expansions}
     return {
         "game": game,

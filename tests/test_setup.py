@@ -542,3 +542,17 @@ def test_a_step_in_another_language_is_its_own_text_only():
     assert [step.text for step in setup.checklist(2, (), "en").steps] == ["Lay out 3 docks."]
     assert [step.text for step in setup.checklist(2, ("tides",), "fr").steps] == ["Lay out the docks."]
     assert GameSetup.from_json(setup.to_json()) == setup
+
+
+def test_setup_in_french(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """`setup --lang fr` (or `config set lang fr`) prints the checklist in French: its words, and the steps and note
+    where the setup gives them in French (Molthar's); another game's steps stay as the setup gives them."""
+    monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+    french = run_cli("setup", "molthar", "3", "--lang", "FR").stdout.splitlines()
+    assert french[0] == "Die Portale von Molthar : mise en place à 3 joueurs" and french[1].startswith("Note : Les règles ne disent pas")
+    assert any(line.startswith("1. Mélangez les cartes Perle") for line in french)
+    assert json.loads(run_cli("setup", "molthar", "3", "--lang", "fr", "--json").stdout)["steps"][0]["text"].startswith("Mélangez")
+    assert run_cli("setup", "molthar", "3").stdout.startswith("Die Portale von Molthar: setup for 3 players\nNote: The rules")
+    assert run_cli("config", "set", "lang", "fr").exit_code == 0
+    arcana = run_cli("setup", "res-arcana", "3").stdout.splitlines()
+    assert arcana[0] == "Res Arcana : mise en place à 3 joueurs" and arcana[1].startswith("Note : The base rules summary")

@@ -15,6 +15,7 @@ import click
 
 from rulebot.cli import asking, completion, status
 from rulebot.cli.shared import Settings, bad_value, click_options, current_style, echo, kind_option, notify, with_option
+from rulebot.config import LANGUAGES
 from rulebot.corpus.kinds import KINDS
 from rulebot.text import plural
 
@@ -182,8 +183,13 @@ def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str
 @click.option("-p", "--players", type=int, metavar="N", help="The number of players (or N after the game).")
 @with_option("An expansion in play (repeatable); 'base' for none. Default: `rulebot config`.")
 @click.option("--json", "as_json", is_flag=True, help="Print the checklist as one JSON object.")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES, case_sensitive=False),
+    help="Print it in this language, the steps too where the setup gives them in it. Default: `rulebot config set lang`, else English.",
+)
 @click.pass_obj
-def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_: tuple[str, ...], as_json: bool) -> None:
+def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_: tuple[str, ...], as_json: bool, lang: str | None) -> None:
     """Print the setup checklist of GAME for N players and the expansions in play.
 
     The steps in order, with the numbers for N players (what to take out of
@@ -196,9 +202,12 @@ def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_:
     rulebot setup dune-imperium 3
     rulebot setup res arcana --players 2 --with perlae-imperii
     """
+    from rulebot import config
     from rulebot.answering import expansions_in_play, game_and_count, setup_checklist
-    from rulebot.cli import output
+    from rulebot.cli import messages, output
     from rulebot.errors import SetupError
+
+    lang = (lang or config.language() or "en").lower()
 
     with settings.searcher() as searcher:
         slug, count = game_and_count(searcher, game)
@@ -207,7 +216,7 @@ def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_:
         players = count if count is not None else players
         in_play = expansions_in_play(searcher, with_, slug).get(slug, set())
         try:
-            checklist = setup_checklist(searcher, slug, players, in_play)
+            checklist = setup_checklist(searcher, slug, players, in_play, lang)
         except SetupError as exc:
             if players is None:
                 raise click.UsageError(f"{exc}; say how many with --players N") from None
@@ -215,6 +224,7 @@ def setup(settings: Settings, game: tuple[str, ...], players: int | None, with_:
     if as_json:
         click.echo(output.to_json(checklist))
         return
+    messages.use(lang)
     echo("\n".join(output.fit(output.checklist_lines(checklist, current_style()), output.width())))
 
 

@@ -347,18 +347,19 @@ def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None
     """A setup checklist (rulebot.answering.setup_checklist) for the terminal, fitted to its width (or
     `columns`): a numbered step a paragraph, each with what the sources leave open and its citation."""
     from rulebot.corpus.setup import with_expansions
-    from rulebot.text import plural
 
-    title = with_expansions(checklist["game_name"], [e["name"] for e in checklist["expansions"]])
-    lines = [style(f"{title}: setup for {plural(checklist['players'], 'player')}", BOLD, CYAN)]
+    title = with_expansions(checklist["game_name"], [e["name"] for e in checklist["expansions"]], with_=_("with"), and_=_("and"))
+    count = checklist["players"]
+    players = _("1 player") if count == 1 else _("{counts} players").format(counts=count)
+    lines = [style(_("{title}: setup for {players}").format(title=title, players=players), BOLD, CYAN)]
     if checklist["note"]:
-        lead = style("Note: ", DIM) if checklist["complete"] else style("Not the whole setup: ", YELLOW)
+        lead = style(_("Note: "), DIM) if checklist["complete"] else style(_("Not the whole setup:") + " ", YELLOW)
         lines.append(lead + checklist["note"])
     unchanged = [e["name"] for e in checklist["expansions"] if not e["changes_setup"]]
     if unchanged:
-        lines.append(style("No setup changes in the corpus for: ", DIM) + ", ".join(unchanged))
+        lines.append(style(_("No setup changes in the corpus for: %(names)s.") % {"names": ", ".join(unchanged)}, DIM))
     if not checklist["steps"]:
-        lines += ["", f"The corpus knows no setup step for {plural(checklist['players'], 'player')} here."]
+        lines += ["", _("The corpus knows no setup step for {players} here.").format(players=players)]
     columns = columns or width()
     lines = fit(lines, columns)
     size = len(str(len(checklist["steps"])))
@@ -367,7 +368,7 @@ def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None
         hang = " " * len(number)
         lines += ["", *wrap(step["text"], columns, first=number, hang=hang)]
         if step["open"]:
-            lead = style("Not in the sources: ", YELLOW)
+            lead = style(_("Not in the sources:") + " ", YELLOW)
             lines += wrap(lead + step["open"], columns, first=hang, hang=hang + "  ")
         lines += [style(line, DIM) for line in wrap(step_citation(step), columns, first=hang, hang=hang + "  ")]
     return lines

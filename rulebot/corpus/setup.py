@@ -246,7 +246,7 @@ class GameSetup:
 
     def checklist(self, players: int, expansions: Collection[str] = (), lang: str | None = None) -> Checklist:
         """The checklist for a player count and the expansions in play (ValueError for a count they do not support),
-        each step's text in `lang` where the setup gives it in that language (`text-fr`)."""
+        each step's text and the note in `lang` where the setup gives them in that language (`text-fr`, `note-fr`)."""
         supported = self.players_with(expansions)
         if not self.allows(players, expansions):
             raise ValueError(f"{self.game} is not played by {players} with {sorted(expansions)}")
@@ -260,7 +260,7 @@ class GameSetup:
             expansions=tuple(sorted(expansions)),
             supported=supported,
             complete=self.complete and not uncovered,
-            note=" ".join(part for part in (self.note, *uncovered) if part),
+            note=" ".join(part for part in (self.note_translations.get(lang, self.note) if lang else self.note, *uncovered) if part),
             steps=tuple(
                 _for_count(number, step, players, expansion, change, "; ".join(filter(None, (left, beyond))), lang)
                 for number, (step, expansion, change, left) in enumerate(chosen, 1)
