@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
 
 
@@ -169,8 +170,10 @@ LINK_RE = re.compile(
 )
 """A Markdown link, `[Defense](#defense)`, `[Defense [D]](#defense "title")`, `[Go](<#go>)`, `[Go](/wiki/Go_(game))`:
 its words and where it leads (`target_of`)."""
-_CODE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})[^\n]*\n(?:.*?^ {0,3}(?P=fence)[`~]*[ \t]*$|.*\Z)|`+[^`\n]+?`+", re.MULTILINE | re.DOTALL)
-"""Code, fenced (an unclosed fence runs to the end) or inline: what looks like a link there is code."""
+_FENCE_RE = re.compile(r"^ {0,3}(?P<fence>`{3,}+|~{3,}+)[^\n]*\n(?:.*?^ {0,3}(?P=fence)[`~]*[ \t]*$|.*\Z)", re.MULTILINE | re.DOTALL)
+"""Fenced code: an unclosed fence runs to the end. (Its run of backticks is never given back: on a line of nothing
+else, trying each shorter run would take seconds.)"""
+_TICKS_RE = re.compile(r"`+")
 
 
 def target_of(link: re.Match[str]) -> str:
@@ -179,12 +182,40 @@ def target_of(link: re.Match[str]) -> str:
     return target[1:-1] if target.startswith("<") else target
 
 
+def _code(text: str) -> list[tuple[int, int]]:
+    """Where a Markdown text has code, (start, end) in order: fenced, and inline (a run of backticks to the next run
+    of as many; a run with none after it is no code). Found in one pass over the runs: a regular expression trying
+    every run against every later one would take seconds on a long run of backticks."""
+    fenced = [(found.start(), found.end()) for found in _FENCE_RE.finditer(text)] if "```" in text or "~~~" in text else []
+    runs = [run for run in _TICKS_RE.finditer(text) if not _within(fenced, run.start())]
+    later: dict[int, list[int]] = {}  # the places in `runs` of the runs of each length
+    for at, run in enumerate(runs):
+        later.setdefault(run.end() - run.start(), []).append(at)
+    spans, at = [], 0
+    while at < len(runs):
+        run = runs[at]
+        alike = later[run.end() - run.start()]
+        following = bisect_right(alike, at)
+        if following < len(alike):
+            spans.append((run.start(), runs[alike[following]].end()))
+            at = alike[following] + 1
+        else:
+            at += 1
+    return sorted(fenced + spans)
+
+
+def _within(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether a place is in one of these spans (in order, none within another)."""
+    found = bisect_right(spans, (at, len(spans) and 1 << 62)) - 1
+    return found >= 0 and spans[found][0] <= at < spans[found][1]
+
+
 def links(text: str) -> list[re.Match[str]]:
     """The Markdown links of a text (LINK_RE), but those in code (a link whose words hold code is one)."""
     if "](" not in text:
         return []
-    code = [(found.start(), found.end()) for found in _CODE_RE.finditer(text)] if "`" in text or "~~~" in text else []
-    return [link for link in LINK_RE.finditer(text) if not any(start <= link.start() < end for start, end in code)]
+    code = _code(text) if "`" in text or "~~~" in text else []
+    return [link for link in LINK_RE.finditer(text) if not _within(code, link.start())]
 
 
 def relink(text: str, link: Callable[[re.Match[str]], str]) -> str:

@@ -228,6 +228,17 @@ class TestMarkdown:
         assert "[y](#defense)" in attack.text and attack.see_also == ("toy-defense", "toy-move")
         assert "(see Movement Points)" in [text for _line, text in result.unresolved]
 
+    def test_code_spans_close_on_as_many_backticks(self):
+        """Inline code runs from a run of backticks to the next run of as many (CommonMark): a link inside is code, a
+        lone backtick is none; a long run of backticks and many fences are read in one pass."""
+        from rulebot.text import links, target_of
+
+        assert links("`` [a](#b) ` [c](#d) ``") == []
+        assert [target_of(link) for link in links("x ` [a](#b)")] == ["#b"]
+        assert [target_of(link) for link in links("x `` [a](#b) `y` [c](#d)")] == ["#b", "#d"]
+        assert [target_of(link) for link in links("`" * 40000 + " [a](#b)")] == ["#b"]
+        assert links("```\n" * 20001 + "[a](#b)") == []  # (the last fence, never closed, runs to the end)
+
     def test_code_stays_in_the_text(self):
         """A `## ` line inside a fenced code block stays text, and the file still loads."""
         assert "## not a heading: code" in by_title(draft(FAQ_MD))["Dock"].text

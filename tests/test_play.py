@@ -96,6 +96,19 @@ class TestAsking:
             assert len(line) <= 80, line
 
 
+def test_setup_speaks_the_configured_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """`:setup N` in the configured language (as `rulebot setup`), then the session's own lines in English again."""
+    from rulebot.places import shipped_corpus_dir
+
+    monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "config.toml").write_text('lang = "fr"\n', encoding="utf-8")
+    with Searcher(open_index([shipped_corpus_dir()])) as shipped:
+        session = PlaySession(shipped, width=80)
+        session.handle(":game molthar")
+        assert session.handle(":setup 3").startswith("Die Portale von Molthar : mise en place à 3 joueurs\nNote : ")
+        assert session.handle(":setup 3 4").startswith("Usage: :setup N")
+
+
 class TestGame:
     def test_shows_any_by_default(self, session: PlaySession):
         """:game alone says no game is set."""

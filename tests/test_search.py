@@ -470,7 +470,7 @@ class TestHostileInput:
     def test_question_words_alone_are_refused(self, shipped: Searcher):
         """A question of question words alone asks nothing: refused with what it lacks, in either language. A player
         count, a game's name (alone or asked about), or a word of a game's vocabulary is still a question."""
-        for question in ("what", "combien ???", "can i", "how many?"):
+        for question in ("what", "combien ???", "can i", "how many?", "don't", "isn't it"):
             with pytest.raises(QueryError, match="only question words"):
                 shipped.ask(question)
         for question in ("how many players", "3 players", "dune", "what is dune", "what is a catalyst", "combien de dés ?"):

@@ -421,7 +421,7 @@ def test_docs_setup_examples_run(run_cli):
     for words in found:
         result = run_cli(*words[1:])
         assert result.exit_code == 0, (words, result.output)
-        assert "setup for" in result.output or '"steps"' in result.output
+        assert "setup for" in result.output or "mise en place à" in result.output or '"steps"' in result.output
 
 
 # -- in the question path ----------------------------------------------------------------------

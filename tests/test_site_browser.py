@@ -1092,7 +1092,7 @@ def test_an_english_alias_on_a_french_answer_says_its_language(page, base):  # t
     _search(page, "portial")
     aliases = page.locator("#search--results .result-alias")
     assert aliases.count() >= 1
-    english = [a for a in aliases.all() if a.inner_text().startswith("portal")][0]
+    english = next(a for a in aliases.all() if a.inner_text().startswith("portal"))
     assert english.get_attribute("lang") == "en"
     assert english.evaluate("a => getComputedStyle(a, '::after').content") == '" en"'
 

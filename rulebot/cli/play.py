@@ -322,14 +322,21 @@ class PlaySession:
         return self._fit([_sentence(self._with_text())])
 
     def _setup(self, args: list[str]) -> str:
+        from rulebot import config
         from rulebot.answering import setup_checklist
+        from rulebot.cli import messages
 
         if self.game is None:
             return self._misused("Which game? Choose it with :game SLUG, then :setup N.")
         if len(args) > 1 or (args and not args[0].isdigit()):
             return self._misused("Usage: :setup N (the number of players)")
-        checklist = setup_checklist(self.searcher, self.game, int(args[0]) if args else None, self.expansions.get(self.game, ()))
-        return "\n".join(output.checklist_lines(checklist, self.style, self.width))
+        lang = config.language() or "en"  # (as `rulebot setup` says it: in the configured language)
+        checklist = setup_checklist(self.searcher, self.game, int(args[0]) if args else None, self.expansions.get(self.game, ()), lang)
+        messages.use(lang)
+        try:
+            return "\n".join(output.checklist_lines(checklist, self.style, self.width))
+        finally:
+            messages.use("en")  # the session's own lines are in English
 
     def _see(self, args: list[str]) -> str:
         if self.last is None:

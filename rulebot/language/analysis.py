@@ -176,7 +176,7 @@ ACCENTED_FILLER = frozenset("à ça où là".split())
 def only_question_words(text: str) -> bool:
     """Whether every word of a text, as written, is question filler (QUESTION_FILLER, ACCENTED_FILLER): "what",
     "combien ?", "can i"; not "combien de dés ?", whose "dés" folds to the filler "des"."""
-    found = [word.lower() for word in split(text)]
+    found = _negations_joined([word.lower() for word in split(text)])
     return bool(found) and all(fold(word) in QUESTION_FILLER and (word.isascii() or word in ACCENTED_FILLER) for word in found)
 
 
@@ -205,7 +205,11 @@ def words(text: str) -> list[str]:
     """The folded words of a text, in order, an English "n't" joined to its verb as players type it without the
     apostrophe ("doesn't" as "doesnt", question filler): "won't" is no "won", and a question's "doesn" is neither
     taken for a typo nor kept from the same words in a name or a question an entry answers."""
-    split = WORD_RE.findall(fold(text))
+    return _negations_joined(WORD_RE.findall(fold(text)))
+
+
+def _negations_joined(split: list[str]) -> list[str]:
+    """Words (lower case) with each "t" after a word an English "n't" follows joined to it ("doesn", "t": "doesnt")."""
     if "t" not in split:
         return split  # (most texts: a question, every name, read on every answer)
     found: list[str] = []

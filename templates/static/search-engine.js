@@ -78,8 +78,13 @@
 
   // The folded words of a text, an English "n't" joined to its verb ("doesnt"): rulebot.language.analysis.words.
   function words(text) {
+    return negationsJoined(fold(text).match(WORD) || []);
+  }
+
+  // Words (lower case) with each "t" after a word an English "n't" follows joined to it (analysis._negations_joined).
+  function negationsJoined(list) {
     var found = [];
-    (fold(text).match(WORD) || []).forEach(function (word) {
+    list.forEach(function (word) {
       if (word === "t" && found.length && A.negated.has(found[found.length - 1])) found[found.length - 1] += "t";
       else found.push(word);
     });
@@ -94,7 +99,7 @@
   // Whether every word of a text, as written, is question filler (rulebot.language.analysis.only_question_words):
   // "combien de dés" is not, its "dés" folding to the filler "des".
   function onlyQuestionWords(text) {
-    var found = split(text).map(function (word) { return word.toLowerCase(); });
+    var found = negationsJoined(split(text).map(function (word) { return word.toLowerCase(); }));
     return found.length > 0 && found.every(function (word) {
       return A.filler.has(fold(word)) && (/^[\x00-\x7f]*$/.test(word) || A.accentedFiller.has(word));
     });
