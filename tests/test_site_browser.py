@@ -868,7 +868,7 @@ def test_base_game_only_is_said(page, base):  # type: ignore[no-untyped-def]
 def test_question_words_are_answered_as_the_command_answers_them(browser, sites):  # type: ignore[no-untyped-def]
     """Question words alone are refused by the site as by `rulebot ask`, but where they name an entry as typed
     (Catalyst's "either or" as "either"), on a page whose search data is not in yet too."""
-    questions = [("either", "catalyst"), ("what", "catalyst"), ("either", None), ("can i", None), ("or", "res-arcana"), ("combien de dés ?", None)]
+    questions = [("either", "catalyst"), ("what", "catalyst"), ("either", None), ("can i", None), ("or", "res-arcana"), ("combien de dés ?", None), ("don't", None)]
     assert _differences(browser, sites["shipped"], questions) == []
 
 
