@@ -872,17 +872,25 @@ def test_question_words_are_answered_as_the_command_answers_them(browser, sites)
     assert _differences(browser, sites["shipped"], questions) == []
 
 
-@pytest.mark.parametrize("question", ["σπαθί", "what"])
-def test_a_question_nothing_answers_says_no_entry_matches(page, base, question):  # type: ignore[no-untyped-def]
-    """A question whose words begin with letters no word of the corpus begins with, or of question words alone
-    ("what": `rulebot ask` refuses it), says that no entry matches, and lists none."""
-    page.goto(base["shipped"] + "index.html")
+@pytest.mark.parametrize(
+    ("path", "question", "said"),
+    [
+        ("index.html", "σπαθί", "No entry matches “σπαθί”."),
+        ("index.html", "what", "Question words alone ask nothing: say what the question is about."),
+        ("portals-of-molthar/index.fr.html", "combien ?", "Des mots de question seuls ne demandent rien : dites sur quoi porte la question."),
+    ],
+)
+def test_a_question_nothing_answers_says_why(page, base, path, question, said):  # type: ignore[no-untyped-def]
+    """A question whose words begin with letters no word of the corpus begins with says that no entry matches; one of
+    question words alone (which `rulebot ask` refuses) says to say what it is about, in the page's language; neither
+    lists an entry."""
+    page.goto(base["shipped"] + path)
     page.fill("#search--q", question)
     page.wait_for_function(
         "q => { const l = document.getElementById('search--results'); return l.dataset.query === q && l.dataset.complete === 'true'; }",
         arg=question,
     )
-    assert page.text_content("#search--status") == f"No entry matches “{question}”."
+    assert page.text_content("#search--status") == said
     assert page.locator("#search--results a").count() == 0
 
 

@@ -30,6 +30,7 @@ SEARCH_LABELS = (
     N_("Loading the search…"),
     N_("The search could not load its data."),
     N_("No entry matches “{query}”."),
+    N_("Question words alone ask nothing: say what the question is about."),
     N_("also called"),
     N_("in English"),
     N_("Another game"),

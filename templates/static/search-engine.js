@@ -1363,7 +1363,9 @@
     // `rulebot ask` refuses them (rulebot.search.features.named_as_typed).
     // (once what they need is in: until then, nothing found says nothing)
     var namedFirst = ordered.length && (ordered[0].features[R.FEATURES.indexOf("exact")] || namesAny(ordered[0].entry, context.said));
-    if (asksNothing && !namedFirst && !lacking.size) return null;
+    if (asksNothing && !namedFirst && !lacking.size) {
+      return { results: [], confident: false, probability: 0, searcher: searcher, words: list, asked: asked, refused: true };
+    }
     var others = [];
     if (searched.length > 1 && ordered.length) {
       // A question with no word of any game's own terms could be about any of them.
@@ -1454,12 +1456,12 @@
     var answer = ask(query, here);
     if (!answer) return null;
     var results = answer.results.map(function (hit) { return { entry: hit.entry, other: false }; });
-    if (here && !lackingWords) results = results.concat(otherGames(answer));
+    if (here && !lackingWords && !answer.refused) results = results.concat(otherGames(answer));
     var files = Array.from(lacking);
     if (files.length) results = [];
     return {
       results: results, confident: answer.confident, said: saidStems(answer), language: answer.searcher.language, lacking: files,
-      baseGameOnly: answer.baseGameOnly || [], suggestions: files.length ? [] : answer.suggestions || []
+      baseGameOnly: answer.baseGameOnly || [], suggestions: files.length ? [] : answer.suggestions || [], refused: !!answer.refused
     };
   }
 

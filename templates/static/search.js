@@ -346,6 +346,7 @@
         ? (answer.confident ? count : say(lang, "No entry answers this clearly; the closest of {results}.", { results: count }))
         : !done ? say(lang, "Loading the search\u2026")
         : failed ? say(lang, "The search could not load its data.")
+        : answer && answer.refused ? say(lang, "Question words alone ask nothing: say what the question is about.")
         : say(lang, "No entry matches \u201c{query}\u201d.", { query: query });
       // A question about the base game alone leaves the expansions out, and says so (as `rulebot ask` does).
       if (answer && answer.baseGameOnly && answer.baseGameOnly.length) {
@@ -388,7 +389,7 @@
         }
         list.appendChild(item);
       });
-      if (here && answer) {  // last: a link that asks every game, on the home page
+      if (here && answer && !answer.refused) {  // last: a link that asks every game, on the home page (not of question words alone)
         var more = element("li", "search-more");
         var everywhere = element("a", "", say(lang, "Search every game"));
         everywhere.href = root + (pageLang === "en" ? "index.html" : "index." + pageLang + ".html") + "?q=" + encodeURIComponent(query);
