@@ -132,7 +132,7 @@ class Answerer:
         from rulebot import config
         from rulebot.errors import QueryError
 
-        chosen = lang or config.language()  # (None: the question's own, as answer_language says)
+        chosen = lang or config.language()  # (read once: the answer's language, else the question's, answer_language)
         try:
             found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
         except QueryError:
@@ -161,7 +161,7 @@ class Answerer:
                 and names_entry(searcher, question, best.data, foreign_to=first)
             ):
                 found, instead_of = wider, {"slug": first, "name": searcher.games[first]["name"]}
-        language = answer_language(found.language, lang)
+        language = answer_language(found.language, chosen)
 
         def shown(hit: Hit) -> Hit:
             """The hit as the answer gives it: without house rules when asked, in the answer's language."""
@@ -237,11 +237,9 @@ FRENCH_FIELDS = ("title_fr", "body_fr", "aliases_fr", "asked_fr")
 
 
 def answer_language(question_language: str, chosen: str | None = None) -> str:
-    """The language to answer in: the one chosen (`--lang`), else the configured one (`rulebot config set lang`),
-    else the question's."""
-    from rulebot import config
-
-    return chosen or config.language() or question_language
+    """The language to answer in: the one chosen (`--lang`, else the configured one: `rulebot config set lang`, read
+    once by the caller), else the question's."""
+    return chosen or question_language
 
 
 def without_house_rules(searcher: Searcher, payload: StoredEntry) -> StoredEntry:

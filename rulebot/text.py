@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from bisect import bisect_right
@@ -206,7 +207,7 @@ def _code(text: str) -> list[tuple[int, int]]:
 
 def _within(spans: list[tuple[int, int]], at: int) -> bool:
     """Whether a place is in one of these spans (in order, none within another)."""
-    found = bisect_right(spans, (at, len(spans) and 1 << 62)) - 1
+    found = bisect_right(spans, (at, math.inf)) - 1  # (the last span starting at or before it)
     return found >= 0 and spans[found][0] <= at < spans[found][1]
 
 
@@ -230,4 +231,4 @@ def relink(text: str, link: Callable[[re.Match[str]], str]) -> str:
 def link_words(text: str) -> str:
     """A Markdown text as a reader reads it: each link's words, not where it leads (`[Defense](#toy-defense)` is
     "Defense": no "toy" of an id it links to is a word of the text)."""
-    return relink(text, lambda found: found.group("words")) if "](" in text else text
+    return relink(text, lambda found: found.group("words"))

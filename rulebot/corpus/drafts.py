@@ -45,7 +45,6 @@ RANGE_RE = re.compile(rf"(?P<number>{NUMBER})\.?(?:\s*[{DASHES}-]\s*(?P<last>[a-
 SEE_SENTENCE_RE = re.compile(r"(?:^|(?<=[.!?])\s+)See(?:\s+also)?\s+(?P<name>[A-Z“\"][^.;:()\n]{0,80}?)\s*\.(?=\s|$)")
 """`See Attack.` as a sentence of a paragraph (a paragraph that is only that is a redirect or See also)."""
 PAREN_SEE_RE = re.compile(r"\(\s*see\s+(?P<name>[^()]{1,60}?)\s*\)", re.IGNORECASE)
-
 MIN_TOPICS = 3
 """Fewer topics (`3 Action Phase` over 3.1...) make no reference by topics: no other topic, no names as terms."""
 KIND_WORDS = (

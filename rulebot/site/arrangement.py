@@ -31,6 +31,8 @@ class Site:
     def __init__(self, corpus: Corpus, lang: str = TEXT_LANGUAGE, translated: frozenset[str] = frozenset()):
         self.corpus = corpus
         self.lang = lang
+        self.say = languages.catalog(lang).gettext
+        """A message of the code in the site's language (the templates have theirs through their environment)."""
         self.translated = translated
         self.languages = languages.languages_of(corpus)
         self.games = sorted(corpus.games, key=lambda slug: (fold(corpus.games[slug].name), slug))

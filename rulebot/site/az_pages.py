@@ -10,8 +10,8 @@ from dataclasses import replace
 
 import jinja2
 
-from rulebot.site import languages
 from rulebot.site.arrangement import AzPage, Site
+from rulebot.site.languages import N_
 from rulebot.site.paths import relative_path
 from rulebot.site.templates import render_page
 from rulebot.site.views import IndexContext, PageLink
@@ -28,7 +28,7 @@ def index_pages(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]
             else:
                 links = [replace(_az_link(other, az.path), label=other.letter) for other in pages[1:] if other.part <= 1]
             context = IndexContext(
-                **site.base(az.path, languages.catalog(site.lang).gettext("{game}: A–Z").format(game=game.name) + (f", {az.label}" if az.label else ""), game),
+                **site.base(az.path, site.say(N_("{game}: A–Z")).format(game=game.name) + (f", {az.label}" if az.label else ""), game),
                 letters=list(az.letters),
                 name_count=name_count,
                 letter_links=links,

@@ -120,7 +120,7 @@ def _render(corpus: Corpus, say: Progress) -> Iterator[tuple[str, bytes]]:
 def _home_page(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     page = "index.html"
     context = HomeContext(
-        **site.base(page, languages.catalog(site.lang).gettext("Board game rules, FAQ and errata"), None),
+        **site.base(page, site.say("Board game rules, FAQ and errata"), None),
         games=[game_summary(site, slug, page) for slug in site.games],
         entry_count=len(site.corpus.entries),
     )
@@ -129,7 +129,7 @@ def _home_page(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]
 
 def _sources_page(site: Site, env: jinja2.Environment) -> Iterator[tuple[str, str]]:
     page = "sources.html"
-    context = SourcesContext(**site.base(page, languages.catalog(site.lang).gettext("Sources"), None), games=[game_summary(site, slug, page) for slug in site.games])
+    context = SourcesContext(**site.base(page, site.say("Sources"), None), games=[game_summary(site, slug, page) for slug in site.games])
     yield page, render_page(env, ["sources.html"], context)
 
 
