@@ -31,9 +31,14 @@ corpus, so they are not stored. Then:
    that game's, for each game;
 3. confidence: with the fitted ranking, a logistic regression of whether the
    first answer is right (a question the sources do not answer: never) on
-   its CONFIDENCE features; an answer is stood by from a threshold of that
-   probability, when its first entry matches more than a floor of the
-   question's units: the pair that stands by the most answerable shipped
+   its CONFIDENCE features, one for answers whose first entry is curated and
+   one for those whose first entry is an imported draft (what tells that a
+   draft is right, a heading or a numbered rule, is not what tells it of a
+   curated entry's names and questions: with one logistic for both, the
+   imported games' questions moved the shipped games' probabilities); an
+   answer is stood by from a threshold of that probability (one of each),
+   when its first entry matches more than a floor of the question's units:
+   the thresholds and floor that stand by the most answerable shipped
    questions while the confident answers of the shipped games are right at
    least TARGET_SHIPPED of the time, those of the imported games
    TARGET_IMPORTED, and at most UNANSWERED_TARGET of the questions the
@@ -242,13 +247,14 @@ def main(argv: list[str] | None = None) -> int:
             found = [j for j in judged if j[4]]  # (an answer with no entry is never sure)
             x = np.array([j[4] for j in found])
             y = np.array([1.0 if j[2] else 0.0 for j in found])
-            confidence = fit_confidence(x, y)
-            features.MODEL["confidence"] = confidence
+            drafted = x[:, features.CONFIDENCE.index("draft")] > 0
+            confidence, draft_confidence = fit_confidence(x[~drafted], y[~drafted]), fit_confidence(x[drafted], y[drafted])
+            features.MODEL["confidence"], features.MODEL["draft_confidence"] = confidence, draft_confidence
             # (an answer of several games alike, to a count it states no number for, found by the words of a phrase no
             # entry holds, or a lone mention, is never stood by, whatever its probability: features.confident; -1 is
             # below any threshold tried)
             chances = [features.probability(j[4]) if j[4] and not features.vetoed(j[4]) else -1.0 for j in judged]
-            threshold, floor = choose_threshold(judged, chances)
+            threshold, draft_threshold, floor = choose_threshold(judged, chances)
     print("| game | n | hit@1 before | hit@3 before | hit@1 fitted | hit@3 fitted | hit@1 left out | hit@3 left out |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for game in games:
@@ -258,12 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| feature | weight | prior |\n|---|---:|---:|")
     for name in features.FEATURES:
         print(f"| {name} | {rank[name]:+.3f} | {PRIOR[name]:+.3f} |")
-    print("\n| confidence feature | weight |\n|---|---:|")
+    print("\n| confidence feature | weight | of a draft |\n|---|---:|---:|")
     for name in features.CONFIDENCE:
-        print(f"| {name} | {confidence[name]:+.3f} |")
-    print(f"\nthreshold: {threshold}, coverage floor: {floor}")
-    at = features.CONFIDENCE.index("coverage")
-    stood = [c >= threshold and bool(j[4]) and j[4][at] > floor for j, c in zip(judged, chances)]
+        print(f"| {name} | {confidence[name]:+.3f} | {draft_confidence[name]:+.3f} |")
+    print(f"\nthreshold: {threshold}, of a draft: {draft_threshold}, coverage floor: {floor}")
+    at, drafted = features.CONFIDENCE.index("coverage"), features.CONFIDENCE.index("draft")
+    stood = [bool(j[4]) and c >= (draft_threshold if j[4][drafted] else threshold) and j[4][at] > floor for j, c in zip(judged, chances)]
     for shipped in (True, False):
         sure = [j[2] for j, s in zip(judged, stood) if j[1] == shipped and s]
         answerable = [s for j, s in zip(judged, stood) if j[1] == shipped and j[0].get("answerable", True)]
@@ -274,7 +280,9 @@ def main(argv: list[str] | None = None) -> int:
         model = {
             "rank": rank,
             "confidence": confidence,
+            "draft_confidence": draft_confidence,
             "threshold": threshold,
+            "draft_threshold": draft_threshold,
             "min_coverage": floor,
             "fitted": {
                 "by": "bench/fit_ranking.py", "date": date.today().isoformat(), "seed": SEED, "ridge": RIDGE,
@@ -286,29 +294,40 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, float]:
-    """The threshold and coverage floor that stand by the most answerable shipped questions while the confident
-    answers are right at least TARGET_SHIPPED (shipped games) and TARGET_IMPORTED (imported ones) of the time and
-    at most UNANSWERED_TARGET of the questions the sources do not answer are answered confidently: for each floor
-    of FLOORS, the lowest probability (of those met, rounded to 3 places) that reaches the targets. Of floors that
-    stand by as many, the one that stands by the fewest questions the sources do not answer, then the most imported
-    ones (the first floor of FLOORS, else, a tie that the order of FLOORS decided)."""
-    at = features.CONFIDENCE.index("coverage")
-    best: tuple[tuple[int, int, int], float, float] | None = None
+def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, float, float]:
+    """The thresholds (of an answer whose first entry is curated, and of one whose first entry is an imported draft)
+    and the coverage floor that stand by the most answerable shipped questions while the confident answers are right
+    at least TARGET_SHIPPED (shipped games) and TARGET_IMPORTED (imported ones) of the time and at most
+    UNANSWERED_TARGET of the questions the sources do not answer are answered confidently. For each floor of FLOORS:
+    the lowest curated threshold (of the probabilities met, rounded to 3 places) that reaches the targets with no
+    draft stood by, then the lowest draft threshold that still does. Of floors that stand by as many, the one that
+    stands by the fewest questions the sources do not answer, then the most imported ones (the first floor of
+    FLOORS, else, a tie that the order of FLOORS decided).
+
+    Two thresholds, because the same probability is not as likely right for both: the logistic is one, fitted on
+    both, and its `draft` feature moves a draft's probability by one amount, where a draft's evidence (a heading, a
+    numbered rule) tells its rightness otherwise than a curated entry's names and questions do."""
+    at, drafted = features.CONFIDENCE.index("coverage"), features.CONFIDENCE.index("draft")
+    never = 2.0  # above any probability: nothing stood by
+    best: tuple[tuple[int, int, int], float, float, float] | None = None
     for floor in FLOORS:
-        for t in sorted({round(c, 3) for c in chances if c >= 0}):
-            sure = [c >= t and bool(j[4]) and j[4][at] > floor for j, c in zip(judged, chances)]
-            if _meets(judged, sure):
-                stood = [j for j, s in zip(judged, sure) if s]
-                rank = (
-                    sum(1 for j in stood if j[1] and j[0].get("answerable", True)),
-                    -sum(1 for j in stood if not j[0].get("answerable", True)),
-                    sum(1 for j in stood if not j[1] and j[0].get("answerable", True)),
-                )
-                if best is None or rank > best[0]:
-                    best = (rank, t, floor)
-                break
-    return (best[1], best[2]) if best else (1.0, FLOORS[0])
+        def sure(curated: float, draft: float, floor: float = floor) -> list[bool]:
+            return [bool(j[4]) and c >= (draft if j[4][drafted] else curated) and j[4][at] > floor for j, c in zip(judged, chances)]
+
+        levels = sorted({round(c, 3) for c in chances if c >= 0})
+        curated = next((t for t in levels if _meets(judged, sure(t, never))), None)
+        if curated is None:
+            continue
+        draft = next((t for t in levels if _meets(judged, sure(curated, t))), never)
+        stood = [j for j, s in zip(judged, sure(curated, draft)) if s]
+        rank = (
+            sum(1 for j in stood if j[1] and j[0].get("answerable", True)),
+            -sum(1 for j in stood if not j[0].get("answerable", True)),
+            sum(1 for j in stood if not j[1] and j[0].get("answerable", True)),
+        )
+        if best is None or rank > best[0]:
+            best = (rank, curated, min(draft, 1.0), floor)
+    return (best[1], best[2], best[3]) if best else (1.0, 1.0, FLOORS[0])
 
 
 def _meets(judged: list[tuple], sure: list[bool]) -> bool:

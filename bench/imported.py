@@ -103,9 +103,17 @@ def phrase_judged(row: dict) -> bool:
 
 def right(row: dict, text: str) -> bool:
     """Whether an entry's text answers a phrase-judged question: it has every `must` phrase and, of each group
-    of `any` phrases, one at least. No entry answers a question with no phrase (the sources do not answer it)."""
+    of `any` phrases, one at least; or it is one of the other passages that state the same answer (`also`: the
+    phrases of each, all of which it has). No entry answers a question with no phrase (the sources do not answer
+    it).
+
+    `also` was written afterwards by a second judge, from the document alone (never from rulebot's answers): a
+    document often states an answer in several places (a rule and its glossary summary, a general rule and a
+    variant's own), and the first judge named one."""
     must, groups = row.get("must") or [], row.get("any") or []
     if not must and not groups:
         return False
     flat = _flat(text)
-    return all(_flat(p) in flat for p in must) and all(any(_flat(p) in flat for p in group) for group in groups)
+    if all(_flat(p) in flat for p in must) and all(any(_flat(p) in flat for p in group) for group in groups):
+        return True
+    return any(passage and all(_flat(p) in flat for p in passage) for passage in row.get("also") or ())

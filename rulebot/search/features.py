@@ -37,7 +37,8 @@ An entry's score is exp(weights · features) (`score`): a product of
 factors, one per feature, of which the hand-set multiplicative rescoring
 this replaced was a special case. The probability that the first answer is
 right is a logistic over the first answer's features and its margin over
-the next entries (CONFIDENCE, `probability`). The weights of both are
+the next entries (CONFIDENCE, `probability`), one for curated entries and
+one for imported drafts. The weights of both are
 fitted on development questions by bench/fit_ranking.py and read from
 weights.json, beside this module: once, as plain JSON (no numerical
 library is imported to answer).
@@ -114,19 +115,23 @@ def _load(path: Path) -> tuple[dict[str, Any], Stale]:
     one is left out, and how it differs is returned for `rulebot check` to tell."""
     model: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     stale = Stale()
-    for part, names, prior in (("rank", FEATURES, PRIOR), ("confidence", CONFIDENCE, CONFIDENCE_PRIOR)):
+    model.setdefault("draft_confidence", model.get("confidence"))  # (a file of one logistic for both)
+    for part, names, prior in (("rank", FEATURES, PRIOR), ("confidence", CONFIDENCE, CONFIDENCE_PRIOR), ("draft_confidence", CONFIDENCE, CONFIDENCE_PRIOR)):
         given = model.get(part) or {}
         stale.missing += [f"{part}.{name}" for name in names if name not in given]
         stale.unknown += [f"{part}.{name}" for name in given if name not in names]
         model[part] = {name: float(given.get(name, prior[name])) for name in names}
     model.setdefault("threshold", 1.0)
+    model.setdefault("draft_threshold", model["threshold"])
     model.setdefault("min_coverage", 0.0)
     return model, stale
 
 
 MODEL, STALE = _load(WEIGHTS_FILE)
 """The fitted model: "rank" (a weight per feature), "confidence" (a weight per CONFIDENCE feature), "threshold"
-(the probability from which an answer is stood by), "min_coverage" (the share of the question's units its first
+(the probability from which an answer is stood by), "draft_confidence" and "draft_threshold" (the same for an answer
+whose first entry is an imported draft, not yet restated by a curator: what tells that it is right is not what tells
+it of a curated entry), "min_coverage" (the share of the question's units its first
 entry must match more than to be) and how it was fitted ("fitted"). STALE: how weights.json differs from the
 features (nothing, once fitted on them)."""
 
@@ -302,22 +307,24 @@ def _margin(best: float, other: float) -> float:
 
 
 def probability(vector: Sequence[float]) -> float:
-    """The probability that the first answer is right, from its CONFIDENCE features (a logistic)."""
-    weights = MODEL["confidence"]
+    """The probability that the first answer is right, from its CONFIDENCE features (a logistic: that of drafts
+    for a draft)."""
+    weights = MODEL["draft_confidence" if vector[CONFIDENCE.index("draft")] else "confidence"]
     total = sum(weights[name] * value for name, value in zip(CONFIDENCE, vector))
     return 1 / (1 + exp(-total)) if total > -700 else 0.0
 
 
 def confident(chance: float, vector: Sequence[float]) -> bool:
     """Whether an answer this likely right, of these CONFIDENCE features (`evidence`), is stood by: from the
-    threshold and the coverage floor chosen on development questions (bench/fit_ranking.py). An answer of several
+    threshold (of a curated first entry, or of a draft) and the coverage floor chosen on development questions (bench/fit_ranking.py). An answer of several
     games alike never is (which game is meant is the question), nor one to a count that states no number for what
     is counted (it does not give what was asked for, however near it is), nor one found by the words of a phrase
     that no entry holds (what it means, the rules do not say in those words: "tire au sort" is no "Sort"), nor a
     lone mention (being the only entry found says nothing of answering when the entry only mentions the words)."""
     if vetoed(vector):
         return False
-    return bool(chance >= MODEL["threshold"] and vector[CONFIDENCE.index("coverage")] > MODEL["min_coverage"])
+    threshold = MODEL["draft_threshold"] if vector[CONFIDENCE.index("draft")] else MODEL["threshold"]
+    return bool(chance >= threshold and vector[CONFIDENCE.index("coverage")] > MODEL["min_coverage"])
 
 
 def vetoed(vector: Sequence[float]) -> bool:

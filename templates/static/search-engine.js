@@ -1194,9 +1194,18 @@
     return !vector || R.VETOES.some(function (name) { return vector[R.CONFIDENCE.indexOf(name)]; });
   }
 
+  // Whether an answer this likely right, of these confidence features, is stood by (rulebot.search.features.confident):
+  // from the threshold of its first entry's sort (an imported draft has its own) and the coverage floor.
+  function isConfident(chance, vector, first) {
+    if (!vector || vetoed(vector)) return false;
+    var threshold = vector[R.CONFIDENCE.indexOf("draft")] ? R.MODEL.draft_threshold : R.MODEL.threshold;
+    return chance >= threshold && first.coverage > R.MODEL.min_coverage;
+  }
+
+  // The probability that the first answer is right: the logistic of drafts for a draft (features.probability).
   function probability(vector) {
-    var total = 0;
-    R.CONFIDENCE.forEach(function (name, i) { total += R.MODEL.confidence[name] * vector[i]; });
+    var total = 0, weights = vector[R.CONFIDENCE.indexOf("draft")] ? R.MODEL.draft_confidence : R.MODEL.confidence;
+    R.CONFIDENCE.forEach(function (name, i) { total += weights[name] * vector[i]; });
     return total > -700 ? 1 / (1 + Math.exp(-total)) : 0;
   }
 
@@ -1388,7 +1397,7 @@
     }
     // Several games answering alike, a count the first answer states no number for, an answer found by the words of
     // a phrase no entry holds, or a lone mention: none is stood by (rulebot.search.features.confident).
-    var confident = chance >= R.MODEL.threshold && ordered[0].coverage > R.MODEL.min_coverage && !vetoed(evidenceOf);
+    var confident = isConfident(chance, evidenceOf, ordered[0]);
     return {
       results: ordered.slice(0, MAX_RESULTS),
       confident: confident,
