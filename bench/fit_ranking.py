@@ -111,6 +111,8 @@ Half at least: an answer that leaves half of what is asked aside is never stood 
 the half it matches ("zzyzx whirlpol": the whirlpool's rule for "whirlpol", nothing for the rest). The development
 questions hardly say so (3 of about 400 confident answers match half their question, all right); questions that
 are partly nonsense are few among them."""
+NEVER = 2.0
+"""A threshold above any probability: what stands by no answer of its sort."""
 PRIOR = features.PRIOR
 """The hand-set form the model replaced (rulebot.search.features.PRIOR), toward which the ranking is held."""
 
@@ -300,34 +302,37 @@ def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, 
     at least TARGET_SHIPPED (shipped games) and TARGET_IMPORTED (imported ones) of the time and at most
     UNANSWERED_TARGET of the questions the sources do not answer are answered confidently. For each floor of FLOORS:
     the lowest curated threshold (of the probabilities met, rounded to 3 places) that reaches the targets with no
-    draft stood by, then the lowest draft threshold that still does. Of floors that stand by as many, the one that
-    stands by the fewest questions the sources do not answer, then the most imported ones (the first floor of
-    FLOORS, else, a tie that the order of FLOORS decided).
+    draft stood by, then of the draft thresholds that still do, the one that stands by the fewest questions the
+    sources do not answer, then the most imported ones (then the lowest). Of floors that stand by as many shipped
+    ones, the same order decides (the first floor of FLOORS, else, a tie that the order of FLOORS decided).
 
-    Two thresholds, because the same probability is not as likely right for both: the logistic is one, fitted on
-    both, and its `draft` feature moves a draft's probability by one amount, where a draft's evidence (a heading, a
-    numbered rule) tells its rightness otherwise than a curated entry's names and questions do."""
+    Two thresholds, because the two logistics (`main`) are not calibrated alike: a probability of a draft's answer
+    and the same probability of a curated one's are not as often right. A draft threshold above 1 (NEVER) stands by
+    no draft: none reaches the targets."""
     at, drafted = features.CONFIDENCE.index("coverage"), features.CONFIDENCE.index("draft")
-    never = 2.0  # above any probability: nothing stood by
-    best: tuple[tuple[int, int, int], float, float, float] | None = None
+    best: tuple[tuple[int, int, int, float], float, float, float] | None = None
     for floor in FLOORS:
         def sure(curated: float, draft: float, floor: float = floor) -> list[bool]:
             return [bool(j[4]) and c >= (draft if j[4][drafted] else curated) and j[4][at] > floor for j, c in zip(judged, chances)]
 
         levels = sorted({round(c, 3) for c in chances if c >= 0})
-        curated = next((t for t in levels if _meets(judged, sure(t, never))), None)
+        curated = next((t for t in levels if _meets(judged, sure(t, NEVER))), None)
         if curated is None:
             continue
-        draft = next((t for t in levels if _meets(judged, sure(curated, t))), never)
-        stood = [j for j, s in zip(judged, sure(curated, draft)) if s]
-        rank = (
-            sum(1 for j in stood if j[1] and j[0].get("answerable", True)),
-            -sum(1 for j in stood if not j[0].get("answerable", True)),
-            sum(1 for j in stood if not j[1] and j[0].get("answerable", True)),
-        )
-        if best is None or rank > best[0]:
-            best = (rank, curated, min(draft, 1.0), floor)
-    return (best[1], best[2], best[3]) if best else (1.0, 1.0, FLOORS[0])
+        for draft in [*levels, NEVER]:
+            chosen = sure(curated, draft)
+            if not _meets(judged, chosen):
+                continue
+            stood = [j for j, s in zip(judged, chosen) if s]
+            rank = (
+                sum(1 for j in stood if j[1] and j[0].get("answerable", True)),
+                -sum(1 for j in stood if not j[0].get("answerable", True)),
+                sum(1 for j in stood if not j[1] and j[0].get("answerable", True)),
+                -draft,
+            )
+            if best is None or rank > best[0]:
+                best = (rank, curated, draft, floor)
+    return (best[1], best[2], best[3]) if best else (1.0, NEVER, FLOORS[0])
 
 
 def _meets(judged: list[tuple], sure: list[bool]) -> bool:

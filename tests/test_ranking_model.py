@@ -83,8 +83,50 @@ def test_weights_file_holds_a_weight_for_each_feature():
     model = json.loads(features.WEIGHTS_FILE.read_text(encoding="utf-8"))
     assert tuple(model["rank"]) == features.FEATURES
     assert tuple(model["confidence"]) == features.CONFIDENCE
-    assert 0.0 < model["threshold"] < 1.0
+    assert tuple(model["draft_confidence"]) == features.CONFIDENCE
+    assert 0.0 < model["threshold"] < 1.0 and 0.0 < model["draft_threshold"]
     assert model["fitted"]["by"] == "bench/fit_ranking.py"
+
+
+def _confidence_vector(**given: float) -> list[float]:
+    return [given.get(name, 0.0) for name in features.CONFIDENCE]
+
+
+def test_a_draft_is_judged_by_the_drafts_logistic_and_threshold(monkeypatch):
+    """The probability of an answer whose first entry is an imported draft is the drafts' logistic, and it is stood
+    by from the drafts' threshold; a curated first entry's, from the other two: the same evidence, apart from being
+    a draft, is as sure as each logistic says."""
+    weights = dict.fromkeys(features.CONFIDENCE, 0.0)
+    monkeypatch.setitem(features.MODEL, "confidence", {**weights, "margin": 1.0})
+    monkeypatch.setitem(features.MODEL, "draft_confidence", {**weights, "margin": -1.0})
+    monkeypatch.setitem(features.MODEL, "threshold", 0.7)
+    monkeypatch.setitem(features.MODEL, "draft_threshold", 0.2)
+    monkeypatch.setitem(features.MODEL, "min_coverage", 0.5)
+    curated = _confidence_vector(bias=1.0, margin=2.0, coverage=1.0)
+    draft = _confidence_vector(bias=1.0, margin=2.0, coverage=1.0, draft=1.0)
+    assert features.probability(curated) == pytest.approx(1 / (1 + 2.718281828459045**-2))
+    assert features.probability(draft) == pytest.approx(1 / (1 + 2.718281828459045**2))
+    assert features.confident(features.probability(curated), curated)  # 0.88
+    assert not features.confident(features.probability(draft), draft)  # 0.12: below even the drafts' 0.2
+    assert not features.confident(0.5, curated) and features.confident(0.5, draft)
+    monkeypatch.setitem(features.MODEL, "draft_threshold", 2.0)  # none reached the targets: no draft is stood by
+    assert not features.confident(1.0, draft)
+
+
+def test_weights_file_of_one_logistic_judges_drafts_by_it(tmp_path):
+    """A weights file fitted before drafts had their own logistic (no draft_confidence, no draft_threshold) judges
+    a draft's answer as it did, by the one logistic and threshold, and is no stale file for `check`."""
+    model = json.loads(features.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    del model["draft_confidence"], model["draft_threshold"]
+    path = tmp_path / "weights.json"
+    path.write_text(json.dumps(model), encoding="utf-8")
+    loaded, stale = features._load(path)
+    assert loaded["draft_confidence"] == loaded["confidence"] == model["confidence"]
+    assert loaded["draft_threshold"] == loaded["threshold"] == model["threshold"]
+    assert (stale.missing, stale.unknown) == ([], [])
+    del model["confidence"]["margin"]  # told once, not for the drafts' copy too
+    path.write_text(json.dumps(model), encoding="utf-8")
+    assert features._load(path)[1].missing == ["confidence.margin"]
 
 
 def test_reading_the_weights_imports_no_numerical_library():

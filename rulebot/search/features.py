@@ -96,7 +96,8 @@ WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 
 
 class Stale:
-    """How weights.json differs from the features this module computes, as "rank.NAME" or "confidence.NAME":
+    """How weights.json differs from the features this module computes, as "rank.NAME", "confidence.NAME" or
+    "draft_confidence.NAME":
     the features it has no weight for (those take their prior) and weights of features no longer computed (ignored).
 
     A plain class, as the search's records are (rulebot.search.answer.Hit): a cold `rulebot ask` loads no
@@ -115,12 +116,16 @@ def _load(path: Path) -> tuple[dict[str, Any], Stale]:
     one is left out, and how it differs is returned for `rulebot check` to tell."""
     model: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     stale = Stale()
-    model.setdefault("draft_confidence", model.get("confidence"))  # (a file of one logistic for both)
-    for part, names, prior in (("rank", FEATURES, PRIOR), ("confidence", CONFIDENCE, CONFIDENCE_PRIOR), ("draft_confidence", CONFIDENCE, CONFIDENCE_PRIOR)):
+    parts = [("rank", FEATURES, PRIOR), ("confidence", CONFIDENCE, CONFIDENCE_PRIOR)]
+    if model.get("draft_confidence"):
+        parts.append(("draft_confidence", CONFIDENCE, CONFIDENCE_PRIOR))
+    for part, names, prior in parts:
         given = model.get(part) or {}
         stale.missing += [f"{part}.{name}" for name in names if name not in given]
         stale.unknown += [f"{part}.{name}" for name in given if name not in names]
         model[part] = {name: float(given.get(name, prior[name])) for name in names}
+    if not model.get("draft_confidence"):  # a file of one logistic for both, as fitted before there were two
+        model["draft_confidence"] = model["confidence"]
     model.setdefault("threshold", 1.0)
     model.setdefault("draft_threshold", model["threshold"])
     model.setdefault("min_coverage", 0.0)
@@ -131,7 +136,7 @@ MODEL, STALE = _load(WEIGHTS_FILE)
 """The fitted model: "rank" (a weight per feature), "confidence" (a weight per CONFIDENCE feature), "threshold"
 (the probability from which an answer is stood by), "draft_confidence" and "draft_threshold" (the same for an answer
 whose first entry is an imported draft, not yet restated by a curator: what tells that it is right is not what tells
-it of a curated entry), "min_coverage" (the share of the question's units its first
+it of a curated entry; a threshold above 1 stands by none), "min_coverage" (the share of the question's units its first
 entry must match more than to be) and how it was fitted ("fitted"). STALE: how weights.json differs from the
 features (nothing, once fitted on them)."""
 
