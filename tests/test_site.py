@@ -1242,6 +1242,13 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     assert 'href="./index.fr.html" hreflang="fr"' in (out / "index.html").read_text(encoding="utf-8")
     sources = (out / "sources.fr.html").read_text(encoding="utf-8")
     assert "<h1>Sources</h1>" in sources and "officielle" in sources and 'href="toy/index.fr.html' in sources
+    # A game with no French pages: its switch leads to the French home, saying why in French, so that a French reader
+    # who opened it is not left on English pages.
+    other = (out / "other" / "index.html").read_text(encoding="utf-8")
+    switch = other[other.index('<nav class="language-switch"'):other.index("</nav>", other.index('<nav class="language-switch"'))]
+    assert 'href="./index.html" hreflang="en" lang="en" aria-current="page"' in switch
+    assert ('href="../index.fr.html" hreflang="fr" lang="fr" title="Les pages de ce jeu ne sont pas traduites : l’accueil en '
+            'français" data-home>') in switch
 
 
 # -- the French pages and the search in French ------------------------------------------------

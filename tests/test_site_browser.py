@@ -1034,6 +1034,18 @@ def test_molthar_in_french(page, base):  # type: ignore[no-untyped-def]
     assert page.locator("#molthar-hand-limit .entry-title").inner_text() == "Hand limit" and _target(page) == "molthar-hand-limit"
 
 
+def test_a_game_with_no_french_pages_leads_a_french_reader_home(page, base):  # type: ignore[no-untyped-def]
+    """Catalyst has no French pages: its switch's "Français" leads to the French home with the question asked (not
+    the place in Catalyst's page, which the home page has not), whose search goes on in French."""
+    page.goto(base["shipped"] + "catalyst/index.html#catalyst-actions")
+    _search(page, "coin limit")
+    link = page.locator(".language-switch a", has_text="Français")
+    assert "traduites" in link.get_attribute("title")
+    link.click()
+    page.wait_for_url(re.compile(r".*/index\.fr\.html\?q=coin%20limit$"))
+    assert page.locator("html").get_attribute("lang") == "fr" and page.input_value("#search--q") == "coin limit"
+
+
 # -- at the table: a phone, French, the history, the setup choice ------------------------
 
 PHONE = {"width": 360, "height": 740}

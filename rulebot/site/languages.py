@@ -28,6 +28,10 @@ def N_(message: str) -> str:
     return message
 
 
+NO_TRANSLATION = N_("This game's pages have no translation: the home page in this language")
+"""What the language switch of a game with no translation says of a link to the home page in another language."""
+
+
 def catalog(lang: str) -> gettext.NullTranslations:
     """The words of `lang`: those of the catalogs of rulebot/locale, as the command line has them
     (rulebot.cli.messages); English as written."""
@@ -52,6 +56,9 @@ class LanguageLink:
     """The page in that language, from the page itself ("./index.fr.html")."""
     current: bool
     """Whether it is the page itself."""
+    home: str = ""
+    """For a page that has no version in that language: why the link leads to the home page in it instead (in that
+    language), else empty."""
 
 
 def languages_of(corpus: Corpus) -> dict[str, tuple[str, ...]]:
@@ -90,6 +97,18 @@ def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[
     slug, slash, name = page.partition("/")
     if not slash:  # a page of every game (home, sources): in every language of one
         slug, name, languages = "", page, {"": all_languages(languages)}
+    elif not languages.get(slug) and all_languages(languages):
+        # A page of a game with no translation, on a site with pages in other languages: the switch leads to the home
+        # page in each of them, so that a reader who came from there is not left in this page's language.
+        home = "../" * page.count("/")
+        return [
+            LanguageLink(lang=TEXT_LANGUAGE, label=LANGUAGE_NAMES[TEXT_LANGUAGE], href="./" + name, current=True),
+            *(
+                LanguageLink(lang=other, label=LANGUAGE_NAMES.get(other, other), href=home + page_in("index.html", other), current=False,
+                             home=catalog(other).gettext(NO_TRANSLATION))
+                for other in all_languages(languages)
+            ),
+        ]
     if not languages.get(slug):
         return []
     return [

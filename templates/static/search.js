@@ -257,13 +257,15 @@
   }
 
   // The language switch goes to this page in the other language: the place in it (its anchor) and what was asked
-  // or chosen here (?q=, ?players=) go along, as they are when the link is followed.
+  // or chosen here (?q=, ?players=) go along, as they are when the link is followed. A page with no version in the
+  // other language leads to the home page in it (data-home): the question goes along, not the place.
   function keepPlaceAcrossLanguages(event) {
     var link = event.target.closest && event.target.closest(".language-switch a[hreflang]");
     if (!link || link.getAttribute("aria-current")) return;
     var url = new URL(link.getAttribute("href"), window.location.href);
-    url.search = window.location.search;
-    url.hash = window.location.hash;
+    var home = link.hasAttribute("data-home"), asked = queryOf(window.location);
+    url.search = !home ? window.location.search : asked ? "?q=" + encodeURIComponent(asked) : "";
+    url.hash = home ? "" : window.location.hash;
     link.href = url.href;
   }
 
