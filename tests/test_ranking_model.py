@@ -113,6 +113,26 @@ def test_a_draft_is_judged_by_the_drafts_logistic_and_threshold(monkeypatch):
     assert not features.confident(1.0, draft)
 
 
+def test_a_name_asked_alone_is_stood_by_whatever_its_probability(monkeypatch, tmp_path):
+    """A question word for word the first entry's name, with no unrelated entry within NAMED_MARGIN, is stood by
+    however unlikely the logistic finds it (a corpus of one entry, where every word is common, gives its words a
+    low score); not with an entry close to it, not when vetoed (another game answers as well), not past the
+    coverage floor."""
+    monkeypatch.setitem(features.MODEL, "min_coverage", 0.5)
+    named = _confidence_vector(bias=1.0, exact=1.0, margin=features.NAMED_MARGIN, coverage=1.0)
+    assert features.confident(0.01, named)
+    assert not features.confident(0.01, [*named[:1], features.NAMED_MARGIN - 0.01, *named[2:]])
+    assert not features.confident(0.01, _confidence_vector(bias=1.0, exact=1.0, margin=3.0, coverage=1.0, other_games=1.0))
+    assert not features.confident(0.01, _confidence_vector(bias=1.0, exact=1.0, margin=3.0, coverage=0.5))
+    root = tmp_path / "corpus"
+    (root / "toy").mkdir(parents=True)
+    (root / "toy" / "game.toml").write_text(game_toml("toy"), encoding="utf-8")
+    (root / "toy" / "rules.md").write_text("## toy-lantern\ntitle: Lantern\nkind: rule\nsection: 1\n\nIt lights the way.\n", encoding="utf-8")
+    with Searcher(open_index([root])) as alone:
+        answer = alone.ask("lantern")
+    assert answer.results[0].id == "toy-lantern" and answer.confident
+
+
 def test_weights_file_of_one_logistic_judges_drafts_by_it(tmp_path):
     """A weights file fitted before drafts had their own logistic (no draft_confidence, no draft_threshold) judges
     a draft's answer as it did, by the one logistic and threshold, and is no stale file for `check`."""

