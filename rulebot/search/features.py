@@ -338,7 +338,7 @@ def confident(chance: float, vector: Sequence[float]) -> bool:
         return False
     if vector[CONFIDENCE.index("exact")] and vector[CONFIDENCE.index("margin")] >= NAMED_MARGIN:
         return True
-    return chance >= (MODEL["draft_threshold"] if vector[CONFIDENCE.index("draft")] else MODEL["threshold"])
+    return bool(chance >= (MODEL["draft_threshold"] if vector[CONFIDENCE.index("draft")] else MODEL["threshold"]))
 
 
 def vetoed(vector: Sequence[float]) -> bool:
