@@ -1249,6 +1249,8 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     assert 'href="./index.html" hreflang="en" lang="en" aria-current="page"' in switch
     assert ('href="../index.fr.html" hreflang="fr" lang="fr" title="Les pages de ce jeu ne sont pas traduites : l’accueil en '
             'français" data-home>') in switch
+    assert '<span class="switch-home" aria-hidden="true"> ⌂</span><span class="switch-name"> Français (accueil)</span>' in switch
+    assert 'rel="alternate"' not in other  # the French home is no French version of the page
 
 
 # -- the French pages and the search in French ------------------------------------------------
@@ -1270,6 +1272,10 @@ class TestFrench:
         french = (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")
         assert ">Jeu de base<" in french and ">Mise en place</a>" in french and "Fiabilité :" in french and "langue" in french
         assert '<span lang="en">Amigo 2015, French edition</span>' in french  # the corpus's own words, marked
+        # The French document's title and the section cited are French on the English page, and marked so.
+        english = (shipped_site / "portals-of-molthar" / "index.html").read_text(encoding="utf-8")
+        assert 'lang="fr">Die Portale von Molthar — règles du jeu</a>' in english and '<span class="section" lang="fr">Mise en place' in english
+        assert 'lang="fr">Die Portale von Molthar' not in french and '<span class="section">Mise en place' in french
 
     def test_language_switch_is_in_the_header(self, shipped_site: Path):
         for name in ("index.html", "index.fr.html", "a-z.html", "setup.html", "setup.fr.html"):
@@ -1296,7 +1302,7 @@ class TestFrench:
         french = (shipped_site / "portals-of-molthar" / "index.fr.html").read_text(encoding="utf-8")
         assert 'class="section-title">Premise and goal of the game</h3>' in english and "section-title\" lang=\"fr\"" not in english
         assert 'class="section-title">Principe et but du jeu</h3>' in french
-        assert '<span class="section">Principe et but du jeu</span>' in english
+        assert '<span class="section" lang="fr">Principe et but du jeu</span>' in english  # (marked as the French it is)
 
     def test_headings_must_be_a_table_of_strings(self, tmp_path: Path):
         from conftest import TOY_GAME_TOML

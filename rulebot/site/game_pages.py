@@ -235,6 +235,7 @@ def _entry_view(site: Site, entry: Entry, page: str, names: NameTable) -> EntryV
             section=entry.section,
             trust=source.trust,
             trust_label=TRUST_LABELS.get(source.trust, source.trust),
+            lang=source.language,
         ),
         draft=entry.draft,
         house=site.corpus.is_house_rule(entry),

@@ -29,6 +29,7 @@ def N_(message: str) -> str:
 
 
 NO_TRANSLATION = N_("This game's pages have no translation: the home page in this language")
+HOME_PAGE = N_("home page")
 """What the language switch of a game with no translation says of a link to the home page in another language."""
 
 
@@ -59,6 +60,8 @@ class LanguageLink:
     home: str = ""
     """For a page that has no version in that language: why the link leads to the home page in it instead (in that
     language), else empty."""
+    home_name: str = ""
+    """...and what the link leads to, in a word of that language ("accueil")."""
 
 
 def languages_of(corpus: Corpus) -> dict[str, tuple[str, ...]]:
@@ -105,7 +108,7 @@ def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[
             LanguageLink(lang=TEXT_LANGUAGE, label=LANGUAGE_NAMES[TEXT_LANGUAGE], href="./" + name, current=True),
             *(
                 LanguageLink(lang=other, label=LANGUAGE_NAMES.get(other, other), href=home + page_in("index.html", other), current=False,
-                             home=catalog(other).gettext(NO_TRANSLATION))
+                             home=catalog(other).gettext(NO_TRANSLATION), home_name=catalog(other).gettext(HOME_PAGE))
                 for other in all_languages(languages)
             ),
         ]

@@ -66,6 +66,8 @@ class Citation:
     """The source's trust level (kinds.TRUST_LEVELS)."""
     trust_label: str
     """The trust level for humans."""
+    lang: str = "en"
+    """The language of the source document: that of its title and of the section cited."""
 
 
 @dataclass(frozen=True)
