@@ -1238,6 +1238,9 @@ def test_pages_in_french_mark_what_is_not(tmp_path: Path):
     home = (out / "index.fr.html").read_text(encoding="utf-8")
     assert '<html lang="fr"' in home and "<h1>Règles, FAQ et errata de jeux de société</h1>" in home
     assert 'href="toy/index.fr.html"' in home and 'href="other/index.html"' in home and 'href="sources.fr.html"' in home
+    # ...saying which games' pages are in English only; the English home says nothing of the kind.
+    assert '<a href="other/index.html">Other</a> <span class="game-language">en anglais</span></h2>' in home
+    assert '<a href="toy/index.fr.html">Toy</a></h2>' in home and "game-language" not in (out / "index.html").read_text(encoding="utf-8")
     assert 'href="./index.html" hreflang="en"' in home
     assert 'href="./index.fr.html" hreflang="fr"' in (out / "index.html").read_text(encoding="utf-8")
     sources = (out / "sources.fr.html").read_text(encoding="utf-8")

@@ -65,6 +65,7 @@ def game_summary(site: Site, slug: str, page: str) -> GameSummary:
         entry_count=sum(counts.values()),
         sources=sources,
         house_count=sum(1 for entry in site.corpus.entries_of(slug) if site.corpus.is_house_rule(entry)),
+        untranslated=site.lang != TEXT_LANGUAGE and site.lang not in site.languages.get(slug, ()),
     )
 
 

@@ -232,6 +232,8 @@ class GameSummary:
     """Its documents."""
     house_count: int = 0
     """How many of its entries are house rules."""
+    untranslated: bool = False
+    """Whether its pages are not in the page's language (they are in the entries' own)."""
 
 
 @dataclass(frozen=True)
