@@ -270,8 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in features.CONFIDENCE:
         print(f"| {name} | {confidence[name]:+.3f} | {draft_confidence[name]:+.3f} |")
     print(f"\nthreshold: {threshold}, of a draft: {draft_threshold}, coverage floor: {floor}")
-    at, drafted = features.CONFIDENCE.index("coverage"), features.CONFIDENCE.index("draft")
-    stood = [bool(j[4]) and c >= (draft_threshold if j[4][drafted] else threshold) and j[4][at] > floor for j, c in zip(judged, chances)]
+    stood = _stood(judged, chances, threshold, draft_threshold, floor)
     for shipped in (True, False):
         sure = [j[2] for j, s in zip(judged, stood) if j[1] == shipped and s]
         answerable = [s for j, s in zip(judged, stood) if j[1] == shipped and j[0].get("answerable", True)]
@@ -309,18 +308,14 @@ def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, 
     Two thresholds, because the two logistics (`main`) are not calibrated alike: a probability of a draft's answer
     and the same probability of a curated one's are not as often right. A draft threshold above 1 (NEVER) stands by
     no draft: none reaches the targets."""
-    at, drafted = features.CONFIDENCE.index("coverage"), features.CONFIDENCE.index("draft")
     best: tuple[tuple[int, int, int, float], float, float, float] | None = None
+    levels = sorted({round(c, 3) for c in chances if c >= 0})
     for floor in FLOORS:
-        def sure(curated: float, draft: float, floor: float = floor) -> list[bool]:
-            return [bool(j[4]) and c >= (draft if j[4][drafted] else curated) and j[4][at] > floor for j, c in zip(judged, chances)]
-
-        levels = sorted({round(c, 3) for c in chances if c >= 0})
-        curated = next((t for t in levels if _meets(judged, sure(t, NEVER))), None)
+        curated = next((t for t in levels if _meets(judged, _stood(judged, chances, t, NEVER, floor))), None)
         if curated is None:
             continue
         for draft in [*levels, NEVER]:
-            chosen = sure(curated, draft)
+            chosen = _stood(judged, chances, curated, draft, floor)
             if not _meets(judged, chosen):
                 continue
             stood = [j for j, s in zip(judged, chosen) if s]
@@ -333,6 +328,12 @@ def choose_threshold(judged: list[tuple], chances: list[float]) -> tuple[float, 
             if best is None or rank > best[0]:
                 best = (rank, curated, draft, floor)
     return (best[1], best[2], best[3]) if best else (1.0, NEVER, FLOORS[0])
+
+
+def _stood(judged: list[tuple], chances: list[float], curated: float, draft: float, floor: float) -> list[bool]:
+    """Which answers these thresholds (of a curated first entry, of a draft) and this coverage floor stand by."""
+    at, drafted = features.CONFIDENCE.index("coverage"), features.CONFIDENCE.index("draft")
+    return [bool(j[4]) and c >= (draft if j[4][drafted] else curated) and j[4][at] > floor for j, c in zip(judged, chances)]
 
 
 def _meets(judged: list[tuple], sure: list[bool]) -> bool:

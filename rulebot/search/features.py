@@ -122,15 +122,14 @@ def _load(path: Path) -> tuple[dict[str, Any], Stale]:
     one is left out, and how it differs is returned for `rulebot check` to tell."""
     model: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     stale = Stale()
+    one_logistic = not model.get("draft_confidence")  # (a file fitted before drafts had their own: it judges them too)
     parts = [("rank", FEATURES, PRIOR), ("confidence", CONFIDENCE, CONFIDENCE_PRIOR)]
-    if model.get("draft_confidence"):
-        parts.append(("draft_confidence", CONFIDENCE, CONFIDENCE_PRIOR))
-    for part, names, prior in parts:
+    for part, names, prior in parts if one_logistic else [*parts, ("draft_confidence", CONFIDENCE, CONFIDENCE_PRIOR)]:
         given = model.get(part) or {}
         stale.missing += [f"{part}.{name}" for name in names if name not in given]
         stale.unknown += [f"{part}.{name}" for name in given if name not in names]
         model[part] = {name: float(given.get(name, prior[name])) for name in names}
-    if not model.get("draft_confidence"):  # a file of one logistic for both, as fitted before there were two
+    if one_logistic:
         model["draft_confidence"] = model["confidence"]
     model.setdefault("threshold", 1.0)
     model.setdefault("draft_threshold", model["threshold"])
@@ -327,8 +326,8 @@ def probability(vector: Sequence[float]) -> float:
 
 def confident(chance: float, vector: Sequence[float]) -> bool:
     """Whether an answer this likely right, of these CONFIDENCE features (`evidence`), is stood by: from the
-    threshold (of a curated first entry, or of a draft) and the coverage floor chosen on development questions (bench/fit_ranking.py). An answer of several
-    games alike never is (which game is meant is the question), nor one to a count that states no number for what
+    threshold (of a curated first entry, or of a draft) and the coverage floor chosen on development questions
+    (bench/fit_ranking.py). An answer of several games alike never is (which game is meant is the question), nor one to a count that states no number for what
     is counted (it does not give what was asked for, however near it is), nor one found by the words of a phrase
     that no entry holds (what it means, the rules do not say in those words: "tire au sort" is no "Sort"), nor a
     lone mention (being the only entry found says nothing of answering when the entry only mentions the words).

@@ -29,8 +29,9 @@ def N_(message: str) -> str:
 
 
 NO_TRANSLATION = N_("This game's pages have no translation: the home page in this language")
+"""Why the language switch of a game with no translation leads to the home page in another language (its title)."""
 HOME_PAGE = N_("home page")
-"""What the language switch of a game with no translation says of a link to the home page in another language."""
+"""Where that link leads, in a word (beside the language's name)."""
 
 
 def catalog(lang: str) -> gettext.NullTranslations:
@@ -57,7 +58,7 @@ class LanguageLink:
     """The page in that language, from the page itself ("./index.fr.html")."""
     current: bool
     """Whether it is the page itself."""
-    home: str = ""
+    home_note: str = ""
     """For a page that has no version in that language: why the link leads to the home page in it instead (in that
     language), else empty."""
     home_name: str = ""
@@ -108,7 +109,7 @@ def switch(languages: dict[str, tuple[str, ...]], page: str, lang: str) -> list[
             LanguageLink(lang=TEXT_LANGUAGE, label=LANGUAGE_NAMES[TEXT_LANGUAGE], href="./" + name, current=True),
             *(
                 LanguageLink(lang=other, label=LANGUAGE_NAMES.get(other, other), href=home + page_in("index.html", other), current=False,
-                             home=catalog(other).gettext(NO_TRANSLATION), home_name=catalog(other).gettext(HOME_PAGE))
+                             home_note=catalog(other).gettext(NO_TRANSLATION), home_name=catalog(other).gettext(HOME_PAGE))
                 for other in all_languages(languages)
             ),
         ]

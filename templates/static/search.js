@@ -263,9 +263,14 @@
     var link = event.target.closest && event.target.closest(".language-switch a[hreflang]");
     if (!link || link.getAttribute("aria-current")) return;
     var url = new URL(link.getAttribute("href"), window.location.href);
-    var home = link.hasAttribute("data-home"), asked = queryOf(window.location);
-    url.search = !home ? window.location.search : asked ? "?q=" + encodeURIComponent(asked) : "";
-    url.hash = home ? "" : window.location.hash;
+    if (link.hasAttribute("data-home")) {
+      var asked = queryOf(window.location);
+      url.search = asked ? "?q=" + encodeURIComponent(asked) : "";
+      url.hash = "";
+    } else {
+      url.search = window.location.search;
+      url.hash = window.location.hash;
+    }
     link.href = url.href;
   }
 
