@@ -19,6 +19,8 @@ from rulebot.cli.main import cli
 HERE = Path(__file__).resolve().parent
 CORPORA = HERE / "corpora"
 MINIMAL = CORPORA / "minimal"
+SHIPPED_GAMES = ("catalyst", "dune-imperium", "portals-of-molthar", "res-arcana")
+"""The shipped corpus's games: tests/test_shipped_corpus.py holds the corpus to them; the slow tests run one game at a time."""
 # The user documentation: the README, then the pages of docs/ it leads to, where most examples live.
 DOCS = [HERE.parent / "README.md", *sorted((HERE.parent / "docs").glob("*.md"))]
 

@@ -338,6 +338,7 @@ class TestColor:
         """A command that reads a corpus and prints no colour takes `--corpus` and `--no-shipped` after its name, not `--color`."""
         monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))  # `config set` writes this test's own
         where = len(args) - 2 if args[0] == "config" else 1
+        run_cli(*TOY, *args)  # what a second run says (`index`: "already up to date"), whichever tests ran before
         after = run_cli(*args[:where], *TOY, *args[where:])
         assert (after.exit_code, after.stdout) == (0, run_cli(*TOY, *args).stdout), after.output
         refused = run_cli(*args[:where], "--color", "never", *args[where:])

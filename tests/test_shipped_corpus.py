@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest import SHIPPED_GAMES
 
 from rulebot.corpus import load as corpus
 from rulebot.corpus.model import Corpus
 from rulebot.places import shipped_corpus_dir
-
-GAMES = {"dune-imperium", "res-arcana", "catalyst", "portals-of-molthar"}
-
 
 @pytest.fixture(scope="module")
 def shipped() -> Corpus:
@@ -24,7 +22,7 @@ def test_shipped_corpus_has_no_problem():
 
 def test_the_four_games(shipped: Corpus):
     """The four games are there, each with entries from every declared source."""
-    assert set(shipped.games) == GAMES
+    assert set(shipped.games) == set(SHIPPED_GAMES)
     for game in shipped.games.values():
         used = {e.source for e in shipped.entries_of(game.slug)}
         assert used == {s.id for s in game.sources}, game.slug

@@ -257,8 +257,10 @@
   }
 
   // The language switch goes to this page in the other language: the place in it (its anchor) and what was asked
-  // or chosen here (?q=, ?players=) go along, as they are when the link is followed. A page with no version in the
-  // other language leads to the home page in it (data-home): the question goes along, not the place.
+  // or chosen here (?q=, ?players=) go along, as they are when the link is used. A page with no version in the
+  // other language leads to the home page in it (data-home): the question goes along, not the place. The link is
+  // made anew as a pointer or the focus reaches it, not only on a click, so that "open in a new tab" (a middle
+  // click, the context menu, a long press) and a copied link carry them too.
   function keepPlaceAcrossLanguages(event) {
     var link = event.target.closest && event.target.closest(".language-switch a[hreflang]");
     if (!link || link.getAttribute("aria-current")) return;
@@ -277,7 +279,9 @@
   function init() {
     followMovedEntry();
     window.addEventListener("hashchange", followMovedEntry);
-    document.addEventListener("click", keepPlaceAcrossLanguages, true);
+    ["pointerdown", "focusin", "click"].forEach(function (type) {
+      document.addEventListener(type, keepPlaceAcrossLanguages, true);
+    });
     var form = document.querySelector("form[data-search]");
     if (!form) return;
     var input = form.querySelector("input");
