@@ -9,6 +9,7 @@ from rulebot.corpus import load as corpus
 from rulebot.corpus.model import Corpus
 from rulebot.places import shipped_corpus_dir
 
+
 @pytest.fixture(scope="module")
 def shipped() -> Corpus:
     return corpus.load([shipped_corpus_dir()])
