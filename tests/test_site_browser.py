@@ -1142,6 +1142,22 @@ def test_french_question_on_an_english_page_is_answered_in_french(page, base):  
     assert results.first.inner_text() == "Hand limit" and page.get_attribute("#search--results", "data-lang") == "en"
 
 
+def test_the_language_switch_stays_in_place_across_languages(phone, base):  # type: ignore[no-untyped-def]
+    """On a phone (360 and 320 px wide), the language switch is at the same place on a page in English and in French,
+    and on a game's page with no French: a reader who switches finds the switch under the same thumb, whatever the
+    length of the other header links' words."""
+    pages = ["index.html", "index.fr.html", "portals-of-molthar/index.html", "portals-of-molthar/index.fr.html", "catalyst/index.html"]
+    for width in (360, 320):
+        phone.set_viewport_size({"width": width, "height": PHONE["height"]})
+        places = set()
+        for page in pages:
+            phone.goto(base["shipped"] + page)
+            box = phone.locator(".site-header .language-switch").bounding_box()
+            places.add((round(box["x"]), round(box["y"])))
+            assert box["x"] + box["width"] <= width, (width, page)
+        assert len(places) == 1, (width, places)
+
+
 def test_back_after_opening_a_result_shows_the_results_again(phone, base):  # type: ignore[no-untyped-def]
     """The query is in the address as it is typed; Back from a result, on this page or another, shows the question
     and its results again; a page opened with ?q= shows them too."""
