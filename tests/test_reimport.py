@@ -644,6 +644,20 @@ class TestCuratorsWorkIsKept:
         forced = run_cli(*args, "--force")
         assert forced.exit_code == 0 and "30 added" in forced.stderr, forced.output
 
+    def test_another_games_document_is_refused_by_a_small_file_too(self, run_cli, game: Path):
+        """A file of a few drafts none of which the new document has is not that document's either: refused."""
+        (game / "rules.md").write_text(RULES + "".join(f"\n## Station {n}\n\nA station of number {n} sells {n} tickets.\n" for n in range(3)),
+                                       encoding="utf-8")
+        assert run_import(run_cli, game).exit_code == 0
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        assert before.count(b"\nanchor: ") >= 5
+        (game / "orchard.md").write_text(_other_game(4), encoding="utf-8")
+        args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "orchard.md"), "-g", "skyrail", "--append")
+        refused = run_cli(*args)
+        assert refused.exit_code == 2 and "only 0 of the 4 drafts of orchard.md are in" in refused.stderr, refused.output
+        assert path.read_bytes() == before
+
     def test_a_new_edition_is_not_refused(self, run_cli, game: Path):
         """A new edition, most of whose places are the file's, is an update, however many drafts the file has."""
         many = "".join(f"\n## Station {n}\n\nA station of number {n} sells {n} tickets.\n" for n in range(25))

@@ -201,7 +201,7 @@ class Update:
 JOINED_NAMED = 5
 """Drafts removed as joined that the report names: a document drafted before rules were joined may have hundreds."""
 
-UNMATCHED_GUARD = (20, 0.2)
+UNMATCHED_GUARD = (5, 0.2)
 """An entries file with at least this many entries drafted from a document (anchored), of which at most this share
 is found among a new import's drafts (or of the drafts, if fewer): the document is not that source's (another
 game's rules, the wrong file), and importing it is refused unless forced. A new edition keeps most of its places."""
