@@ -79,6 +79,15 @@ def _read() -> dict[str, object]:
     if content is None:
         raise ConfigError(f"cannot read {path}: {refused}")
     try:
+        return _settings(path, content)
+    except ConfigError as error:
+        # (every command reads the file, `config unset` too: the way out is said)
+        raise ConfigError(f"{error}; fix the file, or delete it to go back to the defaults") from None
+
+
+def _settings(path: Path, content: bytes) -> dict[str, object]:
+    """The settings a config file's content holds; ConfigError for what is wrong in it."""
+    try:
         text = content.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = content.count(b"\n", 0, exc.start) + 1

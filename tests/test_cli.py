@@ -416,6 +416,37 @@ class TestExpansions:
         assert result.exit_code == 2 and "use GAME.with" in result.output
 
 
+class TestSignedValues:
+    """A question word that begins with a dash and a digit ("-1", "-3/-3") is a word of the question, unquoted too;
+    any other word that begins with a dash is an option, and an unknown one is refused."""
+
+    def test_a_signed_value_is_a_word(self, run_cli):
+        typed = run_cli(*TOY, "ask", "--json", "ferry", "gull", "gets", "-3/-3", "and", "-1", "tide")
+        quoted = run_cli(*TOY, "ask", "--json", "ferry gull gets -3/-3 and -1 tide")
+        assert typed.exit_code == 0 and json.loads(typed.stdout)["query"] == "ferry gull gets -3/-3 and -1 tide"
+        assert typed.stdout == quoted.stdout
+        process = rulebot_process(*TOY, "ask", "--json", "ferry", "gull", "gets", "-3/-3", "and", "-1", "tide")
+        assert process.returncode == 0 and process.stdout == typed.stdout, process.stderr
+
+    @pytest.mark.parametrize("args, said", [
+        (("--jsn", "tie"), "No such option '--jsn'. Did you mean '--json'?"),
+        (("tie", "-x"), "No such option '-x'."),
+        (("tie", "--limit=2", "--gaem=toy"), "No such option '--gaem'. Did you mean '--game'?"),
+    ])
+    def test_an_unknown_option_is_still_refused(self, run_cli, args: tuple[str, ...], said: str):
+        result = run_cli(*TOY, "ask", *args)
+        assert result.exit_code == 2 and said in result.stderr, result.output
+        process = rulebot_process(*TOY, "ask", *args)
+        assert process.returncode == 2 and said in process.stderr, process.stderr
+
+    def test_an_options_value_and_the_words_after_two_dashes_are_not_options(self, run_cli):
+        assert "no game '-1'" in run_cli(*TOY, "ask", "-g", "-1", "tide").stderr
+        after = run_cli(*TOY, "ask", "--json", "--", "-x", "ferry", "gull")
+        assert after.exit_code == 0 and json.loads(after.stdout)["query"] == "-x ferry gull"
+        assert run_cli(*TOY, "ask", "ferry", "gull", "-n1").exit_code == 0
+        assert run_cli(*TOY, "ask", "--help").exit_code == 0
+
+
 class TestQuickPath:
     """`rulebot ask …` is answered without click (rulebot.cli.quick), exactly as click's `ask` answers it."""
 
@@ -483,7 +514,8 @@ class TestQuickPath:
             (["--corpus=a", "--color", "never", "ask", "tie"], ({"corpora": (Path("a"),), "color": "never"}, {}, ("tie",))),
             (["ask", "--json", "tie", "--game", "dune-imperium"], ({}, {"as_json": True, "game": "dune-imperium"}, ("tie",))),
             (["ask", "-n", "5", "-w", "a", "tie", "--with=b", "-n", "7"], ({}, {"limit": 7, "with_": ("a", "b")}, ("tie",))),
-            (["ask", "what", "if", "-1", "vp"], None),
+            (["ask", "what", "if", "-1", "vp"], ({}, {}, ("what", "if", "-1", "vp"))),  # a signed value is a word
+            (["ask", "what", "if", "-x", "vp"], None),
             (["ask", "-n", "0", "tie"], None),
             (["ask", "-n5", "tie"], None),
             (["ask", "-g=dune-imperium", "tie"], None),

@@ -8,6 +8,7 @@ what rulebot.cli.asking.run does.
 
 from __future__ import annotations
 
+import difflib
 import sys
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -39,7 +40,32 @@ class QuestionArgument(click.Argument):
             raise
 
 
-@click.command()
+class QuestionCommand(click.Command):
+    """`ask`, whose question may hold a word that begins with a dash and a digit (asking.SIGNED_VALUE: "can i have -1
+    gold", "my 2/2 gets -3/-3"): a word of the question, unquoted too, where click would take it for an option. Any
+    other word that begins with a dash, before `--`, is still an option: an unknown one is refused as click refuses it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        options = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]  # (--help too)
+        names = {name for option in options for name in (*option.opts, *option.secondary_opts)}
+        valued = {name for option in options if not option.is_flag and not option.count for name in option.opts}
+        at = 0
+        while at < len(args) and args[at] != "--":
+            arg = args[at]
+            if arg.startswith("-") and arg != "-" and not asking.SIGNED_VALUE.match(arg):
+                name = arg.partition("=")[0] if arg.startswith("--") else arg[:2]
+                if name not in names:
+                    close = difflib.get_close_matches(name, sorted(n for n in names if n.startswith("--")))
+                    raise click.NoSuchOption(arg.partition("=")[0], possibilities=close, ctx=ctx)
+                if name in valued and arg == name:
+                    at += 1  # (its value, whatever it begins with)
+            at += 1
+        return super().parse_args(ctx, args)
+
+
+# (ignore_unknown_options: click leaves the words it does not know to the question; what is not a signed value of
+# them is refused in QuestionCommand.parse_args)
+@click.command(cls=QuestionCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("question", nargs=-1, required=True, cls=QuestionArgument)
 @click_options(asking.ASK_OPTIONS)
 @click.pass_context
@@ -47,8 +73,9 @@ def ask(ctx: click.Context, /, question: tuple[str, ...], **options: Any) -> Non
     """Answer a rules question, best ruling first, with its source.
 
     QUESTION is free text: a card name, a sloppy question, typos, French.
-    Quotes are optional: `rulebot ask chamurky tie` works. `rulebot ask -`
-    reads the question from standard input (all of it, as one question).
+    Quotes are optional: `rulebot ask chamurky tie` works, and so does a value
+    such as -1 or -3/-3 among its words. `rulebot ask -` reads the question
+    from standard input (all of it, as one question).
 
     With expansions in play (--with, or `rulebot config set GAME.with EXP`),
     entries of other expansions of that game are left out, and a rule an

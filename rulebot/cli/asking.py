@@ -17,12 +17,16 @@ Nothing here imports click, nor anything that answering does not need.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulebot.cli.output import COLOR_MODES
 from rulebot.config import LANGUAGES, LIMITS
+
+SIGNED_VALUE = re.compile(r"-\d")
+"""A word of a question that begins with a dash and a digit ("-1 gold", "gets -3/-3"): a value, never an option."""
 
 FLAG, VALUE, VALUES = "flag", "value", "values"
 """What an option takes: nothing (on when given), one value (the last one given counts), or one value each time (repeatable)."""
@@ -160,7 +164,7 @@ def read_line(args: list[str]) -> AskLine | None:
     options, at = _unset(ASK_OPTIONS), at + 1
     words: list[str] = []
     while at < len(args):
-        if args[at].startswith("-"):
+        if args[at].startswith("-") and not SIGNED_VALUE.match(args[at]):
             ours = any(args[at].partition("=")[0] in option.names for option in GROUP_OPTIONS)
             after = _read_option(GROUP_OPTIONS, args, at, group) if ours else _read_option(ASK_OPTIONS, args, at, options)
             if after is None:
