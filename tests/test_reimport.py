@@ -612,6 +612,34 @@ class TestCuratorsWorkIsKept:
         assert block in path.read_bytes()
         assert "at a depot or a station" in entries(game)["skyrail-coupling"].text  # the untouched draft updated
 
+    def test_a_restated_entry_whose_rule_changed_in_the_document_is_listed(self, run_cli, game: Path):
+        """An entry accepted in review keeps its `drafted:` fingerprint: a new edition whose text for it differs leaves
+        it byte for byte and lists it, with the new text's fingerprint; once that is its `drafted:`, it is listed no
+        more. The same document again lists nothing."""
+        run_import(run_cli, game)
+        accepted = run_cli("--no-shipped", "--corpus", str(game / "games"), "review", "skyrail", input="a\nq\n")
+        assert accepted.exit_code == 0 and "1 accepted" in accepted.stderr, accepted.output
+        again = run_import(run_cli, game)
+        assert "1 kept as restated;" in again.stderr and "changed in the document" not in again.stderr, again.stderr
+        path = game / "games/skyrail/rules.md"
+        before = path.read_text(encoding="utf-8")
+        block = before[before.index("## skyrail-setup"):before.index("## skyrail-coupling")]
+        assert "draft: true" not in block and "drafted: " in block
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "1 kept as restated (1 of them changed in the document)" in result.stderr
+        told = re.search(r"restated, its text changed in the document since \(left as it is\): skyrail-setup \(Setup\);"
+                         r" once it says what the document says now, set its drafted: to ([0-9a-f]{12})", result.stderr)
+        assert told, result.stderr
+        after = path.read_text(encoding="utf-8")
+        assert block in after and "4 tickets" in block
+        new_block = block.replace("**4 tickets**", "five tickets")
+        new_block = re.sub(r"drafted: [0-9a-f]{12}", f"drafted: {told.group(1)}", new_block)
+        path.write_text(after.replace(block, new_block), encoding="utf-8")
+        settled = run_import(run_cli, game)
+        assert settled.exit_code == 0 and "changed in the document" not in settled.stderr, settled.stderr
+
     def test_a_restated_entry_without_its_anchor_is_not_drafted_again(self, run_cli, game: Path):
         """An entry restated with its `anchor:` line deleted is paired with its draft by the id it was given: no
         second draft of it is added, and it is left as it is."""

@@ -17,7 +17,10 @@ draft entry of the same text: its heading renamed), then:
   fingerprint of that text, says which): a curator's edit in progress, left
   byte for byte and listed;
 - an entry no longer marked draft has been restated by a curator: it is
-  left byte for byte, and links to its draft go to it; so is an entry a
+  left byte for byte, and links to its draft go to it (it is listed as
+  outdated when its `drafted:` fingerprint, kept from the draft it was
+  restated from, is not the new draft's: the document's words have changed
+  since); so is an entry a
   curator has merged from several drafts or split (`rulebot review`), which
   holds several anchors or shares one;
 - a draft paired with nothing is added at the end of the file;
@@ -90,6 +93,17 @@ class Gone:
     """Its aliases a draft of the document now claims, taken off it so that no name is claimed twice."""
 
 
+@dataclass(frozen=True)
+class Outdated:
+    """A restated entry whose rule the document now words otherwise than when the curator restated it."""
+
+    id: str
+    title: str
+    drafted: str
+    """The fingerprint of the document's new text (rulebot.corpus.drafted.drafted_fingerprint): its `drafted:`
+    once the entry says what that text says."""
+
+
 @dataclass
 class DraftsWritten:
     """What an import did to an entries file."""
@@ -110,6 +124,9 @@ class DraftsWritten:
     """Ids of the draft entries whose text a curator has edited, still marked draft: left as they are."""
     gone: list[Gone] = field(default_factory=list)
     """Draft entries of the file the document no longer has: kept, for the curator to decide."""
+    outdated: list[Outdated] = field(default_factory=list)
+    """Restated entries (among `restated`) whose text in the document has changed since they were restated (their
+    `drafted:` fingerprint is another text's): left as they are, for the curator to restate again."""
     restated_gone: list[Gone] = field(default_factory=list)
     """Restated entries drafted from the document, whose place in it (their anchor) it no longer has: left as
     they are, but the rule they restate may have gone."""
@@ -125,6 +142,7 @@ class DraftsWritten:
         counts = (
             f"{len(self.updated)} updated, {len(self.added)} added, {len(self.unchanged)} unchanged, "
             f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
+            + (f" ({len(self.outdated)} of them changed in the document)" if self.outdated else "")
             + (f", {len(self.reshaped)} kept as merged or split" if self.reshaped else "")
             + (f", {len(self.edited)} kept as edited (still marked draft)" if self.edited else "")
             + (f", {len(self.joined)} removed as joined with their rule's family" if self.joined else "")
@@ -178,6 +196,11 @@ class Update:
         for gone in self.written.gone:
             moved = f"; its aliases {', '.join(gone.gave_up)} are now the document's new draft's" if gone.gave_up else ""
             lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
+        for outdated in self.written.outdated:
+            lines.append(
+                f"  restated, its text changed in the document since (left as it is): {outdated.id} ({outdated.title});"
+                f" once it says what the document says now, set its drafted: to {outdated.drafted}"
+            )
         for gone in self.written.restated_gone:
             lines.append(f"  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})")
         for edited in self.written.edited:
@@ -423,6 +446,12 @@ def write_drafts(
                 continue
             if not is_draft(raw):
                 done.restated.append(raw.id)
+                # (its `drafted:`, kept when it was restated, is the fingerprint of the text it restates)
+                restated_from = header(raw, "drafted")
+                if restated_from:
+                    now = drafted_fingerprint(_text_as_drafted(draft, renamed))
+                    if now != restated_from:
+                        done.outdated.append(Outdated(raw.id, header(raw, "title"), now))
                 continue
             if header(raw, "drafted") and header(raw, "drafted") != drafted_fingerprint("\n".join(raw.body)):
                 done.edited.append(raw.id)
@@ -559,13 +588,18 @@ def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawE
     kept = [(key, value) for key, (value, _) in (raw.headers.items() if raw is not None else []) if key not in IMPORTER_KEYS]
     if revised:
         kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
+    return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept, text=_text_as_drafted(draft, renamed))
 
-    def renamed_link(link: re.Match[str]) -> str:  # (a link of its text to another draft: to that draft's entry)
+
+def _text_as_drafted(draft: DraftEntry, renamed: dict[str, str]) -> str:
+    """A draft's text as the file gets it: a link of it to another draft leads to that draft's entry."""
+
+    def renamed_link(link: re.Match[str]) -> str:
         target = target_of(link)
         moved = renamed.get(target[1:]) if target.startswith("#") else None
         return f"[{link.group('words')}](#{moved})" if moved else link.group()
 
-    return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept, text=relink(draft.text, renamed_link))
+    return relink(draft.text, renamed_link)
 
 
 def _content(raw: RawEntry, *ignored: str, read: bool = False) -> tuple[dict[str, str], str]:

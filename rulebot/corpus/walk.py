@@ -154,12 +154,13 @@ class DraftWalk:
     # -- the curator's choices -----------------------------------------------
 
     def accept(self, draft: Draft) -> None:
-        """The draft as it is: its `draft: true` line removed, and its `drafted:` fingerprint, which only a draft needs."""
+        """The draft as it is: its `draft: true` line removed. Its `drafted:` fingerprint stays: the text of the
+        document it restates, by which an import of a new edition tells that the document's words have changed."""
 
         def change(text: str) -> str:
             lines = lines_with_ends(text)
             raw, _end = _find(draft.path, text, lines, draft.id)
-            gone = {raw.headers[key][1] for key in ("draft", "drafted") if key in raw.headers}
+            gone = {raw.headers["draft"][1]} if "draft" in raw.headers else set()
             return "".join(line for number, line in enumerate(lines, 1) if number not in gone)
 
         self._update(draft.path, change)
