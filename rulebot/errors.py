@@ -24,8 +24,9 @@ class Problem(NamedTuple):
         return f"{self.path}:{self.line}: {self.message}"
 
 
-SHOWN_PROBLEMS = 20
-"""A corpus warning names this many problems at most (`rulebot check` lists them all)."""
+SHOWN_PROBLEMS = 3
+"""A corpus warning names this many problems at most, the first in the files (`rulebot check` lists them all): it
+comes before every answer while they last, where a player who cannot fix them reads it too."""
 
 
 def corpus_warning(problems: list[Problem], left_out: list[str]) -> str | None:
@@ -35,7 +36,8 @@ def corpus_warning(problems: list[Problem], left_out: list[str]) -> str | None:
         return None
     count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}" if problems else "problems"
     lines = [f"the corpus has {count}; " + (f"left out: {'; '.join(left_out)}" if left_out else "every entry is kept")]
-    lines.extend(f"  {problem}" for problem in problems[:SHOWN_PROBLEMS])
+    first = sorted(problems, key=lambda problem: (problem.path, problem.line))[:SHOWN_PROBLEMS]
+    lines.extend(f"  {problem}" for problem in first)
     if len(problems) > SHOWN_PROBLEMS:
         lines.append(f"  and {len(problems) - SHOWN_PROBLEMS} more (`rulebot check` lists them all)")
     return "\n".join(lines)
