@@ -18,7 +18,7 @@ from rulebot.corpus.format import ID_RE, LANGUAGE_RE, is_date, not_an_id, split_
 from rulebot.corpus.kinds import HOUSE_TRUST, TRUST_LEVELS
 from rulebot.corpus.model import Edition, Expansion, Game, Source
 from rulebot.errors import Problem
-from rulebot.places import display_path
+from rulebot.places import display_path, shipped_corpus_dir
 from rulebot.text import CONTROL_CHARACTER
 
 TOML_LINE_RE = re.compile(r"at line (\d+)")
@@ -153,7 +153,10 @@ def read_house_rules(path: Path, text: str, data: TomlTable, games: dict[str, Ga
     game = games.get(slug)
     if slug and game is None:
         known = ", ".join(games) or "none"
-        toml.error("extends", f"extends unknown game {slug!r} (known: {known})")
+        # (a game of the shipped corpus that --no-shipped leaves out: the folder is right, the command line is not)
+        shipped = (shipped_corpus_dir() / slug / "game.toml").is_file() if ID_RE.match(slug) else False
+        why = ": a game of the corpus shipped with rulebot, which --no-shipped leaves out" if shipped else ""
+        toml.error("extends", f"extends unknown game {slug!r} (known: {known}){why}")
     if game is None:
         return None
     sources = read_sources(toml, data, {e.slug for e in game.expansions}, default_trust=HOUSE_TRUST)
