@@ -144,7 +144,7 @@ class TestWith:
 
     def test_adds_an_expansion(self, session: PlaySession):
         """:with EXP puts an expansion in play, for the game it belongs to."""
-        assert session.handle(":with deep-tides") == "Expansions: lantern-harbor with deep-tides."
+        assert session.handle(":with deep-tides") == "Expansions: Lantern Harbor with Deep Tides."
         assert session.expansions == {"lantern-harbor": {"deep-tides"}}
 
     def test_expansion_in_play_orders_answers(self, session: PlaySession):
@@ -155,7 +155,7 @@ class TestWith:
     def test_base_only(self, session: PlaySession):
         """:with base, with a game set, leaves every expansion out."""
         session.handle(":game lantern-harbor")
-        assert session.handle(":with base") == "Expansions: lantern-harbor with base only."
+        assert session.handle(":with base") == "Expansions: Lantern Harbor with the base game only."
         text = session.handle("winning the game")
         assert ids_shown(text) == ["lh-winning"] and "(lh-tides-winning) – faq" not in text
 
@@ -428,14 +428,14 @@ class TestCommand:
     def test_options_set_the_state(self, run_cli):
         """--game and --with start the session with them."""
         result = run_cli(*TOY, "play", "--game", "lantern-harbor", "--with", "deep-tides", input=":game\n:with\n")
-        assert "Game: lantern-harbor (Lantern Harbor).\n\nExpansions: lantern-harbor with deep-tides.\n" in result.output
+        assert "Game: lantern-harbor (Lantern Harbor).\n\nExpansions: Lantern Harbor with Deep Tides.\n" in result.output
 
     def test_configured_expansions_are_the_default(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """The expansions of `rulebot config` are in play from the start."""
         monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path / "config"))
         run_cli(*TOY, "config", "set", "lantern-harbor.with", "deep-tides")
         result = run_cli(*TOY, "play", input=":with\n")
-        assert result.output == "Expansions: lantern-harbor with deep-tides.\n"
+        assert result.output == "Expansions: Lantern Harbor with Deep Tides.\n"
 
     @pytest.mark.parametrize(
         "options, question",

@@ -303,7 +303,11 @@ class PlaySession:
     def _with_text(self) -> str:
         if not self.expansions:
             return "expansions: none set (every entry counts)"
-        parts = [f"{g} with {', '.join(sorted(e)) or 'base only'}" for g, e in sorted(self.expansions.items())]
+        parts = []
+        for slug, expansions in sorted(self.expansions.items()):
+            game = self.searcher.games[slug]
+            names = {e["slug"]: e["name"] for e in game["expansions"]}
+            parts.append(f"{game['name']} with {', '.join(sorted(names.get(e, e) for e in expansions)) or 'the base game only'}")
         return "expansions: " + "; ".join(parts)
 
     def _set_game(self, args: list[str]) -> str:
