@@ -204,7 +204,8 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
     until they are written. With --append, a house rule goes to the game's
     house-rules folder in your corpus folder (the last --corpus DIR, else the
     user corpus folder), made when missing; other entries to their source's
-    file, except in the corpus installed with rulebot, which is never changed.
+    file, except in the corpus installed with rulebot, which is never changed
+    (a source checkout's corpus/ is not installed: it is written).
     """
     from rulebot.corpus import load as corpus
     from rulebot.corpus import scaffold
