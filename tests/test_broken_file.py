@@ -44,10 +44,10 @@ class TestCommandsGoOn:
         assert f"Warning: the corpus has 1 problem; {LEFT_OUT}" in result.stderr
 
     def test_many_problems_are_told_in_a_few_lines(self, run_cli, minimal_copy: Path):
-        """A file of five problems: the warning names the first three in the file, in order, and sends to `check` for the
-        rest; every answer is still given."""
+        """A file of eleven problems: the warning names the first three in the file, in order (a link to nothing near its
+        top, found after the entries at its end are read), and sends to `check` for the rest; every answer is still given."""
         rules = minimal_copy / "lantern-harbor" / "rulebook.md"
-        text = rules.read_text(encoding="utf-8")
+        text = rules.read_text(encoding="utf-8").replace("see_also: lh-winning", "see_also: lh-nowhere", 1)
         rules.write_text(text + "".join(f"\n## lh-unfinished-{n}\ntitle: Unfinished {n}\nkind: rule\n" for n in range(5)), encoding="utf-8")
         result = run_cli("--no-shipped", "--corpus", str(minimal_copy), "ask", "ferry", "gull")
         assert result.exit_code == 0 and "Ferry Gull" in result.stdout
@@ -55,6 +55,7 @@ class TestCommandsGoOn:
         start = next(n for n, line in enumerate(told) if line.startswith("Warning: the corpus has"))
         lines = [int(line.split(":")[1]) for line in told[start + 1:start + 4]]
         assert lines == sorted(lines) and all("rulebook.md:" in line for line in told[start + 1:start + 4])
+        assert "unknown entry id 'lh-nowhere'" in told[start + 1]
         assert told[start + 4].startswith("  and ") and "`rulebot check` lists them all" in told[start + 4]
         checked = run_cli("--no-shipped", "check", str(minimal_copy))
         assert checked.exit_code == 1 and checked.stdout.count("rulebook.md:") >= 5

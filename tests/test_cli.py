@@ -439,6 +439,20 @@ class TestSignedValues:
         process = rulebot_process(*TOY, "ask", *args)
         assert process.returncode == 2 and said in process.stderr, process.stderr
 
+    @pytest.mark.parametrize("words", [("ferry", "gull", "has", "-1hp"), ("can", "i", "have", "-2n", "gulls"), ("ferry", "gull", "-1gold")])
+    def test_a_signed_value_with_letters_is_a_word_whichever_path_reads_the_line(self, run_cli, words: tuple[str, ...]):
+        """A signed value glued to letters of options ("-1hp": -h, "-2n": -n) is a word too, whether the quick path
+        reads the line or click does (`-n5` sends it to click): the same answer either way."""
+        quick = rulebot_process(*TOY, "ask", "--json", *words)
+        by_click = rulebot_process(*TOY, "ask", "--json", "-n5", *words)
+        assert quick.returncode == by_click.returncode == 0, (quick.stderr, by_click.stderr)
+        assert json.loads(quick.stdout)["query"] == json.loads(by_click.stdout)["query"] == " ".join(words)
+        assert run_cli(*TOY, "ask", "-n5", "--json", *words).stdout == by_click.stdout
+
+    def test_an_option_that_lacks_its_value_is_told_so(self, run_cli):
+        result = run_cli(*TOY, "ask", "tie", "--game")
+        assert result.exit_code == 2 and "Option '--game' requires an argument" in result.stderr
+
     def test_an_options_value_and_the_words_after_two_dashes_are_not_options(self, run_cli):
         assert "no game '-1'" in run_cli(*TOY, "ask", "-g", "-1", "tide").stderr
         after = run_cli(*TOY, "ask", "--json", "--", "-x", "ferry", "gull")

@@ -146,12 +146,12 @@ class TestHouseRules:
         assert any(p.startswith(expected) for p in found), found
 
     def test_a_shipped_game_left_out_by_no_shipped_is_said_so(self, run_cli, tmp_path: Path):
-        """House rules for a game of the shipped corpus, checked with --no-shipped: the problem says that --no-shipped
-        left that game out (the folder itself is right); a game that is nowhere is only unknown."""
+        """House rules for a game of the shipped corpus, checked with --no-shipped: the problem says that the shipped
+        corpus is not read (the folder itself is right); a game that is nowhere is only unknown."""
         house = house_corpus(tmp_path, HOUSE_TOML.replace('extends = "lantern-harbor"', 'extends = "catalyst"'), HOUSE_RULE)
         result = run_cli("--no-shipped", "check", str(house))
         assert result.exit_code == 1
-        assert "extends unknown game 'catalyst' (known: none): a game of the corpus shipped with rulebot, which --no-shipped leaves out" in result.stdout
+        assert "extends unknown game 'catalyst' (known: none): a game of the corpus shipped with rulebot, which is not read here (--no-shipped?)" in result.stdout
         assert run_cli("check", str(house)).stdout.count("extends unknown game") == 0
         _, problems = corpus.check([MINIMAL, house_corpus(tmp_path / "other", HOUSE_TOML.replace('extends = "lantern-harbor"', 'extends = "chess"'))])
         assert not any("--no-shipped" in p.message for p in problems)

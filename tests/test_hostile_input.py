@@ -465,6 +465,14 @@ class TestConfig:
         result = CliRunner().invoke(cli, ["config", "get", "lang"])
         assert result.exit_code == 2 and "not valid UTF-8 (byte 0xe9 at line 2)" in result.stderr, result.output
 
+    def test_a_broken_file_says_how_to_get_out(self, config_file: Path):
+        """Every command reads the file, `config unset` too: its error says to fix it or delete it."""
+        config_file.write_text("res-arcana = [\n", encoding="utf-8")
+        for args in (["config", "unset", "res-arcana.with"], ["config", "get", "lang"]):
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code == 2 and f"cannot read {config_file}:" in result.stderr, result.output
+            assert result.stderr.rstrip().endswith("; fix the file, or delete it to go back to the defaults"), result.stderr
+
     @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
     def test_fifo_does_not_hang(self, config_file: Path):
         """A FIFO named config.toml is refused at once (a real process: a hang would time out)."""

@@ -555,6 +555,11 @@ class TestShellCompletion:
         """A corpus that cannot be read gives no completion, and no error."""
         assert complete(["--no-shipped", "--corpus", str(tmp_path / "missing"), "show"], "") == []
 
+    def test_a_mistyped_option_does_not_stop_completion(self):
+        """`rulebot ask tie --jsn -<Tab>` still offers ask's options: completing reads the line forgivingly."""
+        offered = [value for value, _ in complete([*TOY, "ask", "tie", "--jsn"], "--")]
+        assert "--json" in offered and "--game" in offered
+
     def test_bash_in_a_real_process(self):
         """The installed program answers bash's completion protocol."""
         env = dict(os.environ, _RULEBOT_COMPLETE="bash_complete", COMP_WORDS=shlex.join(["rulebot", *TOY, "show", "lh-se"]), COMP_CWORD="5")

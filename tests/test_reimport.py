@@ -640,6 +640,21 @@ class TestCuratorsWorkIsKept:
         settled = run_import(run_cli, game)
         assert settled.exit_code == 0 and "changed in the document" not in settled.stderr, settled.stderr
 
+    def test_a_restated_entry_whose_link_now_leads_to_a_renamed_entry_is_not_listed(self, run_cli, game: Path):
+        """The document unchanged, an entry its restated one links to renamed by the curator: where the link leads has
+        changed, not what the document says; nothing is listed."""
+        (game / "rules.md").write_text(RULES.replace("and a locomotive of their colour.", "and a locomotive of their colour (see [Coupling](#coupling))."),
+                                       encoding="utf-8")
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        assert "(#skyrail-coupling)" in path.read_text(encoding="utf-8")
+        accepted = run_cli("--no-shipped", "--corpus", str(game / "games"), "review", "skyrail", input="a\nq\n")
+        assert "1 accepted" in accepted.stderr, accepted.output
+        path.write_text(path.read_text(encoding="utf-8").replace("## skyrail-coupling\n", "## skyrail-couple\n"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert result.exit_code == 0, result.output
+        assert "1 kept as restated;" in result.stderr and "changed in the document" not in result.stderr, result.stderr
+
     def test_a_restated_entry_without_its_anchor_is_not_drafted_again(self, run_cli, game: Path):
         """An entry restated with its `anchor:` line deleted is paired with its draft by the id it was given: no
         second draft of it is added, and it is left as it is."""

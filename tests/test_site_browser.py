@@ -676,6 +676,7 @@ def test_site_answers_as_the_command(browser, sites, game: str | None):  # type:
     import json
 
     rows = [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert {row["game"] for row in rows if "q" in row} <= {None, *SHIPPED_GAMES}  # (each row asked by one of the tests)
     asked = [(row["q"], row["game"]) for row in rows if "q" in row and not row.get("with") and row["game"] == game]
     assert asked
     assert _differences(browser, sites["shipped"], asked) == []

@@ -8,7 +8,6 @@ what rulebot.cli.asking.run does.
 
 from __future__ import annotations
 
-import difflib
 import sys
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -42,30 +41,36 @@ class QuestionArgument(click.Argument):
 
 class QuestionCommand(click.Command):
     """`ask`, whose question may hold a word that begins with a dash and a digit (asking.SIGNED_VALUE: "can i have -1
-    gold", "my 2/2 gets -3/-3"): a word of the question, unquoted too, where click would take it for an option. Any
-    other word that begins with a dash, before `--`, is still an option: an unknown one is refused as click refuses it."""
+    gold", "my 2/2 gets -3/-3", "-1hp"): a word of the question, unquoted too, where click would take it for options.
+    Every other word that begins with a dash is an option, as the quick path reads them (rulebot.cli.asking)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        options = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]  # (--help too)
-        names = {name for option in options for name in (*option.opts, *option.secondary_opts)}
-        valued = {name for option in options if not option.is_flag and not option.count for name in option.opts}
+        if ctx.resilient_parsing:  # (completing a word: click reads the line as it is, forgiving what is wrong)
+            return super().parse_args(ctx, args)
+        valued = {name for p in self.get_params(ctx) if isinstance(p, click.Option) and not p.is_flag and not p.count for name in p.opts}
+        options: list[str] = []
+        words: list[str] = []
         at = 0
-        while at < len(args) and args[at] != "--":
+        while at < len(args):
             arg = args[at]
+            if arg == "--":
+                words.extend(args[at + 1:])
+                break
             if arg.startswith("-") and arg != "-" and not asking.SIGNED_VALUE.match(arg):
-                name = arg.partition("=")[0] if arg.startswith("--") else arg[:2]
-                if name not in names:
-                    close = difflib.get_close_matches(name, sorted(n for n in names if n.startswith("--")))
-                    raise click.NoSuchOption(arg.partition("=")[0], possibilities=close, ctx=ctx)
-                if name in valued and arg == name:
-                    at += 1  # (its value, whatever it begins with)
+                options.append(arg)
+                if arg in valued:  # its value is the next word, whatever it begins with
+                    if at + 1 == len(args):
+                        return super().parse_args(ctx, args)  # (click says what it lacks)
+                    options.append(args[at + 1])
+                    at += 1
+            else:
+                words.append(arg)
             at += 1
-        return super().parse_args(ctx, args)
+        # The options first, then the words after `--`: click reads no word of the question as an option.
+        return super().parse_args(ctx, [*options, "--", *words] if words else options)
 
 
-# (ignore_unknown_options: click leaves the words it does not know to the question; what is not a signed value of
-# them is refused in QuestionCommand.parse_args)
-@click.command(cls=QuestionCommand, context_settings={"ignore_unknown_options": True})
+@click.command(cls=QuestionCommand)
 @click.argument("question", nargs=-1, required=True, cls=QuestionArgument)
 @click_options(asking.ASK_OPTIONS)
 @click.pass_context

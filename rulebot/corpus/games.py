@@ -153,9 +153,9 @@ def read_house_rules(path: Path, text: str, data: TomlTable, games: dict[str, Ga
     game = games.get(slug)
     if slug and game is None:
         known = ", ".join(games) or "none"
-        # (a game of the shipped corpus that --no-shipped leaves out: the folder is right, the command line is not)
+        # (a game of the shipped corpus, not read here (--no-shipped): the folder is right, what is read is not)
         shipped = (shipped_corpus_dir() / slug / "game.toml").is_file() if ID_RE.match(slug) else False
-        why = ": a game of the corpus shipped with rulebot, which --no-shipped leaves out" if shipped else ""
+        why = ": a game of the corpus shipped with rulebot, which is not read here (--no-shipped?)" if shipped else ""
         toml.error("extends", f"extends unknown game {slug!r} (known: {known}){why}")
     if game is None:
         return None

@@ -447,11 +447,12 @@ def write_drafts(
             if not is_draft(raw):
                 done.restated.append(raw.id)
                 # (its `drafted:`, kept when it was restated, is the fingerprint of the text it restates)
+                # (its links as the file has them now, or as the document's drafts name their targets: an entry
+                # renamed since it was restated changes where a link leads, not what the document says)
                 restated_from = header(raw, "drafted")
-                if restated_from:
-                    now = drafted_fingerprint(_text_as_drafted(draft, renamed))
-                    if now != restated_from:
-                        done.outdated.append(Outdated(raw.id, header(raw, "title"), now))
+                now = drafted_fingerprint(_text_as_drafted(draft, renamed))
+                if restated_from and restated_from not in (now, drafted_fingerprint(draft.text)):
+                    done.outdated.append(Outdated(raw.id, header(raw, "title"), now))
                 continue
             if header(raw, "drafted") and header(raw, "drafted") != drafted_fingerprint("\n".join(raw.body)):
                 done.edited.append(raw.id)
