@@ -607,8 +607,10 @@ class TestCuratorsWorkIsKept:
         (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
         result = run_import(run_cli, game)
         assert result.exit_code == 0, result.output
-        assert "1 kept as edited (still marked draft)" in result.stderr
+        assert "1 kept as edited (still marked draft) (1 of them changed in the document)" in result.stderr
         assert "edited since it was imported (left as it is; remove its draft: true line once restated): skyrail-setup" in result.stderr
+        # (the new edition changed its rule too: 4 tickets are 5)
+        assert "  edited, its text changed in the document since (left as it is): skyrail-setup (Setup); once" in result.stderr
         assert block in path.read_bytes()
         assert "at a depot or a station" in entries(game)["skyrail-coupling"].text  # the untouched draft updated
 

@@ -148,8 +148,9 @@ def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
 def import_(settings: Settings, document: Path, game: str, source_id: str | None, out: Path | None, force: bool, append: bool, edition: str | None) -> None:
     """Draft corpus entries from a rules or FAQ document (.md, .pdf, or plain text).
 
-    Headings, bold lead-ins (**Name** — text), Q:/A: pairs and numbered rules
-    (702.19b) become entries; See also lines, `see rule 702.19` and links to
+    Headings, bold lead-ins (**Name** — text; a short one within the text of a
+    ### heading stays in it), Q:/A: pairs and numbered rules (702.19b) become
+    entries; See also lines, `see rule 702.19` and links to
     headings become see_also; redirects (X - See Y.) become aliases. Every
     entry is marked `draft: true` until a curator restates it.
 

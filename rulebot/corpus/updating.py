@@ -95,10 +95,13 @@ class Gone:
 
 @dataclass(frozen=True)
 class Outdated:
-    """A restated entry whose rule the document now words otherwise than when the curator restated it."""
+    """An entry restated, or a draft being edited, whose rule the document now words otherwise than the text the
+    curator worked from."""
 
     id: str
     title: str
+    state: str
+    """"restated", or "edited" for a draft still marked so."""
     drafted: str
     """The fingerprint of the document's new text (rulebot.corpus.drafted.drafted_fingerprint): its `drafted:`
     once the entry says what that text says."""
@@ -125,8 +128,8 @@ class DraftsWritten:
     gone: list[Gone] = field(default_factory=list)
     """Draft entries of the file the document no longer has: kept, for the curator to decide."""
     outdated: list[Outdated] = field(default_factory=list)
-    """Restated entries (among `restated`) whose text in the document has changed since they were restated (their
-    `drafted:` fingerprint is another text's): left as they are, for the curator to restate again."""
+    """Entries among `restated` and `edited` whose text in the document has changed since the curator took it up
+    (their `drafted:` fingerprint is another text's): left as they are, for the curator to restate again."""
     restated_gone: list[Gone] = field(default_factory=list)
     """Restated entries drafted from the document, whose place in it (their anchor) it no longer has: left as
     they are, but the rule they restate may have gone."""
@@ -142,13 +145,17 @@ class DraftsWritten:
         counts = (
             f"{len(self.updated)} updated, {len(self.added)} added, {len(self.unchanged)} unchanged, "
             f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
-            + (f" ({len(self.outdated)} of them changed in the document)" if self.outdated else "")
+            + (f" ({changed} of them changed in the document)" if (changed := self._outdated("restated")) else "")
             + (f", {len(self.reshaped)} kept as merged or split" if self.reshaped else "")
             + (f", {len(self.edited)} kept as edited (still marked draft)" if self.edited else "")
+            + (f" ({changed} of them changed in the document)" if (changed := self._outdated("edited")) else "")
             + (f", {len(self.joined)} removed as joined with their rule's family" if self.joined else "")
         )
         where = f"written to {self.path}" if self.written else f"nothing written to {self.path}"
         return f"{counts}; {where}"
+
+    def _outdated(self, state: str) -> int:
+        return sum(1 for outdated in self.outdated if outdated.state == state)
 
 
 def without_file(corpus: Corpus, path: Path) -> Corpus:
@@ -198,7 +205,7 @@ class Update:
             lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
         for outdated in self.written.outdated:
             lines.append(
-                f"  restated, its text changed in the document since (left as it is): {outdated.id} ({outdated.title});"
+                f"  {outdated.state}, its text changed in the document since (left as it is): {outdated.id} ({outdated.title});"
                 f" once it says what the document says now, set its drafted: to {outdated.drafted}"
             )
         for gone in self.written.restated_gone:
@@ -444,18 +451,21 @@ def write_drafts(
             if _reshaped(raw, mine, pairs):
                 done.reshaped.append(raw.id)
                 continue
+            # Its `drafted:` is the fingerprint of the text the curator worked from (kept when it was restated). The
+            # document's text is the same when its draft's is, its links as the file has them now or as the
+            # document's drafts name their targets: an entry renamed since changes where a link leads, not the rule.
+            worked_from = header(raw, "drafted")
+            now = drafted_fingerprint(_text_as_drafted(draft, renamed))
+            changed = bool(worked_from) and worked_from not in (now, drafted_fingerprint(draft.text))
             if not is_draft(raw):
                 done.restated.append(raw.id)
-                # (its `drafted:`, kept when it was restated, is the fingerprint of the text it restates)
-                # (its links as the file has them now, or as the document's drafts name their targets: an entry
-                # renamed since it was restated changes where a link leads, not what the document says)
-                restated_from = header(raw, "drafted")
-                now = drafted_fingerprint(_text_as_drafted(draft, renamed))
-                if restated_from and restated_from not in (now, drafted_fingerprint(draft.text)):
-                    done.outdated.append(Outdated(raw.id, header(raw, "title"), now))
+                if changed:
+                    done.outdated.append(Outdated(raw.id, header(raw, "title"), "restated", now))
                 continue
-            if header(raw, "drafted") and header(raw, "drafted") != drafted_fingerprint("\n".join(raw.body)):
+            if worked_from and worked_from != drafted_fingerprint("\n".join(raw.body)):
                 done.edited.append(raw.id)
+                if changed:
+                    done.outdated.append(Outdated(raw.id, header(raw, "title"), "edited", now))
                 continue
             as_before = next(split_entries(path, _block(draft, anchors[draft], renamed, raw, revised=None)))
             if _content(raw) == _content(as_before):
