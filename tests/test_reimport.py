@@ -492,7 +492,7 @@ class TestReimport:
     def test_the_report_names_five_removed_and_counts_the_rest(self, tmp_path: Path):
         """Hundreds of drafts may be removed: the report names the first five and counts the others."""
         from rulebot.corpus.drafted import Imported
-        from rulebot.corpus.updating import DraftsWritten, Gone, Update
+        from rulebot.corpus.updated import DraftsWritten, Gone, Update
 
         written = DraftsWritten(tmp_path / "rules.md", joined=[Gone(f"skyrail-{n}", f"{n}", n) for n in range(7)])
         report = Update(Imported(document="rules.md", game="skyrail", source="rules"), written).report()

@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from rulebot import atomic
@@ -72,90 +72,14 @@ from rulebot.corpus.format import (
 from rulebot.corpus.glossary import Vocabulary
 from rulebot.corpus.model import Corpus, Game, Source
 from rulebot.corpus.pairing import pair
+from rulebot.corpus.updated import DraftsWritten, Gone, Outdated, Update
 from rulebot.errors import CurationError
 from rulebot.places import display_path
-from rulebot.text import fold, link_words, plural, relink, target_of
+from rulebot.text import fold, link_words, relink, target_of
 
 IMPORTER_KEYS = ("title", "kind", "section", "anchor", "aliases", "see_also", "draft", "drafted")
 """The header keys a draft's import writes: an update rewrites these, and keeps every other key of the entry
 (`asked`, `expansion`, `modifies`, `revised`...) as it was."""
-
-
-@dataclass(frozen=True)
-class Gone:
-    """A draft entry of the file whose anchor the document no longer has."""
-
-    id: str
-    title: str
-    line: int
-    """Its heading's line in the file, as it was read."""
-    gave_up: tuple[str, ...] = ()
-    """Its aliases a draft of the document now claims, taken off it so that no name is claimed twice."""
-
-
-@dataclass(frozen=True)
-class Outdated:
-    """An entry restated, or a draft being edited, whose rule the document now words otherwise than the text the
-    curator worked from."""
-
-    id: str
-    title: str
-    state: str
-    """"restated", or "edited" for a draft still marked so."""
-    drafted: str
-    """The fingerprint of the document's new text (rulebot.corpus.drafted.drafted_fingerprint): its `drafted:`
-    once the entry says what that text says."""
-
-
-@dataclass
-class DraftsWritten:
-    """What an import did to an entries file."""
-
-    path: Path
-    """The entries file."""
-    added: list[str] = field(default_factory=list)
-    """Ids of the drafts added at the end of the file."""
-    updated: list[str] = field(default_factory=list)
-    """Ids of the draft entries rewritten with the document's new text."""
-    unchanged: list[str] = field(default_factory=list)
-    """Ids of the draft entries the document drafts the same as before."""
-    restated: list[str] = field(default_factory=list)
-    """Ids of the entries of the document a curator has restated (no longer drafts): left as they are."""
-    reshaped: list[str] = field(default_factory=list)
-    """Ids of the entries a curator has merged from several drafts or split (`rulebot review`): left as they are."""
-    edited: list[str] = field(default_factory=list)
-    """Ids of the draft entries whose text a curator has edited, still marked draft: left as they are."""
-    gone: list[Gone] = field(default_factory=list)
-    """Draft entries of the file the document no longer has: kept, for the curator to decide."""
-    outdated: list[Outdated] = field(default_factory=list)
-    """Entries among `restated` and `edited` whose text in the document has changed since the curator took it up
-    (their `drafted:` fingerprint is another text's): left as they are, for the curator to restate again."""
-    restated_gone: list[Gone] = field(default_factory=list)
-    """Restated entries drafted from the document, whose place in it (their anchor) it no longer has: left as
-    they are, but the rule they restate may have gone."""
-    joined: list[Gone] = field(default_factory=list)
-    """Drafts of one rule each that the document's drafts now hold, joined with their family: removed."""
-
-    @property
-    def written(self) -> bool:
-        return bool(self.added or self.updated or self.joined or any(g.gave_up for g in self.gone))
-
-    def summary(self) -> str:
-        """One line: how many of each, and the gone ones named."""
-        counts = (
-            f"{len(self.updated)} updated, {len(self.added)} added, {len(self.unchanged)} unchanged, "
-            f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
-            + (f" ({changed} of them changed in the document)" if (changed := self._outdated("restated")) else "")
-            + (f", {len(self.reshaped)} kept as merged or split" if self.reshaped else "")
-            + (f", {len(self.edited)} kept as edited (still marked draft)" if self.edited else "")
-            + (f" ({changed} of them changed in the document)" if (changed := self._outdated("edited")) else "")
-            + (f", {len(self.joined)} removed as joined with their rule's family" if self.joined else "")
-        )
-        where = f"written to {self.path}" if self.written else f"nothing written to {self.path}"
-        return f"{counts}; {where}"
-
-    def _outdated(self, state: str) -> int:
-        return sum(1 for outdated in self.outdated if outdated.state == state)
 
 
 def without_file(corpus: Corpus, path: Path) -> Corpus:
@@ -183,53 +107,6 @@ def check_edition(source: Source, date: str) -> str:
         f" = {date} and list the earlier ones in its editions, then import again"
     )
 
-
-@dataclass
-class Update:
-    """What `rulebot import --append` did: the drafting, the entries file's update, the vocabulary proposed."""
-
-    drafted: Imported
-    written: DraftsWritten
-    proposed: Vocabulary = field(default_factory=Vocabulary)
-    """The vocabulary the document proposes that the game's own did not have."""
-    vocabulary: list[str] = field(default_factory=list)
-    """The game.toml keys the proposed vocabulary was written to."""
-    game_file: str = ""
-    """The game's game.toml."""
-
-    def report(self) -> str:
-        """The lines told to the curator: the counts, each entry gone from the document, the vocabulary written."""
-        lines = [self.drafted.summary(), *self.drafted.unresolved_lines(), self.written.summary()]
-        for gone in self.written.gone:
-            moved = f"; its aliases {', '.join(gone.gave_up)} are now the document's new draft's" if gone.gave_up else ""
-            lines.append(f"  gone from the document (kept, to restate or delete): {gone.id} ({gone.title}){moved}")
-        for outdated in self.written.outdated:
-            lines.append(
-                f"  {outdated.state}, its text changed in the document since (left as it is): {outdated.id} ({outdated.title});"
-                f" once it says what the document says now, set its drafted: to {outdated.drafted}"
-            )
-        for gone in self.written.restated_gone:
-            lines.append(f"  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})")
-        for edited in self.written.edited:
-            lines.append(f"  edited since it was imported (left as it is; remove its draft: true line once restated): {edited}")
-        if self.written.joined:
-            named = ", ".join(g.id for g in self.written.joined[:JOINED_NAMED])
-            more = f" and {len(self.written.joined) - JOINED_NAMED} more" if len(self.written.joined) > JOINED_NAMED else ""
-            lines.append(f"  removed, their rule now one draft with its family, which holds their text: {named}{more}")
-        if self.vocabulary:
-            lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
-        vocabulary = self.proposed
-        for key, count, what in (("synonyms", len(vocabulary.synonyms), "synonym group"), ("terms", len(vocabulary.terms), "term")):
-            if count and key not in self.vocabulary:
-                lines.append(
-                    f"{plural(count, 'proposed ' + what)} not written: {self.game_file} has no empty `{key} = []` under"
-                    " [vocabulary] (`rulebot import` without --append prints them)"
-                )
-        return "\n".join(lines)
-
-
-JOINED_NAMED = 5
-"""Drafts removed as joined that the report names: a document drafted before rules were joined may have hundreds."""
 
 UNMATCHED_GUARD = (5, 0.2)
 """An entries file with at least this many entries drafted from a document (anchored), of which at most this share
