@@ -968,7 +968,7 @@ def test_setup_page_choice_shows_the_checklist_for_it(page, base):  # type: igno
     assert len(_choose(page, 2, "rise-of-ix")) == 1
     assert _choose(page, 3, "rise-of-ix") == []
     # (no step for the count: said as `rulebot setup` says it, not a checklist of "0 steps")
-    assert page.locator("#setup--status").inner_text() == "Dune: Imperium with Rise of Ix: the corpus knows no setup step for 3 players here."
+    assert page.locator("#setup--status").inner_text() == "Dune: Imperium with Rise of Ix: no source here gives a setup step for 3 players."
 
 
 def test_setup_page_says_which_counts_the_sources_give_a_step_for(page, base):  # type: ignore[no-untyped-def]
@@ -1157,6 +1157,21 @@ def test_the_language_switch_stays_in_place_across_languages(phone, base):  # ty
             places.add((round(box["x"]), round(box["y"])))
             assert box["x"] + box["width"] <= width, (width, page)
         assert len(places) == 1, (width, places)
+
+
+def test_a_table_wider_than_the_phone_shows_that_it_scrolls(phone, base):  # type: ignore[no-untyped-def]
+    """At 320 px, Res Arcana's setup table scrolls inside its box, not the page, with a shadow on the side where
+    more of it is (its box's backgrounds: covers that scroll with the table over shadows that stay)."""
+    phone.set_viewport_size({"width": 320, "height": PHONE["height"]})
+    phone.goto(base["shipped"] + "res-arcana/index.html")
+    box = phone.locator(".table-wrap").first
+    wider, page_wider = phone.evaluate(
+        "() => { const b = document.querySelector('.table-wrap');"
+        " return [b.scrollWidth > b.clientWidth, document.documentElement.scrollWidth > window.innerWidth]; }"
+    )
+    assert wider and not page_wider
+    backgrounds = box.evaluate("b => [getComputedStyle(b).backgroundImage, getComputedStyle(b).backgroundAttachment]")
+    assert backgrounds[0].count("radial-gradient") == 2 and backgrounds[1] == "local, local, scroll, scroll"
 
 
 def test_back_after_opening_a_result_shows_the_results_again(phone, base):  # type: ignore[no-untyped-def]

@@ -359,7 +359,7 @@ def checklist_lines(checklist: dict[str, Any], style: Style, columns: int | None
     if unchanged:
         lines.append(style(_("No setup changes in the corpus for: %(names)s.") % {"names": ", ".join(unchanged)}, DIM))
     if not checklist["steps"]:
-        lines += ["", _("The corpus knows no setup step for {players} here.").format(players=players)]
+        lines += ["", _("No source here gives a setup step for {players}.").format(players=players)]
     columns = columns or width()
     lines = fit(lines, columns)
     size = len(str(len(checklist["steps"])))
