@@ -328,21 +328,13 @@ def write_drafts(
             if _reshaped(raw, mine, pairs):
                 done.reshaped.append(raw.id)
                 continue
-            # Its `drafted:` is the fingerprint of the text the curator worked from (kept when it was restated). The
-            # document's text is the same when its draft's is, its links as the file has them now or as the
-            # document's drafts name their targets: an entry renamed since changes where a link leads, not the rule.
-            worked_from = header(raw, "drafted")
-            now = drafted_fingerprint(_text_as_drafted(draft, renamed))
-            changed = bool(worked_from) and worked_from not in (now, drafted_fingerprint(draft.text))
             if not is_draft(raw):
                 done.restated.append(raw.id)
-                if changed:
-                    done.outdated.append(Outdated(raw.id, header(raw, "title"), "restated", now))
+                done.outdated.extend(_outdated(raw, draft, renamed, "restated"))
                 continue
-            if worked_from and worked_from != drafted_fingerprint("\n".join(raw.body)):
+            if header(raw, "drafted") and header(raw, "drafted") != drafted_fingerprint("\n".join(raw.body)):
                 done.edited.append(raw.id)
-                if changed:
-                    done.outdated.append(Outdated(raw.id, header(raw, "title"), "edited", now))
+                done.outdated.extend(_outdated(raw, draft, renamed, "edited"))
                 continue
             as_before = next(split_entries(path, _block(draft, anchors[draft], renamed, raw, revised=None)))
             if _content(raw) == _content(as_before):
@@ -477,6 +469,20 @@ def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawE
     if revised:
         kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
     return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept, text=_text_as_drafted(draft, renamed))
+
+
+def _outdated(raw: RawEntry, draft: DraftEntry, renamed: dict[str, str], state: str) -> list[Outdated]:
+    """The entry, restated or being edited (`state`), when the document's text is no longer the one the curator
+    worked from (its `drafted:` fingerprint, kept when it was restated); else nothing. The text is the same when its
+    draft's is, its links as the file has them now or as the document's drafts name their targets: an entry renamed
+    since changes where a link leads, not the rule."""
+    worked_from = header(raw, "drafted")
+    if not worked_from:
+        return []
+    now = drafted_fingerprint(_text_as_drafted(draft, renamed))
+    if worked_from in (now, drafted_fingerprint(draft.text)):
+        return []
+    return [Outdated(raw.id, header(raw, "title"), state, now)]
 
 
 def _text_as_drafted(draft: DraftEntry, renamed: dict[str, str]) -> str:
