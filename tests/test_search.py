@@ -346,6 +346,35 @@ class TestGames:
         answer = shipped.ask("res arcana victory")
         assert {h.game for h in answer.results} == {"res-arcana"}
 
+    @pytest.mark.parametrize(
+        ("question", "game"),
+        [
+            ("res arcna who wins a tie", "res-arcana"),
+            ("ras arcana who wins a tie", "res-arcana"),
+            ("dune imperum can i trash a card i bought", "dune-imperium"),
+            ("moltar how many cards in hand", "portals-of-molthar"),
+            ("portal of molthar how many cards in hand", "portals-of-molthar"),
+        ],
+    )
+    def test_game_named_with_a_typo(self, shipped: Searcher, question: str, game: str):
+        """A long enough name with a typo names its game as written, and is no word to search for."""
+        answer = shipped.ask(question)
+        assert answer.games == (game,) and {h.game for h in answer.results} == {game}
+        def read(game: str | None) -> tuple[str, ...]:
+            return shipped.reading.read(question, game=game, in_play={}, official_only=False).words
+
+        assert read(None) == read(game) and len(read(None)) < len(question.split())
+
+    @pytest.mark.parametrize(
+        ("question", "games", "kept"),
+        [("im done, whose turn is it", (), "done"), ("dune imperial spy", ("dune-imperium",), "imperial"), ("rest arcane who wins a tie", (), "rest")],
+    )
+    def test_a_short_name_or_a_word_further_off_names_no_game(self, shipped: Searcher, question: str, games: tuple, kept: str):
+        """A short name is read only as written ("done" is one edit from "dune"), and a name with more typos than its
+        length allows, or two in one word ("imperial" for "imperium"), is no typo of it: those words are searched."""
+        read = shipped.reading.read(question, game=None, in_play={}, official_only=False)
+        assert read.games == games and kept in read.words
+
     def test_unknown_game(self, shipped: Searcher):
         """An unknown game slug is an error naming the known ones."""
         with pytest.raises(UnknownGameError, match="catalyst"):

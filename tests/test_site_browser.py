@@ -698,6 +698,17 @@ def test_game_page_reads_words_as_the_command(browser, sites):  # type: ignore[n
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_game_names_are_read_as_the_command_reads_them(browser, sites):  # type: ignore[no-untyped-def]
+    """A game's name with a typo names the game on the site as it does for `rulebot ask` (question.name_at), and a
+    short name or a word further off does not."""
+    questions = [
+        ("res arcna who wins a tie", None), ("ras arcana who wins a tie", None), ("portal of molthar how many cards in hand", None),
+        ("dune imperum can i trash a card i bought", None), ("dune imperial spy", None), ("im done, whose turn is it", None),
+        ("rest arcane who wins a tie", None), ("moltar how many cards in hand", "catalyst"),
+    ]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_typos_are_respelled_as_the_command_respells_them(browser, sites):  # type: ignore[no-untyped-def]
     """"Did you mean" offers on the site what `rulebot ask` offers: a typo respelled as a word of a name, the rest
     of the question as typed; nothing for a French question's French words, the vocabulary's or a game's name."""

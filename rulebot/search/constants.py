@@ -56,6 +56,9 @@ MIN_NAME_LETTERS = 3
 """A name of fewer letters (its stems') lifts nothing: "a", "ok" are named by chance."""
 SYNONYM_NAME_SHARE = {"en": 0.5, "fr": 1.0}
 """A name's words the question reaches only through synonyms lift an entry by this share of what saying them would."""
+NAME_TYPO_LETTERS = (7, 12)
+"""A game's name (or alias) of at least the first many letters is still read in a question with one typo ("molthr",
+"res arcna"), of at least the second with two; a shorter one only as written: "dune" is one edit from "done"."""
 MAX_GAME_TERMS = 3
 """When no game is named, a game's own terms in the question count up to this many (the game_terms feature)."""
 

@@ -36,7 +36,8 @@ from rulebot.index.opened import ALL_GAMES
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
-from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, PLACEHOLDERS
+from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, NAME_TYPO_LETTERS, PLACEHOLDERS
+from rulebot.search.spelling import distance
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON
@@ -237,7 +238,7 @@ class QuestionReader:
 
     def _named_games(self, words: list[str]) -> list[str]:
         """Games whose name or alias the question contains."""
-        return [slug for slug, names in self._game_names.items() if any(analysis.find_phrase(words, n) >= 0 for n in names)]
+        return [slug for slug, names in self._game_names.items() if name_at(words, names) is not None]
 
     def _without_expansion_names(self, words: list[str], slug: str) -> list[str]:
         """The question's words without the names of the game's expansions (unless nothing else is left)."""
@@ -254,11 +255,33 @@ class QuestionReader:
         There it names the game ("catalyst buildings setup 3p"); within the
         question it may be a word of the game's own rules ("can I activate the
         same catalyst twice"), and stays."""
-        for name in self._game_names[slug]:
-            at = analysis.find_phrase(words, name)
-            if at >= 0 and (at == 0 or at + len(name) == len(words)) and len(words) > len(name):
-                return words[:at] + words[at + len(name):]
+        found = name_at(words, self._game_names[slug])
+        if found is None:
+            return words
+        at, size = found
+        if (at == 0 or at + size == len(words)) and len(words) > size:
+            return words[:at] + words[at + size:]
         return words
+
+
+def name_at(words: Sequence[str], names: Sequence[tuple[str, ...]]) -> tuple[int, int] | None:
+    """Where the question says one of a game's names (longest first), and in how many words; None when it says none.
+
+    A name is read as written, or with a typo or two when it is long enough (NAME_TYPO_LETTERS): at most one in
+    each word, and each word beginning as the name's does, as a close spelling must (rulebot.search.spelling). So
+    "ras arcana" and "portal of molthar" name their games, and "dune imperial spy" says "dune" and the card."""
+    for name in names:
+        at = analysis.find_phrase(words, name)
+        if at >= 0:
+            return at, len(name)
+        edits = sum(sum(map(len, name)) >= least for least in NAME_TYPO_LETTERS)
+        for at in range(len(words) - len(name) + 1 if edits else 0):
+            window = words[at:at + len(name)]
+            if all(w[:1] == n[:1] and abs(len(w) - len(n)) <= 1 for w, n in zip(window, name)):
+                apart = [distance(w, n) for w, n in zip(window, name)]
+                if max(apart) <= 1 and sum(apart) <= edits:
+                    return at, len(name)
+    return None
 
 
 _BASE_GAME_PHRASES = {

@@ -1019,20 +1019,38 @@
     return b.score - a.score || compare(a.id, b.id);
   }
 
+  // Where the question says one of a game's names (longest first), as [at, words], or null (question.name_at):
+  // as written, or with a typo or two when long enough (NAME_TYPO_LETTERS), at most one a word, each word
+  // beginning as the name's does.
+  function nameAt(list, names) {
+    for (var i = 0; i < names.length; i++) {
+      var name = names[i], at = findPhrase(list, name);
+      if (at >= 0) return [at, name.length];
+      var letters = name.reduce(function (sum, w) { return sum + w.length; }, 0);
+      var edits = R.NAME_TYPO_LETTERS.filter(function (least) { return letters >= least; }).length;
+      for (at = 0; edits && at + name.length <= list.length; at++) {
+        var apart = [];
+        for (var j = 0; j < name.length; j++) {
+          var w = list[at + j], n = name[j];
+          if (w.charAt(0) !== n.charAt(0) || Math.abs(w.length - n.length) > 1) break;
+          apart.push(distance(w, n, 1));
+        }
+        if (apart.length === name.length && Math.max.apply(null, apart) <= 1 &&
+            apart.reduce(function (sum, d) { return sum + d; }, 0) <= edits) return [at, name.length];
+      }
+    }
+    return null;
+  }
+
   Searcher.prototype.namedGames = function (list) {
-    return S.order.filter(function (slug) {
-      return gameSettings(slug).names.some(function (name) { return findPhrase(list, name) >= 0; });
-    });
+    return S.order.filter(function (slug) { return nameAt(list, gameSettings(slug).names) !== null; });
   };
 
   Searcher.prototype.withoutGameName = function (list, slug) {
-    var names = gameSettings(slug).names;
-    for (var i = 0; i < names.length; i++) {
-      var at = findPhrase(list, names[i]);
-      if (at >= 0 && (at === 0 || at + names[i].length === list.length) && list.length > names[i].length) {
-        return list.slice(0, at).concat(list.slice(at + names[i].length));
-      }
-    }
+    var found = nameAt(list, gameSettings(slug).names);
+    if (found === null) return list;
+    var at = found[0], size = found[1];
+    if ((at === 0 || at + size === list.length) && list.length > size) return list.slice(0, at).concat(list.slice(at + size));
     return list;
   };
 
