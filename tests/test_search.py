@@ -163,14 +163,17 @@ class TestVocabulary:
         assert not any(clause.words == ("perl",) for clause in clauses), clauses
         assert any(clause.words == ("perl", "n") for clause in clauses)
 
-    def test_the_rule_of_a_valued_term_is_first(self, tmp_path: Path):
-        """"ward 2" finds the rule that says what "Ward N" does before an entry that happens to hold both words."""
+    @pytest.mark.parametrize("rule", ["Ward N means that when an opponent targets this card, they pay N more",
+                                      "Ward [cost] means that when an opponent targets this card, they pay [cost] more"])
+    def test_the_rule_of_a_valued_term_is_first(self, tmp_path: Path, rule: str):
+        """"ward 2" finds the rule that says what "Ward N" (or "Ward [cost]") does before an entry that happens to hold
+        both words."""
         import os
 
         root = write_corpus(tmp_path / "c", {
             "keep/game.toml": game_toml("keep"),
             "keep/rules.md": "## keep-ward\ntitle: Ward\nkind: rule\nsection: Keywords\n\n"
-                             "Ward N means that when an opponent targets this card, they pay N more or the effect is cancelled.\n\n"
+                             f"{rule} or the effect is cancelled.\n\n"
                              "## keep-cloak\ntitle: Cloak\nkind: rule\nsection: Keywords\n\n"
                              "A cloaked card is a 2/2 creature with ward 2 until it is turned face up.\n",
         })

@@ -36,9 +36,10 @@ PROXIMITY_WEIGHT = 0.5
 PROXIMITY_SLOP = {"body": 2, "title": 1}
 """Where the proximity bonus is looked for, and how many words apart the two may be there."""
 
-PLACEHOLDERS = ("n", "x")
-"""How rules write the value a card gives a term ("Crew N", "Retaliate X"): a number after a term may match the term
-and one of these (not these alone: "x" is also the X of a name such as X-Wing; see question.make_units)."""
+PLACEHOLDERS = ("n", "x", "cost")
+"""How rules write the value a card gives a term ("Crew N", "Retaliate X", "Ward [cost]"): a number after a term may
+match the term and one of these (not these alone: "x" is also the X of a name such as X-Wing; see
+question.make_units)."""
 MAX_VALUED_TERMS = 4
 """A number after a term may match at most this many wordings of the term (as typed, then its synonyms)."""
 
