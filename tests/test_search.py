@@ -181,6 +181,25 @@ class TestVocabulary:
         with Searcher(open_index([root])) as searcher:
             assert first(searcher, "ward 2") == "keep-ward"
 
+    def test_dies_is_said_of_a_piece_defeated_and_a_die_stays_a_die(self, tmp_path: Path):
+        """"my unit dies" finds the rule of defeated units (everyday words); "reroll a die" still the dice rule,
+        though "die" is the stem of "dies" too."""
+        import os
+
+        root = write_corpus(tmp_path / "c", {
+            "keep/game.toml": game_toml("keep"),
+            "keep/rules.md": "## keep-units\ntitle: Units\nkind: rule\nsection: Cards\n\n"
+                             "A unit enters play ready, and may attack once each round.\n\n"
+                             "## keep-defeated\ntitle: Defeated\nkind: rule\nsection: Damage\n\n"
+                             "A unit with as much damage as its health is defeated and goes to its owner's discard pile.\n\n"
+                             "## keep-reroll\ntitle: Rerolling\nkind: rule\nsection: Attacks\n\n"
+                             "A player may reroll a die showing a blank result, once per attack.\n",
+        })
+        os.environ["RULEBOT_CACHE_DIR"] = str(tmp_path / "cache")
+        with Searcher(open_index([root])) as searcher:
+            assert first(searcher, "what happens when my unit dies") == "keep-defeated"
+            assert first(searcher, "can i reroll a die twice") == "keep-reroll"
+
     def test_a_synonym_of_several_words_names_only_a_name_holding_it_whole(self):
         """"deck", whose synonym is "draw pile", names a "Draw pile" entry, not "Draw a pearl": none of the synonym's
         words alone is meant. A one-word synonym still names ("vp" for "Points")."""
