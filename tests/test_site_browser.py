@@ -1225,6 +1225,24 @@ def test_search_box_is_reachable_from_far_down_a_page(phone, base):  # type: ign
     phone.wait_for_function("() => document.querySelector('.to-search').hidden")
 
 
+@pytest.mark.parametrize("page", ["portals-of-molthar/index.html", "res-arcana/setup.html", "catalyst/a-z.html", "portals-of-molthar/index.fr.html"])
+def test_the_search_button_covers_nothing_at_the_end_of_a_page(phone, base, page: str):  # type: ignore[no-untyped-def]
+    """Scrolled to the end of a page, the floating search button lies over no text nor link: the page ends with room
+    for it (the last lines of the footer stay readable, its links tappable)."""
+    phone.goto(base["shipped"] + page)
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    phone.locator(".to-search").wait_for()
+    covered = phone.evaluate("""() => {
+        const button = document.querySelector('.to-search').getBoundingClientRect();
+        const texts = [...document.querySelectorAll('main *, footer *')].filter(el => [...el.childNodes].some(
+            n => n.nodeType === Node.TEXT_NODE && n.textContent.trim()) || el.matches('a, button, input, img'));
+        return texts.filter(el => { const r = el.getBoundingClientRect();
+            return r.width && r.height && r.left < button.right && r.right > button.left && r.top < button.bottom
+                && r.bottom > button.top && getComputedStyle(el).visibility !== 'hidden'; }).map(el => el.outerHTML.slice(0, 80));
+    }""")
+    assert covered == []
+
+
 def test_whole_result_rows_open_their_entry(phone, base):  # type: ignore[no-untyped-def]
     """Each result row is a target of 44 px or more, and a tap on its snippet opens its entry."""
     phone.goto(base["shipped"] + "dune-imperium/index.html")
