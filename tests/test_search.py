@@ -397,6 +397,15 @@ class TestGames:
         read = shipped.reading.read(question, game=None, in_play={}, official_only=False)
         assert read.games == games and kept in read.words
 
+    @given(st.text("abcd", max_size=7), st.text("abcd", max_size=7))
+    def test_a_names_typos_are_counted_as_close_spellings_are(self, a: str, b: str):
+        """The edits by which a word of the question may be a game's name's are the close spellings' distance
+        (up to the one a word allows)."""
+        from rulebot.search.question import _edits
+        from rulebot.search.spelling import distance
+
+        assert _edits(a, b) == min(distance(a, b), 2)
+
     def test_unknown_game(self, shipped: Searcher):
         """An unknown game slug is an error naming the known ones."""
         with pytest.raises(UnknownGameError, match="catalyst"):

@@ -37,7 +37,6 @@ from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, NAME_TYPO_LETTERS, PLACEHOLDERS
-from rulebot.search.spelling import distance
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON
@@ -278,10 +277,29 @@ def name_at(words: Sequence[str], names: Sequence[tuple[str, ...]]) -> tuple[int
         for at in range(len(words) - len(name) + 1 if edits else 0):
             window = words[at:at + len(name)]
             if all(w[:1] == n[:1] and abs(len(w) - len(n)) <= 1 for w, n in zip(window, name)):
-                apart = [distance(w, n) for w, n in zip(window, name)]
+                apart = [_edits(w, n) for w, n in zip(window, name)]
                 if max(apart) <= 1 and sum(apart) <= edits:
                     return at, len(name)
     return None
+
+
+def _edits(a: str, b: str) -> int:
+    """0 for the same word, 1 for words one edit apart (a letter added, left out or changed, or two neighbours
+    swapped: spelling.distance's optimal string alignment), 2 for words further apart. In plain Python: the C of
+    rulebot.search.spelling costs a cold question 40 ms to load, for the few words a name is compared with."""
+    if a == b:
+        return 0
+    if len(a) < len(b):
+        a, b = b, a
+    if len(a) - len(b) > 1:
+        return 2
+    same = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(b))
+    if len(a) > len(b):
+        return 1 if a[same + 1:] == b[same:] else 2
+    if a[same + 1:] == b[same + 1:]:
+        return 1
+    swapped = a[same:same + 2] == b[same:same + 2][::-1] and a[same + 2:] == b[same + 2:]
+    return 1 if swapped else 2
 
 
 _BASE_GAME_PHRASES = {
