@@ -6,7 +6,7 @@
 
 The questions: the development sets of the shipped games (tests/questions.jsonl,
 tests/questions-players-dev.jsonl, tests/questions-fresh-dev.jsonl,
-bench/questions/shipped-dev-more.jsonl and shipped-dev-3.jsonl: right
+bench/questions/shipped-dev-more.jsonl, shipped-dev-3.jsonl and -4: right
 entries by id) and of two games imported as a curator would import them
 (bench/imported.py: Star Wars Unlimited and MTG, from ../shared/data;
 bench/questions/imported-dev.jsonl, -more and -3: right entries by phrases of
@@ -79,6 +79,7 @@ SEED = 20261127
 SHIPPED = [
     ROOT / "tests" / "questions.jsonl", ROOT / "tests" / "questions-players-dev.jsonl", ROOT / "tests" / "questions-fresh-dev.jsonl",
     ROOT / "bench" / "questions" / "shipped-dev-more.jsonl", ROOT / "bench" / "questions" / "shipped-dev-3.jsonl",
+    ROOT / "bench" / "questions" / "shipped-dev-4.jsonl",
 ]
 IMPORTED = [
     ROOT / "bench" / "questions" / "imported-dev.jsonl", ROOT / "bench" / "questions" / "imported-dev-more.jsonl",
