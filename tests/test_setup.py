@@ -439,7 +439,7 @@ def first_lines(text: str, count: int = 4) -> str:
         ((), "how many monuments with 3 players", "For 3 players, base game: Shuffle the monuments into a deck and turn 2 of them face up. For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them", 0),
         ((), "how many places of power with 4 players", "For 4 players, base game: Lay out 5 places of power, whatever the player count. For 4 players, Perlae Imperii: Shuffle all the places of power out of sight, under the table, and set out 6 of them", 0),
         ((), "how many monuments with 5 players", "For 5 players, Perlae Imperii: Shuffle all the monuments together and deal 14 of them", 0),
-        ((), "how many monuments with 3 players with perlae imperii", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them", 3),
+        ((), "how many monuments with 3 players with perlae imperii", "For 3 players, Perlae Imperii: Shuffle all the monuments together and deal 10 of them", 0),
         ((), "how many buildings with 3 players", "For 3 players: In each colour, keep only the Buildings numbered 1, 2 and 3", 0),
         (("-g", "res-arcana", "--with", "base"), "how many places of power with 3 players", "For 3 players, base game: Lay out 5 places of power", 0),
         # A count the game in play is not played by: the base game's counts, then each expansion's.

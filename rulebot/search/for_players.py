@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulebot.corpus.setup import ChecklistStep, GameSetup
 from rulebot.errors import UnknownEntryError
-from rulebot.language import analysis
+from rulebot.language import analysis, quantities
 from rulebot.search.answer import Hit
 from rulebot.search.signals import content_stems
 
@@ -115,14 +115,18 @@ def ranges(setup: GameSetup, game_name: str, names: Mapping[str, str], expansion
 
 def _most_alike(candidates: Sequence[ChecklistStep], words: Sequence[str], order: Sequence[str]) -> list[ChecklistStep]:
     """Of the steps that point at the answer's entries (`order`: their ids, best first), those whose text shares
-    most words with the question; with no word in common (a question in French, say), those of the best entry."""
-    asked = content_stems(words)
+    most words with the question; with no word in common (a question in French, say), those of the best entry.
+    The words of the player count ("3 players") are no words in common: every step given is for that count."""
+    asked = content_stems(words) - _PLAYER_STEMS
     shared = [len(asked & {analysis.stem(w) for w in analysis.words(step.text)}) for step in candidates]
     most = max(shared, default=0)
     if most:
         return [step for step, count in zip(candidates, shared, strict=True) if count == most]
     first = next((i for i in order if any(i in step.step.entries() for step in candidates)), None)
     return [step for step in candidates if first in step.step.entries()]
+
+
+_PLAYER_STEMS = frozenset(analysis.stem(word) for word in quantities.PLAYER_WORDS)
 
 
 def cite(get: Callable[[str], StoredEntry], entry_id: str) -> dict[str, Any]:
