@@ -703,6 +703,26 @@ class TestCuratorsWorkIsKept:
         assert refused.exit_code == 2 and "only 0 of the 4 drafts of orchard.md are in" in refused.stderr, refused.output
         assert path.read_bytes() == before
 
+    @pytest.mark.parametrize(("document", "refused"), [("orchard.md", True), ("rules.md", False)])
+    def test_another_games_document_is_refused_by_a_file_restated_by_hand(self, run_cli, game: Path, document: str, refused: bool):
+        """A file of entries a curator wrote (no draft, no anchor), each citing a section of its source: a document that
+        has few of those sections is another's, refused, nothing written; the source's own is imported."""
+        sections = ["Setup", "Coupling", "Derailment", "FAQ", "Setup"]
+        written = "".join(f"## skyrail-mine-{n}\ntitle: Mine {n}\nkind: rule\nsection: {section}\n\nA rule of mine, number {n}.\n\n"
+                          for n, section in enumerate(sections))
+        path = game / "games/skyrail/rules.md"
+        path.write_text(written, encoding="utf-8")
+        (game / "orchard.md").write_text(_other_game(30), encoding="utf-8")
+        before = path.read_bytes()
+        result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / document), "-g", "skyrail", "--append")
+        if refused:
+            assert result.exit_code == 2, result.output
+            assert "only 0 of the 5 entries of" in result.stderr and "orchard.md has: is it the right document?" in result.stderr
+            assert path.read_bytes() == before
+        else:
+            assert result.exit_code == 0, result.output
+            assert path.read_bytes().startswith(before)
+
     def test_a_new_edition_is_not_refused(self, run_cli, game: Path):
         """A new edition, most of whose places are the file's, is an update, however many drafts the file has."""
         many = "".join(f"\n## Station {n}\n\nA station of number {n} sells {n} tickets.\n" for n in range(25))

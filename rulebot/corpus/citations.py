@@ -159,6 +159,14 @@ def check_entry(entry: Entry, document: Document, result: Verification, lines: l
     result.verified += 1
 
 
+def cites_section_of(entry: Entry, document: Document) -> bool:
+    """Whether an entry's section is found in a document, as check_entry looks for it (a part with no heading of its
+    own counts as found: the document gives it no name to look for)."""
+    components = [c.strip() for c in entry.section.split(">") if c.strip()]
+    parts = [p.strip() for p in components[-1].split(";") if p.strip()] if components else []
+    return all(UNHEADED_RE.search(part) or document.locate(part, components[:-1]) for part in parts)
+
+
 def find_document(folder: Path, game: str, source: str, named: str = "") -> Path | None:
     """The copy of a source document in `folder`: the file `named` (the source's `document` in game.toml),
     else `<source>.md|.txt|.pdf` (also under `<game>/`), else by name prefix."""

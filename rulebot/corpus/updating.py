@@ -113,6 +113,11 @@ UNMATCHED_GUARD = (5, 0.2)
 is found among a new import's drafts (or of the drafts, if fewer): the document is not that source's (another
 game's rules, the wrong file), and importing it is refused unless forced. A new edition keeps most of its places."""
 
+CITED_GUARD = (5, 0.5)
+"""An entries file with at least this many restated entries citing a section of their source (none drafted), of which at
+most this share cite a section the new document has: the document is not that source's either. A source's own
+document has every one (`rulebot check --sources`); another game's, less than half."""
+
 SAME_DOCUMENT_SHARE = 0.5
 """More than this share of an import's drafts found by anchor in another source's entries file: the document is
 likely that source's, imported under the wrong id."""
@@ -150,6 +155,7 @@ def import_update(
     if not force:
         _refuse_another_sources(corpus, game, source_id, path, drafted)
         _refuse_another_document(path, document, the_source, drafted)
+        _refuse_uncited_document(corpus, path, document, game, source_id)
     # (what other files name is read only when a draft could be removed: an import from before rules were joined)
     protected = (lambda: _named_elsewhere(corpus, path) | edits_in_progress(game, path)) if clean else None
     vocabulary = _not_in(drafted.vocabulary, the_game)  # (an import again proposes only what the game lacks)
@@ -260,6 +266,32 @@ def _refuse_another_document(path: Path, document: Path, source: Source | None, 
     raise CurationError(
         f"only {shared} of the {len(mine)} drafts of {document.name} are in {path}, which holds {len(theirs)} drafted"
         f" entries{named}: is it the right document? Nothing written; add --force to import it anyway"
+    )
+
+
+def _refuse_uncited_document(corpus: Corpus, path: Path, document: Path, game: str, source_id: str) -> None:
+    """CurationError when the entries file holds no drafts to pair (_refuse_another_document) but many entries a
+    curator wrote citing the source's sections, and the document has few of those sections (CITED_GUARD): importing
+    a Marvel Champions reference into a rulebook restated by hand would append it to that rulebook."""
+    least, share = CITED_GUARD
+    here = path.resolve()
+    citing = [e for e in corpus.entries.values() if e.game == game and e.source == source_id and e.section and not e.draft
+              and e.path and Path(e.path).resolve() == here]
+    if len(citing) < least or len(_anchors_in(path)) >= least:  # (entries drafted from a document: paired by anchor)
+        return
+    from rulebot.corpus import citations
+    from rulebot.corpus.documents import read_document
+
+    try:
+        looked = citations.Document(read_document(document), document.name)
+    except CurationError:
+        return  # (drafting it has read it: not reached)
+    found = sum(1 for entry in citing if citations.cites_section_of(entry, looked))
+    if found > share * len(citing):
+        return
+    raise CurationError(
+        f"only {found} of the {len(citing)} entries of {display_path(path)} cite a section that {document.name} has: is it"
+        " the right document? Nothing written; add --force to import it anyway"
     )
 
 
