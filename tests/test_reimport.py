@@ -213,10 +213,15 @@ class TestReimport:
         refused = run_import(run_cli, game, "--edition", "2025-03-01")
         assert refused.exit_code == 2
         assert "which has no date: in game.toml, set its date = 2025-03-01 and list the edition imported before as" in refused.stderr
+        toml.write_text(skyrail_toml("2025-03-01"), encoding="utf-8")  # (half the hint followed: the earlier edition not listed)
+        refused = run_import(run_cli, game, "--edition", "2025-03-01")
+        assert refused.exit_code == 2 and "holds drafts of an earlier one: in game.toml, list it as `editions" in refused.stderr
         toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
         assert run_import(run_cli, game, "--edition", "2025-03-01").exit_code == 0
         listed = run_cli("--no-shipped", "--corpus", str(game / "games"), "changes", "skyrail", "--since", "2025-03-01")
         assert [line.split()[1] for line in listed.stdout.splitlines()[1:]] == ["skyrail-setup", "skyrail-coupling", "skyrail-tunnels"]
+        toml.write_text(skyrail_toml("2025-03-01"), encoding="utf-8")  # (that edition's drafts there: the same again is no other)
+        assert run_import(run_cli, game, "--edition", "2025-03-01").exit_code == 0
 
     def test_edition_goes_with_append(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",

@@ -148,6 +148,12 @@ def import_update(
     if edition is not None and the_source is not None:
         check_edition(the_source, edition)
     path = scaffold.writable_entries_file(scaffold.entries_file(corpus, game, source_id), game, instead=instead)
+    if edition is not None and the_source is not None and the_source.edition_dates() == [edition] and _of_another_edition(path, edition):
+        # (the drafts there are of an edition before this one: undated, `rulebot changes` would date them all from it)
+        raise CurationError(
+            f"edition {edition} is the only one declared for source {source_id!r}, and {display_path(path)} holds drafts of"
+            " an earlier one: in game.toml, list it as `editions = [{ date = YYYY-MM-DD }]` (its date), then import again"
+        )
     # Drafted as the first time: the names of the file's own entries not taken, its links not sent to them.
     drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
     if not drafted.entries:
@@ -232,6 +238,16 @@ def _refuse_another_sources(corpus: Corpus, game: str, source_id: str, path: Pat
                 f"{shared} of the {len(mine)} drafts are already in {other}, of source {source.id!r}: is the document"
                 f" that source's? Import it with --source {source.id}, or add --force to import it as {source_id!r} too"
             )
+
+
+def _of_another_edition(path: Path, edition: str) -> bool:
+    """Whether an entries file holds drafts of a document (anchored), none of them of this edition (`revised:` it)."""
+    try:
+        raws = list(split_entries(path, path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return False  # (the update reads it again and says what is wrong)
+    anchored = [raw for raw in raws if header(raw, "anchor")]
+    return bool(anchored) and not any(header(raw, "revised") == edition for raw in anchored)
 
 
 def _anchors_in(path: Path) -> set[str]:
