@@ -451,6 +451,26 @@ def closed_pipe_run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
         os.close(writer)
 
 
+class TestClosedStream:
+    """A standard stream closed before rulebot starts (`>&-`, `2>&-`)."""
+
+    @pytest.mark.parametrize("args", [("ask", "--json", *CLEAR), ("list",), ("version",)])
+    def test_standard_output_closed_is_output_that_cannot_be_written(self, args: tuple[str, ...]):
+        """With nowhere to write the answer, the command says so on stderr and exits 2, as with a full disk."""
+        process = subprocess.run([sys.executable, "-m", "rulebot", *TOY, *args], stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 text=True, timeout=60, preexec_fn=lambda: os.close(1))
+        assert process.returncode == 2
+        assert process.stderr.strip().splitlines()[-1] == "Error: cannot write the output: Bad file descriptor"
+
+    @pytest.mark.parametrize(("args", "code"), [(("ask", "--json", "what about the"), 2), (("ask", "--json", *CLEAR), 0)])
+    def test_standard_error_closed_puts_nothing_on_standard_output(self, args: tuple[str, ...], code: int):
+        """What would be said on stderr is dropped: standard output holds the answer alone, or nothing."""
+        process = subprocess.run([sys.executable, "-m", "rulebot", *TOY, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 text=True, timeout=60, preexec_fn=lambda: os.close(2))
+        assert process.returncode == code
+        assert process.stdout == "" if code else json.loads(process.stdout)["results"]
+
+
 class TestClosedPipe:
     """A reader that stops reading (`| head -1`) is not an error: nothing on stderr, the status of the command."""
 

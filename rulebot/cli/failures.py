@@ -81,7 +81,7 @@ def _how_commands_end() -> Iterator[None]:
         raise Failure(unwritten(exc)) from None
 
 
-UNWRITABLE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+UNWRITABLE = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF})
 """What an OSError that reaches a command's end says when the output could not be written: every file rulebot
 writes itself reports its own (rulebot.errors.WriteError), so one of these is what it prints to."""
 

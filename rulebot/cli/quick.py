@@ -37,10 +37,10 @@ if TYPE_CHECKING:
 def main() -> None:
     """Run `rulebot` with the process's arguments."""
     from rulebot.cli.encoding import in_utf8
+    from rulebot.cli.terminal import clean_output, closed_streams
 
+    closed_streams()  # (`2>&-`: nothing said on standard output instead)
     in_utf8()  # the locale never changes how a question is read
-    from rulebot.cli.terminal import clean_output
-
     clean_output()  # every line printed, by any command, as a terminal may be given it
     from rulebot.cli.asking import read_line
 

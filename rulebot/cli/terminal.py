@@ -13,6 +13,9 @@ off (`--color never`, or a pipe).
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
+import os
 import sys
 from collections.abc import Iterator
 from typing import TextIO
@@ -45,6 +48,30 @@ class CleanStream:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.wrapped, name)
+
+
+class _Closed(io.TextIOBase):
+    """Standard output closed before rulebot started (`>&-`): writing to it fails as writing to a closed descriptor
+    does, and is reported as output that cannot be written (rulebot.cli.failures.UNWRITABLE)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def isatty(self) -> bool:
+        return False
+
+
+def closed_streams() -> None:
+    """Python makes a standard stream closed before the process started (`>&-`, `2>&-`) None, and print() given None
+    writes to standard output: with standard error closed, what would be said there is dropped (never written where
+    the answer goes); with standard output closed, giving the answer fails as a full disk does (`_Closed`)."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # (open for the life of the process)
+    if sys.stdout is None:
+        sys.stdout = _Closed()
 
 
 def clean_output() -> None:
