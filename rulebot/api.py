@@ -95,7 +95,7 @@ class Library:
         """Answer a question as `rulebot ask` does. `game`: the game (its slug, name or an alias), None to find it
         from the question;
         `with_`: the expansions in play, as `--with` (for their game, instead of those configured with
-        `rulebot config`; None or empty: the configured ones); `limit`: how many matches at most, 1 to 50 (as `--limit`); `lang`: the
+        `rulebot config`; None or empty: the configured ones); `limit`: how many matches at most, 1 to 40 (as `--limit`); `lang`: the
         language to answer in, as `--lang` (None: the configured one, else the question's)."""
         _expect("question", question, str, "a string")
         _expect("game", game, (str, type(None)), "a game (its slug, name or an alias) or None")

@@ -120,6 +120,7 @@ class TestArguments:
         with pytest.raises(UsageError, match=f"limit must be 1 to 40, not {limit}"):
             library.ask("ferry gull", limit=limit)
         assert library.ask("ferry gull", limit=40).matches and LIMITS[1] == CANDIDATES
+        assert f"{LIMITS[0]} to {LIMITS[1]} (as `--limit`)" in " ".join((Library.ask.__doc__ or "").split())
 
     def test_none_is_the_default_for_with_as_for_game_and_lang(self, library: Library):
         """`with_=None`, as `game=None` and `lang=None`, means what leaving it out means."""

@@ -154,15 +154,19 @@ def test_the_schema_and_the_api_follow_the_entry_shape_field_by_field():
 
 
 def test_a_ruling_holds_every_field_of_its_entry():
-    """A Ruling made from an entry's payload gives back each of its fields (none left to its default)."""
+    """A Ruling made from an entry's payload gives back each of its fields (none left to its default), as JSON data
+    shaped as the schema's entry (a link's titles an object by language)."""
     from rulebot.answering import searcher_over
 
     with searcher_over([MINIMAL]) as searcher:
         payloads = searcher.entries()
+    entry = jsonschema.Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": "#/$defs/entry"})
     for payload in payloads:
-        held = json.loads(json.dumps(rulings.Ruling.from_payload(payload).to_json()))
+        made = rulings.Ruling.from_payload(payload).to_json()
+        assert made == json.loads(json.dumps(made))  # (plain JSON data: lists, not tuples)
+        assert list(entry.iter_errors(made)) == [], payload["id"]
         for key in EntryJSON.__annotations__:
-            value = held[key]
+            value = made[key]
             if key in ("see_also_refs", "modifies", "modified_by"):  # a link's missing keys are its defaults
-                value = [{k: dict(v) if k == "titles" else v for k, v in link.items() if k in given} for link, given in zip(value, payload[key])]
+                value = [{k: v for k, v in link.items() if k in given} for link, given in zip(value, payload[key])]
             assert value == payload[key], (payload["id"], key)

@@ -151,8 +151,22 @@ class Ruling:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The ruling as plain JSON data."""
-        return asdict(self)
+        """The ruling as plain JSON data, shaped as the entries of `ask --json` and `show --json` are (a link's titles an
+        object by language, lists for tuples)."""
+        data: dict[str, Any] = _lists(asdict(self))
+        for key in ("see_also_refs", "modifies", "modified_by"):
+            for link in data[key]:
+                link["titles"] = dict(link["titles"])
+        return data
+
+
+def _lists(value: Any) -> Any:
+    """The value with every tuple in it a list, as JSON holds them."""
+    if isinstance(value, dict):
+        return {key: _lists(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_lists(item) for item in value]
+    return value
 
 
 @dataclass(frozen=True)
