@@ -188,6 +188,19 @@ class TestWalk:
         assert second.title == "Derailed cargo" and second.text.startswith("- It loses its cargo.") and second.draft
         assert list(found)[-2:] == ["skyrail-derailment", "skyrail-derailed-cargo"]
 
+    def test_split_in_three(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """Two `>>> split` lines: three drafts, each part after the first under its own title (or the first's, numbered)
+        and a fresh id; no mark left in any text."""
+        monkeypatch.setenv("EDITOR", editor(tmp_path, "split", "t = t.replace('- It loses', '>>> split Derailed cargo\\n\\n- It loses')"
+                                            ".replace('- It returns', '>>> split\\n\\n- It returns')"))
+        result = review(run_cli, game, "k\nk\ns\nq\n")
+        assert result.exit_code == 0, result.output
+        found = loaded(game)
+        assert list(found)[-3:] == ["skyrail-derailment", "skyrail-derailed-cargo", "skyrail-derailment-3"]
+        assert found["skyrail-derailed-cargo"].text == "- It loses its cargo."
+        assert found["skyrail-derailment-3"].title == "Derailment (3)" and found["skyrail-derailment-3"].text == "- It returns to its depot."
+        assert not any(">>>" in entry.text for entry in found.values())
+
     def test_no_drafts_left(self, run_cli, game: Path):
         review(run_cli, game, "a\na\na\n")
         result = review(run_cli, game, "")

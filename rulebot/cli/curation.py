@@ -331,7 +331,7 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
     Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes),
     [e]dit it in $EDITOR (checked as `rulebot check` does on save; an edit that
     does not pass is kept and opened again), [m]erge it with the next entry,
-    [s]plit it at a `>>> split TITLE` line put in the editor, s[k]ip it, or
+    [s]plit it at each `>>> split TITLE` line put in the editor, s[k]ip it, or
     [q]uit. Every choice is written at once; the walk keeps its place (the
     drafts skipped) for the next time. Choices are read a line at a time from
     standard input, so that a script can give them.

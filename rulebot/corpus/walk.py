@@ -19,10 +19,10 @@ order. For each draft the curator may
 - merge it with the entry after it: one draft, the texts one after the
   other, the second's title an alias, links to the second going to the first,
   and both anchors kept;
-- split it where the curator puts a `>>> split` line in the editor (at a
-  blank line, or before a bullet): two drafts, the second titled by the
-  words the curator puts after the marker (else the first's title and `(2)`),
-  both with the anchor;
+- split it where the curator puts `>>> split` lines in the editor (at a
+  blank line, or before a bullet): a draft for each part, each after the
+  first titled by the words the curator puts after its marker (else the
+  first's title and `(2)`, `(3)`...), all with the anchor;
 - skip it, for a later walk; or quit.
 
 An entry merged or split so is the curator's: importing the document again
@@ -179,7 +179,7 @@ class DraftWalk:
         """The file the curator edits the draft in: the one of an edit in progress (told how to split, when a split
         is asked for and it does not say so yet), else a new one with its block."""
         path = self._edit_path(draft)
-        how_to_split = f"{NOTE_START} put a line '{SPLIT_MARK} TITLE' where its second part starts (at a blank line or a bullet). -->"
+        how_to_split = f"{NOTE_START} put a line '{SPLIT_MARK} TITLE' where each part after the first starts (at a blank line or a bullet). -->"
         if not path.is_file():
             notes = [f"{NOTE_START} edit the entry below, save and close the editor. -->"]
             if split:
@@ -345,25 +345,28 @@ class DraftWalk:
     # -- writing -------------------------------------------------------------
 
     def _split(self, draft: Draft, body: str) -> str:
-        """An edited block with a split mark: two entries, the second with the first's header, a title and a fresh id."""
+        """An edited block with split marks: an entry for each part, the ones after the first with the first's header,
+        the title put after their mark and a fresh id."""
         raws = list(split_entries(draft.path, body))
         if len(raws) != 1:
             return body  # checked as it is: the problems will say what is wrong
         raw = raws[0]
         lines = raw.body
-        at = next((i for i, line in enumerate(lines) if line.strip().startswith(SPLIT_MARK)), None)
-        if at is None:
+        marks = [i for i, line in enumerate(lines) if line.strip().startswith(SPLIT_MARK)]
+        if not marks:
             return body  # a mark outside the text: checked as it is
-        named = lines[at].strip()[len(SPLIT_MARK) :].strip()
-        title = named or f"{header(raw, 'title')} (2)"
-        taken = set(self.corpus.entries) | {r.id for r in split_entries(draft.path, _read(draft.path))}
-        new_id = unique_id(self.game.id_prefix, title, taken | {raw.id})
+        taken = set(self.corpus.entries) | {r.id for r in split_entries(draft.path, _read(draft.path))} | {raw.id}
         headers = [(key, value) for key, (value, _) in raw.headers.items()]
-        first = format_entry(raw.id, headers, "\n".join(lines[:at]))
-        # The second part keeps the anchor: a new import of the document leaves both parts to the curator.
-        second_headers = [(k, title if k == "title" else v) for k, v in headers if k not in ("aliases", "asked")]
-        second = format_entry(new_id, second_headers, "\n".join(lines[at + 1 :]))
-        return first + "\n" + second
+        parts = [format_entry(raw.id, headers, "\n".join(lines[: marks[0]]))]
+        for number, (at, end) in enumerate(zip(marks, [*marks[1:], len(lines)]), 2):
+            named = lines[at].strip()[len(SPLIT_MARK) :].strip()
+            title = named or f"{header(raw, 'title')} ({number})"
+            new_id = unique_id(self.game.id_prefix, title, taken)
+            taken.add(new_id)
+            # Each part keeps the anchor: a new import of the document leaves them all to the curator.
+            part_headers = [(k, title if k == "title" else v) for k, v in headers if k not in ("aliases", "asked")]
+            parts.append(format_entry(new_id, part_headers, "\n".join(lines[at + 1 : end])))
+        return "\n".join(parts)
 
     def _put(self, draft: Draft, body: str, edit_path: Path) -> list[str]:
         """Put the entries of an edited block in place of the draft: the problems found, else none (written)."""
