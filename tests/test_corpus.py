@@ -56,6 +56,19 @@ class TestMinimalCorpus:
         assert [(a.text, a.lang) for a in keeper.aliases] == [("Gardien du Phare", "fr"), ("égalité", "fr")]
         assert keeper.line == 28
 
+    def test_a_drafts_notes_to_its_curator_are_no_part_of_its_text(self, tmp_path: Path):
+        """The "Draft note:" lines an import adds to a draft are for its curator, in the file: the ruling players read
+        leaves them out; a curator's own entry keeps every line it has."""
+        note = "Draft note: “See also Night Watch” names no drafted entry."
+        root = write_corpus(tmp_path / "c", {
+            "toy/game.toml": GAME_TOML,
+            "toy/rules.md": f"## toy-draft\ntitle: Draft\nkind: rule\nsection: S\ndraft: true\n\nA drafted rule.\n\n{note}\n\n"
+                            f"## toy-mine\ntitle: Mine\nkind: rule\nsection: S\n\nA rule of mine.\n\n{note}\n",
+        })
+        loaded = corpus.load([root])
+        assert loaded.entry("toy-draft").text == "A drafted rule."
+        assert loaded.entry("toy-mine").text == f"A rule of mine.\n\n{note}"
+
     def test_questions_players_ask(self, tmp_path: Path):
         """`asked` and `asked-XX` give the questions players ask of an entry, each with its language."""
         files = {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nasked: who starts?; first move\nasked-fr: qui commence")}

@@ -30,7 +30,7 @@ from rulebot.corpus.documents import (
     strip_number,
 )
 from rulebot.corpus.drafted import DraftEntry, Imported
-from rulebot.corpus.format import FENCES, LIST_SEPARATOR, one_line, unique_id
+from rulebot.corpus.format import DRAFT_NOTE, FENCES, LIST_SEPARATOR, one_line, unique_id
 from rulebot.corpus.model import Corpus, Game
 from rulebot.text import fold, links, relink, target_of
 
@@ -402,7 +402,7 @@ class Drafting:
             result.resolved += len(links)
             text = self.relinked(draft.text(), names, anchors, kept)
             if draft.notes:
-                text += "\n\n" + "\n".join(f"Draft note: {note}." for note in dict.fromkeys(draft.notes))
+                text += "\n\n" + "\n".join(f"{DRAFT_NOTE} {note}." for note in dict.fromkeys(draft.notes))
             result.entries.append(
                 DraftEntry(
                     id=draft.id,

@@ -22,6 +22,7 @@ from rulebot.corpus.format import (
     not_an_id,
     split_entries,
     split_list,
+    without_draft_notes,
 )
 from rulebot.corpus.kinds import HOUSE_KIND, KINDS
 from rulebot.corpus.model import Alias, Entry, Game, Source
@@ -119,7 +120,10 @@ def make_entry(raw: RawEntry, game: Game, source: Source, shown: str, problems: 
     draft, draft_line = headers.get("draft", ("", 0))
     if draft not in BOOLEANS:
         bad(draft_line, f"draft must be true or false, not {draft!r}")
+    # (a draft's notes to its curator are no part of the ruling: players never read them)
     text = "\n".join(raw.body).strip()
+    if BOOLEANS.get(draft):
+        text = "\n".join(without_draft_notes(raw.body)).strip() or text
     if not text:
         bad(raw.line, f"entry {raw.id!r} has no text")
     if not ok:

@@ -364,6 +364,16 @@ def line_ending(lines: list[str]) -> str:
     return next((line[len(line.rstrip("\r\n")) :] for line in lines if line.endswith(("\n", "\r"))), "\n")
 
 
+DRAFT_NOTE = "Draft note:"
+"""How a line an import adds to a draft's text for its curator begins ("Draft note: “See also X” names no drafted
+entry."): part of the file, never of the ruling players read (rulebot.corpus.entries)."""
+
+
+def without_draft_notes(lines: list[str]) -> list[str]:
+    """A draft's text lines without the notes an import added for its curator (DRAFT_NOTE)."""
+    return [line for line in lines if not line.startswith(DRAFT_NOTE)]
+
+
 def one_line(text: str) -> str:
     """A value's words on one line, single-spaced."""
     return " ".join(text.split())

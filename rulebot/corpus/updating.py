@@ -68,6 +68,7 @@ from rulebot.corpus.format import (
     spans,
     split_entries,
     split_list,
+    without_draft_notes,
 )
 from rulebot.corpus.glossary import Vocabulary
 from rulebot.corpus.model import Corpus, Game, Source
@@ -474,7 +475,7 @@ def _removable_as_joined(
             continue  # (`revised`: an import with --edition writes it)
         if any(fold(one_line(alias)) not in claimed for alias in split_list(header(raw, "aliases"))):
             continue
-        if one_line("\n".join(line for line in raw.body if not line.startswith("Draft note:"))) == one_line(text):
+        if one_line("\n".join(without_draft_notes(raw.body))) == one_line(text):
             found.add(raw.id)
     if not found:
         return found
