@@ -223,6 +223,17 @@ class TestReimport:
         toml.write_text(skyrail_toml("2025-03-01"), encoding="utf-8")  # (that edition's drafts there: the same again is no other)
         assert run_import(run_cli, game, "--edition", "2025-03-01").exit_code == 0
 
+    def test_a_new_edition_under_another_name_is_the_document_named(self, run_cli, game: Path):
+        """A new edition imported from a file of another name: game.toml's `document` names it from then on (what
+        `check --sources` looks for), a comment after it kept."""
+        assert run_import(run_cli, game).exit_code == 0
+        toml = game / "games/skyrail/game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace('document = "rules.md"', 'document = "rules.md"  # my copy'), encoding="utf-8")
+        (game / "rules-v2.md").write_text(NEW_EDITION, encoding="utf-8")
+        result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules-v2.md"), "-g", "skyrail", "--append")
+        assert result.exit_code == 0, result.output
+        assert 'document = "rules-v2.md"  # my copy' in toml.read_text(encoding="utf-8")
+
     def test_edition_goes_with_append(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
                          "--edition", "2024-01-01")

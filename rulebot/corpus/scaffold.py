@@ -366,8 +366,9 @@ def _vocabulary_proposed(text: str | None, synonyms: list[list[str]], terms: lis
 
 
 def name_document(game: Game, source: str, document: str) -> bool:
-    """Write `document = "<file name>"` on the source's [[sources]] table of the game's own game.toml, when
-    it names none: `check --sources DIR` then finds the copy by that name. Whether it was written."""
+    """Write `document = "<file name>"` on the source's [[sources]] table of the game's own game.toml, or put it in
+    place of the one there (a new edition imported from a file of another name): `check --sources DIR` then finds the
+    copy of the edition last imported by that name. Whether it was written."""
     path = Path(game.path)
     try:
         outside_package(path, "the game file")
@@ -379,8 +380,14 @@ def name_document(game: Game, source: str, document: str) -> bool:
         for index, table in enumerate(tables):
             if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
                 continue
+            line = re.search(r"(?m)^(document\s*=\s*)(\"[^\"\r\n]*\"|'[^'\r\n]*')", table)
+            if line is not None:  # (its value only: a comment after it is kept)
+                if line.group(2) == _value(document):
+                    return None
+                tables[index] = table[: line.start(2)] + _value(document) + table[line.end(2) :]
+                return "".join(tables)
             if re.search(r"(?m)^document\s*=", table):
-                return None
+                return None  # (a value written otherwise: left to the curator)
             # (after the id line, ended as it is: a file of CRLF line ends keeps them)
             tables[index] = re.sub(r"(?m)^(id\s*=.*?(\r?\n))", lambda m: m.group(1) + f"document = {_value(document)}{m.group(2)}", table, count=1)
             return "".join(tables)
