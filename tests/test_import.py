@@ -954,6 +954,11 @@ class TestVocabularyWritten:
         appended = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
         assert appended.exit_code == 0 and "not written" not in appended.stderr and "Proposed vocabulary" not in appended.stderr, appended.stderr
         assert (games / "skyrail" / "game.toml").read_text(encoding="utf-8") == before
+        # a term the document defines anew, with game.toml's terms no longer empty: said, not written
+        document.write_text(SHAPED_MD.replace("## Huge Trains", "### Zeppelin\n\nA flying thing.\n\n## Huge Trains"), encoding="utf-8")
+        newer = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
+        assert newer.exit_code == 0, newer.output
+        assert "1 proposed term not written, as " in newer.stderr and "under [vocabulary]: zeppelin" in newer.stderr, newer.stderr
 
 
     def test_notes_list_what_game_toml_had_no_room_for(self, run_cli, tmp_path: Path):

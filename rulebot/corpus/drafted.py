@@ -170,8 +170,8 @@ class Imported:
             f"Drafted {plural(len(self.entries), 'entry', 'entries')} from {self.document}: "
             f"{plural(self.resolved, 'reference')} resolved, {unresolved} unresolved, "
             f"{plural(self.aliases, 'alias', 'aliases')} from redirects, "
-            f"{plural(len(self.vocabulary.synonyms), 'synonym group')} and {plural(len(self.vocabulary.terms), 'term')} proposed "
-            f"({self.seconds:.2f} s)"
+            f"{plural(len(self.vocabulary.synonyms), 'synonym group')} and {plural(len(self.vocabulary.terms), 'term')} proposed"
+            f"{' (the first ones only: the glossary has more)' if len(self.vocabulary.terms) >= glossary.MAX_TERMS else ''} ({self.seconds:.2f} s)"
         )
 
     def unresolved_lines(self) -> list[str]:

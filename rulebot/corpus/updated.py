@@ -11,6 +11,8 @@ from rulebot.corpus.glossary import Vocabulary
 from rulebot.text import plural
 
 JOINED_NAMED = 5
+SAID_UNWRITTEN = 10
+"""The proposed terms (or synonym groups) not written to game.toml that the summary says, when no more."""
 """Drafts removed as joined that the report names: a document drafted before rules were joined may have hundreds."""
 
 
@@ -126,10 +128,12 @@ class Update:
         if self.vocabulary:
             lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
         vocabulary = self.proposed
-        for key, count, what in (("synonyms", len(vocabulary.synonyms), "synonym group"), ("terms", len(vocabulary.terms), "term")):
-            if count and key not in self.vocabulary:
+        for key, found, what in (("synonyms", [" = ".join(g) for g in vocabulary.synonyms], "synonym group"), ("terms", vocabulary.terms, "term")):
+            if found and key not in self.vocabulary:
+                # (a few are said here; more, `rulebot import` without --append prints in full)
+                said = f": {'; '.join(found)}" if len(found) <= SAID_UNWRITTEN else " (`rulebot import` without --append prints them)"
                 lines.append(
-                    f"{plural(count, 'proposed ' + what)} not written: {self.game_file} has no empty `{key} = []` under"
-                    " [vocabulary] (`rulebot import` without --append prints them)"
+                    f"{plural(len(found), 'proposed ' + what)} not written, as {self.game_file} has no empty `{key} = []` under"
+                    f" [vocabulary]{said}"
                 )
         return "\n".join(lines)
