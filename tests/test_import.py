@@ -986,7 +986,7 @@ class TestVocabularyWritten:
         for _ in range(2):
             result = run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append")
             assert result.exit_code == 0
-            assert "2 proposed synonym groups not written:" in result.stderr and "has no empty `synonyms = []` under [vocabulary]" in result.stderr, result.stderr
+            assert "2 proposed synonym groups not written, as " in result.stderr and "has no empty `synonyms = []` under [vocabulary]: attack = atk" in result.stderr, result.stderr
 
     def test_a_game_toml_of_crlf_line_ends_gets_the_vocabulary_and_keeps_them(self, run_cli, tmp_path: Path):
         """game.toml written with CRLF line ends (a Windows checkout): the vocabulary is written there as the notes
