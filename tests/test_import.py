@@ -877,6 +877,20 @@ class TestShapedForAnswers:
         assert all(len(e.text.split()) <= 250 and "\n\n" not in e.text for e in result.entries)
         assert result.entries[1].title.startswith("Signals: Signal ") and result.entries[1].section == "Signals, paragraph 1"
 
+    def test_a_long_entry_is_cut_before_its_bold_leads(self):
+        """A long section of rules each led by a bold name (`**Night Run** — …`, its bullets after it): each part starts
+        at a lead, holds its bullets, and is titled by its name."""
+        modes = "".join(
+            f"**{name} Run** — The {name.lower()} run is a way to play a line with its own pace and timetable.\n\n"
+            + "".join(f"* On a {name.lower()} run, rule {n} of the timetable changes what each conductor may couple at a depot.\n" for n in range(4))
+            + "\n"
+            for name in ("Day", "Night", "Express", "Freight")
+        )
+        result = draft(f"# Ref\n\n## Glossary\n\n### Runs\n\nA line may be played in several runs:\n\n{modes}")
+        titles = [e.title for e in result.entries]
+        assert titles == ["Runs", "Runs: Night Run", "Runs: Express Run", "Runs: Freight Run"]
+        assert all(e.text.startswith(f"**{e.title.split(': ')[1]}** — ") and e.text.count("* On a") == 4 for e in result.entries[1:])
+
     def test_short_sections_stay_whole(self):
         """A short section is one entry."""
         assert [e.title for e in draft(SHAPED_MD).entries if e.title.startswith("Attack")] == ["Attack"]

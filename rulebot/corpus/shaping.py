@@ -42,6 +42,8 @@ LABEL_WORDS = 7
 """Words of a part's first sentence that make its title when it has no lead of its own."""
 ITEM_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 LEAD_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?(?P<lead>[^:*_\n]{1,50}?)(?:\*\*|__)?\s*(?::|\s[—–]\s)")
+BOLD_LEAD_RE = re.compile(r"^(?:\*\*|__)[^*_\n]{1,50}?(?:\*\*|__)\s*(?::|[—–]\s)")
+"""A paragraph led by a bold name and a colon or a dash (`**Heroic Mode** — …`): the start of a rule of its own."""
 BLOCK_START_RE = re.compile(r"^(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|>|#{1,6}(?:\s|$)|\||```|~~~|(?:[-*_]\s*){3,}$)")
 """What starts a Markdown block other than a paragraph: a list item, quote, heading, table row, fence, thematic break."""
 MARKUP_RE = re.compile(r"\*\*|__|\[([^\]]*)\]\([^)]*\)|[`*_]")
@@ -230,13 +232,18 @@ def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
 
 
 def _parts(draft: Draft) -> list[Draft]:
-    """Cut a long draft: its body becomes the first chunk, and the other chunks are returned as new drafts."""
+    """Cut a long draft: its body becomes the first chunk, and the other chunks are returned as new drafts.
+
+    A chunk is filled to PART_WORDS, and also ends before a paragraph led by a bold name (`**Heroic Mode** — …`) once
+    it holds a third of that: such a paragraph starts a rule of its own, whose items follow it. Neither it nor a
+    paragraph introducing a list (`… are:`) ends a chunk: what they introduce stays with them."""
     chunks: list[list[tuple[str, str, int, int]]] = []
     current: list[tuple[str, str, int, int]] = []
     for unit in _units(draft):
         size = sum(words(u[0]) for u in current)
-        # A paragraph introducing a list (`... are:`) stays with the items it introduces.
-        if current and size + words(unit[0]) > PART_WORDS and not current[-1][0].rstrip().endswith(":"):
+        led = unit[1] == "paragraph" and BOLD_LEAD_RE.match(unit[0]) is not None
+        introduces = bool(current) and (current[-1][0].rstrip().endswith(":") or (current[-1][1] == "paragraph" and BOLD_LEAD_RE.match(current[-1][0]) is not None))
+        if current and not introduces and (size + words(unit[0]) > PART_WORDS or (led and size >= PART_WORDS // 3)):
             chunks.append(current)
             current = []
         current.append(unit)
