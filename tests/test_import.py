@@ -396,7 +396,7 @@ The game ends when a ferry sinks. {PROSE}
             ("Setup", "setup", "Setup"),
             ("Docks", "setup", "Setup > Docks"),
             ("Playing the Game", "rule", "Playing the Game"),
-            ("Moving", "term", "Playing the Game > Moving"),
+            ("Moving", "rule", "Playing the Game > Moving"),
             ("End of the Game", "rule", "End of the Game"),
         ]
         assert entries["Setup"].text == f"Each captain takes two ferries. {self.PROSE}"
@@ -437,11 +437,12 @@ The game ends when a ferry sinks. {PROSE}
         }
 
     def test_a_line_or_two_in_capitals_is_no_style_of_headings(self):
-        """Two lines in capitals are no way of writing headings: each is a term over its definition, as before."""
+        """Two lines in capitals are no way of writing headings: each is a name over its text, as before, a rule (or
+        what its name says it is: a setup), not a glossary's term, under no glossary heading."""
         text = self.RULEBOOK_TXT.replace("PLAYING THE GAME", "Playing the game")
         assert self.sections(text) == {
-            "Setup": ("term", "Setup"), "Docks": ("term", "Docks"), "Playing the game": ("term", "Playing the game"),
-            "Moving": ("term", "Moving"), "End of the Game": ("term", "End of the Game"),
+            "Setup": ("setup", "Setup"), "Docks": ("rule", "Docks"), "Playing the game": ("rule", "Playing the game"),
+            "Moving": ("rule", "Moving"), "End of the Game": ("rule", "End of the Game"),
         }
 
     def test_counts(self):

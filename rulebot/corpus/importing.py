@@ -455,9 +455,20 @@ def glossary_term(drafting: Drafting, paragraph: Paragraph) -> bool:
     lines = paragraph.lines
     if drafting.markdown or len(lines) < 2 or not title_like(lines[0]) or NUMBERED_RE.match(lines[0]) or _wrapped(lines):
         return False
-    drafting.start(Draft(drafting.title(lines[0]), drafting.kind("term", item=True), drafting.section(lines[0]), paragraph.line), marked=False)
+    drafting.start(Draft(drafting.title(lines[0]), _line_kind(drafting, lines[0]), drafting.section(lines[0]), paragraph.line), marked=False)
     drafting.add_text("\n".join(lines[1:]), paragraph.line + 1)
     return True
+
+
+def _line_kind(drafting: Drafting, name: str) -> str:
+    """The kind of a draft a name on its own line starts: under a glossary heading a term, under another the kind it
+    gives; under none (a heading glued to its text, as text taken out of a PDF has them: "SETUP" / "Place the
+    board…"), the kind its own name says (setup, faq...), else a rule."""
+    given = drafting.kind("rule", item=True)
+    if given != "rule":
+        return given
+    named = next((kind for pattern, kind in KIND_PATTERNS if pattern.search(fold(name))), "rule")
+    return "rule" if named == "term" else named
 
 
 def _wrapped(lines: list[str]) -> bool:
