@@ -445,6 +445,16 @@ The game ends when a ferry sinks. {PROSE}
             "Moving": ("rule", "Moving"), "End of the Game": ("rule", "End of the Game"),
         }
 
+    def test_questions_run_on_in_one_paragraph_are_each_an_entry(self):
+        """`Q:` and `A:` lines with no blank line between them (as a plain text runs them on): each question is an FAQ
+        entry of its own, with its answer."""
+        text = "Toy Rulebook\n\nFAQ\n\nQ: Can a ferry sink twice?\nA: No, a sunk ferry leaves the game.\nQ: May captains trade docks?\nA: Yes, once per turn.\n"
+        entries = by_title(draft(text, markdown=False))
+        assert {title: (e.kind, e.text) for title, e in entries.items() if e.kind == "faq"} == {
+            "Can a ferry sink twice?": ("faq", "No, a sunk ferry leaves the game."),
+            "May captains trade docks?": ("faq", "Yes, once per turn."),
+        }
+
     def test_counts(self):
         """The result counts the drafts and the references resolved."""
         result = draft(RULES_TXT, markdown=False)

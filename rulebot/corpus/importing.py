@@ -63,6 +63,8 @@ HEADING_NUMBER_RE = re.compile(r"^\s*(?P<number>\d{1,3})\s+(?P<rest>[^\W\d_].*)$
 SEE_RE = re.compile(r"^\s*See\s*:?\s+(?P<name>[^.;:()]{1,120}?)\s*\.?\s*$")
 REDIRECT_RE = re.compile(rf"^\s*(?P<name>[^{DASHES}\n]{{1,60}}?)\s+[-{DASHES}]\s+see\s+(?P<target>[^\n]{{1,80}}?)\s*\.?\s*$", re.IGNORECASE)
 QUESTION_RE = re.compile(r"^\s*(?:\*\*|__)?\s*Q\s*[:.]\s*(?:\*\*|__)?\s*(?P<rest>.*)$", re.DOTALL)
+QUESTION_LINE_RE = re.compile(r"^\s*(?:\*\*|__)?\s*Q\s*[:.]\s*(?:\*\*|__)?\s*\S")
+"""A line that asks a question of an FAQ (`Q: …`): one within a paragraph starts a question of its own."""
 ANSWER_RE = re.compile(r"^\s*(?:\*\*|__)?\s*A\s*[:.]\s*(?:\*\*|__)?\s*", re.DOTALL)
 BOLD_QUESTION_RE = re.compile(r"^\s*(?P<bold>\*\*|__)(?P<rest>(?:(?!\*\*|__).)+\?)\s*(?P=bold)\s*$", re.DOTALL)
 """`**Can I ...?**`: a paragraph all in bold that asks, as FAQ sections print their questions without `Q:`."""
@@ -333,9 +335,12 @@ def read_paragraph(drafting: Drafting, source: str, line: int) -> None:
             related.append(text_line)
         else:
             kept.append(text_line)
-    if kept:
-        source = "\n".join(kept)
-        seen = Paragraph(source, kept, " ".join(drafting.plain(source).split()), line)
+    # Questions on lines of their own within one paragraph ("Q: …" / "A: …" / "Q: …", as a plain text runs them on):
+    # each is read as a paragraph of its own, from its line on.
+    asked = [at for at, text_line in enumerate(kept) if at and QUESTION_LINE_RE.match(text_line)]
+    for start, end in zip([0, *asked], [*asked, len(kept)]) if kept else ():
+        source = "\n".join(kept[start:end])
+        seen = Paragraph(source, kept[start:end], " ".join(drafting.plain(source).split()), line + start)
         for _name, step in PARAGRAPH_STEPS:
             if step(drafting, seen):
                 break
