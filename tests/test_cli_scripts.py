@@ -462,6 +462,12 @@ class TestClosedStream:
         assert process.returncode == 2
         assert process.stderr.strip().splitlines()[-1] == "Error: cannot write the output: Bad file descriptor"
 
+    def test_standard_input_closed_is_empty(self):
+        """`rulebot ask -` with standard input closed reads nothing: the usage error of an empty input."""
+        process = subprocess.run([sys.executable, "-m", "rulebot", *TOY, "ask", "-"], capture_output=True, text=True, timeout=60,
+                                 preexec_fn=lambda: os.close(0))
+        assert process.returncode == 2 and "Error: standard input is empty" in process.stderr, process.stderr
+
     @pytest.mark.parametrize(("args", "code"), [(("ask", "--json", "what about the"), 2), (("ask", "--json", *CLEAR), 0)])
     def test_standard_error_closed_puts_nothing_on_standard_output(self, args: tuple[str, ...], code: int):
         """What would be said on stderr is dropped: standard output holds the answer alone, or nothing."""

@@ -902,6 +902,14 @@ class TestShapedForAnswers:
         assert titles == ["Runs", "Runs: Night Run", "Runs: Express Run", "Runs: Freight Run"]
         assert all(e.text.startswith(f"**{e.title.split(': ')[1]}** — ") and e.text.count("* On a") == 4 for e in result.entries[1:])
 
+    def test_a_run_of_bold_leads_is_cut_as_paragraphs_are(self):
+        """Paragraphs led by bold names one after the other, no bullets between: each leads no list, and the section is
+        cut into parts of the usual size."""
+        leads = "".join(f"**Mode {n} Run** — The run number {n} is a way to play a line with its own pace, timetable and fares for every conductor.\n\n"
+                        for n in range(30))
+        result = draft(f"# Ref\n\n## Glossary\n\n### Runs\n\nA line may be played in several runs:\n\n{leads}")
+        assert len(result.entries) > 3 and max(len(e.text.split()) for e in result.entries) <= 250
+
     def test_short_sections_stay_whole(self):
         """A short section is one entry."""
         assert [e.title for e in draft(SHAPED_MD).entries if e.title.startswith("Attack")] == ["Attack"]
@@ -953,6 +961,17 @@ class TestShapedForAnswers:
         )
         terms = importer.draft_entries(text, game=GAME, source=SOURCE, corpus=corpus.load([MINIMAL])).vocabulary.terms
         assert terms == ["initiative", "initiative counter", "zeppelin", "1,000 points"]
+
+    @pytest.mark.parametrize(("most", "more"), [(4, False), (3, True)])
+    def test_a_glossary_of_more_terms_than_are_proposed_says_so(self, monkeypatch: pytest.MonkeyPatch, most: int, more: bool):
+        """At most MAX_TERMS terms are proposed; the summary says when the glossary has more, and only then."""
+        from rulebot.corpus import glossary
+
+        monkeypatch.setattr(glossary, "MAX_TERMS", most)
+        text = "# Ref\n\n## Glossary\n\n" + "".join(f"### {name}\n\nA thing.\n\n" for name in ("Zeppelin", "Hangar", "Ballast", "Mooring"))
+        result = importer.draft_entries(text, game=GAME, source=SOURCE, corpus=corpus.load([MINIMAL]))
+        assert len(result.vocabulary.terms) == min(most, 4)
+        assert ("the glossary has more" in result.summary()) is more
 
 
 class TestVocabularyWritten:

@@ -215,7 +215,9 @@ class TestReimport:
         assert "which has no date: in game.toml, set its date = 2025-03-01 and list the edition imported before as" in refused.stderr
         toml.write_text(skyrail_toml("2025-03-01"), encoding="utf-8")  # (half the hint followed: the earlier edition not listed)
         refused = run_import(run_cli, game, "--edition", "2025-03-01")
-        assert refused.exit_code == 2 and "holds drafts of an earlier one: in game.toml, list it as `editions" in refused.stderr
+        assert refused.exit_code == 2 and "holds drafts imported before without it: if they are of an earlier edition, list it" in refused.stderr
+        assert run_import(run_cli, game, "--edition", "2025-03-01", "--force").exit_code == 0  # (drafts of this edition)
+        (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
         toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
         assert run_import(run_cli, game, "--edition", "2025-03-01").exit_code == 0
         listed = run_cli("--no-shipped", "--corpus", str(game / "games"), "changes", "skyrail", "--since", "2025-03-01")
@@ -228,11 +230,12 @@ class TestReimport:
         `check --sources` looks for), a comment after it kept."""
         assert run_import(run_cli, game).exit_code == 0
         toml = game / "games/skyrail/game.toml"
-        toml.write_text(toml.read_text(encoding="utf-8").replace('document = "rules.md"', 'document = "rules.md"  # my copy'), encoding="utf-8")
+        toml.write_text(toml.read_text(encoding="utf-8").replace('document = "rules.md"', 'document = "my \\"rules\\".md"  # my copy'), encoding="utf-8")
         (game / "rules-v2.md").write_text(NEW_EDITION, encoding="utf-8")
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules-v2.md"), "-g", "skyrail", "--append")
         assert result.exit_code == 0, result.output
         assert 'document = "rules-v2.md"  # my copy' in toml.read_text(encoding="utf-8")
+        assert corpus.load([game / "games"]).game("skyrail").source("rules").document == "rules-v2.md"
 
     def test_edition_goes_with_append(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
@@ -733,7 +736,7 @@ class TestCuratorsWorkIsKept:
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / document), "-g", "skyrail", "--append")
         if refused:
             assert result.exit_code == 2, result.output
-            assert "only 0 of the 5 entries of" in result.stderr and "orchard.md has: is it the right document?" in result.stderr
+            assert "citing a section, only 0 cite one that orchard.md has: is it the right document?" in result.stderr
             assert path.read_bytes() == before
         else:
             assert result.exit_code == 0, result.output

@@ -95,6 +95,23 @@ class TestWalk:
         over = review(run_cli, game, "q\n", "--start-over")
         assert "skyrail-coupling (2 left)" in over.stdout
 
+    def test_accept_drops_the_notes_for_the_curator(self, run_cli, tmp_path: Path):
+        """A draft accepted as it is loses the notes the import wrote for its curator (which players would read once it
+        is no draft), with the blank line before them; nothing else of the file changes."""
+        root = write_corpus(tmp_path, {
+            "games/skyrail/game.toml": skyrail_toml(), "games/skyrail/rules.md": "# Skyrail rulebook\n",
+            "rules.md": RULES.replace("colour.\n", "colour.\n\nSee also Nowhere Yet.\n", 1),
+        })
+        assert run_cli("--no-shipped", "--corpus", str(root / "games"), "import", str(root / "rules.md"), "-g", "skyrail", "-s", "rules",
+                       "--append").exit_code == 0
+        path = root / "games/skyrail/rules.md"
+        before = path.read_text(encoding="utf-8")
+        assert "\n\nDraft note: “See also Nowhere Yet” names no drafted entry.\n" in before
+        assert review(run_cli, root, "a\nq\n").exit_code == 0
+        after = path.read_text(encoding="utf-8")
+        assert after == before.replace("\n\nDraft note: “See also Nowhere Yet” names no drafted entry.", "", 1).replace("draft: true\n", "", 1)
+        assert loaded(root)["skyrail-setup"].text == "Each conductor takes **4 tickets** and a locomotive of their colour."
+
     def test_edit_with_the_editor(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """An edit saved and valid is written in place of the draft; one restating it (no draft line) ends it."""
         monkeypatch.setenv("EDITOR", editor(tmp_path, "restate", RESTATE))

@@ -389,11 +389,13 @@ class TestGames:
 
     @pytest.mark.parametrize(
         ("question", "games", "kept"),
-        [("im done, whose turn is it", (), "done"), ("dune imperial spy", ("dune-imperium",), "imperial"), ("rest arcane who wins a tie", (), "rest")],
+        [("im done, whose turn is it", (), "done"), ("dune imperial spy", ("dune-imperium",), "imperial"), ("rest arcane who wins a tie", (), "rest"),
+         ("can a building have two catalysts", (), "catalysts")],
     )
     def test_a_short_name_or_a_word_further_off_names_no_game(self, shipped: Searcher, question: str, games: tuple, kept: str):
         """A short name is read only as written ("done" is one edit from "dune"), and a name with more typos than its
-        length allows, or two in one word ("imperial" for "imperium"), is no typo of it: those words are searched."""
+        length allows, or two in one word ("imperial" for "imperium"), or another form of it ("catalysts", the cards),
+        is no typo of it: those words are searched."""
         read = shipped.reading.read(question, game=None, in_play={}, official_only=False)
         assert read.games == games and kept in read.words
 

@@ -704,7 +704,7 @@ def test_game_names_are_read_as_the_command_reads_them(browser, sites):  # type:
     questions = [
         ("res arcna who wins a tie", None), ("ras arcana who wins a tie", None), ("portal of molthar how many cards in hand", None),
         ("dune imperum can i trash a card i bought", None), ("dune imperial spy", None), ("im done, whose turn is it", None),
-        ("rest arcane who wins a tie", None), ("moltar how many cards in hand", "catalyst"),
+        ("rest arcane who wins a tie", None), ("moltar how many cards in hand", "catalyst"), ("can a building have two catalysts", None),
     ]
     assert _differences(browser, sites["shipped"], questions) == []
 

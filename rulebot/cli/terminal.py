@@ -65,11 +65,14 @@ class _Closed(io.TextIOBase):
 
 
 def closed_streams() -> None:
-    """Python makes a standard stream closed before the process started (`>&-`, `2>&-`) None, and print() given None
-    writes to standard output: with standard error closed, what would be said there is dropped (never written where
-    the answer goes); with standard output closed, giving the answer fails as a full disk does (`_Closed`)."""
+    """Python makes a standard stream closed before the process started (`<&-`, `>&-`, `2>&-`) None, and print() given
+    None writes to standard output: with standard input closed, it is empty; with standard error closed, what would be
+    said there is dropped (never written where the answer goes); with standard output closed, giving the answer fails
+    as a full disk does (`_Closed`)."""
+    if sys.stdin is None:  # (`<&-`: `ask -` reads an empty input, and says so)
+        sys.stdin = open(os.devnull, encoding="utf-8")  # (open for the life of the process)
     if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # (open for the life of the process)
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
     if sys.stdout is None:
         sys.stdout = _Closed()
 

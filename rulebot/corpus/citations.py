@@ -160,11 +160,11 @@ def check_entry(entry: Entry, document: Document, result: Verification, lines: l
 
 
 def cites_section_of(entry: Entry, document: Document) -> bool:
-    """Whether an entry's section is found in a document, as check_entry looks for it (a part with no heading of its
-    own counts as found: the document gives it no name to look for)."""
+    """Whether check_entry would find no dangling citation in an entry's section against a document: every part of it
+    found, or one with no heading of its own (the document gives it no name to look for)."""
     components = [c.strip() for c in entry.section.split(">") if c.strip()]
     parts = [p.strip() for p in components[-1].split(";") if p.strip()] if components else []
-    return all(UNHEADED_RE.search(part) or document.locate(part, components[:-1]) for part in parts)
+    return any(UNHEADED_RE.search(part) for part in parts) or all(document.locate(part, components[:-1]) for part in parts)
 
 
 def find_document(folder: Path, game: str, source: str, named: str = "") -> Path | None:

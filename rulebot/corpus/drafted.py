@@ -171,7 +171,7 @@ class Imported:
             f"{plural(self.resolved, 'reference')} resolved, {unresolved} unresolved, "
             f"{plural(self.aliases, 'alias', 'aliases')} from redirects, "
             f"{plural(len(self.vocabulary.synonyms), 'synonym group')} and {plural(len(self.vocabulary.terms), 'term')} proposed"
-            f"{' (the first ones only: the glossary has more)' if len(self.vocabulary.terms) >= glossary.MAX_TERMS else ''} ({self.seconds:.2f} s)"
+            f"{' (the first ones only: the glossary has more)' if self.vocabulary.more_terms else ''} ({self.seconds:.2f} s)"
         )
 
     def unresolved_lines(self) -> list[str]:

@@ -58,6 +58,8 @@ class Vocabulary:
     """Groups of words meaning the same in the game, lower case."""
     terms: list[str] = field(default_factory=list)
     """Words that on their own point at the game, lower case."""
+    more_terms: bool = False
+    """Whether the document defines more terms than are proposed (MAX_TERMS)."""
 
     def __bool__(self) -> bool:
         return bool(self.synonyms or self.terms)
@@ -114,9 +116,10 @@ def propose(entries: Iterable[tuple[str, str, str, tuple[str, ...]]], others: It
             continue
         if " ".join(re.findall(r"\w+", term)) in used:
             continue  # another game's word too
-        found.terms.append(term)
         if len(found.terms) >= MAX_TERMS:
+            found.more_terms = True
             break
+        found.terms.append(term)
     return found
 
 

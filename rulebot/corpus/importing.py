@@ -466,9 +466,10 @@ def glossary_term(drafting: Drafting, paragraph: Paragraph) -> bool:
 
 
 def _line_kind(drafting: Drafting, name: str) -> str:
-    """The kind of a draft a name on its own line starts: under a glossary heading a term, under another the kind it
-    gives; under none (a heading glued to its text, as text taken out of a PDF has them: "SETUP" / "Place the
-    board…"), the kind its own name says (setup, faq...), else a rule."""
+    """The kind of a draft a name on its own line starts: under a glossary heading a term, under another heading of a
+    kind the kind it gives; else (a section's name glued to its text, as text taken out of a PDF has them: "SETUP" /
+    "Place the board…", or a topic under a heading of rules: "Moving") the kind its own name says (setup, faq...),
+    else a rule."""
     given = drafting.kind("rule", item=True)
     if given != "rule":
         return given

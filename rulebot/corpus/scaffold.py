@@ -380,7 +380,7 @@ def name_document(game: Game, source: str, document: str) -> bool:
         for index, table in enumerate(tables):
             if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
                 continue
-            line = re.search(r"(?m)^(document\s*=\s*)(\"[^\"\r\n]*\"|'[^'\r\n]*')", table)
+            line = re.search(r"(?m)^(document\s*=\s*)(\"(?:[^\"\\\r\n]|\\.)*\"|'[^'\r\n]*')", table)
             if line is not None:  # (its value only: a comment after it is kept)
                 if line.group(2) == _value(document):
                     return None

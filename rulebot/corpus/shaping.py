@@ -241,8 +241,9 @@ def _parts(draft: Draft) -> list[Draft]:
     current: list[tuple[str, str, int, int]] = []
     for unit in _units(draft):
         size = sum(words(u[0]) for u in current)
-        led = unit[1] == "paragraph" and BOLD_LEAD_RE.match(unit[0]) is not None
-        introduces = bool(current) and (current[-1][0].rstrip().endswith(":") or (current[-1][1] == "paragraph" and BOLD_LEAD_RE.match(current[-1][0]) is not None))
+        led = _led(unit)
+        # (a lead followed by another lead introduced nothing: a run of them is cut as any paragraphs are)
+        introduces = bool(current) and (current[-1][0].rstrip().endswith(":") or (_led(current[-1]) and not led))
         if current and not introduces and (size + words(unit[0]) > PART_WORDS or (led and size >= PART_WORDS // 3)):
             chunks.append(current)
             current = []
@@ -278,6 +279,11 @@ def _parts(draft: Draft) -> list[Draft]:
         )
         parts.append(part)
     return parts
+
+
+def _led(unit: tuple[str, str, int, int]) -> bool:
+    """Whether a unit of a draft's text is a paragraph led by a bold name (BOLD_LEAD_RE)."""
+    return unit[1] == "paragraph" and BOLD_LEAD_RE.match(unit[0]) is not None
 
 
 def _lines_of(draft: Draft) -> list[int]:

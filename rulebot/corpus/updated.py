@@ -11,9 +11,9 @@ from rulebot.corpus.glossary import Vocabulary
 from rulebot.text import plural
 
 JOINED_NAMED = 5
+"""Drafts removed as joined that the report names: a document drafted before rules were joined may have hundreds."""
 SAID_UNWRITTEN = 10
 """The proposed terms (or synonym groups) not written to game.toml that the summary says, when no more."""
-"""Drafts removed as joined that the report names: a document drafted before rules were joined may have hundreds."""
 
 
 @dataclass(frozen=True)

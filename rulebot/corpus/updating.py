@@ -149,11 +149,12 @@ def import_update(
     if edition is not None and the_source is not None:
         check_edition(the_source, edition)
     path = scaffold.writable_entries_file(scaffold.entries_file(corpus, game, source_id), game, instead=instead)
-    if edition is not None and the_source is not None and the_source.edition_dates() == [edition] and _of_another_edition(path, edition):
-        # (the drafts there are of an edition before this one: undated, `rulebot changes` would date them all from it)
+    if not force and edition is not None and the_source is not None and the_source.edition_dates() == [edition] and _of_another_edition(path, edition):
+        # (drafts there of an edition before this one, undated: `rulebot changes` would date them all from it)
         raise CurationError(
-            f"edition {edition} is the only one declared for source {source_id!r}, and {display_path(path)} holds drafts of"
-            " an earlier one: in game.toml, list it as `editions = [{ date = YYYY-MM-DD }]` (its date), then import again"
+            f"edition {edition} is the only one declared for source {source_id!r}, and {display_path(path)} holds drafts"
+            " imported before without it: if they are of an earlier edition, list it in game.toml as `editions = [{ date ="
+            " YYYY-MM-DD }]` (its date) and import again; if they are of this one, add --force"
         )
     # Drafted as the first time: the names of the file's own entries not taken, its links not sent to them.
     drafted = importing.import_document(document, without_file(corpus, path), game, source_id)
@@ -281,7 +282,7 @@ def _refuse_another_document(path: Path, document: Path, source: Source | None, 
     declared = source.document if source is not None and source.document else ""
     named = f" (its source's document is {declared})" if declared and declared != document.name else ""
     raise CurationError(
-        f"only {shared} of the {len(mine)} drafts of {document.name} are in {path}, which holds {len(theirs)} drafted"
+        f"only {shared} of the {len(mine)} drafts of {document.name} are in {display_path(path)}, which holds {len(theirs)} drafted"
         f" entries{named}: is it the right document? Nothing written; add --force to import it anyway"
     )
 
@@ -307,8 +308,8 @@ def _refuse_uncited_document(corpus: Corpus, path: Path, document: Path, game: s
     if found > share * len(citing):
         return
     raise CurationError(
-        f"only {found} of the {len(citing)} entries of {display_path(path)} cite a section that {document.name} has: is it"
-        " the right document? Nothing written; add --force to import it anyway"
+        f"of the {len(citing)} entries of {display_path(path)} citing a section, only {found} cite one that {document.name} has:"
+        " is it the right document? Nothing written; add --force to import it anyway"
     )
 
 

@@ -48,6 +48,7 @@ from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import parse_file
 from rulebot.corpus.files import review_dir, review_edit_name, review_key
 from rulebot.corpus.format import (
+    DRAFT_NOTE,
     LIST_SEPARATOR,
     RawEntry,
     format_entry,
@@ -154,13 +155,20 @@ class DraftWalk:
     # -- the curator's choices -----------------------------------------------
 
     def accept(self, draft: Draft) -> None:
-        """The draft as it is: its `draft: true` line removed. Its `drafted:` fingerprint stays: the text of the
-        document it restates, by which an import of a new edition tells that the document's words have changed."""
+        """The draft as it is: its `draft: true` line removed, and the notes the import wrote for its curator (DRAFT_NOTE
+        lines, which players would then read), each run of them with the blank line before it. Its `drafted:`
+        fingerprint stays: the text of the document it restates, by which an import of a new edition tells that the
+        document's words have changed."""
 
         def change(text: str) -> str:
             lines = lines_with_ends(text)
-            raw, _end = _find(draft.path, text, lines, draft.id)
+            raw, end = _find(draft.path, text, lines, draft.id)
             gone = {raw.headers["draft"][1]} if "draft" in raw.headers else set()
+            for number in range(raw.line + 1, end + 1):
+                if lines[number - 1].startswith(DRAFT_NOTE):
+                    gone.add(number)
+                    if not lines[number - 2].strip() and (number < 3 or not lines[number - 3].startswith(DRAFT_NOTE)):
+                        gone.add(number - 1)
             return "".join(line for number, line in enumerate(lines, 1) if number not in gone)
 
         self._update(draft.path, change)

@@ -254,12 +254,10 @@ class QuestionReader:
         There it names the game ("catalyst buildings setup 3p"); within the
         question it may be a word of the game's own rules ("can I activate the
         same catalyst twice"), and stays."""
-        found = name_at(words, self._game_names[slug])
-        if found is None:
-            return words
-        at, size = found
-        if (at == 0 or at + size == len(words)) and len(words) > size:
-            return words[:at] + words[at + size:]
+        for name in self._game_names[slug]:
+            found = name_at(words, [name])
+            if found is not None and (found[0] == 0 or found[0] + found[1] == len(words)) and len(words) > found[1]:
+                return words[:found[0]] + words[found[0] + found[1]:]
         return words
 
 
@@ -268,7 +266,9 @@ def name_at(words: Sequence[str], names: Sequence[tuple[str, ...]]) -> tuple[int
 
     A name is read as written, or with a typo or two when it is long enough (NAME_TYPO_LETTERS): at most one in
     each word, and each word beginning as the name's does, as a close spelling must (rulebot.search.spelling). So
-    "ras arcana" and "portal of molthar" name their games, and "dune imperial spy" says "dune" and the card."""
+    "ras arcana" and "portal of molthar" name their games, and "dune imperial spy" says "dune" and the card. A name of
+    one word said in another form (the same stem) is a word of the rules, no typo: "catalysts" are the cards, not the
+    game Catalyst."""
     for name in names:
         at = analysis.find_phrase(words, name)
         if at >= 0:
@@ -278,7 +278,7 @@ def name_at(words: Sequence[str], names: Sequence[tuple[str, ...]]) -> tuple[int
             window = words[at:at + len(name)]
             if all(w[:1] == n[:1] and abs(len(w) - len(n)) <= 1 for w, n in zip(window, name)):
                 apart = [_edits(w, n) for w, n in zip(window, name)]
-                if max(apart) <= 1 and sum(apart) <= edits:
+                if max(apart) <= 1 and sum(apart) <= edits and (len(name) > 1 or stem(window[0]) != stem(name[0])):
                     return at, len(name)
     return None
 

@@ -1021,7 +1021,7 @@
 
   // Where the question says one of a game's names (longest first), as [at, words], or null (question.name_at):
   // as written, or with a typo or two when long enough (NAME_TYPO_LETTERS), at most one a word, each word
-  // beginning as the name's does.
+  // beginning as the name's does; a name of one word in another form (its stem) is a word of the rules ("catalysts").
   function nameAt(list, names) {
     for (var i = 0; i < names.length; i++) {
       var name = names[i], at = findPhrase(list, name);
@@ -1036,7 +1036,8 @@
           apart.push(distance(w, n, 1));
         }
         if (apart.length === name.length && Math.max.apply(null, apart) <= 1 &&
-            apart.reduce(function (sum, d) { return sum + d; }, 0) <= edits) return [at, name.length];
+            apart.reduce(function (sum, d) { return sum + d; }, 0) <= edits &&
+            (name.length > 1 || stem(list[at]) !== stem(name[0]))) return [at, name.length];
       }
     }
     return null;
@@ -1047,10 +1048,13 @@
   };
 
   Searcher.prototype.withoutGameName = function (list, slug) {
-    var found = nameAt(list, gameSettings(slug).names);
-    if (found === null) return list;
-    var at = found[0], size = found[1];
-    if ((at === 0 || at + size === list.length) && list.length > size) return list.slice(0, at).concat(list.slice(at + size));
+    var names = gameSettings(slug).names;
+    for (var i = 0; i < names.length; i++) {
+      var found = nameAt(list, [names[i]]);
+      if (found === null) continue;
+      var at = found[0], size = found[1];
+      if ((at === 0 || at + size === list.length) && list.length > size) return list.slice(0, at).concat(list.slice(at + size));
+    }
     return list;
   };
 
