@@ -107,10 +107,11 @@ class Answerer:
         in_play: Mapping[str, set[str]] | None = None,
         official_only: bool = False,
         lang: str | None = None,
+        configured: bool = True,
     ) -> Answer:
         """The answer to a question, with the expansions in play (configured, then given). `in_play`: the
         expansions in play per game, when the front end keeps them (`play`); else from the configuration and
-        `with_`. `official_only`: without house rules, in the results and in what they link to; each entry in the
+        `with_` (`with_` alone, and no configured language, when not `configured`). `official_only`: without house rules, in the results and in what they link to; each entry in the
         answer's language (answer_language), where it has a text in it.
 
         An expansion given (`with_`) without a game says which game comes first: its own, unless the question names
@@ -122,7 +123,7 @@ class Answerer:
         if game is not None:
             game = searcher.game_slug(game)
         if in_play is None:
-            in_play = expansions_in_play(searcher, with_, game)
+            in_play = expansions_in_play(searcher, with_, game) if configured else searcher.resolve_expansions(with_, game)
         first = game
         if first is None:
             implied = searcher.resolve_expansions([name for name in with_ if name != "base"])
@@ -132,7 +133,7 @@ class Answerer:
         from rulebot import config
         from rulebot.errors import QueryError
 
-        chosen = lang or config.language()  # (read once: the answer's language, else the question's, answer_language)
+        chosen = lang or (config.language() if configured else None)  # (read once: the answer's, else the question's)
         try:
             found = searcher.ask(question, game=first, limit=limit, expansions=in_play, official_only=official_only, lang=chosen)
         except QueryError:

@@ -55,7 +55,10 @@ class Library:
     the shipped corpus out. The index is built first when missing or stale
     (`progress(done, total)` is told how far it is), and a corpus with
     problems is answered from its valid entries, each problem told once to
-    `warn(message)`.
+    `warn(message)`. `config=False` leaves the user's `rulebot config` out:
+    no expansions in play but those given to `ask`, and answers in the
+    question's language unless `ask` is given one (a bot answering for many
+    players reads no one's settings).
     """
 
     def __init__(
@@ -65,10 +68,13 @@ class Library:
         shipped: bool = True,
         progress: Callable[[int, int], None] | None = None,
         warn: Callable[[str], None] | None = None,
+        config: bool = True,
     ) -> None:
         given: list[str | Path] = _sequence("corpora", corpora, (str, Path), "corpus folders (str or Path)")
         folders = [Path(c) for c in given]
         _expect("shipped", shipped, bool, "True or False")
+        _expect("config", config, bool, "True or False")
+        self._configured = config
         for name, function in (("progress", progress), ("warn", warn)):
             if function is not None and not callable(function):
                 raise UsageError(f"{name} must be a function, not {_shown(function)}")
@@ -95,8 +101,9 @@ class Library:
         """Answer a question as `rulebot ask` does. `game`: the game (its slug, name or an alias), None to find it
         from the question;
         `with_`: the expansions in play, as `--with` (for their game, instead of those configured with
-        `rulebot config`; None or empty: the configured ones); `limit`: how many matches at most, 1 to 40 (as `--limit`); `lang`: the
-        language to answer in, as `--lang` (None: the configured one, else the question's)."""
+        `rulebot config`; None or empty: the configured ones, none with `config=False`); `limit`: how many matches at most, 1 to 40 (as `--limit`); `lang`: the
+        language to answer in, as `--lang` (None: the configured one, else the question's; with `config=False`, the
+        question's)."""
         _expect("question", question, str, "a string")
         _expect("game", game, (str, type(None)), "a game (its slug, name or an alias) or None")
         with_ = [] if with_ is None else _sequence("with_", with_, str, "expansion slugs")
@@ -108,7 +115,9 @@ class Library:
             lang = lang.lower()  # ("FR" as a player writes it)
         if lang is not None and lang not in LANGUAGES:
             raise UsageError(f"lang must be one of {', '.join(LANGUAGES)} (or None: the question's), not {_shown(lang)}")
-        return self._open_answerer.ask(question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang)
+        return self._open_answerer.ask(
+            question, game=game, limit=limit, with_=with_, official_only=official_only, lang=lang, configured=self._configured
+        )
 
     def ruling(self, entry_id: str) -> Ruling:
         """One ruling by its id (any case); UnknownEntryError, with close ids, if there is none."""
