@@ -46,22 +46,19 @@ class TestLibrary:
         answer = library.ask("how do i win", game="lantern-harbor", with_=["deep-tides"])
         assert [r.id for r in answer.rulings][:2] == ["lh-tides-winning", "lh-winning"]
 
-    def test_the_users_config_is_left_out_when_asked(self, run_cli):
+    def test_the_users_config_is_left_out_when_asked(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """`Library(config=False)` answers as if nothing were configured: the expansions given alone are in play, and
         the answer is in the question's language; by default the user's `rulebot config` counts, as for `ask`."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path / "config"))  # (a config of its own: no other test reads it)
         toy = ("--no-shipped", "--corpus", str(MINIMAL))
         assert run_cli(*toy, "config", "set", "lantern-harbor.with", "base").exit_code == 0
         assert run_cli("config", "set", "lang", "fr").exit_code == 0
-        try:
-            with Library([MINIMAL], shipped=False) as configured, Library([MINIMAL], shipped=False, config=False) as plain:
-                asked = configured.ask("how do i win", game="lantern-harbor")
-                told = plain.ask("how do i win", game="lantern-harbor")
-                assert "lh-tides-winning" not in [r.id for r in asked.rulings] and asked.answer_language == "fr"
-                assert "lh-tides-winning" in [r.id for r in told.rulings] and told.answer_language == "en"
-                assert plain.ask("how do i win", game="lantern-harbor", lang="fr").answer_language == "fr"
-        finally:
-            run_cli(*toy, "config", "unset", "lantern-harbor.with")
-            run_cli("config", "unset", "lang")
+        with Library([MINIMAL], shipped=False) as configured, Library([MINIMAL], shipped=False, config=False) as plain:
+            asked = configured.ask("how do i win", game="lantern-harbor")
+            told = plain.ask("how do i win", game="lantern-harbor")
+            assert "lh-tides-winning" not in [r.id for r in asked.rulings] and asked.answer_language == "fr"
+            assert "lh-tides-winning" in [r.id for r in told.rulings] and told.answer_language == "en"
+            assert plain.ask("how do i win", game="lantern-harbor", lang="fr").answer_language == "fr"
 
     def test_look_ups(self, library: Library):
         """A ruling by id (any case), the rulings of a game, and the games."""
