@@ -131,11 +131,9 @@ def verify(corpus: Corpus, folder: Path, only: Callable[[Entry], bool] | None = 
 def check_entry(entry: Entry, document: Document, result: Verification, lines: list[str] | None = None) -> None:
     """Add the entry to the verified, dangling or ambiguous ones of `result` (`lines`: of its entries file, if read)."""
     where = (entry.path, header_line(entry, "section", lines))
-    components = [c.strip() for c in entry.section.split(">") if c.strip()]
-    if not components:
+    if not entry.section.replace(">", "").strip():
         return
-    context = components[:-1]
-    parts = [p.strip() for p in components[-1].split(";") if p.strip()]
+    context, parts = _cited(entry.section)
     if any(UNHEADED_RE.search(part) for part in parts):
         result.unheaded += 1  # the document gives that place no name to find
         return
@@ -162,9 +160,15 @@ def check_entry(entry: Entry, document: Document, result: Verification, lines: l
 def cites_section_of(entry: Entry, document: Document) -> bool:
     """Whether check_entry would find no dangling citation in an entry's section against a document: every part of it
     found, or one with no heading of its own (the document gives it no name to look for)."""
-    components = [c.strip() for c in entry.section.split(">") if c.strip()]
-    parts = [p.strip() for p in components[-1].split(";") if p.strip()] if components else []
-    return any(UNHEADED_RE.search(part) for part in parts) or all(document.locate(part, components[:-1]) for part in parts)
+    context, parts = _cited(entry.section)
+    return any(UNHEADED_RE.search(part) for part in parts) or all(document.locate(part, context) for part in parts)
+
+
+def _cited(section: str) -> tuple[list[str], list[str]]:
+    """What a `section` cites: the components before its last (where to look), and the `;`-separated parts of its
+    last (each looked for)."""
+    components = [c.strip() for c in section.split(">") if c.strip()]
+    return components[:-1], [p.strip() for p in components[-1].split(";") if p.strip()] if components else []
 
 
 def find_document(folder: Path, game: str, source: str, named: str = "") -> Path | None:

@@ -113,6 +113,10 @@ def ranges(setup: GameSetup, game_name: str, names: Mapping[str, str], expansion
     return found
 
 
+_PLAYER_STEMS = frozenset(analysis.stem(word) for word in quantities.PLAYER_WORDS)
+"""The stems of the words that make a number a player count ("3 players"): no word a setup step shares with a question."""
+
+
 def _most_alike(candidates: Sequence[ChecklistStep], words: Sequence[str], order: Sequence[str]) -> list[ChecklistStep]:
     """Of the steps that point at the answer's entries (`order`: their ids, best first), those whose text shares
     most words with the question; with no word in common (a question in French, say), those of the best entry.
@@ -124,9 +128,6 @@ def _most_alike(candidates: Sequence[ChecklistStep], words: Sequence[str], order
         return [step for step, count in zip(candidates, shared, strict=True) if count == most]
     first = next((i for i in order if any(i in step.step.entries() for step in candidates)), None)
     return [step for step in candidates if first in step.step.entries()]
-
-
-_PLAYER_STEMS = frozenset(analysis.stem(word) for word in quantities.PLAYER_WORDS)
 
 
 def cite(get: Callable[[str], StoredEntry], entry_id: str) -> dict[str, Any]:
