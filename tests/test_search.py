@@ -686,3 +686,27 @@ def test_a_links_target_is_no_word_of_its_entry(tmp_path: Path, monkeypatch: pyt
         assert [hit.id for hit in searcher.ask("lantern", limit=5).results] == ["toy-lantern"]
         assert searcher.ask("bell", limit=5).results[0].id == "toy-horn"
         assert searcher.get("toy-horn")["player_counts"] == []  # (no "2 player" of where a link leads)
+
+
+def test_a_typo_of_a_vocabulary_word_is_read_as_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A word no entry has, one edit from a word of the vocabulary, is that word: its synonyms are searched ("the
+    tiebraker" finds the "Tie-break" a "tiebreaker" finds, though no text says "tiebreaker"). A word an entry has, a
+    short one, one close to words that mean different things, and one further off stay as typed."""
+    monkeypatch.setenv("RULEBOT_CACHE_DIR", str(tmp_path / "cache"))
+    toml = game_toml("toy") + '\n[vocabulary]\nsynonyms = [["lantern", "lamplight"], ["boats", "ships"], ["boots", "shoes"], ["sailors", "crew"]]\n'
+    root = write_corpus(tmp_path / "c", {
+        "toy/game.toml": toml,
+        "toy/rules.md": "## toy-tie\ntitle: Tie-break\nkind: rule\nsection: 1\n\nOn a tie, the player with more shells wins.\n\n"
+                        "## toy-lamp\ntitle: Lamplight\nkind: rule\nsection: 2\n\nLight it at dusk, unless a tailor says no.\n",
+    })
+    with Searcher(open_index([root])) as searcher:
+        def read(question: str) -> tuple[str, ...]:
+            return searcher.reading.read(question, game="toy", in_play={}, official_only=False).words
+
+        assert read("tiebraker rules") == ("tiebreaker", "rules")
+        assert searcher.ask("the tiebraker", game="toy").results[0].id == "toy-tie"
+        assert read("lantren") == ("lantern",)
+        assert read("tailors") == ("tailors",)  # a tailor is in a text: "sailors" is no reading of it
+        assert read("boets") == ("boets",)  # one edit from "boats" and from "boots", which differ
+        assert read("tiebrkr") == ("tiebrkr",)  # three edits off
+        assert read("lamo") == ("lamo",)  # too short to be sure of

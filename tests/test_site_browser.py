@@ -725,6 +725,16 @@ def test_typos_are_respelled_as_the_command_respells_them(browser, sites):  # ty
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_vocabulary_typos_are_read_as_the_command_reads_them(browser, sites):  # type: ignore[no-untyped-def]
+    """A word no entry has, one edit from a word of the vocabulary, is read as that word on the site as it is by
+    `rulebot ask` (QuestionReader._respelled): of the game asked about, or of every game; a short word stays."""
+    questions = [
+        ("tiebrekaer if same vp??", "catalyst"), ("tiebraker? we both finished", None), ("militray bonus tie", None),
+        ("diamand sur la perle", "portals-of-molthar"), ("a thing i think about", None), ("gvae it away", None),
+    ]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_a_suggestion_is_asked_in_place(page, base):  # type: ignore[no-untyped-def]
     """An unsure answer offers the question respelled; following it asks that question on the same page."""
     page.goto(base["shipped"] + "catalyst/index.html")

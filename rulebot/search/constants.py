@@ -60,6 +60,11 @@ SYNONYM_NAME_SHARE = {"en": 0.5, "fr": 1.0}
 NAME_TYPO_LETTERS = (7, 12)
 """A game's name (or alias) of at least the first many letters is still read in a question with one typo ("molthr",
 "res arcna"), of at least the second with two; a shorter one only as written: "dune" is one edit from "done"."""
+VOCABULARY_TYPO_LETTERS = 5
+"""A question's word of at least this many letters that no entry has, one edit from a word of the games' vocabulary
+("tiebraker", "taped"), is read as that word: its synonyms are searched too. The vocabulary is where the words live
+that a rulebook does not use ("tiebreaker" for a "tie-break"), so the close spellings of the corpus's own terms
+cannot find them."""
 MAX_GAME_TERMS = 3
 """When no game is named, a game's own terms in the question count up to this many (the game_terms feature)."""
 

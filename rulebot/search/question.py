@@ -36,7 +36,7 @@ from rulebot.index.opened import ALL_GAMES
 from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
-from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, NAME_TYPO_LETTERS, PLACEHOLDERS
+from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, NAME_TYPO_LETTERS, PLACEHOLDERS, VOCABULARY_TYPO_LETTERS
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON
@@ -108,6 +108,8 @@ class QuestionReader:
             for slug, game in games.items()
         }
         self._phrase_stems: dict[str, frozenset[str]] = {}
+        self._vocabulary_words: dict[tuple[str, str | None], dict[str, list[str]]] = {}
+        """The one-word phrases of synonym tables, by their first letter: by language and game (None: every game)."""
 
     def read(self, text: str, *, game: str | None, in_play: Mapping[str, set[str]], official_only: bool) -> Question:
         """Read a cleaned question (clean_question), asked about a game or (None) any; QueryError if it has no word."""
@@ -122,6 +124,7 @@ class QuestionReader:
         games = [game] if game else self._named_games(words)
         if len(games) == 1:
             words = self._without_game_name(words, games[0])
+        words = self._respelled(words, language, games[0] if len(games) == 1 else None)
         # (every word typed, a game's name too: "what is dune" asks about Dune; the cheap test first, and the rarest)
         asks_nothing = analysis.only_question_words(text) and all(self._question_word(w, games) for w in typed)
         named = {slug: self.named_expansions(words, synonyms[slug], slug) for slug in games}
@@ -163,6 +166,36 @@ class QuestionReader:
         """How many of a game's own terms (its `vocabulary.terms`) the question uses."""
         by_first = self._game_terms[slug]
         return sum(1 for first in set(stems) for term in by_first.get(first, ()) if analysis.find_phrase(stems, term) >= 0)
+
+    def _respelled(self, words: list[str], language: str, game: str | None) -> list[str]:
+        """The words, each unknown to the corpus and one edit from one word of the vocabulary (of the game asked
+        about, or of every game) read as that word (VOCABULARY_TYPO_LETTERS). A word close to several that mean
+        different things stays as typed: its close spellings in the corpus are searched as for any unknown word."""
+        table = self._vocabulary(language)[0][game] if game else self._vocabulary(language)[1]
+        by_letter = self._vocabulary_words.get((language, game))
+        if by_letter is None:
+            by_letter = self._vocabulary_words[(language, game)] = {}
+            for phrase in sorted({p for group in table.values() for p in group if len(p) == 1}):
+                by_letter.setdefault(phrase[0][:1], []).append(phrase[0])
+        return [self._respelling(word, table, by_letter) for word in words]
+
+    def _respelling(self, word: str, table: SynonymTable, by_letter: Mapping[str, list[str]]) -> str:
+        """One word of a question as _respelled reads it."""
+        if len(word) < VOCABULARY_TYPO_LETTERS or (stem(word),) in table or self._in_corpus(word):
+            return word
+        close = [w for w in by_letter.get(word[0], ()) if _edits(word, w) == 1]
+        if len({frozenset(table.get((stem(w),), ())) for w in close}) != 1:
+            return word
+        # (of words alike in meaning, the one most entries' names have: the names field matches a word as typed)
+        return min(close, key=lambda w: -self.reader.doc_frequency("names", w))
+
+    def _in_corpus(self, word: str) -> bool:
+        """Whether an entry has the word: in a name as typed, or in a text by its stem in either language."""
+        if word in self.game_words or self.reader.doc_frequency("names", word):
+            return True
+        if any(self.reader.doc_frequency("body", term) for term in analysis.terms("english", word)):
+            return True
+        return any(self.reader.doc_frequency(field, term) for term in analysis.terms("french", word) for field in FRENCH_FIELDS)
 
     def _question_word(self, word: str, games: Sequence[str]) -> bool:
         """Whether a word of question filler is no word of the vocabulary of the games asked about (of every game

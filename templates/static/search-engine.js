@@ -1058,6 +1058,36 @@
     return list;
   };
 
+  // The words, each unknown to the corpus and one edit from one word of the vocabulary (`table`: of the game asked
+  // about, or of every game) read as that word; a word close to several that mean different things stays as typed
+  // (QuestionReader._respelled, VOCABULARY_TYPO_LETTERS).
+  Searcher.prototype.respelled = function (list, table) {
+    var self = this;
+    if (!table.oneWord) {
+      var seen = new Set();
+      table.forEach(function (members) { members.forEach(function (m) { if (m.length === 1) seen.add(m[0]); }); });
+      table.oneWord = Array.from(seen).sort(compare);
+    }
+    var meaning = function (members) { return members.map(function (m) { return m.join(" "); }).sort(compare).join(","); };
+    return list.map(function (word) {
+      if (word.length < R.VOCABULARY_TYPO_LETTERS || table.has(stem(word)) || self.inCorpus(word)) return word;
+      var close = table.oneWord.filter(function (w) { return w.charAt(0) === word.charAt(0) && distance(word, w, 1) === 1; });
+      var meanings = new Set(close.map(function (w) { return meaning(table.get(stem(w)) || []); }));
+      if (meanings.size !== 1) return word;
+      // (of words alike in meaning, the one most entries' names have: the names field matches a word as typed)
+      var names = function (w) { return lexiconOf(w).names.get(w) || 0; };
+      return close.reduce(function (best, w) { return names(w) > names(best) ? w : best; });
+    });
+  };
+
+  // Whether an entry has the word: in a name as typed, or in a text by its stem in either language
+  // (QuestionReader._in_corpus).
+  Searcher.prototype.inCorpus = function (word) {
+    if (gameWords().has(word) || lexiconOf(word).names.get(word)) return true;
+    if (terms("english", word).some(function (term) { return lexiconOf(term).body.has(term); })) return true;
+    return terms("french", word).some(function (term) { return lexiconOf(term).french.has(term); });
+  };
+
   Searcher.prototype.namedExpansions = function (list, slug) {
     var found = new Set(), phrases = [];
     makeUnits(list, tableOf(slug, this.language)).forEach(function (unit) { phrases = phrases.concat(unit.alternatives); });
@@ -1343,6 +1373,7 @@
     var asked = list;
     var games = game ? [game] : searcher.namedGames(list);
     if (games.length === 1) list = searcher.withoutGameName(list, games[0]);
+    list = searcher.respelled(list, games.length === 1 ? tableOf(games[0], language) : allTable(language));
     // Question words alone ("what", "combien ?"), a game's name none of them, ask nothing (words of the vocabulary of
     // the games asked about are no question words: rulebot.search.question.QuestionReader.read, asks_nothing).
     var asksNothing = onlyQuestionWords(text) && typed.every(function (w) { return questionWord(w, games); });
