@@ -888,6 +888,24 @@ class TestShapedForAnswers:
         assert all(len(e.text.split()) <= 250 and "\n\n" not in e.text for e in result.entries)
         assert result.entries[1].title.startswith("Signals: Signal ") and result.entries[1].section == "Signals, paragraph 1"
 
+    def test_a_rules_examples_are_parts_of_their_own_never_cut(self):
+        """A long rule followed by its examples, each a line `Example: …` of its paragraph (as a numbered reference writes
+        them): the entry keeps the rule's text alone, the examples follow in parts of kind fine-point titled by the
+        first words of the first one, and no part starts or ends inside an example."""
+        examples = [
+            f"Example: The {name} coach is coupled behind a locomotive at the depot. "
+            + " ".join(f"Step {n}: the conductor checks the {name} coach's couplings and signals the driver." for n in range(6))
+            for name in ("red", "blue", "green", "grey")
+        ]
+        rule = "A coach is coupled to the train in front of it when both stand on the same block of track."
+        result = draft("# Ref\n\n## Coupling\n\n" + rule + "\n" + "\n".join(examples) + "\n")
+        first, *parts = result.entries
+        assert first.title == "Coupling" and first.text == rule
+        assert parts and all(e.kind == "fine-point" and e.title.startswith("Coupling: Example") for e in parts)
+        assert parts[0].title.startswith("Coupling: Example — The red coach is coupled")
+        texts = " ".join(e.text for e in parts)
+        assert all(texts.count(example) == 1 for example in examples)  # each example whole, in one part
+
     def test_a_long_entry_is_cut_before_its_bold_leads(self):
         """A long section of rules each led by a bold name (`**Night Run** — …`, its bullets after it): each part starts
         at a lead, holds its bullets, and is titled by its name."""

@@ -44,6 +44,9 @@ ITEM_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 LEAD_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?(?P<lead>[^:*_\n]{1,50}?)(?:\*\*|__)?\s*(?::|\s[—–]\s)")
 BOLD_LEAD_RE = re.compile(r"^(?:\*\*|__)[^*_\n]{1,50}?(?:\*\*|__)\s*(?::|[—–]\s)")
 """A paragraph led by a bold name and a colon or a dash (`**Heroic Mode** — …`): the start of a rule of its own."""
+EXAMPLE_RE = re.compile(r"^(?:\*\*|__|\*|_)?(?:examples?|exemples?|for example|par exemple)\b", re.IGNORECASE)
+"""A paragraph, or a line of one, that gives an example (`Example: …`, `**Exemple :**`): what it shows is
+the rule above it, whose part it never starts nor ends inside."""
 BLOCK_START_RE = re.compile(r"^(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|>|#{1,6}(?:\s|$)|\||```|~~~|(?:[-*_]\s*){3,}$)")
 """What starts a Markdown block other than a paragraph: a list item, quote, heading, table row, fence, thematic break."""
 MARKUP_RE = re.compile(r"\*\*|__|\[([^\]]*)\]\([^)]*\)|[`*_]")
@@ -213,9 +216,11 @@ def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
         rows = piece.split("\n")
         if not ITEM_RE.match(rows[0]):
             paragraphs += 1
-            # A paragraph too long for one answer is cut between its sentences.
-            sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z(“\"])", piece) if words(piece) > MAX_ENTRY_WORDS else [piece]
-            units.extend((sentence, "paragraph", paragraphs, line) for sentence in sentences)
+            # A paragraph's examples, each on a line of its own, are units apart (of the same paragraph); a unit
+            # too long for one answer is cut between its sentences.
+            for run in _example_runs(rows):
+                sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z(“\"])", run) if words(run) > MAX_ENTRY_WORDS else [run]
+                units.extend((sentence, "paragraph", paragraphs, line) for sentence in sentences)
             continue
         current: list[str] = []
         start = 0
@@ -231,20 +236,34 @@ def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
     return units
 
 
+def _example_runs(rows: list[str]) -> list[str]:
+    """A paragraph's lines, joined again into runs that each start at a line giving an example (EXAMPLE_RE)."""
+    runs: list[list[str]] = []
+    for row in rows:
+        if not runs or EXAMPLE_RE.match(row):
+            runs.append([])
+        runs[-1].append(row)
+    return ["\n".join(run) for run in runs]
+
+
 def _parts(draft: Draft) -> list[Draft]:
     """Cut a long draft: its body becomes the first chunk, and the other chunks are returned as new drafts.
 
     A chunk is filled to PART_WORDS, and also ends before a paragraph led by a bold name (`**Heroic Mode** — …`) once
     it holds a third of that: such a paragraph starts a rule of its own, whose items follow it. Neither it nor a
-    paragraph introducing a list (`… are:`) ends a chunk: what they introduce stays with them."""
+    paragraph introducing a list (`… are:`) ends a chunk: what they introduce stays with them. A rule's examples
+    (EXAMPLE_RE) start a chunk of their own after its text, and are never cut: the rule answers, the examples
+    show it."""
     chunks: list[list[tuple[str, str, int, int]]] = []
     current: list[tuple[str, str, int, int]] = []
     for unit in _units(draft):
         size = sum(words(u[0]) for u in current)
         led = _led(unit)
+        example = EXAMPLE_RE.match(unit[0]) is not None
         # (a lead followed by another lead introduced nothing: a run of them is cut as any paragraphs are)
         introduces = bool(current) and (current[-1][0].rstrip().endswith(":") or (_led(current[-1]) and not led))
-        if current and not introduces and (size + words(unit[0]) > PART_WORDS or (led and size >= PART_WORDS // 3)):
+        first_example = example and not any(EXAMPLE_RE.match(u[0]) for u in current)
+        if current and not introduces and (size + words(unit[0]) > PART_WORDS or (led and size >= PART_WORDS // 3) or first_example):
             chunks.append(current)
             current = []
         current.append(unit)
@@ -259,11 +278,12 @@ def _parts(draft: Draft) -> list[Draft]:
     draft.body, draft.lines = _pieces(first)
     parts = []
     for chunk in rest:
-        kind = "rule" if draft.kind == "term" else draft.kind
+        examples = EXAMPLE_RE.match(chunk[0][0]) is not None
+        kind = "fine-point" if examples else "rule" if draft.kind == "term" else draft.kind
         joiner = " — " if draft.title.endswith("?") else ": "
         part = replace(
             draft,
-            title=f"{draft.title}{joiner}{_label(chunk[0][0])}",
+            title=f"{draft.title}{joiner}{_examples_label(chunk) if examples else _label(chunk[0][0])}",
             kind=kind,
             section=f"{draft.section or draft.title}, {_where(chunk)}",
             line=chunk[0][3],
@@ -313,6 +333,14 @@ def _where(chunk: list[tuple[str, str, int, int]]) -> str:
     if len(numbers) == 1:
         return f"{'bullet' if what == 'item' else 'paragraph'} {numbers[0]}"
     return f"{'bullets' if what == 'item' else 'paragraphs'} {numbers[0]}-{numbers[-1]}"
+
+
+def _examples_label(chunk: list[tuple[str, str, int, int]]) -> str:
+    """A chunk of examples' own name: `Example — ` (or `Examples — `) and the start of the first, past its lead
+    (`Example — Vesuvan Doppelganger reads, …`): the cards or pieces it shows tell the parts of one rule apart."""
+    runs = sum(1 for unit in chunk if EXAMPLE_RE.match(unit[0]))
+    shown = _label(EXAMPLE_RE.sub("", chunk[0][0], count=1).lstrip("*_:; \t"))
+    return f"{'Examples' if runs > 1 else 'Example'} — {shown}" if shown else "Examples" if runs > 1 else "Example"
 
 
 def _label(text: str) -> str:
