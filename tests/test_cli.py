@@ -351,6 +351,21 @@ class TestExpansions:
         data = json.loads(run_cli(*TOY, "ask", "--json", "-g", "lantern-harbor", "--with", "base", "winning glory").stdout)
         assert all(r["expansion"] is None for r in data["results"])
 
+    def test_an_entry_of_an_expansion_left_out_is_named_with_why(self, run_cli):
+        """A card of an expansion left out of play (`--with base`) is no answer, but it is named, with its expansion:
+        in the text, and in --json (`in_play` false); in play, it answers, and nothing of the kind is said."""
+        asked = ("ask", "-g", "lantern-harbor", "whirlpool")
+        left_out = run_cli(*TOY, *asked, "--with", "base")
+        assert "Of an expansion not in play: Whirlpool (Deep Tides, lh-tides-whirlpool)" in left_out.output
+        data = json.loads(run_cli(*TOY, *asked, "--with", "base", "--json").stdout)
+        assert all(r["id"] != "lh-tides-whirlpool" for r in data["results"])
+        assert data["close_titles"][0] == {
+            "id": "lh-tides-whirlpool", "title": "Whirlpool", "game": "lantern-harbor", "expansion": "deep-tides",
+            "expansion_name": "Deep Tides", "in_play": False,
+        }
+        in_play = run_cli(*TOY, *asked, "--with", "deep-tides")
+        assert in_play.output.startswith("Whirlpool") and "not in play" not in in_play.output
+
     def test_unknown_expansion(self, run_cli):
         """An unknown expansion is an error listing the known ones."""
         result = run_cli(*TOY, "ask", "--with", "nope", "winning")

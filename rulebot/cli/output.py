@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -446,8 +447,14 @@ def answer_text(
         offered = " / ".join(style(s, BOLD) for s in answer.suggestions)
         asked = offered if answer.suggestions[-1].rstrip().endswith("?") else _("{suggestions}?").format(suggestions=offered)
         lines.append(_("Did you mean: ") + asked)
-    if not answer.results and answer.close_titles:
-        lines.append(_("Close titles: ") + "; ".join(f"{t['title']} ({t['id']})" for t in answer.close_titles))
+    in_play = [t for t in answer.close_titles if t["in_play"]]
+    if not answer.results and in_play:
+        lines.append(_("Close titles: ") + "; ".join(f"{t['title']} ({t['id']})" for t in in_play))
+    # (the entries named best, ahead of any in play, are of expansions left out: what the question was about)
+    left_out = list(itertools.takewhile(lambda t: not t["in_play"], answer.close_titles))
+    if left_out:
+        named = "; ".join(f"{t['title']} ({t['expansion_name']}, {t['id']})" for t in left_out)
+        lines.append(style(_("Of an expansion not in play: {entries}").format(entries=named), YELLOW))
     if answer.runners_up:
         for hit in [answer.results[0], *answer.runners_up]:
             for_players = setup_lines(answer.setup, hit.data["game_name"], style) if hit is answer.results[0] else []

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from rulebot.search.constants import CLOSE_SHARE, MAX_PARTS, PART_SHARE
 
@@ -29,6 +29,18 @@ INTERNAL_KEYS = ("terminal", "translated_terminal", "name_stems", "counted", "pl
 if TYPE_CHECKING:
     from rulebot.index.payload import EntryJSON, StoredEntry
     from rulebot.search.rulings import Match, Ruling
+
+
+class CloseTitle(TypedDict):
+    """An entry whose names resemble an unsure answer's question (Answer.close_titles)."""
+
+    id: str
+    title: str
+    game: str
+    expansion: str | None
+    expansion_name: str | None
+    in_play: bool
+    """False for an entry of an expansion the question left out of play (`--with`): why it is no answer."""
 
 
 class Hit:
@@ -99,8 +111,8 @@ class Answer:
     """What that probability is computed from (rulebot.search.features.CONFIDENCE)."""
     suggestions: tuple[str, ...]
     """Corrected spellings of the question, for "did you mean" (when unsure)."""
-    close_titles: tuple[dict[str, str], ...]
-    """Entries whose names resemble the question's words ({id, title, game}), when unsure."""
+    close_titles: tuple[CloseTitle, ...]
+    """Entries whose names resemble the question's words, when unsure: of expansions not in play too."""
     runners_up: tuple[Hit, ...]
     """When the game was not given: the best entry of each other game that scores close."""
     language: str
@@ -132,7 +144,7 @@ class Answer:
         probability: float = 0.0,
         evidence: Iterable[float] = (),
         suggestions: Iterable[str] = (),
-        close_titles: Iterable[dict[str, str]] = (),
+        close_titles: Iterable[CloseTitle] = (),
         runners_up: Iterable[Hit] = (),
         language: str = "en",
         answer_language: str = "en",

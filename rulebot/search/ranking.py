@@ -43,7 +43,7 @@ from rulebot.index.opened import OpenIndex
 from rulebot.language import analysis
 from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search import features, scoring, signals
-from rulebot.search.answer import Answer, Hit, answer_first, modifications_first, runners_up
+from rulebot.search.answer import Answer, CloseTitle, Hit, answer_first, modifications_first, runners_up
 from rulebot.search.constants import (
     AMBIGUOUS_SHARE,
     CANDIDATES,
@@ -410,8 +410,10 @@ class Searcher:
             question.text, question.language, self.reading.phrase_stems(question.language), self.reading.game_words, answered
         )
 
-    def _close_titles(self, question: Question, limit: int = 5) -> list[dict[str, str]]:
-        """The entries whose names resemble the question's words, for an unsure answer ({id, title, game})."""
+    def _close_titles(self, question: Question, limit: int = 5) -> list[CloseTitle]:
+        """The entries whose names resemble the question's words, for an unsure answer ({id, title, game,
+        expansion, expansion_name, in_play}): of expansions not in play too, which the answer left out (a card of
+        an expansion asked of with `--with base` is named, and why it was not answered)."""
         words = question.words
         content = [w for w in words if w not in analysis.QUESTION_FILLER] or words
         # Each name word, or a close spelling of it (counting half), adds up.
@@ -424,7 +426,14 @@ class Searcher:
         eligible = self._eligible(question.game, set() if base_game else None, question.official_only)
         scores = self.scorer.score(([[clause]] for clause in clauses), limit, eligible).totals
         found = (self.reader.payload(d) for d in _best(_only(scores, eligible), limit))
-        return [{"id": d["id"], "title": d["title"], "game": d["game"]} for d in found]
+        in_play = question.in_play
+        return [
+            CloseTitle(
+                id=d["id"], title=d["title"], game=d["game"], expansion=d["expansion"], expansion_name=d["expansion_name"],
+                in_play=d["game"] not in in_play or (d["expansion"] or "base") in in_play[d["game"]] | {"base"},
+            )
+            for d in found
+        ]
 
 
 def _best(scores: dict[int, float], count: int) -> list[int]:
