@@ -712,9 +712,11 @@ def test_a_typo_of_a_vocabulary_word_is_read_as_it(tmp_path: Path, monkeypatch: 
         assert read("lamo") == ("lamo",)  # too short to be sure of
 
 
-@pytest.mark.parametrize(("word", "meant"), [("ditching", "discard"), ("tossed", "discard"), ("dump", "discard"), ("grabbed", "take")])
-def test_table_talk_for_discarding_and_taking(toy: Searcher, word: str, meant: str):
-    """"Ditch", "toss" and "dump" a card are discarding it, "grab" is taking: every game's everyday words, in every
-    game's vocabulary."""
+@pytest.mark.parametrize(
+    ("word", "meant"), [("ditching", "discard"), ("tossed", "discard"), ("dump", "discard"), ("grabbed", "take"), ("dead", "killed"), ("flyers", "fly")],
+)
+def test_table_talk_of_card_games(toy: Searcher, word: str, meant: str):
+    """"Ditch", "toss" and "dump" a card are discarding it, "grab" is taking, a "dead" creature a killed one, "flyers"
+    fly: every game's everyday words, in every game's vocabulary."""
     table = toy.reading.read("x", game="lantern-harbor", in_play={}, official_only=False).synonyms["lantern-harbor"]
     assert (meant,) in make_units([word], table)[0].alternatives
