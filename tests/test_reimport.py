@@ -152,8 +152,8 @@ class TestReimport:
         assert [e.id for e in found.values() if e.title in ("Setup", "Starting hands")] == ["skyrail-setup"]
 
     def test_a_changed_document_updates_adds_and_lists_the_gone(self, run_cli, game: Path):
-        """The changed drafts are rewritten in place (same ids), the new one added, the one gone listed and kept,
-        a renumbered question moved without a duplicate; check stays clean."""
+        """The changed drafts are rewritten in place (same ids), the new one added after the draft before it in the
+        document, the one gone listed and kept, a renumbered question moved without a duplicate; check stays clean."""
         run_import(run_cli, game)
         (game / "rules.md").write_text(NEW_EDITION, encoding="utf-8")
         result = run_import(run_cli, game)
@@ -162,12 +162,25 @@ class TestReimport:
         assert "gone from the document (kept, to restate or delete): skyrail-derailment (Derailment)" in result.stderr
         found = entries(game)
         assert list(found) == [
-            "skyrail-setup", "skyrail-coupling", "skyrail-derailment", "skyrail-can-a-locomotive-couple-in-a-tunnel",
-            "skyrail-may-a-conductor-derail-on-purpose", "skyrail-tunnels",
+            "skyrail-setup", "skyrail-coupling", "skyrail-tunnels", "skyrail-derailment", "skyrail-can-a-locomotive-couple-in-a-tunnel",
+            "skyrail-may-a-conductor-derail-on-purpose",
         ]
         assert "5 tickets" in found["skyrail-setup"].text and "or a station" in found["skyrail-coupling"].text
         assert found["skyrail-may-a-conductor-derail-on-purpose"].section == "FAQ, question 1"
         assert all(e.draft for e in found.values())
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
+    @pytest.mark.parametrize(("before", "at"), [("## Setup", 0), ("## Derailment", 2), ("## FAQ", 3)])
+    def test_a_draft_added_goes_among_its_neighbours(self, run_cli, game: Path, before: str, at: int):
+        """A section a new edition adds, first, in the middle or before the questions, is written where the document
+        has it, one blank line on each side, and the entries file stays clean."""
+        run_import(run_cli, game)
+        (game / "rules.md").write_text(RULES.replace(before, "## Tickets\n\nA ticket is kept face down.\n\n" + before), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "1 added" in result.stderr, result.stderr
+        assert list(entries(game)).index("skyrail-tickets") == at
+        text = (game / "games/skyrail/rules.md").read_text(encoding="utf-8")
+        assert "\n\n## skyrail-tickets\n" in text and "A ticket is kept face down.\n\n## skyrail-" in text and "\n\n\n" not in text
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
     def test_keys_the_importer_does_not_write_are_kept(self, run_cli, game: Path):
@@ -262,7 +275,10 @@ class TestReimport:
         result = run_import(run_cli, game)
         assert "0 updated, 1 added, 4 unchanged, 0 gone, 0 kept as restated" in result.stderr
         assert "restated, its place gone from the document (left as it is): skyrail-derailment (Derailment)" in result.stderr
-        assert path.read_bytes().startswith(before)
+        restated = before[before.index(b"## skyrail-derailment"):before.index(b"## skyrail-can-a")]
+        after = path.read_bytes()
+        assert restated in after  # byte for byte
+        assert list(entries(game))[:4] == ["skyrail-setup", "skyrail-coupling", "skyrail-other", "skyrail-derailment"]
 
     def test_a_restated_question_retitled_and_renumbered_is_not_drafted_again(self, run_cli, game: Path):
         """A question's anchor is the question, not its number: restated under a new title, then moved down by a

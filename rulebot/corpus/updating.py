@@ -401,8 +401,21 @@ def write_drafts(
         done.added = [renamed.get(d.id, d.id) for d in added]
         if not done.written:
             return None
+        # A draft added goes after the entry of the draft before it in the document (a rule a new edition adds sits
+        # among its neighbours, in their section: the site lays a game out in file order); before the first, after all.
+        after = _places_of_added(drafted.entries, pairs, spans(raws, lines), replaced, len(lines))
+        inserted: dict[int, list[str]] = {}
+        for draft in added:
+            block = _block(draft, anchors[draft], renamed, None, revised=edition).rstrip("\n").replace("\n", ending) + ending
+            inserted.setdefault(after[draft], []).append(block)
         out, index = [], 0
-        while index < len(lines):
+        while index <= len(lines):
+            for block in inserted.get(index, ()):
+                out.append(_blank_before(out, ending) + block)
+                if index < len(lines) and lines[index].strip():
+                    out.append(ending)  # (before an entry: where one was removed with the blank lines after it)
+            if index == len(lines):
+                break
             if index in replaced:
                 end, block = replaced[index]
                 out.append(block)
@@ -411,18 +424,42 @@ def write_drafts(
                 out.append(lines[index])
                 index += 1
         result = "".join(out)
-        if added:
+        if not raws and added:
+            # A file without entries gets the import's notes first (after entries, they would end the last one's text).
+            notes = drafted.notes(vocabulary_written) if drafted.entries else ""
             blocks = "\n".join(_block(d, anchors[d], renamed, None, revised=edition) for d in added)
-            if raws:
-                result = joined(result, blocks.replace("\n", ending), ending)
-            else:
-                # A file without entries gets the import's notes first (after entries, they would end the last one's text).
-                notes = drafted.notes(vocabulary_written) if drafted.entries else ""
-                result = joined(result, (notes + blocks).replace("\n", ending), ending)
+            result = joined(text, (notes + blocks).replace("\n", ending), ending)
         return result
 
     atomic.update_file(path, change)
     return done
+
+
+def _blank_before(out: list[str], ending: str) -> str:
+    """What makes a blank line between the text written so far (`out`) and an entry written next."""
+    last = next((piece for piece in reversed(out) if piece), "")
+    if not last or not last.strip():
+        return ""  # the file's start, or a blank line already
+    return ending if last.endswith(ending) else ending * 2
+
+
+def _places_of_added(
+    drafts: list[DraftEntry], pairs: dict[DraftEntry, list[RawEntry]], ends: list[tuple[RawEntry, int]],
+    replaced: dict[int, tuple[int, str]], size: int,
+) -> dict[DraftEntry, int]:
+    """Where each draft not in the file goes (the index of the line it goes before): after the entry of the last
+    draft before it in the document that the file has (after what replaced that entry, when it was), else before the
+    first such entry, else at the end (`size`)."""
+    end_of = {id(raw): replaced[raw.line - 1][0] if raw.line - 1 in replaced else end for raw, end in ends}
+    first = min((raw.line - 1 for found in pairs.values() for raw in found), default=size)
+    places: dict[DraftEntry, int] = {}
+    last: int | None = None
+    for draft in drafts:
+        if draft in pairs:
+            last = max(end_of[id(raw)] for raw in pairs[draft])
+        else:
+            places[draft] = first if last is None else last
+    return places
 
 
 def _refuse_misread(path: Path, raws: list[RawEntry], misheaded: list[int]) -> None:
