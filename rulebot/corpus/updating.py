@@ -408,7 +408,8 @@ def write_drafts(
         for draft in added:
             block = _block(draft, anchors[draft], renamed, None, revised=edition).rstrip("\n").replace("\n", ending) + ending
             inserted.setdefault(after[draft], []).append(block)
-        out, index = [], 0
+        out: list[str] = []
+        index = 0
         while index <= len(lines):
             for block in inserted.get(index, ()):
                 out.append(_blank_before(out, ending) + block)
