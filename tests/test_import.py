@@ -906,6 +906,14 @@ class TestShapedForAnswers:
         texts = " ".join(e.text for e in parts)
         assert all(texts.count(example) == 1 for example in examples)  # each example whole, in one part
 
+    def test_an_example_in_a_sentence_is_titled_by_what_it_shows(self):
+        """"For example, consider …" starts a part of examples as "Example: …" does, titled by its words past the
+        lead and its comma."""
+        answer = " ".join(f"Rule {n} of the timetable changes what each conductor may couple at a depot." for n in range(25))
+        shown = " ".join(f"Then the conductor of coach {n} checks its couplings." for n in range(10))
+        result = draft(f"# Ref\n\n## Coupling\n\n{answer}\n\nFor example, consider a red coach behind a locomotive. {shown}\n")
+        assert [e.title for e in result.entries if e.kind == "fine-point"] == ["Coupling: Example — consider a red coach behind a locomotive"]
+
     def test_a_long_entry_is_cut_before_its_bold_leads(self):
         """A long section of rules each led by a bold name (`**Night Run** — …`, its bullets after it): each part starts
         at a lead, holds its bullets, and is titled by its name."""

@@ -339,7 +339,7 @@ def _examples_label(chunk: list[tuple[str, str, int, int]]) -> str:
     """A chunk of examples' own name: `Example — ` (or `Examples — `) and the start of the first, past its lead
     (`Example — Vesuvan Doppelganger reads, …`): the cards or pieces it shows tell the parts of one rule apart."""
     runs = sum(1 for unit in chunk if EXAMPLE_RE.match(unit[0]))
-    shown = _label(EXAMPLE_RE.sub("", chunk[0][0], count=1).lstrip("*_:; \t"))
+    shown = _label(EXAMPLE_RE.sub("", chunk[0][0], count=1).lstrip("*_:;,. \t"))
     return f"{'Examples' if runs > 1 else 'Example'} — {shown}" if shown else "Examples" if runs > 1 else "Example"
 
 
