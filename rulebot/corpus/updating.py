@@ -401,6 +401,11 @@ def write_drafts(
         done.added = [renamed.get(d.id, d.id) for d in added]
         if not done.written:
             return None
+        if not raws:
+            # A file without entries gets the import's notes first (after entries, they would end the last one's text).
+            notes = drafted.notes(vocabulary_written) if drafted.entries else ""
+            blocks = "\n".join(_block(d, anchors[d], renamed, None, revised=edition) for d in added)
+            return joined(text, (notes + blocks).replace("\n", ending), ending)
         # A draft added goes after the entry of the draft before it in the document (a rule a new edition adds sits
         # among its neighbours, in their section: the site lays a game out in file order); before the first, after all.
         after = _places_of_added(drafted.entries, pairs, spans(raws, lines), replaced, len(lines))
@@ -424,13 +429,7 @@ def write_drafts(
             else:
                 out.append(lines[index])
                 index += 1
-        result = "".join(out)
-        if not raws and added:
-            # A file without entries gets the import's notes first (after entries, they would end the last one's text).
-            notes = drafted.notes(vocabulary_written) if drafted.entries else ""
-            blocks = "\n".join(_block(d, anchors[d], renamed, None, revised=edition) for d in added)
-            result = joined(text, (notes + blocks).replace("\n", ending), ending)
-        return result
+        return "".join(out)
 
     atomic.update_file(path, change)
     return done
