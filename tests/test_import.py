@@ -906,6 +906,23 @@ class TestShapedForAnswers:
         texts = " ".join(e.text for e in parts)
         assert all(texts.count(example) == 1 for example in examples)  # each example whole, in one part
 
+    def test_rules_each_with_its_example_stay_rules(self):
+        """A long section of rules, each a paragraph followed by its example: every rule's text is in the entry or a
+        rule part, every example in a part of examples, none of them in the other; an example too long for an
+        answer alone is cut between its sentences, its parts still examples; `Exemple :` keeps its word."""
+        rules = [f"Rule {name}: a coach coupled at the {name} depot waits a turn before it leaves with the train." for name in "abcde"]
+        shown = [f"Exemple\u00a0: the {name} coach " + " ".join(f"then checks coupling {n} of the train." for n in range(12)) for name in "abcde"]
+        long = "Example: the long one. " + " ".join(f"Step {n} of the long example checks a coupling and a signal." for n in range(30))
+        body = "\n\n".join(f"{rule}\n{example}" for rule, example in zip(rules, shown)) + "\n\nA last rule closes the section.\n" + long
+        result = draft(f"# Ref\n\n## Coupling\n\n{body}\n")
+        examples = [e for e in result.entries if e.kind == "fine-point"]
+        told = [e for e in result.entries if e.kind != "fine-point"]
+        assert all(sum(rule in e.text for e in told) == 1 and not any(rule in e.text for e in examples) for rule in rules)
+        assert all(any(example in e.text for e in examples) and not any(example in e.text for e in told) for example in shown)
+        assert all(e.title.startswith("Coupling: Exemple") for e in examples if "coach" in e.text)
+        assert "Step 29 of the long example" in examples[-1].text and "Step 0 of the long example" not in examples[-1].text
+        assert max(len(e.text.split()) for e in result.entries) <= 250
+
     def test_an_example_in_a_sentence_is_titled_by_what_it_shows(self):
         """"For example, consider …" starts a part of examples as "Example: …" does, titled by its words past the
         lead and its comma."""

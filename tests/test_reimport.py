@@ -397,6 +397,24 @@ class TestReimport:
         assert "0 added, 2 unchanged, 0 gone" in run_import(run_cli, game).stderr
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    def test_drafts_removed_as_joined_at_the_end_leave_the_file_ending_as_it_did(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """The rules joined are the last of the document, and of the entries file: their drafts removed, the joined
+        draft goes where they were, and the file ends with one line ending, as it did."""
+        from rulebot.corpus import shaping
+
+        track = "## 6. Track\n\nTrack is laid before the first turn.\n\n## 7. Rails"
+        (game / "rules.md").write_text(self.NUMBERED.replace("## 7. Rails", track).split("### 7.2")[0], encoding="utf-8")
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 0)
+        assert run_import(run_cli, game).exit_code == 0
+        monkeypatch.setattr(shaping, "JOIN_WORDS", 40)
+        path = game / "games/skyrail/rules.md"
+        assert path.read_text(encoding="utf-8").endswith("returns to where it was.\n")
+        assert "1 added, 1 unchanged, 0 gone, 0 kept as restated, 4 removed as joined" in run_import(run_cli, game).stderr
+        text = path.read_text(encoding="utf-8")
+        assert text.endswith("returns to where it was.\n") and not text.endswith("\n\n") and "\n\n\n" not in text
+        assert list(entries(game))[-1] == "skyrail-7-1-switches"
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
     def test_a_draft_whose_related_topics_line_was_text_is_kept(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
         """A document drafted when a `Related topics:` line was text of the rule above it: that rule's draft holds
         more than its place in the joined draft, so it is kept and listed as gone, never removed with what a curator

@@ -731,6 +731,7 @@ def test_vocabulary_typos_are_read_as_the_command_reads_them(browser, sites):  #
     questions = [
         ("tiebrekaer if same vp??", "catalyst"), ("tiebraker? we both finished", None), ("militray bonus tie", None),
         ("diamand sur la perle", "portals-of-molthar"), ("a thing i think about", None), ("gvae it away", None),
+        ("why arent i allowed to reveal", "dune-imperium"), ("notre tour est fini", None),
     ]
     assert _differences(browser, sites["shipped"], questions) == []
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import replace
+from typing import NamedTuple
 
 from rulebot.corpus.documents import number_key, parent_number, shown_number
 from rulebot.corpus.drafts import Draft
@@ -44,9 +45,9 @@ ITEM_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])\s+")
 LEAD_RE = re.compile(r"^(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*|__)?(?P<lead>[^:*_\n]{1,50}?)(?:\*\*|__)?\s*(?::|\s[—–]\s)")
 BOLD_LEAD_RE = re.compile(r"^(?:\*\*|__)[^*_\n]{1,50}?(?:\*\*|__)\s*(?::|[—–]\s)")
 """A paragraph led by a bold name and a colon or a dash (`**Heroic Mode** — …`): the start of a rule of its own."""
-EXAMPLE_RE = re.compile(r"^(?:\*\*|__|\*|_)?(?:examples?|exemples?|for example|par exemple)\b", re.IGNORECASE)
-"""A paragraph, or a line of one, that gives an example (`Example: …`, `**Exemple :**`): what it shows is
-the rule above it, whose part it never starts nor ends inside."""
+EXAMPLE_RE = re.compile(r"^(?:\*\*|__|\*|_)?(?:for |par )?(?P<word>examples?|exemples?)\b", re.IGNORECASE)
+"""A paragraph, or a line of one, that gives an example (`Example: …`, `**Exemple :**`, `For example, …`): what
+it shows is the rule before it, and a long draft's examples are parts of their own (`_parts`)."""
 BLOCK_START_RE = re.compile(r"^(?:[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|>|#{1,6}(?:\s|$)|\||```|~~~|(?:[-*_]\s*){3,}$)")
 """What starts a Markdown block other than a paragraph: a list item, quote, heading, table row, fence, thematic break."""
 MARKUP_RE = re.compile(r"\*\*|__|\[([^\]]*)\]\([^)]*\)|[`*_]")
@@ -207,10 +208,25 @@ def split_long(drafts: list[Draft]) -> list[Draft]:
     return shaped
 
 
-def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
+class _Unit(NamedTuple):
+    """A piece of a draft's text that a part never cuts: a list item, a paragraph, an example, a sentence of one too
+    long for an answer."""
+
+    text: str
+    what: str
+    """"item" or "paragraph"."""
+    number: int
+    """Its item's or paragraph's number in the draft."""
+    line: int
+    """Its document line."""
+    example: bool = False
+    """Whether it gives an example (EXAMPLE_RE), or is a sentence of one."""
+
+
+def _units(draft: Draft) -> list[_Unit]:
     """The draft's text as (text, "item" or "paragraph", its number among those, document line): lists cut at
     their top-level items (an item keeps the lines indented under it)."""
-    units: list[tuple[str, str, int, int]] = []
+    units: list[_Unit] = []
     items = paragraphs = 0
     for piece, line in zip(draft.body, _lines_of(draft), strict=True):
         rows = piece.split("\n")
@@ -220,19 +236,20 @@ def _units(draft: Draft) -> list[tuple[str, str, int, int]]:
             # too long for one answer is cut between its sentences.
             for run in _example_runs(rows):
                 sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z(“\"])", run) if words(run) > MAX_ENTRY_WORDS else [run]
-                units.extend((sentence, "paragraph", paragraphs, line) for sentence in sentences)
+                example = EXAMPLE_RE.match(run) is not None
+                units.extend(_Unit(sentence, "paragraph", paragraphs, line, example) for sentence in sentences)
             continue
         current: list[str] = []
         start = 0
         for offset, row in enumerate(rows):
             if ITEM_RE.match(row) and current:
                 items += 1
-                units.append(("\n".join(current), "item", items, line + start))
+                units.append(_Unit("\n".join(current), "item", items, line + start))
                 current, start = [], offset
             current.append(row)
         if current:
             items += 1
-            units.append(("\n".join(current), "item", items, line + start))
+            units.append(_Unit("\n".join(current), "item", items, line + start))
     return units
 
 
@@ -252,24 +269,24 @@ def _parts(draft: Draft) -> list[Draft]:
     A chunk is filled to PART_WORDS, and also ends before a paragraph led by a bold name (`**Heroic Mode** — …`) once
     it holds a third of that: such a paragraph starts a rule of its own, whose items follow it. Neither it nor a
     paragraph introducing a list (`… are:`) ends a chunk: what they introduce stays with them. A rule's examples
-    (EXAMPLE_RE) start a chunk of their own after its text, and are never cut: the rule answers, the examples
-    show it."""
-    chunks: list[list[tuple[str, str, int, int]]] = []
-    current: list[tuple[str, str, int, int]] = []
+    (EXAMPLE_RE) are chunks of their own, between the rules they follow and the next: the rule answers, the examples
+    show it. They are cut between examples only, but for one too long for an answer alone."""
+    chunks: list[list[_Unit]] = []
+    current: list[_Unit] = []
     for unit in _units(draft):
-        size = sum(words(u[0]) for u in current)
+        size = sum(words(u.text) for u in current)
         led = _led(unit)
-        example = EXAMPLE_RE.match(unit[0]) is not None
         # (a lead followed by another lead introduced nothing: a run of them is cut as any paragraphs are)
-        introduces = bool(current) and (current[-1][0].rstrip().endswith(":") or (_led(current[-1]) and not led))
-        first_example = example and not any(EXAMPLE_RE.match(u[0]) for u in current)
-        if current and not introduces and (size + words(unit[0]) > PART_WORDS or (led and size >= PART_WORDS // 3) or first_example):
+        introduces = bool(current) and (current[-1].text.rstrip().endswith(":") or (_led(current[-1]) and not led))
+        # (the examples of a rule, or a rule after examples: what a chunk holds changes)
+        turns = bool(current) and unit.example != current[-1].example
+        if current and not introduces and (size + words(unit.text) > PART_WORDS or (led and size >= PART_WORDS // 3) or turns):
             chunks.append(current)
             current = []
         current.append(unit)
     if current:
-        if chunks and sum(words(u[0]) for u in current) < PART_WORDS // 4:
-            chunks[-1].extend(current)  # a short tail joins the part before it
+        if chunks and sum(words(u.text) for u in current) < PART_WORDS // 4 and chunks[-1][-1].example == current[0].example:
+            chunks[-1].extend(current)  # a short tail joins the part before it (examples or rules, as it is)
         else:
             chunks.append(current)
     if len(chunks) < 2:
@@ -278,15 +295,15 @@ def _parts(draft: Draft) -> list[Draft]:
     draft.body, draft.lines = _pieces(first)
     parts = []
     for chunk in rest:
-        examples = EXAMPLE_RE.match(chunk[0][0]) is not None
+        examples = chunk[0].example
         kind = "fine-point" if examples else "rule" if draft.kind == "term" else draft.kind
         joiner = " — " if draft.title.endswith("?") else ": "
         part = replace(
             draft,
-            title=f"{draft.title}{joiner}{_examples_label(chunk) if examples else _label(chunk[0][0])}",
+            title=f"{draft.title}{joiner}{_examples_label(chunk) if examples else _label(chunk[0].text)}",
             kind=kind,
             section=f"{draft.section or draft.title}, {_where(chunk)}",
-            line=chunk[0][3],
+            line=chunk[0].line,
             number=None,
             level=0,
             body=_pieces(chunk)[0],
@@ -301,9 +318,9 @@ def _parts(draft: Draft) -> list[Draft]:
     return parts
 
 
-def _led(unit: tuple[str, str, int, int]) -> bool:
+def _led(unit: _Unit) -> bool:
     """Whether a unit of a draft's text is a paragraph led by a bold name (BOLD_LEAD_RE)."""
-    return unit[1] == "paragraph" and BOLD_LEAD_RE.match(unit[0]) is not None
+    return unit.what == "paragraph" and BOLD_LEAD_RE.match(unit.text) is not None
 
 
 def _lines_of(draft: Draft) -> list[int]:
@@ -311,36 +328,42 @@ def _lines_of(draft: Draft) -> list[int]:
     return draft.lines if len(draft.lines) == len(draft.body) else [draft.line] * len(draft.body)
 
 
-def _pieces(chunk: list[tuple[str, str, int, int]]) -> tuple[list[str], list[int]]:
+def _pieces(chunk: list[_Unit]) -> tuple[list[str], list[int]]:
     """A chunk's text pieces and their lines: the sentences of one paragraph joined again."""
     pieces: list[str] = []
     lines: list[int] = []
     previous: tuple[str, int] | None = None
-    for text, what, number, line in chunk:
-        if what == "paragraph" and previous == (what, number):
-            pieces[-1] += " " + text
+    for unit in chunk:
+        if unit.what == "paragraph" and previous == (unit.what, unit.number):
+            # (an example on a line of its own in its paragraph, as the document has it)
+            pieces[-1] += ("\n" if EXAMPLE_RE.match(unit.text) else " ") + unit.text
         else:
-            pieces.append(text)
-            lines.append(line)
-        previous = (what, number)
+            pieces.append(unit.text)
+            lines.append(unit.line)
+        previous = (unit.what, unit.number)
     return pieces, lines
 
 
-def _where(chunk: list[tuple[str, str, int, int]]) -> str:
+def _where(chunk: list[_Unit]) -> str:
     """`bullet 3`, `bullets 3-5`, `paragraph 2` ...: where in its section a part is (by its first kind of unit)."""
-    what = chunk[0][1]
-    numbers = list(dict.fromkeys(u[2] for u in chunk if u[1] == what))
+    what = chunk[0].what
+    numbers = list(dict.fromkeys(u.number for u in chunk if u.what == what))
     if len(numbers) == 1:
         return f"{'bullet' if what == 'item' else 'paragraph'} {numbers[0]}"
     return f"{'bullets' if what == 'item' else 'paragraphs'} {numbers[0]}-{numbers[-1]}"
 
 
-def _examples_label(chunk: list[tuple[str, str, int, int]]) -> str:
-    """A chunk of examples' own name: `Example — ` (or `Examples — `) and the start of the first, past its lead
-    (`Example — Vesuvan Doppelganger reads, …`): the cards or pieces it shows tell the parts of one rule apart."""
-    runs = sum(1 for unit in chunk if EXAMPLE_RE.match(unit[0]))
-    shown = _label(EXAMPLE_RE.sub("", chunk[0][0], count=1).lstrip("*_:;,. \t"))
-    return f"{'Examples' if runs > 1 else 'Example'} — {shown}" if shown else "Examples" if runs > 1 else "Example"
+def _examples_label(chunk: list[_Unit]) -> str:
+    """A chunk of examples' own name: `Example — ` (or `Examples — `, in the document's word: `Exemple — `) and the
+    start of the first, past its lead and number (`Example — Vesuvan Doppelganger reads, …`): the cards or pieces
+    it shows tell the parts of one rule apart."""
+    lead = EXAMPLE_RE.match(chunk[0].text)
+    word = lead["word"].capitalize().rstrip("sS") if lead else "Example"
+    if sum(1 for unit in chunk if EXAMPLE_RE.match(unit.text)) > 1:
+        word += "s"
+    rest = chunk[0].text[lead.end():] if lead else chunk[0].text
+    shown = _label(re.sub(r"^[\W_]+", "", re.sub(r"^\s*#?\d+[a-z]?\b", "", rest)))
+    return f"{word} — {shown}" if shown else word
 
 
 def _label(text: str) -> str:

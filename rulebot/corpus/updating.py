@@ -408,7 +408,7 @@ def write_drafts(
             return joined(text, (notes + blocks).replace("\n", ending), ending)
         # A draft added goes after the entry of the draft before it in the document (a rule a new edition adds sits
         # among its neighbours, in their section: the site lays a game out in file order); before the first, after all.
-        after = _places_of_added(drafted.entries, pairs, spans(raws, lines), replaced, len(lines))
+        after = _places_of_added(drafted.entries, pairs, spans(raws, lines), len(lines))
         inserted: dict[int, list[str]] = {}
         for draft in added:
             block = _block(draft, anchors[draft], renamed, None, revised=edition).rstrip("\n").replace("\n", ending) + ending
@@ -419,7 +419,7 @@ def write_drafts(
             for block in inserted.get(index, ()):
                 out.append(_blank_before(out, ending) + block)
                 if index < len(lines) and lines[index].strip():
-                    out.append(ending)  # (before an entry: where one was removed with the blank lines after it)
+                    out.append(ending)  # (a blank line before the entry that follows)
             if index == len(lines):
                 break
             if index in replaced:
@@ -429,7 +429,11 @@ def write_drafts(
             else:
                 out.append(lines[index])
                 index += 1
-        return "".join(out)
+        result = "".join(out)
+        # (entries removed at the end of the file leave the blank line before them last: the file ends as it did)
+        while result.endswith(ending * 2) and not text.endswith(ending * 2):
+            result = result[: -len(ending)]
+        return result
 
     atomic.update_file(path, change)
     return done
@@ -444,13 +448,12 @@ def _blank_before(out: list[str], ending: str) -> str:
 
 
 def _places_of_added(
-    drafts: list[DraftEntry], pairs: dict[DraftEntry, list[RawEntry]], ends: list[tuple[RawEntry, int]],
-    replaced: dict[int, tuple[int, str]], size: int,
+    drafts: list[DraftEntry], pairs: dict[DraftEntry, list[RawEntry]], ends: list[tuple[RawEntry, int]], size: int,
 ) -> dict[DraftEntry, int]:
     """Where each draft not in the file goes (the index of the line it goes before): after the entry of the last
-    draft before it in the document that the file has (after what replaced that entry, when it was), else before the
-    first such entry, else at the end (`size`)."""
-    end_of = {id(raw): replaced[raw.line - 1][0] if raw.line - 1 in replaced else end for raw, end in ends}
+    draft before it in the document that the file has, else before the first such entry, else at the end (`size`).
+    (An entry updated in place ends where it did; one removed as joined is no draft's.)"""
+    end_of = {id(raw): end for raw, end in ends}
     first = min((raw.line - 1 for found in pairs.values() for raw in found), default=size)
     places: dict[DraftEntry, int] = {}
     last: int | None = None

@@ -37,6 +37,7 @@ from rulebot.index.reader import IndexReader
 from rulebot.language import analysis, quantities
 from rulebot.language.analysis import SynonymTable, stem
 from rulebot.search.constants import MAX_QUESTION_CHARS, MAX_VALUED_TERMS, NAME_TYPO_LETTERS, PLACEHOLDERS, VOCABULARY_TYPO_LETTERS
+from rulebot.search.spelling import in_corpus, in_french_texts
 
 if TYPE_CHECKING:
     from rulebot.index.payload import GameJSON
@@ -180,8 +181,9 @@ class QuestionReader:
         return [self._respelling(word, table, by_letter) for word in words]
 
     def _respelling(self, word: str, table: SynonymTable, by_letter: Mapping[str, list[str]]) -> str:
-        """One word of a question as _respelled reads it."""
-        if len(word) < VOCABULARY_TYPO_LETTERS or (stem(word),) in table or self._in_corpus(word):
+        """One word of a question as _respelled reads it. Words of a question's grammar are none a typo of the
+        vocabulary's, though the corpus indexes none of them ("arent" is no "agent", "notre" no "noire")."""
+        if len(word) < VOCABULARY_TYPO_LETTERS or (stem(word),) in table or self._known_word(word):
             return word
         close = [w for w in by_letter.get(word[0], ()) if _edits(word, w) == 1]
         if len({frozenset(table.get((stem(w),), ())) for w in close}) != 1:
@@ -189,13 +191,12 @@ class QuestionReader:
         # (of words alike in meaning, the one most entries' names have: the names field matches a word as typed)
         return min(close, key=lambda w: -self.reader.doc_frequency("names", w))
 
-    def _in_corpus(self, word: str) -> bool:
-        """Whether an entry has the word: in a name as typed, or in a text by its stem in either language."""
-        if word in self.game_words or self.reader.doc_frequency("names", word):
+    def _known_word(self, word: str) -> bool:
+        """Whether a word is one of a question's grammar (question filler, an English or French stop word), of a
+        game's name, or one an entry has in either language (rulebot.search.spelling)."""
+        if word in analysis.QUESTION_FILLER or word in analysis.folded_french_stop_words() or not analysis.terms("english", word):
             return True
-        if any(self.reader.doc_frequency("body", term) for term in analysis.terms("english", word)):
-            return True
-        return any(self.reader.doc_frequency(field, term) for term in analysis.terms("french", word) for field in FRENCH_FIELDS)
+        return word in self.game_words or in_corpus(self.reader, word) or in_french_texts(self.reader, word)
 
     def _question_word(self, word: str, games: Sequence[str]) -> bool:
         """Whether a word of question filler is no word of the vocabulary of the games asked about (of every game

@@ -322,8 +322,7 @@ class Searcher:
         """
         found = self._search(question, question.all_synonyms, None, None)
         # (each synonym only matches the entries of the games whose vocabulary has it: see rulebot.search.query)
-        in_play = question.in_play
-        return [f for f in found if f.hit.game not in in_play or (f.hit.data["expansion"] or "base") in in_play[f.hit.game] | {"base"}]
+        return [f for f in found if _in_play(question, f.hit.data)]
 
     def _search_game(self, question: Question, slug: str) -> list[_Found]:
         """One game's search, with its own synonyms, of the expansions in play only (when they are given)."""
@@ -426,14 +425,20 @@ class Searcher:
         eligible = self._eligible(question.game, set() if base_game else None, question.official_only)
         scores = self.scorer.score(([[clause]] for clause in clauses), limit, eligible).totals
         found = (self.reader.payload(d) for d in _best(_only(scores, eligible), limit))
-        in_play = question.in_play
         return [
             CloseTitle(
                 id=d["id"], title=d["title"], game=d["game"], expansion=d["expansion"], expansion_name=d["expansion_name"],
-                in_play=d["game"] not in in_play or (d["expansion"] or "base") in in_play[d["game"]] | {"base"},
+                in_play=_in_play(question, d),
             )
             for d in found
         ]
+
+
+def _in_play(question: Question, entry: StoredEntry) -> bool:
+    """Whether an entry is of the base game or of an expansion in play for the question (all are, of a game whose
+    expansions in play are not given)."""
+    in_play = question.in_play
+    return entry["game"] not in in_play or (entry["expansion"] or "base") in in_play[entry["game"]] | {"base"}
 
 
 def _best(scores: dict[int, float], count: int) -> list[int]:

@@ -119,9 +119,7 @@ class Spellings:
             return True
         if language != "fr":
             return False
-        if word in analysis.folded_french_stop_words():
-            return True
-        return any(self.reader.doc_frequency(field, term) for term in analysis.terms("french", word) for field in FRENCH_FIELDS)
+        return word in analysis.folded_french_stop_words() or in_french_texts(self.reader, word)
 
     def named(self, word: str) -> list[str]:
         """The words of names close to a word unknown to the corpus, closest and most frequent first; [] for a
@@ -130,11 +128,7 @@ class Spellings:
 
     def _known(self, word: str) -> bool:
         """True when the word is in the corpus vocabulary: a name's word, or a text's (by stem)."""
-        if (len(word) < 4) or word.isdigit():
-            return True
-        if self.reader.doc_frequency("names", word):
-            return True
-        return any(self.reader.doc_frequency("body", term) for term in analysis.terms("english", word))
+        return len(word) < 4 or word.isdigit() or in_corpus(self.reader, word)
 
     def _corrections(self, word: str, limit: int = 3) -> list[tuple[str, ...]]:
         """Close spellings of a word: names' words first, then text stems; closest, then most frequent first."""
@@ -147,6 +141,16 @@ class Spellings:
         closest to the word first, then the most frequent."""
         found = [w for w in self.vocabulary.within(field, typed, max_edits(word)) if w != typed]
         return sorted(found, key=lambda w: (distance(w, word), -self.reader.doc_frequency(field, w), w))
+
+
+def in_corpus(reader: IndexReader, word: str) -> bool:
+    """Whether an entry has a word: in a name as typed, or in an English text by its stem."""
+    return bool(reader.doc_frequency("names", word)) or any(reader.doc_frequency("body", term) for term in analysis.terms("english", word))
+
+
+def in_french_texts(reader: IndexReader, word: str) -> bool:
+    """Whether an entry's French texts have a word, by its French stem."""
+    return any(reader.doc_frequency(field, term) for term in analysis.terms("french", word) for field in FRENCH_FIELDS)
 
 
 def _as_typed(typed: str, respelled: str | None) -> str:

@@ -1070,7 +1070,7 @@
     }
     var meaning = function (members) { return members.map(function (m) { return m.join(" "); }).sort(compare).join(","); };
     return list.map(function (word) {
-      if (word.length < R.VOCABULARY_TYPO_LETTERS || table.has(stem(word)) || self.inCorpus(word)) return word;
+      if (word.length < R.VOCABULARY_TYPO_LETTERS || table.has(stem(word)) || self.knownWord(word)) return word;
       var close = table.oneWord.filter(function (w) { return w.charAt(0) === word.charAt(0) && distance(word, w, 1) === 1; });
       var meanings = new Set(close.map(function (w) { return meaning(table.get(stem(w)) || []); }));
       if (meanings.size !== 1) return word;
@@ -1080,9 +1080,10 @@
     });
   };
 
-  // Whether an entry has the word: in a name as typed, or in a text by its stem in either language
-  // (QuestionReader._in_corpus).
-  Searcher.prototype.inCorpus = function (word) {
+  // Whether a word is one of a question's grammar (question filler, an English or French stop word), of a game's
+  // name, or one an entry has in either language (QuestionReader._known_word).
+  Searcher.prototype.knownWord = function (word) {
+    if (A.filler.has(word) || A.foldedFrenchStops.has(word) || !terms("english", word).length) return true;
     if (gameWords().has(word) || lexiconOf(word).names.get(word)) return true;
     if (terms("english", word).some(function (term) { return lexiconOf(term).body.has(term); })) return true;
     return terms("french", word).some(function (term) { return lexiconOf(term).french.has(term); });
