@@ -172,19 +172,21 @@ class QuestionReader:
         """The words, each unknown to the corpus and one edit from one word of the vocabulary (of the game asked
         about, or of every game) read as that word (VOCABULARY_TYPO_LETTERS). A word close to several that mean
         different things stays as typed: its close spellings in the corpus are searched as for any unknown word."""
-        table = self._vocabulary(language)[0][game] if game else self._vocabulary(language)[1]
-        by_letter = self._vocabulary_words.get((language, game))
-        if by_letter is None:
-            by_letter = self._vocabulary_words[(language, game)] = {}
-            for phrase in sorted({p for group in table.values() for p in group if len(p) == 1}):
-                by_letter.setdefault(phrase[0][:1], []).append(phrase[0])
-        return [self._respelling(word, table, by_letter) for word in words]
+        synonyms, every = self._vocabulary(language)
+        table = synonyms[game] if game else every
+        return [self._respelling(word, table, (language, game)) for word in words]
 
-    def _respelling(self, word: str, table: SynonymTable, by_letter: Mapping[str, list[str]]) -> str:
-        """One word of a question as _respelled reads it. Words of a question's grammar are none a typo of the
-        vocabulary's, though the corpus indexes none of them ("arent" is no "agent", "notre" no "noire")."""
+    def _respelling(self, word: str, table: SynonymTable, key: tuple[str, str | None]) -> str:
+        """One word of a question as _respelled reads it, with the synonym table of `key` (language, game). Words of a
+        question's grammar are none a typo of the vocabulary's, though the corpus indexes none of them ("arent" is
+        no "agent", "notre" no "noire")."""
         if len(word) < VOCABULARY_TYPO_LETTERS or (stem(word),) in table or self._known_word(word):
             return word
+        by_letter = self._vocabulary_words.get(key)
+        if by_letter is None:  # (made for the first word that needs it: most questions have none)
+            by_letter = self._vocabulary_words[key] = {}
+            for phrase in sorted({p for group in table.values() for p in group if len(p) == 1}):
+                by_letter.setdefault(phrase[0][:1], []).append(phrase[0])
         close = [w for w in by_letter.get(word[0], ()) if _edits(word, w) == 1]
         if len({frozenset(table.get((stem(w),), ())) for w in close}) != 1:
             return word

@@ -1063,14 +1063,14 @@
   // (QuestionReader._respelled, VOCABULARY_TYPO_LETTERS).
   Searcher.prototype.respelled = function (list, table) {
     var self = this;
-    if (!table.oneWord) {
-      var seen = new Set();
-      table.forEach(function (members) { members.forEach(function (m) { if (m.length === 1) seen.add(m[0]); }); });
-      table.oneWord = Array.from(seen).sort(compare);
-    }
     var meaning = function (members) { return members.map(function (m) { return m.join(" "); }).sort(compare).join(","); };
     return list.map(function (word) {
       if (word.length < R.VOCABULARY_TYPO_LETTERS || table.has(stem(word)) || self.knownWord(word)) return word;
+      if (!table.oneWord) {  // (made for the first word that needs it: most questions have none)
+        var seen = new Set();
+        table.forEach(function (members) { members.forEach(function (m) { if (m.length === 1) seen.add(m[0]); }); });
+        table.oneWord = Array.from(seen).sort(compare);
+      }
       var close = table.oneWord.filter(function (w) { return w.charAt(0) === word.charAt(0) && distance(word, w, 1) === 1; });
       var meanings = new Set(close.map(function (w) { return meaning(table.get(stem(w)) || []); }));
       if (meanings.size !== 1) return word;
