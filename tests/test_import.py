@@ -1048,6 +1048,27 @@ class TestVocabularyWritten:
         assert "1 proposed term not written, as " in newer.stderr and "under [vocabulary]: zeppelin" in newer.stderr, newer.stderr
 
 
+    def test_game_toml_is_written_once(self, run_cli, tmp_path: Path, monkeypatch):
+        """What an import leaves in game.toml (the proposed vocabulary, the document's name) is one write: a process
+        killed between two writes would leave the vocabulary without the name by which `check --sources` finds it."""
+        from rulebot import atomic
+
+        games = tmp_path / "games"
+        document = write_corpus(tmp_path, {"skyrail.md": SHAPED_MD}) / "skyrail.md"
+        assert run_cli("--corpus", str(games), "new-game", "skyrail", "-n", "Skyrail", "-t", "Rules", "--id-prefix", "toy").exit_code == 0
+        writes: list[str] = []
+        update_file = atomic.update_file
+
+        def counted(path, change, *args, **kwargs):
+            writes.append(Path(path).name)
+            return update_file(path, change, *args, **kwargs)
+
+        monkeypatch.setattr(atomic, "update_file", counted)
+        assert run_cli("--corpus", str(games), "import", str(document), "-g", "skyrail", "-s", "rules", "--append").exit_code == 0
+        assert writes.count("game.toml") == 1, writes
+        game = corpus.load([games]).game("skyrail")
+        assert game.source("rules").document == "skyrail.md" and ("attack", "atk") in game.synonyms
+
     def test_notes_list_what_game_toml_had_no_room_for(self, run_cli, tmp_path: Path):
         """Synonyms the curator already wrote stay, and the proposed ones are listed in the notes instead of
         lost; the terms, still empty, go to game.toml."""

@@ -303,31 +303,33 @@ def write_new(path: Path, text: str, force: bool = False, parents: bool = False)
 EMPTY_LIST_RE = r"^(?P<key>{key})\s*=\s*\[\s*\]"
 
 
-def write_vocabulary(game: Game, synonyms: list[list[str]], terms: list[str], document: str) -> list[str]:
-    """Write proposed synonym groups and terms into the game's own game.toml, each list only where it is
-    still empty (`synonyms = []`, as new-game writes it): what the curator wrote is never changed. The
-    keys written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
+def record_import(game: Game, synonyms: list[list[str]], terms: list[str], source: str, document: str) -> list[str]:
+    """Write into the game's own game.toml, in one write, what an import leaves there: the proposed synonym groups
+    and terms, each list only where it is still empty (`synonyms = []`, as new-game writes it: what the curator
+    wrote is never changed), and the name of the document on its source's table (_document_named). The keys of
+    the vocabulary written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
     shipped corpus's)."""
     if not _own_game_file(game):
         return []
     written: list[str] = []
 
-    def propose(text: str | None) -> str | None:
+    def recorded(text: str | None) -> str | None:
         proposed, keys = _vocabulary_proposed(text, synonyms, terms, document)
         written[:] = keys
-        return proposed
+        named = _document_named(text if proposed is None else proposed, source, document)
+        return proposed if named is None else named
 
-    atomic.update_file(Path(game.path), propose)
+    atomic.update_file(Path(game.path), recorded)
     return written
 
 
 def vocabulary_room(game: Game, synonyms: list[list[str]], terms: list[str]) -> list[str]:
-    """The keys write_vocabulary would write now, writing nothing: the import's notes say where its
+    """The keys of the vocabulary record_import would write now, writing nothing: the import's notes say where its
     vocabulary went before it is written."""
     if not _own_game_file(game):
         return []
     try:
-        data = atomic.read_regular(Path(game.path))  # (as write_vocabulary reads it: its line ends as they are)
+        data = atomic.read_regular(Path(game.path))  # (as record_import reads it: its line ends as they are)
         text = None if data is None else data.decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return []
@@ -365,32 +367,24 @@ def _vocabulary_proposed(text: str | None, synonyms: list[list[str]], terms: lis
     return (head + vocabulary if written else None), written
 
 
-def name_document(game: Game, source: str, document: str) -> bool:
-    """Write `document = "<file name>"` on the source's [[sources]] table of the game's own game.toml, or put it in
-    place of the one there (a new edition imported from a file of another name): `check --sources DIR` then finds the
-    copy of the edition last imported by that name. Whether it was written."""
-    path = Path(game.path)
-    try:
-        outside_package(path, "the game file")
-    except PackageWriteError:
-        return False
-
-    def named(text: str | None) -> str | None:
-        tables = re.split(r"(?m)^(?=\[)", text or "")
-        for index, table in enumerate(tables):
-            if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
-                continue
-            line = re.search(r"(?m)^(document\s*=\s*)(\"(?:[^\"\\\r\n]|\\.)*\"|'[^'\r\n]*')", table)
-            if line is not None:  # (its value only: a comment after it is kept)
-                if line.group(2) == _value(document):
-                    return None
-                tables[index] = table[: line.start(2)] + _value(document) + table[line.end(2) :]
-                return "".join(tables)
-            if re.search(r"(?m)^document\s*=", table):
-                return None  # (a value written otherwise: left to the curator)
-            # (after the id line, ended as it is: a file of CRLF line ends keeps them)
-            tables[index] = re.sub(r"(?m)^(id\s*=.*?(\r?\n))", lambda m: m.group(1) + f"document = {_value(document)}{m.group(2)}", table, count=1)
+def _document_named(text: str | None, source: str, document: str) -> str | None:
+    """game.toml's text with `document = "<file name>"` on the source's [[sources]] table, or in place of the one
+    there (a new edition imported from a file of another name): `check --sources DIR` then finds the copy of the
+    edition last imported by that name. None: nothing to change (the same name, or a value written otherwise, left
+    to the curator)."""
+    tables = re.split(r"(?m)^(?=\[)", text or "")
+    for index, table in enumerate(tables):
+        if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
+            continue
+        line = re.search(r"(?m)^(document\s*=\s*)(\"(?:[^\"\\\r\n]|\\.)*\"|'[^'\r\n]*')", table)
+        if line is not None:  # (its value only: a comment after it is kept)
+            if line.group(2) == _value(document):
+                return None
+            tables[index] = table[: line.start(2)] + _value(document) + table[line.end(2) :]
             return "".join(tables)
-        return None
-
-    return atomic.update_file(path, named) is not None
+        if re.search(r"(?m)^document\s*=", table):
+            return None  # (a value written otherwise: left to the curator)
+        # (after the id line, ended as it is: a file of CRLF line ends keeps them)
+        tables[index] = re.sub(r"(?m)^(id\s*=.*?(\r?\n))", lambda m: m.group(1) + f"document = {_value(document)}{m.group(2)}", table, count=1)
+        return "".join(tables)
+    return None

@@ -171,9 +171,8 @@ def import_update(
     # so a refused or failed write of the drafts leaves game.toml as it was.
     room = scaffold.vocabulary_room(the_game, vocabulary.synonyms, vocabulary.terms)
     written = write_drafts(path, drafted, edition, protected=protected, vocabulary_written=room)
-    keys = scaffold.write_vocabulary(the_game, vocabulary.synonyms, vocabulary.terms, document.name)
-    # `check --sources DIR` then finds the curator's copy of the document by its name.
-    scaffold.name_document(the_game, source_id, document.name)
+    # (`check --sources DIR` then finds the curator's copy of the document by the name written with it)
+    keys = scaffold.record_import(the_game, vocabulary.synonyms, vocabulary.terms, source_id, document.name)
     return Update(drafted, written, vocabulary, keys, the_game.path)
 
 
