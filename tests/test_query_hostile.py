@@ -132,6 +132,18 @@ class TestLibrary:
         assert isinstance(check_outcome(searcher, question), QueryError)
 
 
+    @pytest.mark.parametrize("pasted", [
+        "chau\x01murky tie", "\x1b[31mchaumurky\x1b[0m tie", "\x1b]0;title\x07chaumurky tie", "chau\u00admurky tie",
+        "chaumurky\ttie", "chau\u200bmurky\r\ntie",
+    ])
+    def test_pasted_control_characters_leave_words_whole(self, searcher: Searcher, pasted: str):
+        """A colour's escape pasted from a terminal, or a control or invisible character inside a word, is no part of
+        the question and splits no word: it is answered as the clean question is."""
+        answer, clean = searcher.ask(pasted), searcher.ask("chaumurky tie")
+        assert [hit.id for hit in answer.results] == [hit.id for hit in clean.results]
+        assert answer.results[0].id == "dune-chaumurky"
+
+
 # -- the worst questions ---------------------------------------------------
 
 def _invented(n: int, size: int) -> list[str]:

@@ -736,6 +736,13 @@ def test_vocabulary_typos_are_read_as_the_command_reads_them(browser, sites):  #
     assert _differences(browser, sites["shipped"], questions) == []
 
 
+def test_pasted_control_characters_are_read_as_the_command_reads_them(browser, sites):  # type: ignore[no-untyped-def]
+    """A terminal's colour escape or a control character pasted inside a word is dropped on the site as by `rulebot ask`
+    (question.clean_question): the word stays whole."""
+    questions = [("chau\x01murky tie", None), ("\x1b[31mchaumurky\x1b[0m tie", None), ("soft\u00adhyphen raven familiar", "res-arcana")]
+    assert _differences(browser, sites["shipped"], questions) == []
+
+
 def test_a_suggestion_is_asked_in_place(page, base):  # type: ignore[no-untyped-def]
     """An unsure answer offers the question respelled; following it asks that question on the same page."""
     page.goto(base["shipped"] + "catalyst/index.html")

@@ -25,6 +25,7 @@ rules write it with its value ("Crew N"), and question filler ("can I",
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
@@ -368,17 +369,34 @@ def valid_text(text: str) -> str:
         return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
+TERMINAL_ESCAPE_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+"""A terminal's escape sequence (a colour, a title: CSI, OSC, or two characters), as a question pasted from a
+coloured terminal holds them: dropped whole, or its letters would be searched ("[31m")."""
+SPACING_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85")
+"""The control characters that part words (a tab, a line end): read as spaces; any other is dropped."""
+
+
 def clean_question(question: str) -> str:
-    """The question without control characters or broken surrogates; QueryError if unusable."""
+    """The question without terminal escapes, control characters or broken surrogates; QueryError if unusable.
+
+    A control or invisible format character (a soft hyphen, a zero-width space) pasted inside a word is dropped,
+    so that the word stays whole ("chau\x01murky" is "chaumurky"); one that parts words is a space."""
     if len(question) > MAX_QUESTION_CHARS:
         raise QueryError(f"the question is too long ({len(question)} characters; at most {MAX_QUESTION_CHARS})")
     text = question.encode("utf-8", "replace").decode("utf-8")
-    text = unicodedata.normalize("NFKC", text)
-    text = "".join(" " if unicodedata.category(c)[0] == "C" else c for c in text)
+    text = unicodedata.normalize("NFKC", TERMINAL_ESCAPE_RE.sub("", text))
+    text = "".join(_cleaned(c) for c in text)
     text = " ".join(text.split())
     if not text:
         raise QueryError("the question is empty")
     return text
+
+
+def _cleaned(char: str) -> str:
+    category = unicodedata.category(char)
+    if category[0] != "C":
+        return char
+    return "" if category in ("Cf", "Cc") and char not in SPACING_CONTROLS else " "
 
 
 def make_units(words: Sequence[str], synonyms: SynonymTable, apart: Collection[tuple[str, ...]] = ()) -> list[Unit]:

@@ -646,8 +646,13 @@
 
   // -- the question ----------------------------------------------------------------------
 
+  // As rulebot.search.question.clean_question: a terminal's escapes dropped whole, a control or invisible format
+  // character inside a word dropped (the word stays whole), one that parts words a space.
+  var TERMINAL_ESCAPE = /\x1b(?:\[[0-?]*[ -\/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
+  var SPACING_CONTROLS = /[\t\n\x0b\x0c\r\x1c-\x1f\x85]/g;
   function cleanQuestion(question) {
-    var text = String(question).slice(0, R.MAX_QUESTION_CHARS).normalize("NFKC").replace(/\p{C}/gu, " ");
+    var text = String(question).slice(0, R.MAX_QUESTION_CHARS).replace(TERMINAL_ESCAPE, "").normalize("NFKC");
+    text = text.replace(SPACING_CONTROLS, " ").replace(/[\p{Cc}\p{Cf}]/gu, "").replace(/\p{C}/gu, " ");
     return collapse(text);
   }
 
