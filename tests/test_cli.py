@@ -208,6 +208,23 @@ class TestOtherCommands:
         assert "lantern-harbor:0: a game folder, not a corpus folder: give the folder that holds it (" in result.output
         assert result.output.split("holds it (", 1)[1].startswith(("tests/corpora/minimal)", f"{MINIMAL})"))
 
+    @pytest.mark.parametrize("args", [("ask", "ferry gull"), ("ask", "--json", "ferry gull"), ("list",), ("show", "lh-ferry-gull")])
+    def test_a_corpus_folder_that_is_not_there_is_a_usage_error(self, run_cli, tmp_path: Path, args: tuple[str, ...]):
+        """A --corpus folder named wrong is a usage error (exit 2), as the Python API's, in the command and in a real
+        process (which answers `ask` without click): answered without it, its games would be missing unsaid."""
+        import subprocess
+        import sys
+
+        missing = str(tmp_path / "my games")
+        result = run_cli("--corpus", str(MINIMAL), "--corpus", missing, *args)
+        assert result.exit_code == 2 and f"Error: no corpus folder {missing!r}: no such folder" in result.stderr, result.output
+        process = subprocess.run([sys.executable, "-m", "rulebot", "--corpus", missing, *args], capture_output=True, text=True, timeout=60)
+        assert process.returncode == 2 and f"Error: no corpus folder {missing!r}" in process.stderr and not process.stdout, process.stderr
+        assert "Traceback" not in process.stderr
+        # (new-game is what makes such a folder)
+        made = run_cli("--corpus", missing, "new-game", "skyrail", "-n", "Skyrail", "-t", "Rules")
+        assert made.exit_code == 0 and (tmp_path / "my games" / "skyrail" / "game.toml").is_file(), made.output
+
     @pytest.mark.parametrize(("heading", "shown", "where"), [
         *((heading, heading, "") for heading in ("### lh-ferry-gull", "# lh-ferry-gull", "##lh-ferry-gull")),
         # indented: a heading to Markdown, text of the entry above to rulebot

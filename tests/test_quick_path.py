@@ -24,7 +24,7 @@ QUESTION = ["ferry", "gull"]
 A_FILE = str(MINIMAL / "lantern-harbor" / "rulebook.md")
 
 SAMPLES: dict[str, list[tuple[str, bool]]] = {
-    "corpora": [(str(MINIMAL), True), (str(MINIMAL / "nowhere"), True), (A_FILE, False)],
+    "corpora": [(str(MINIMAL), True), (str(MINIMAL / "nowhere"), False), (A_FILE, False)],
     "no_shipped": [],
     "color": [("always", True), ("never", True), ("auto", True), ("blue", False), ("Never", True)],
     "game": [("lantern-harbor", True), ("chess", True), ("", False), ("-x", False)],

@@ -211,7 +211,7 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
     from rulebot.corpus import load as corpus
     from rulebot.corpus import scaffold
 
-    loaded, _ = corpus.check(settings.corpus_dirs())
+    loaded, _ = corpus.check(settings.corpus_dirs(making=append))
     game = loaded.game(game).slug
     block = scaffold.scaffold(loaded, game, kind, source_id, title, own_dir=settings.own_dir() if append else None)
     if append:
@@ -248,7 +248,7 @@ def new_game(
     from rulebot.corpus import load as corpus
     from rulebot.corpus import scaffold
 
-    loaded, _ = corpus.check(settings.corpus_dirs())
+    loaded, _ = corpus.check(settings.corpus_dirs(making=True))
     folder = scaffold.new_game(
         loaded, settings.own_dir(), slug, name=name, source=source_id, title=title or f"{name} rules",
         id_prefix=id_prefix, edition=edition, date=date, language=language,

@@ -73,8 +73,8 @@ def answer_quickly(line: AskLine) -> int | None:
         from rulebot.corpus.files import chosen_dirs
 
         dirs = chosen_dirs(line.group["corpora"], shipped=not line.group["no_shipped"])
-        if not dirs:
-            return None  # click's usage error
+        if not dirs or not all(os.path.exists(folder) for folder in line.group["corpora"]):
+            return None  # click's usage error (rulebot.cli.shared.Settings.corpus_dirs)
         colored = output.color(line.group["color"])
         return asking.run(dirs, " ".join(line.question), **line.options, colored=colored, notify=tell, echo=_print)
     except KeyboardInterrupt:

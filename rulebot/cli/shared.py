@@ -51,9 +51,16 @@ class Settings:
         if color is not None:
             self.color = decide_color(color)
 
-    def corpus_dirs(self) -> list[Path]:
+    def corpus_dirs(self, making: bool = False) -> list[Path]:
+        """The corpus folders to read. A `--corpus` folder that is not there is a usage error (a folder named
+        wrong would leave its games out of every answer), unless the command is `making` it (`new-game`, `new
+        --append`); a $RULEBOT_CORPUS one is only warned of, as the corpus is loaded (it may name one not made yet)."""
         from rulebot.corpus.files import chosen_dirs
 
+        if not making:
+            for folder in self.extra:
+                if not folder.exists():
+                    raise click.UsageError(f"no corpus folder {str(folder)!r}: no such folder (`rulebot --corpus DIR new-game` starts one)")
         dirs = chosen_dirs(self.extra, shipped=self.shipped)
         if not dirs:
             raise click.UsageError("no corpus: --no-shipped needs at least one --corpus DIR")
