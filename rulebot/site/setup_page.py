@@ -9,7 +9,8 @@ expansion choice shows the one checklist for the choice, numbered as
 
 A game with French pages has a French setup page too (`setup.fr.html`): its
 words and the entries' titles in French (the catalogs of rulebot/locale), the
-steps' texts in English, marked so, as the setup data has no other.
+steps' texts in French where the setup data gives them so (`text-fr`), else in
+English, marked so.
 """
 
 from __future__ import annotations
