@@ -43,6 +43,7 @@ def config_set(settings: Settings, key: str, values: tuple[str, ...]) -> None:
         click.echo(f"{key} = {values[0].lower()} (saved in {config.set_language(values[0])})")
         return
     game, setting = config.split_key(key)
+    values = tuple(v.lower() for v in values)  # (as slugs are written: "Perlae-Imperii" is perlae-imperii)
     expansions = [v for v in values if v != "base"]
     if expansions and len(expansions) < len(values):
         raise click.BadParameter(f"'base' (no expansion) and {', '.join(expansions)} say two things: give one", param_hint="VALUES")

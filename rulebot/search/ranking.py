@@ -114,6 +114,7 @@ class Searcher:
         if game is not None:
             game = self.game_slug(game)
         chosen: dict[str, set[str]] = {}
+        names = [name.lower() for name in names]  # (slugs are lower case: "Perlae-Imperii" is typed for one)
         for name in names:
             if name == "base":
                 if game is None:
@@ -133,7 +134,8 @@ class Searcher:
         return chosen
 
     def check_expansion(self, expansion: str, game: str | None = None) -> None:
-        """UnknownExpansionError unless `expansion` is `base` (the base game) or an expansion (of the game, when given)."""
+        """UnknownExpansionError unless `expansion` is `base` (the base game) or an expansion (of the game, when given),
+        as lower case slugs are."""
         from rulebot.text import meant, unknown
 
         names = {"base": ["base game"]}
@@ -172,6 +174,7 @@ class Searcher:
 
             kind = check_kind(kind)
         if expansion is not None:
+            expansion = expansion.lower()
             self.check_expansion(expansion, game)
         wanted = [self.scorer.docs(name, value) for name, value in (("game", game), ("kind", kind), ("expansion", expansion)) if value]
         docnums = set.intersection(*wanted) if wanted else self.reader.docnums()
