@@ -539,7 +539,7 @@ class TestHostileInput:
         """A question of question words alone asks nothing: refused with what it lacks, in either language. A player
         count, a game's name (alone or asked about), or a word of a game's vocabulary is still a question."""
         for question in ("what", "combien ???", "can i", "how many?", "don't", "isn't it"):
-            with pytest.raises(QueryError, match="only question words"):
+            with pytest.raises(QueryError, match="only question words and common words"):
                 shipped.ask(question)
         for question in ("how many players", "3 players", "dune", "what is dune", "what is a catalyst", "combien de dés ?"):
             assert shipped.ask(question).results, question  # ("dés", dice, folds to the filler "des": no filler)
@@ -556,7 +556,7 @@ class TestHostileInput:
         })
         with Searcher(open_index([root])) as searcher:
             assert searcher.ask("the mine").results[0].id == "toy-mine"
-            with pytest.raises(QueryError, match="only question words"):
+            with pytest.raises(QueryError, match="only question words and common words"):
                 searcher.ask("what")  # ("whale" is a close spelling of no word typed)
 
     def test_a_game_an_expansion_implies_gives_way_when_its_search_refuses(self):
@@ -580,7 +580,7 @@ class TestHostileInput:
 
             def ask(question: str, **options: object):  # type: ignore[no-untyped-def]
                 if options.get("game") is None:
-                    raise QueryError("the question has only question words (as every game's search found)")
+                    raise QueryError("the question has only question words and common words (as every game's search found)")
                 return asked(question, **options)  # type: ignore[arg-type]
 
             monkeypatch.setattr(searcher, "ask", ask)

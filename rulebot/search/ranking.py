@@ -273,7 +273,7 @@ class Searcher:
         ordered, parts = answer_first(modifications_first(candidates, ordering, in_play, self.get, official_only))
         if asked.asks_nothing and not (ordered and features.named_as_typed(ordered[0], context)):
             # ("what", "combien ?", "can i": an entry found for them is found by chance; a card called "Mine" is not)
-            raise QueryError(f"the question has only question words ({' '.join(analysis.words(text))}): say what it is about")
+            raise QueryError(f"the question has only question words and common words ({' '.join(analysis.words(text))}): say what it is about")
         # What the answer is made of is known before it is made: an Answer is never changed (rulebot.search.answer).
         results, parts = ordered[:limit], min(parts, limit)
         other_games: list[Hit] = []
