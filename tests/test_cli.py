@@ -242,6 +242,18 @@ class TestOtherCommands:
         expected = f"rulebook.md:{line}: '{shown}' is read as text of lh-[a-z-]+: an entry's heading is '## ' and its id{where}\n"
         assert re.search(expected.replace(".md", r"\.md"), result.output), result.output
 
+    def test_check_points_at_a_glued_heading_whatever_follows_it(self, run_cli, minimal_copy: Path):
+        """"##id", which Markdown reads as no heading at all, is an entry's heading mistyped even when the line under it
+        is mistyped too ("title Ferry gull", no colon); a "### word-word" heading over text is a heading of the text."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        text = rules.read_text(encoding="utf-8")
+        line = text[: text.index("## lh-ferry-gull\n")].count("\n") + 1
+        text = text.replace("## lh-ferry-gull\ntitle:", "##lh-ferry-gull\ntitle")
+        rules.write_text(text + "\n### dock-rules\n\nSome text of the last entry.\n", encoding="utf-8")
+        result = run_cli("check", str(minimal_copy))
+        assert result.exit_code == 1 and f"rulebook.md:{line}: '##lh-ferry-gull' is read as text of " in result.output, result.output
+        assert "dock-rules" not in result.output
+
     def test_check_points_at_mistyped_headings_before_any_entry_and_not_in_code(self, run_cli, minimal_copy: Path):
         """A file whose every entry heading is mistyped has no entry, yet each is reported (in the file's preamble);
         the same lines shown in a code fence, as an example, are text."""

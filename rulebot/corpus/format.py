@@ -195,9 +195,12 @@ def split_entries(path: Path, text: str, preamble: list[tuple[int, str]] | None 
 
 MISHEADED_RE = re.compile(r"[ \t]*(#+[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+)[ \t]*")
 """A heading that is no entry's (one #, three or more, none of a space after "##", or indented) and an id: over an
-entry's header line (HEADER_START_RE), an entry's heading mistyped."""
+entry's header line (HEADER_START_RE), or glued to its "##" (GLUED_RE), an entry's heading mistyped."""
 _HASH_OR_FENCE = ("#", *FENCES)
-HEADER_START_RE = re.compile(r"(?:title|kind|section)[ \t]*:")
+HEADER_START_RE = re.compile(r"(?:title|kind|section)\b")
+"""The start of an entry's header line (its colon may be the mistake too: "title Three")."""
+GLUED_RE = re.compile(r"##[^\s#]")
+"""An entry's heading with no space after its "##"."""
 
 
 def _misheaded(lines: list[str], headings: list[int], fenced: list[tuple[int, int]]) -> list[tuple[int, str]]:
@@ -207,7 +210,9 @@ def _misheaded(lines: list[str], headings: list[int], fenced: list[tuple[int, in
     found = []
     for index in headings:
         line = lines[index]
-        if index + 1 < len(lines) and (heading := MISHEADED_RE.fullmatch(line)) and HEADER_START_RE.match(lines[index + 1]):
+        heading = MISHEADED_RE.fullmatch(line)
+        # ("##id" is no Markdown heading at all, whatever follows it: an id there is an entry's heading mistyped)
+        if heading and (GLUED_RE.match(line) or index + 1 < len(lines) and HEADER_START_RE.match(lines[index + 1])):
             inside = bisect.bisect_right(opens, index) - 1
             if inside < 0 or index > fenced[inside][1]:
                 found.append((index, heading.group(1)))
