@@ -144,6 +144,17 @@ class TestWalk:
         quit_ = review(run_cli, game, "e\n")
         assert quit_.exit_code == 2 and "the edit was left, nothing changed" in quit_.stderr and "set $EDITOR" not in quit_.stderr
 
+    def test_no_editor_set_on_a_pipe_is_an_error_not_a_wait(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """Neither $EDITOR nor $VISUAL set and choices piped in: exit 2, told to set one, nothing left behind (a default
+        editor started on the script's input would wait for ever)."""
+        monkeypatch.delenv("EDITOR", raising=False)
+        monkeypatch.delenv("VISUAL", raising=False)
+        path = game / "games/skyrail/rules.md"
+        before = path.read_bytes()
+        result = review(run_cli, game, "e\n")
+        assert result.exit_code == 2 and "set $EDITOR (or $VISUAL) to your editor's command" in result.stderr, result.output
+        assert path.read_bytes() == before and not list((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.md"))
+
     def test_an_edit_that_does_not_pass_is_kept_and_opened_again(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """A bad kind: the problem said, the file untouched, the edit kept with the problem at its top; the next
         walk opens it again, and once fixed it is saved."""
@@ -353,12 +364,19 @@ class TestEditAfterImport:
         assert "four tickets" in earlier.read_text(encoding="utf-8")
 
     def test_accept_drops_an_edit_in_progress(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-        """A draft accepted as it is, with an edit of it in progress: the edit file goes too."""
+        """A draft accepted as it is, with an edit of it in progress: the curator is asked first (n, or the end of the
+        input, keeps the edit and the draft as they are); the edit file goes once it is said."""
         monkeypatch.setenv("EDITOR", editor(tmp_path, "bad", "t = t.replace('kind: setup', 'kind: setupp')"))
         review(run_cli, game, "e\nq\n")
         folder = Path(os.environ["RULEBOT_DATA_DIR"]) / "review"
-        assert list(folder.glob("*.skyrail-setup.md"))
-        accepted = review(run_cli, game, "a\nq\n")
+        edit = list(folder.glob("*.skyrail-setup.md"))
+        assert edit
+        kept = edit[0].read_bytes()
+        for refused in ("a\nn\nq\n", "a\n"):
+            result = review(run_cli, game, refused)
+            assert "discard your edit of skyrail-setup in progress" in result.output and "accepted" not in result.stderr
+            assert edit[0].read_bytes() == kept
+        accepted = review(run_cli, game, "a\ny\nq\n")
         assert "1 accepted" in accepted.stderr
         assert not list(folder.glob("*.skyrail-setup.md"))
 

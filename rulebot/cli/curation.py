@@ -328,13 +328,16 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
     """Walk through a game's drafts one at a time, in file order (the game's sources, then each file's entries:
     rulebot keeps no record of what players ask most).
 
-    Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes),
-    [e]dit it in $EDITOR (checked as `rulebot check` does on save; an edit that
-    does not pass is kept and opened again), [m]erge it with the next entry,
-    [s]plit it at each `>>> split TITLE` line put in the editor, s[k]ip it, or
-    [q]uit. Every choice is written at once; the walk keeps its place (the
-    drafts skipped) for the next time. Choices are read a line at a time from
-    standard input, so that a script can give them.
+    Each draft is shown, then: [a]ccept it as is (its `draft: true` line goes;
+    an edit of it in progress is dropped only once you say y), [e]dit it in
+    $EDITOR (checked as `rulebot check` does on save; an edit that does not
+    pass is kept and opened again; a draft an import changed since your edit
+    began is [r]e-edited from its new text, your edit kept beside it),
+    [m]erge it with the next entry, [s]plit it at each `>>> split TITLE` line
+    put in the editor, s[k]ip it, or [q]uit. Every choice is written at once;
+    the walk keeps its place (the drafts skipped) for the next time. Choices
+    are read a line at a time from standard input, so that a script can give
+    them.
     """
     from rulebot.corpus import walk as draft_walk
 
@@ -351,6 +354,11 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
         if choice == "q":
             break
         if choice == "a":
+            # (the draft as drafted: an edit of it in progress would be lost, which only the curator may decide)
+            if walk.has_edit(draft) and _review_choice(
+                f"[y/n] (y discard your edit of {draft.id} in progress and accept the draft as drafted; n back to the choices): ", {"y", "n"}
+            ) != "y":
+                continue
             walk.accept(draft)
         elif choice == "k":
             walk.skip(draft)
@@ -367,8 +375,14 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
 def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
     """Edit (or split) a draft until its edit passes: "saved", "unchanged" (closed as it was), "discarded", or "quit"
     (the edit kept for later)."""
+    import os
+    import sys
+
     from rulebot.corpus.walk import ChangedMeanwhileError
 
+    if not (os.environ.get("VISUAL") or os.environ.get("EDITOR")) and not sys.stdin.isatty():
+        # (click would start vi on a pipe, which waits for ever on the script's input)
+        raise CurationError("no editor to edit in: set $EDITOR (or $VISUAL) to your editor's command; nothing changed")
     path = walk.edit_file(draft, split=split)
     while True:
         try:

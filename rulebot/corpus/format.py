@@ -212,7 +212,7 @@ def _misheaded(lines: list[str], headings: list[int], fenced: list[tuple[int, in
         line = lines[index]
         heading = MISHEADED_RE.fullmatch(line)
         # ("##id" is no Markdown heading at all, whatever follows it: an id there is an entry's heading mistyped)
-        if heading and (GLUED_RE.match(line) or index + 1 < len(lines) and HEADER_START_RE.match(lines[index + 1])):
+        if heading and (GLUED_RE.match(line) or (index + 1 < len(lines) and HEADER_START_RE.match(lines[index + 1]))):
             inside = bisect.bisect_right(opens, index) - 1
             if inside < 0 or index > fenced[inside][1]:
                 found.append((index, heading.group(1)))
