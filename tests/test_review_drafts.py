@@ -328,6 +328,19 @@ class TestImportAfterReview:
         assert "0 updated, 0 added, 0 unchanged, 0 gone, 0 kept as restated, 3 kept as merged or split; nothing written" in result.stderr, result.stderr
         assert path.read_bytes() == before
         assert list(loaded(game)) == ["skyrail-setup", "skyrail-derailment", "skyrail-derailed-cargo"]
+        # A new edition that words one of the merged drafts otherwise, and the split one: each entry made of them is
+        # said to be changed in the document, and still left byte for byte.
+        (game / "rules.md").write_text(
+            RULES.replace("couple two carriages", "couple up to three carriages").replace("skips the next turn", "skips two turns"),
+            encoding="utf-8",
+        )
+        newer = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",
+                        "--append")
+        assert newer.exit_code == 0, newer.output
+        assert "3 kept as merged or split (3 of them changed in the document)" in newer.stderr, newer.stderr
+        told = [line for line in newer.stderr.splitlines() if line.startswith("  merged or split, its text changed in the document")]
+        assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in told] == ["skyrail-setup", "skyrail-derailment", "skyrail-derailed-cargo"]
+        assert path.read_bytes() == before
 
 
 class TestEditChecks:

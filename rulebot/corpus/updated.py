@@ -36,7 +36,7 @@ class Outdated:
     id: str
     title: str
     state: str
-    """"restated", or "edited" for a draft still marked so."""
+    """"restated", "edited" for a draft still marked so, or "merged or split" (in review)."""
     drafted: str
     """The fingerprint of the document's new text (rulebot.corpus.drafted.drafted_fingerprint): its `drafted:`
     once the entry says what that text says."""
@@ -82,6 +82,7 @@ class DraftsWritten:
             f"{len(self.gone)} gone, {len(self.restated)} kept as restated"
             + (f" ({changed} of them changed in the document)" if (changed := self._outdated("restated")) else "")
             + (f", {len(self.reshaped)} kept as merged or split" if self.reshaped else "")
+            + (f" ({changed} of them changed in the document)" if (changed := self._outdated("merged or split")) else "")
             + (f", {len(self.edited)} kept as edited (still marked draft)" if self.edited else "")
             + (f" ({changed} of them changed in the document)" if (changed := self._outdated("edited")) else "")
             + (f", {len(self.joined)} removed as joined with their rule's family" if self.joined else "")

@@ -376,14 +376,15 @@ def write_drafts(
             draft = mine[0]
             if _reshaped(raw, mine, pairs):
                 done.reshaped.append(raw.id)
+                done.outdated.extend(_outdated(raw, mine, renamed, "merged or split"))
                 continue
             if not is_draft(raw):
                 done.restated.append(raw.id)
-                done.outdated.extend(_outdated(raw, draft, renamed, "restated"))
+                done.outdated.extend(_outdated(raw, [draft], renamed, "restated"))
                 continue
             if header(raw, "drafted") and header(raw, "drafted") != drafted_fingerprint("\n".join(raw.body)):
                 done.edited.append(raw.id)
-                done.outdated.extend(_outdated(raw, draft, renamed, "edited"))
+                done.outdated.extend(_outdated(raw, [draft], renamed, "edited"))
                 continue
             as_before = next(split_entries(path, _block(draft, anchors[draft], renamed, raw, revised=None)))
             if _content(raw) == _content(as_before):
@@ -560,18 +561,21 @@ def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawE
     return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept, text=_text_as_drafted(draft, renamed))
 
 
-def _outdated(raw: RawEntry, draft: DraftEntry, renamed: dict[str, str], state: str) -> list[Outdated]:
-    """The entry, restated or being edited (`state`), when the document's text is no longer the one the curator
-    worked from (its `drafted:` fingerprint, kept when it was restated); else nothing. The text is the same when its
-    draft's is, its links as the file has them now or as the document's drafts name their targets: an entry renamed
-    since changes where a link leads, not the rule."""
-    worked_from = header(raw, "drafted")
+def _outdated(raw: RawEntry, drafts: list[DraftEntry], renamed: dict[str, str], state: str) -> list[Outdated]:
+    """The entry, restated, being edited, or merged or split in review (`state`), when the document's text of its
+    drafts is no longer the one the curator worked from (its `drafted:` fingerprints, kept when it was restated, one
+    for each draft merged into it); else nothing. A text is the same when its draft's is, its links as the file has
+    them now or as the document's drafts name their targets: an entry renamed since changes where a link leads, not
+    the rule."""
+    worked_from = set(split_list(header(raw, "drafted")))
     if not worked_from:
         return []
-    now = drafted_fingerprint(_text_as_drafted(draft, renamed))
-    if worked_from in (now, drafted_fingerprint(draft.text)):
+    now = [drafted_fingerprint(_text_as_drafted(draft, renamed)) for draft in drafts]
+    if len(worked_from) == len(drafts) and all(
+        fingerprint in worked_from or drafted_fingerprint(draft.text) in worked_from for fingerprint, draft in zip(now, drafts)
+    ):
         return []
-    return [Outdated(raw.id, header(raw, "title"), state, now)]
+    return [Outdated(raw.id, header(raw, "title"), state, f"{LIST_SEPARATOR} ".join(now))]
 
 
 def _text_as_drafted(draft: DraftEntry, renamed: dict[str, str]) -> str:

@@ -311,8 +311,11 @@ class DraftWalk:
                 merged[key] = f"{LIST_SEPARATOR} ".join(values)
         order = [k for k, _ in headers] + [k for k in ("anchor", "aliases", "see_also", "asked") if k in merged and k not in dict(headers)]
         text_of = "\n".join(first.body).strip() + "\n\n" + "\n".join(second.body).strip()
-        # (no `drafted:` fingerprint: a merged entry is no text an import wrote, and the import leaves it be)
-        block = format_entry(first.id, [*[(k, merged[k]) for k in order if k not in ("draft", "drafted") and merged[k]], ("draft", "true")], text_of)
+        # Its `drafted:` holds the fingerprints of both texts as the document had them: an import of a new edition, which
+        # leaves a merged entry to the curator, tells whether the document's words have changed since.
+        fingerprints = split_list(merged.get("drafted", "")) + split_list(header(second, "drafted"))
+        drafted = [("drafted", f"{LIST_SEPARATOR} ".join(dict.fromkeys(fingerprints)))] if header(first, "drafted") and header(second, "drafted") else []
+        block = format_entry(first.id, [*[(k, merged[k]) for k in order if k not in ("draft", "drafted") and merged[k]], ("draft", "true"), *drafted], text_of)
         ending = line_ending(lines)
         start = first.line - 1
         new_lines = [*lines[:start], block.replace("\n", ending), *lines[second_end:]]
