@@ -665,6 +665,17 @@ class TestOutput:
             result = run_cli(*TOY, *args)
             assert "(s)" not in result.output and not re.search(r"\b1 (entries|games|problems)\b", result.output)
 
+    def test_site_serve_of_no_site_says_the_build_that_makes_it(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+        """Serving a folder with no site is an error whose hint builds that very folder: followed, the serve works."""
+        from rulebot.site import server as site_server
+
+        monkeypatch.chdir(tmp_path)
+        result = CliRunner().invoke(cli, ["site", "serve"])
+        assert result.exit_code == 2 and "build it first (rulebot site build public)" in result.output, result.output
+        built = CliRunner().invoke(cli, ["site", "build", "public"])
+        assert built.exit_code == 0, built.output
+        site_server.serve(Path("public")).close()
+
     def test_site_serve_defaults_to_public(self, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
         """`rulebot site serve` with no folder serves public/, where the README builds the site."""
         from rulebot.site import server as site_server

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import shlex
 import stat
 import threading
 import urllib.parse
@@ -153,5 +154,5 @@ def serve(out_dir: Path, host: str = "127.0.0.1", port: int = 0) -> SiteServer:
     """Serve a built site (port 0: any free port); the caller closes the server."""
     folder = Path(out_dir).expanduser().resolve()
     if not (folder / "index.html").is_file():
-        raise SiteError(f"no site in {folder}: build it first (rulebot site build)")
+        raise SiteError(f"no site in {folder}: build it first (rulebot site build {shlex.quote(str(out_dir))})")
     return SiteServer(folder, host, port)
