@@ -808,6 +808,11 @@ class TestCuratorsWorkIsKept:
         assert result.exit_code == 2, result.output
         assert "holds no rule to draft" in result.stderr and "Traceback" not in result.output
         assert path.read_bytes() == before
+        # printed or written elsewhere, alike: no header of an import of nothing
+        for where in ((), ("--out", str(game / "drafts.md"))):
+            printed = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", *where)
+            assert printed.exit_code == 2 and "holds no rule to draft" in printed.stderr and not printed.stdout, printed.output
+        assert not (game / "drafts.md").exists()
 
 
 @pytest.mark.parametrize(("broken", "said"), [

@@ -182,6 +182,8 @@ def import_(settings: Settings, document: Path, game: str, source_id: str | None
         click.echo(update.report(), err=True)
         return
     drafted = importer.import_document(document, loaded, game, source_id)
+    if not drafted.entries:  # (as --append refuses it: a file of no drafts is no import, printed or written)
+        raise CurationError(f"{document} holds no rule to draft (no heading with text under it): nothing written")
     summary = drafted.summary()
     if out is None:
         click.echo(drafted.to_markdown(), nl=False)
