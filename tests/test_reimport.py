@@ -249,6 +249,9 @@ class TestReimport:
         assert result.exit_code == 0, result.output
         assert 'document = "rules-v2.md"  # my copy' in toml.read_text(encoding="utf-8")
         assert corpus.load([game / "games"]).game("skyrail").source("rules").document == "rules-v2.md"
+        assert f"The source's document is now rules-v2.md in {toml}" in result.stderr, result.stderr  # (said: not a quiet change)
+        again = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules-v2.md"), "-g", "skyrail", "--append")
+        assert again.exit_code == 0 and "document is now" not in again.stderr
 
     def test_edition_goes_with_append(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",

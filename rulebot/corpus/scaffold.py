@@ -303,24 +303,27 @@ def write_new(path: Path, text: str, force: bool = False, parents: bool = False)
 EMPTY_LIST_RE = r"^(?P<key>{key})\s*=\s*\[\s*\]"
 
 
-def record_import(game: Game, synonyms: list[list[str]], terms: list[str], source: str, document: str) -> list[str]:
+def record_import(game: Game, synonyms: list[list[str]], terms: list[str], source: str, document: str) -> tuple[list[str], bool]:
     """Write into the game's own game.toml, in one write, what an import leaves there: the proposed synonym groups
     and terms, each list only where it is still empty (`synonyms = []`, as new-game writes it: what the curator
     wrote is never changed), and the name of the document on its source's table (_document_named). The keys of
-    the vocabulary written ("synonyms", "terms"); none for a game.toml that cannot or must not be written (the
-    shipped corpus's)."""
+    the vocabulary written ("synonyms", "terms"), and whether the document's name replaced another one there (a
+    new edition imported from a file of another name); nothing for a game.toml that cannot or must not be written
+    (the shipped corpus's)."""
     if not _own_game_file(game):
-        return []
+        return [], False
     written: list[str] = []
+    renamed: list[bool] = []
 
     def recorded(text: str | None) -> str | None:
         proposed, keys = _vocabulary_proposed(text, synonyms, terms, document)
         written[:] = keys
-        named = _document_named(text if proposed is None else proposed, source, document)
+        named, replaced = _document_named(text if proposed is None else proposed, source, document)
+        renamed[:] = [replaced]
         return proposed if named is None else named
 
     atomic.update_file(Path(game.path), recorded)
-    return written
+    return written, any(renamed)
 
 
 def vocabulary_room(game: Game, synonyms: list[list[str]], terms: list[str]) -> list[str]:
@@ -367,11 +370,11 @@ def _vocabulary_proposed(text: str | None, synonyms: list[list[str]], terms: lis
     return (head + vocabulary if written else None), written
 
 
-def _document_named(text: str | None, source: str, document: str) -> str | None:
+def _document_named(text: str | None, source: str, document: str) -> tuple[str | None, bool]:
     """game.toml's text with `document = "<file name>"` on the source's [[sources]] table, or in place of the one
     there (a new edition imported from a file of another name): `check --sources DIR` then finds the copy of the
-    edition last imported by that name. None: nothing to change (the same name, or a value written otherwise, left
-    to the curator)."""
+    edition last imported by that name (None: nothing to change: the same name, or a value written otherwise, left
+    to the curator); and whether it replaced another name."""
     tables = re.split(r"(?m)^(?=\[)", text or "")
     for index, table in enumerate(tables):
         if not table.startswith("[[sources]]") or not re.search(rf'(?m)^id\s*=\s*{re.escape(_value(source))}\s*(?:#.*)?$', table):
@@ -379,12 +382,12 @@ def _document_named(text: str | None, source: str, document: str) -> str | None:
         line = re.search(r"(?m)^(document\s*=\s*)(\"(?:[^\"\\\r\n]|\\.)*\"|'[^'\r\n]*')", table)
         if line is not None:  # (its value only: a comment after it is kept)
             if line.group(2) == _value(document):
-                return None
+                return None, False
             tables[index] = table[: line.start(2)] + _value(document) + table[line.end(2) :]
-            return "".join(tables)
+            return "".join(tables), True
         if re.search(r"(?m)^document\s*=", table):
-            return None  # (a value written otherwise: left to the curator)
+            return None, False  # (a value written otherwise: left to the curator)
         # (after the id line, ended as it is: a file of CRLF line ends keeps them)
         tables[index] = re.sub(r"(?m)^(id\s*=.*?(\r?\n))", lambda m: m.group(1) + f"document = {_value(document)}{m.group(2)}", table, count=1)
-        return "".join(tables)
-    return None
+        return "".join(tables), False
+    return None, False

@@ -106,6 +106,9 @@ class Update:
     """The game.toml keys the proposed vocabulary was written to."""
     game_file: str = ""
     """The game's game.toml."""
+    document_renamed: str | None = None
+    """The document's file name, when the import wrote it as its source's `document` in game.toml in place of
+    another (a new edition from a file of another name)."""
 
     def report(self) -> str:
         """The lines told to the curator: the counts, each entry gone from the document, the vocabulary written."""
@@ -128,6 +131,8 @@ class Update:
             lines.append(f"  removed, their rule now one draft with its family, which holds their text: {named}{more}")
         if self.vocabulary:
             lines.append(f"Proposed vocabulary ({' and '.join(self.vocabulary)}) written to {self.game_file}: review it")
+        if self.document_renamed:
+            lines.append(f"The source's document is now {self.document_renamed} in {self.game_file} (`check --sources DIR` finds it by that name)")
         vocabulary = self.proposed
         for key, found, what in (("synonyms", [" = ".join(g) for g in vocabulary.synonyms], "synonym group"), ("terms", vocabulary.terms, "term")):
             if found and key not in self.vocabulary:

@@ -172,8 +172,8 @@ def import_update(
     room = scaffold.vocabulary_room(the_game, vocabulary.synonyms, vocabulary.terms)
     written = write_drafts(path, drafted, edition, protected=protected, vocabulary_written=room)
     # (`check --sources DIR` then finds the curator's copy of the document by the name written with it)
-    keys = scaffold.record_import(the_game, vocabulary.synonyms, vocabulary.terms, source_id, document.name)
-    return Update(drafted, written, vocabulary, keys, the_game.path)
+    keys, renamed = scaffold.record_import(the_game, vocabulary.synonyms, vocabulary.terms, source_id, document.name)
+    return Update(drafted, written, vocabulary, keys, the_game.path, document.name if renamed else None)
 
 
 def _not_in(vocabulary: Vocabulary, game: Game) -> Vocabulary:
