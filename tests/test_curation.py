@@ -448,6 +448,15 @@ class TestCitations:
         found = citations.verify(corpus.load([MINIMAL]), sources)
         assert found.summary() == "citations: 3 verified, 1 dangling, 0 ambiguous; 2 not checked (no document for lantern-harbor/tides-faq)"
 
+    def test_summary_names_the_file_game_toml_names(self, sources: Path, minimal_copy: Path):
+        """A source whose document game.toml names (`document`) and the folder lacks: the summary says which file was
+        looked for, so that a copy of another name is seen to be why."""
+        toml = minimal_copy / "lantern-harbor" / "game.toml"
+        text = toml.read_text(encoding="utf-8")
+        toml.write_text(text.replace('id = "tides-faq"', 'id = "tides-faq"\ndocument = "tides v2.md"', 1), encoding="utf-8")
+        found = citations.verify(corpus.load([minimal_copy]), sources)
+        assert "(no document for lantern-harbor/tides-faq (tides v2.md))" in found.summary(), found.summary()
+
     @pytest.mark.parametrize(
         ("section", "document", "line"),
         [

@@ -63,6 +63,8 @@ class Verification:
     """The document found for each `game/source`."""
     missing: dict[str, int] = field(default_factory=dict)
     """`game/source` with no document in the folder, and how many entries cite it."""
+    named: dict[str, str] = field(default_factory=dict)
+    """The file name game.toml gives a `game/source`'s document (its `document`), where it gives one: what was looked for."""
     unheaded: int = 0
     """Entries citing a place the document leaves without a heading (`(…, unheaded)`): not checked."""
 
@@ -71,7 +73,9 @@ class Verification:
         line = f"citations: {self.verified} verified, {len(self.dangling)} dangling, {len(self.ambiguous)} ambiguous"
         if self.missing:
             unchecked = sum(self.missing.values())
-            line += f"; {unchecked} not checked (no document for {', '.join(sorted(self.missing))})"
+            # (the file looked for, where game.toml names it: a curator's copy of another name is not found by it)
+            missing = ", ".join(f"{key} ({self.named[key]})" if key in self.named else key for key in sorted(self.missing))
+            line += f"; {unchecked} not checked (no document for {missing})"
         if self.unheaded:
             line += f"; {self.unheaded} citing a part without a heading (unheaded), not checked"
         return line
@@ -112,6 +116,8 @@ def verify(corpus: Corpus, folder: Path, only: Callable[[Entry], bool] | None = 
             source = corpus.games[entry.game].source(entry.source) if entry.game in corpus.games else None
             path = find_document(folder, entry.game, entry.source, source.document if source else "")
             documents[key] = None
+            if source is not None and source.document:
+                result.named[key] = source.document
             if path is not None:
                 result.documents[key] = path
                 try:
