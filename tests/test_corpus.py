@@ -103,6 +103,11 @@ BROKEN_CASES = [
     ("wrong prefix", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("toy-one", "other-one")}, "rules.md:1: id 'other-one' must start"),
     ("empty text", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("The first rule of the toy game.\n", "")}, "rules.md:1: entry 'toy-one' has no text"),
     ("duplicate id", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY + "\n" + ENTRY}, "rules.md:8: duplicate id 'toy-one'"),
+    # (reported at once, not only once the other problems of either are fixed)
+    ("duplicate id of an entry with problems", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY + "\n" + ENTRY.replace("kind: rule", "kind: rulez")},
+     "rules.md:8: duplicate id 'toy-one' (first defined at "),
+    ("duplicate id after an entry with problems", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("kind: rule", "kind: rulez") + "\n" + ENTRY},
+     "rules.md:8: duplicate id 'toy-one' (first defined at "),
     ("unknown see_also", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nsee_also: toy-nowhere")}, "rules.md:5: see_also: unknown entry id 'toy-nowhere'"),
     ("unknown modifies", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nmodifies: toy-two")}, "rules.md:5: modifies: unknown entry id 'toy-two'"),
     ("unknown expansion", {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("section: Part 1", "section: Part 1\nexpansion: nope")}, "rules.md:5: unknown expansion 'nope'"),
@@ -232,15 +237,15 @@ def forged_parse(shape: str, loaded: corpus.Corpus) -> object:
     untitled = object.__new__(Entry)
     untitled.__dict__.update({k: v for k, v in vars(entry).items() if k != "title"})
     return {
-        "entries=[42]": ParsedFile(entries=[42], problems=[], rejected=[]),  # type: ignore[list-item]
-        "entries not a list": ParsedFile(entries="lh-ferry-gull", problems=[], rejected=[]),  # type: ignore[arg-type]
-        "an entry without its title": ParsedFile(entries=[untitled], problems=[], rejected=[]),
-        "an entry whose id is a number": ParsedFile(entries=[dataclasses.replace(entry, id=7)], problems=[], rejected=[]),
-        "an entry whose line is a bool": ParsedFile(entries=[dataclasses.replace(entry, line=True)], problems=[], rejected=[]),
-        "an alias that is a string": ParsedFile(entries=[dataclasses.replace(entry, aliases=("gull",))], problems=[], rejected=[]),
-        "a problem as a plain tuple": ParsedFile(entries=[entry], problems=[("rules.md", 1, "bad")], rejected=[]),  # type: ignore[list-item]
-        "a problem's line as text": ParsedFile(entries=[entry], problems=[Problem("rules.md", "1", "bad")], rejected=[]),  # type: ignore[arg-type]
-        "a rejected id that is a number": ParsedFile(entries=[entry], problems=[], rejected=[3]),  # type: ignore[list-item]
+        "entries=[42]": ParsedFile(entries=[42], problems=[], rejected=[], rejected_lines=[]),  # type: ignore[list-item]
+        "entries not a list": ParsedFile(entries="lh-ferry-gull", problems=[], rejected=[], rejected_lines=[]),  # type: ignore[arg-type]
+        "an entry without its title": ParsedFile(entries=[untitled], problems=[], rejected=[], rejected_lines=[]),
+        "an entry whose id is a number": ParsedFile(entries=[dataclasses.replace(entry, id=7)], problems=[], rejected=[], rejected_lines=[]),
+        "an entry whose line is a bool": ParsedFile(entries=[dataclasses.replace(entry, line=True)], problems=[], rejected=[], rejected_lines=[]),
+        "an alias that is a string": ParsedFile(entries=[dataclasses.replace(entry, aliases=("gull",))], problems=[], rejected=[], rejected_lines=[]),
+        "a problem as a plain tuple": ParsedFile(entries=[entry], problems=[("rules.md", 1, "bad")], rejected=[], rejected_lines=[]),  # type: ignore[list-item]
+        "a problem's line as text": ParsedFile(entries=[entry], problems=[Problem("rules.md", "1", "bad")], rejected=[], rejected_lines=[]),  # type: ignore[arg-type]
+        "a rejected id that is a number": ParsedFile(entries=[entry], problems=[], rejected=[3], rejected_lines=[1]),  # type: ignore[list-item]
         "a problem for a ParsedFile": Problem("rules.md", 1, "bad"),
     }[shape]
 

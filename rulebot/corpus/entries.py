@@ -39,6 +39,8 @@ class ParsedFile:
     """Its problems, in file order."""
     rejected: list[str]
     """Ids of the entries with problems of their own."""
+    rejected_lines: list[int]
+    """The line of the heading of each of them (an id written twice is a problem whichever of the two has others)."""
 
 
 def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, house_only: bool) -> ParsedFile:
@@ -47,7 +49,7 @@ def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, ho
     `house_only`: the file is in a house-rules folder, which holds only house rules.
     """
     problems: list[Problem] = []
-    entries, rejected = [], []
+    entries, rejected, rejected_lines = [], [], []
     preamble: list[tuple[int, str]] = []
     for raw in split_entries(path, text, preamble):
         if raw.problems:
@@ -65,10 +67,11 @@ def parse_file(path: Path, text: str, game: Game, source: Source, shown: str, ho
             entry = None
         if entry is None:
             rejected.append(raw.id)
+            rejected_lines.append(raw.line)
         else:
             entries.append(entry)
     problems[:0] = (Problem(shown, line, message) for line, message in preamble)
-    return ParsedFile(entries, problems, rejected)
+    return ParsedFile(entries, problems, rejected, rejected_lines)
 
 
 def make_entry(raw: RawEntry, game: Game, source: Source, shown: str, problems: list[Problem]) -> Entry | None:

@@ -300,6 +300,8 @@ class _Loader:
         self.everyday: tuple[games.Groups, games.Groups] | None = None
         """The everyday words every game has (rulebot.language.everyday), once read."""
         self.rejected: set[str] = set()
+        self.headings: dict[str, tuple[str, int]] = {}
+        """Where each entry id is first written (file as shown, line), its entry left out or not."""
         """Ids of entries with problems of their own: references to them are not reported again."""
         self.overlays: list[_Overlay] = []
         """House-rules folders waiting for every game to be read."""
@@ -518,13 +520,22 @@ class _Loader:
         self.problems.extend(parsed.problems)
         self.rejected.update(parsed.rejected)
         left_out = len(parsed.rejected)
-        for entry in parsed.entries:
-            if entry.id in self.corpus.entries:
-                first = self.corpus.entries[entry.id]
-                self.problem(path, entry.line, f"duplicate id {entry.id!r} (first defined at {first.path}:{first.line})")
+        # Every heading counts for an id written twice, the entries left out for problems of their own too: else
+        # the second of two is only reported once the first's problems are fixed.
+        headed: list[tuple[int, str, Entry | None]] = [(entry.line, entry.id, entry) for entry in parsed.entries]
+        headed += [(line, entry_id, None) for entry_id, line in zip(parsed.rejected, parsed.rejected_lines)]
+        for line, entry_id, entry in sorted(headed, key=lambda one: one[0]):
+            first = self.headings.get(entry_id)
+            if first is None:
+                self.headings[entry_id] = (shown, line)
+            else:
+                self.problem(path, line, f"duplicate id {entry_id!r} (first defined at {first[0]}:{first[1]})")
+            if entry is None:
+                continue
+            if entry_id in self.corpus.entries:
                 left_out += 1
                 continue
-            self.corpus.entries[entry.id] = entry
+            self.corpus.entries[entry_id] = entry
         if left_out:
             self.leave_out(f"{left_out} {'entry' if left_out == 1 else 'entries'} of {_in_game(path)}")
 
