@@ -89,6 +89,8 @@ class TestNewGame:
         (("skyrail", "-n", "S", "--language", "english"), "Error: the language must be a two-letter code (en, fr, de...), not 'english'"),
         (("skyrail", "-n", "S", "-t", "multi\nline"), "Error: the source's title must be one line of text, without tabs or control characters: 'multi\\nline'"),
         (("skyrail", "-n", "Sky\x1b[31mRail", "-t", "R"), "Error: the game's name must be one line of text"),
+        (("sky" * 100, "-n", "S", "-t", "R"), "Error: the slug skyskyskyskyskyskysk… has 300 characters: at most 64"),
+        (("skyrail", "-n", "S", "-t", "R", "-s", "r" * 65), "Error: the source id rrrrrrrrrrrrrrrrrrrr… has 65 characters: at most 64"),
     ])
     def test_bad_names_are_refused(self, run_cli, args: tuple[str, ...], message: str):
         """A slug, prefix or source id that is no id is refused, and nothing is written."""

@@ -236,6 +236,8 @@ def new_game(
     for what, value in (("slug", slug), ("id prefix", prefix), ("source id", source)):
         if not ID_RE.match(value):
             raise CurationError(not_an_id(what, value))
+        if len(value) > MAX_NAME_LETTERS:  # (a folder's and a file's name: the file system refuses a long one, unsaid why)
+            raise CurationError(f"the {what} {value[:20]}… has {len(value)} characters: at most {MAX_NAME_LETTERS}")
     if not name.strip() or not title.strip():
         raise CurationError("the game's name and its source's title must not be empty")
     for what, value in (("the game's name", name), ("the source's title", title), ("the edition", edition)):
@@ -300,6 +302,9 @@ def write_new(path: Path, text: str, force: bool = False, parents: bool = False)
     atomic.write_file(path, text, replace=force)
 
 
+MAX_NAME_LETTERS = 64
+"""The longest slug, id prefix or source id `new-game` takes: each names a folder or a file, and an entry's id
+starts with the prefix."""
 EMPTY_LIST_RE = r"^(?P<key>{key})\s*=\s*\[\s*\]"
 
 
