@@ -74,6 +74,12 @@ class TestNewGame:
         followed = run_cli(*shlex.split(hint.replace("DOCUMENT", str(document)))[1:])
         assert followed.exit_code == 0, followed.output
         assert "Drafted 3 entries" in followed.stderr
+        # the hint left out (no --corpus): the error says what is missing; with a --corpus, there is nothing to add
+        for args, told in (((), True), (("--corpus", str(games)), False)):
+            for command in (("import", str(document), "--game", "skyrail-x", "--append"), ("review", "skyrail-x"), ("changes", "skyrail-x")):
+                missed = run_cli(*args, *command)
+                assert missed.exit_code == 2 and "no game 'skyrail-x'" in missed.stderr, missed.output
+                assert ("needs that --corpus DIR again" in missed.stderr) is told, missed.stderr
 
     def test_a_game_already_there_is_refused(self, run_cli):
         """A slug the corpus has already is refused."""

@@ -15,13 +15,14 @@ import click
 from rulebot.cli import completion, status
 from rulebot.cli.shared import Settings, current_style, echo, kind_option, notify, warn
 from rulebot.corpus.kinds import KINDS
-from rulebot.errors import CurationError, PackageWriteError
+from rulebot.errors import CurationError, PackageWriteError, UnknownGameError
 from rulebot.places import outside_package
 from rulebot.text import plural
 
 if TYPE_CHECKING:
     from collections import Counter
 
+    from rulebot.corpus.model import Corpus
     from rulebot.corpus.review import Review
     from rulebot.corpus.walk import Draft, DraftWalk
 
@@ -172,7 +173,7 @@ def import_(settings: Settings, document: Path, game: str, source_id: str | None
     if edition is not None and not append:
         raise click.UsageError("--edition goes with --append")
     loaded, problems = corpus.check(settings.corpus_dirs())
-    game = loaded.game(game).slug  # (named as players name it: "dune", "Res Arcana")
+    game = _game_of(settings, loaded, game)  # (named as players name it: "dune", "Res Arcana")
     source_id = importer.imported_source(loaded, game, source_id)
     if append:
         update = updating.import_update(
@@ -214,7 +215,7 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
     from rulebot.corpus import scaffold
 
     loaded, _ = corpus.check(settings.corpus_dirs(making=append))
-    game = loaded.game(game).slug
+    game = _game_of(settings, loaded, game)
     block = scaffold.scaffold(loaded, game, kind, source_id, title, own_dir=settings.own_dir() if append else None)
     if append:
         written = scaffold.append(block)
@@ -277,7 +278,7 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
     from rulebot.corpus import changes as changes_core
 
     loaded = settings.usable_corpus()
-    game = loaded.game(game).slug
+    game = _game_of(settings, loaded, game)
     found = changes_core.changes(loaded, game, since)
     if as_json:
         from rulebot.index.payload import entry_payload
@@ -301,6 +302,21 @@ def changes(settings: Settings, game: str, since: str | None, as_json: bool) -> 
             notify(f"{undated}: the corpus installed with rulebot gives that source none")
             continue
         notify(f"{undated}: give the source its `date` in {loaded.games[game].path} (and its earlier `editions`) to list them")
+
+
+def _game_of(settings: Settings, loaded: Corpus, game: str) -> str:
+    """The slug of the game a curator names; UnknownGameError with, when no --corpus was given, where a game started
+    in a folder of one's own is (the game of `--corpus DIR new-game` is not read without --corpus DIR)."""
+    try:
+        return loaded.game(game).slug
+    except UnknownGameError as exc:
+        raise _without_corpus(settings, exc) from None
+
+
+def _without_corpus(settings: Settings, error: UnknownGameError) -> UnknownGameError:
+    if settings.extra:
+        return error
+    return type(error)(f"{error} (a game started with `rulebot --corpus DIR new-game` needs that --corpus DIR again)")
 
 
 def _date(value: str | None) -> str | None:
@@ -343,7 +359,10 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
     """
     from rulebot.corpus import walk as draft_walk
 
-    walk = draft_walk.load_walk(settings.corpus_dirs(), game, start_over=start_over)
+    try:
+        walk = draft_walk.load_walk(settings.corpus_dirs(), game, start_over=start_over)
+    except UnknownGameError as exc:
+        raise _without_corpus(settings, exc) from None
     letters = "/".join(letter for letter, _ in REVIEW_CHOICES)
     menu = ", ".join(f"{letter} {what}" for letter, what in REVIEW_CHOICES)
     while drafts := walk.drafts():
