@@ -132,6 +132,10 @@ class TestWalk:
         assert "skyrail-setup not changed: left as it was" in result.stderr and "saved" not in result.stderr
         assert "nothing changed" in result.stderr and result.stdout.count("skyrail-setup (3 left)") == 2
         assert path.read_bytes() == before and not list((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.md"))
+        # a split asked for and no split line put: said so
+        split = review(run_cli, game, "s\nq\n")
+        assert "skyrail-setup not split: no '>>> split TITLE' line was put in it; left as it was" in split.stderr, split.stderr
+        assert path.read_bytes() == before
 
     def test_an_editor_that_does_not_start_is_an_error_that_says_so(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
         """No such editor: exit 2, told to set $EDITOR; no edit is claimed kept, and none is left behind."""

@@ -399,7 +399,7 @@ def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
     import os
     import sys
 
-    from rulebot.corpus.walk import ChangedMeanwhileError
+    from rulebot.corpus.walk import SPLIT_MARK, ChangedMeanwhileError
 
     if not (os.environ.get("VISUAL") or os.environ.get("EDITOR")) and not sys.stdin.isatty():
         # (click would start vi on a pipe, which waits for ever on the script's input)
@@ -418,7 +418,7 @@ def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
             raise CurationError(f"{exc.format_message()}; your edit is kept in {path}") from None
         if walk.edit_unchanged(draft):
             walk.discard_edit(draft)
-            notify(f"{draft.id} not changed: left as it was")
+            notify(f"{draft.id} not split: no '{SPLIT_MARK} TITLE' line was put in it; left as it was" if split else f"{draft.id} not changed: left as it was")
             return "unchanged"
         try:
             problems = walk.save_edit(draft)
