@@ -143,7 +143,8 @@ def _check_json(review: Review, counts: Counter[str]) -> dict[str, object]:
 )
 @click.option(
     "--edition", metavar="DATE", callback=lambda ctx, param, value: _date(value),
-    help="With --append: the document is the source's edition of DATE (declared in game.toml); drafts it adds or changes get revised: DATE.",
+    help="With --append: the document is the source's edition dated DATE (YYYY-MM-DD, as game.toml's `editions` date them, not a"
+    " version label); drafts it adds or changes get revised: DATE.",
 )
 @click.pass_obj
 def import_(settings: Settings, document: Path, game: str, source_id: str | None, out: Path | None, force: bool, append: bool, edition: str | None) -> None:
@@ -229,7 +230,7 @@ def new(settings: Settings, game: str, kind: str, source_id: str | None, title: 
 @click.option("-n", "--name", required=True, help="The game's name, as players know it.")
 @click.option("-s", "--source", "source_id", default="rules", show_default=True, metavar="ID", help="The id of its first source document.")
 @click.option("-t", "--title", help='The title of that document (default: the name and "rules", "Skyrail rules").')
-@click.option("--edition", default="", help="The document's edition, version or revision.")
+@click.option("--edition", default="", help="The document's edition, version or revision, as a label ('1.4.6'); its date goes with --date.")
 @click.option("--date", metavar="DATE", callback=lambda ctx, param, value: _date(value), help="The document's date (YYYY-MM-DD).")
 @click.option("--language", default="en", show_default=True, metavar="XX", help="The language of the game's sources (two letters).")
 @click.option("--id-prefix", metavar="PREFIX", help="What every entry id of the game starts with (default: the slug).")
