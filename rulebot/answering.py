@@ -47,7 +47,8 @@ def open_searcher(dirs: Iterable[Path], notify: Notify) -> Searcher:
     def progress(done: int, total: int) -> None:
         nonlocal announced
         if not announced:
-            notify(f"Building the search index ({plural(total, 'entry', 'entries')})…")
+            # (the entries indexed now: all of them, or those changed since the index an update starts from)
+            notify(f"Building the search index ({plural(total, 'entry', 'entries')} to index)…")
             announced = True
 
     return searcher_over(dirs, progress=progress, warn=warner(notify))
