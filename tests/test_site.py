@@ -738,6 +738,18 @@ class TestOutputFolder:
         assert _tree(out) == before
         assert [p.name for p in tmp_path.iterdir()] == ["site"]
 
+    def test_a_folder_that_cannot_be_written_is_said_before_rendering(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """No folder can be made where the site goes: the error comes before any page is rendered, nothing written."""
+        from rulebot.site import build as site_build
+
+        rendered: list[str] = []
+        monkeypatch.setattr(site_build, "_render", lambda corpus, say: rendered.append("rendered") or iter(()))
+        blocker = tmp_path / "a-file"
+        blocker.write_text("", encoding="utf-8")
+        with pytest.raises(SiteError, match=r"cannot write .*a-file/site: .*; nothing was changed"):
+            site.build(minimal, blocker / "site")
+        assert rendered == [] and [p.name for p in tmp_path.iterdir()] == ["a-file"]
+
     @pytest.mark.parametrize("force", [False, True])
     def test_refuses_root_and_home(self, minimal: Corpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, force: bool):
         """The file system root and the home folder are refused, even with force."""

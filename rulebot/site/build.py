@@ -49,7 +49,7 @@ from rulebot.site.az_pages import index_pages
 from rulebot.site.game_pages import game_pages, game_summary
 from rulebot.site.templates import environment, render_page, templates_dir
 from rulebot.site.views import HomeContext, SourcesContext
-from rulebot.site.writing import MARKER, MARKER_TEXT, check_target, write
+from rulebot.site.writing import MARKER, MARKER_TEXT, check_target, check_writable, write
 
 STATIC_DIR = "_static"
 """Where templates/static/ is copied in the output."""
@@ -82,6 +82,7 @@ def build(corpus: Corpus, out_dir: Path, *, force: bool = False, progress: Progr
     """
     say = progress or (lambda message: None)
     target = check_target(Path(out_dir), corpus, force)
+    check_writable(target)
     files = dict(_render(corpus, say))
     say(f"writing {len(files)} files to {target}")
     write(target, files)

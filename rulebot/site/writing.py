@@ -45,6 +45,18 @@ def check_target(out_dir: Path, corpus: Corpus, force: bool) -> Path:
     return target
 
 
+def check_writable(target: Path) -> None:
+    """SiteError unless a folder can be made beside `target` (where the build is written before it is swapped in):
+    told before the pages are rendered, not after."""
+    import tempfile
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        Path(tempfile.mkdtemp(prefix=".rulebot-probe-", dir=target.parent)).rmdir()
+    except OSError as exc:
+        raise SiteError(f"cannot write {target}: {exc.strerror or exc}; nothing was changed") from None
+
+
 def write(target: Path, files: dict[str, bytes]) -> None:
     """Write `files` into a fresh folder beside `target`, then swap it in (rulebot.atomic.replace_folder):
     a build that fails or is killed leaves the site as it was, and what a killed build left beside it is
