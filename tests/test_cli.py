@@ -646,3 +646,33 @@ def test_interrupting_a_command_exits_130(tmp_path: Path, args: tuple[str, ...])
         if process.returncode == 130 or out == "":  # the signal landed while the index was being built
             break
     assert process.returncode == 130 and err.strip() == "Aborted!" and out == ""
+
+
+def _help_examples() -> list[str]:
+    """The example command lines of every command's --help that only read (ask, show, games, list, setup), as
+    written: a line of an example block that starts with `rulebot`, its comment (after two spaces) left out."""
+    import click
+    from click.testing import CliRunner
+
+    def commands(command: click.Command, path: list[str]):
+        yield path
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                yield from commands(sub, [*path, name])
+
+    found = []
+    for path in commands(cli, []):
+        for line in CliRunner().invoke(cli, [*path, "--help"]).output.splitlines():
+            example = re.split(r"\s{2,}", line.strip())[0]
+            if example.startswith("rulebot ") and example.split()[1] in ("ask", "show", "games", "list", "setup"):
+                found.append(example)
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("example", _help_examples())
+def test_the_examples_of_the_help_work(run_cli, example: str):
+    """Each example a command's --help gives works as written, on the shipped corpus: it answers (exit 0)."""
+    import shlex
+
+    result = run_cli(*shlex.split(example)[1:])
+    assert result.exit_code == 0, result.output

@@ -92,6 +92,11 @@ def ask(ctx: click.Context, /, question: tuple[str, ...], **options: Any) -> Non
     Exits 0 for a clear answer, 3 when no entry answers clearly (the closest
     are shown), 1 when nothing matches at all; with --json, 0 whenever the
     object is printed (its "confident" and "results" tell the rest).
+
+    \b
+    rulebot ask "can i trash assassination mission"
+    rulebot ask -g res-arcana --with perlae-imperii how many monuments with 3 players
+    rulebot ask --json "combien de cartes en main à molthar"
     """
     settings: Settings = ctx.obj
     text = _stdin_question() if question == ("-",) else " ".join(question)
@@ -115,7 +120,12 @@ def _stdin_question() -> str:
 def show(settings: Settings, entry_id: str, as_json: bool) -> None:
     """Show one entry in full, with everything that links to it.
 
-    ID may be typed in any case; an unknown one gets the close ids.
+    ID may be typed in any case; an unknown one gets the close ids (an answer
+    ends with the id of each entry it shows).
+
+    \b
+    rulebot show dune-chaumurky
+    rulebot show --json arcana-tiebreak
     """
     from rulebot.cli import output
 
@@ -139,7 +149,12 @@ def show(settings: Settings, entry_id: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print {games: [...]} as JSON.")
 @click.pass_obj
 def games(settings: Settings, as_json: bool) -> None:
-    """List the games and their expansions, with their entry counts."""
+    """List the games and their expansions, with their entry counts.
+
+    \b
+    rulebot games
+    rulebot games --json
+    """
     from rulebot.cli import output
 
     with settings.searcher() as searcher:
@@ -189,7 +204,12 @@ def _expansion_counts(searcher: Searcher, game: GameJSON) -> list[_ExpansionCoun
 @click.option("--json", "as_json", is_flag=True, help='Print {"results": [...]} with the same objects as `ask --json`.')
 @click.pass_context
 def list_(ctx: click.Context, game: str | None, kind: str | None, expansion: str | None, as_json: bool) -> None:
-    """List entries: id, title and kind, in corpus order."""
+    """List entries: id, title and kind, in corpus order.
+
+    \b
+    rulebot list -g catalyst
+    rulebot list -g res-arcana --expansion perlae-imperii --kind faq
+    """
     from rulebot.cli import output
     from rulebot.errors import UnknownExpansionError
 
