@@ -434,7 +434,7 @@ def answer_text(
         if answer.base_game_only:
             lines.append(style(_("Base game only: the expansions are left out."), DIM))
     elif answer.runners_up:
-        lines.append(style(_("Several games have a ruling for this (add --game to choose):"), YELLOW))
+        lines.append(style(_("Several games have entries close to this (add --game to choose):"), YELLOW))
     elif not answer.confident:
         lines.append(style(_("No entry answers this clearly. The closest ones:"), YELLOW))
     if answer.instead_of and answer.results:
