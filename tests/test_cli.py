@@ -208,7 +208,7 @@ class TestOtherCommands:
         assert "lantern-harbor:0: a game folder, not a corpus folder: give the folder that holds it (" in result.output
         assert result.output.split("holds it (", 1)[1].startswith(("tests/corpora/minimal)", f"{MINIMAL})"))
 
-    @pytest.mark.parametrize("args", [("ask", "ferry gull"), ("ask", "--json", "ferry gull"), ("list",), ("show", "lh-ferry-gull")])
+    @pytest.mark.parametrize("args", [("ask", "ferry gull"), ("ask", "--json", "ferry gull"), ("list",), ("show", "lh-ferry-gull"), ("check",)])
     def test_a_corpus_folder_that_is_not_there_is_a_usage_error(self, run_cli, tmp_path: Path, args: tuple[str, ...]):
         """A --corpus folder named wrong is a usage error (exit 2), as the Python API's, in the command and in a real
         process (which answers `ask` without click): answered without it, its games would be missing unsaid."""
@@ -249,10 +249,10 @@ class TestOtherCommands:
         text = rules.read_text(encoding="utf-8")
         line = text[: text.index("## lh-ferry-gull\n")].count("\n") + 1
         text = text.replace("## lh-ferry-gull\ntitle:", "##lh-ferry-gull\ntitle")
-        rules.write_text(text + "\n### dock-rules\n\nSome text of the last entry.\n", encoding="utf-8")
+        rules.write_text(text + "\n### dock-rules\n\nSome text of the last entry.\n\n### step-one\nsection 2 of the rules applies.\n", encoding="utf-8")
         result = run_cli("check", str(minimal_copy))
         assert result.exit_code == 1 and f"rulebook.md:{line}: '##lh-ferry-gull' is read as text of " in result.output, result.output
-        assert "dock-rules" not in result.output
+        assert "dock-rules" not in result.output and "step-one" not in result.output
 
     def test_check_points_at_mistyped_headings_before_any_entry_and_not_in_code(self, run_cli, minimal_copy: Path):
         """A file whose every entry heading is mistyped has no entry, yet each is reported (in the file's preamble);
@@ -381,6 +381,13 @@ class TestExpansions:
         assert [r["id"] for r in data["results"][:2]] == ["lh-tides-winning", "lh-winning"]
         listed = run_cli(*TOY, "list", "--expansion", "DEEP-TIDES")
         assert listed.exit_code == 0 and "lh-tides-winning" in listed.output and "lh-winning " not in listed.output, listed.output
+
+    def test_a_configured_expansion_written_in_capitals_is_that_expansion(self, run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+        """A config file edited by hand with an expansion's slug in capitals: that expansion is in play."""
+        monkeypatch.setenv("RULEBOT_CONFIG_DIR", str(tmp_path))
+        (tmp_path / "config.toml").write_text('[lantern-harbor]\nwith = ["Deep-Tides"]\n', encoding="utf-8")
+        data = json.loads(run_cli(*TOY, "ask", "--json", "winning the game").stdout)
+        assert [r["id"] for r in data["results"][:2]] == ["lh-tides-winning", "lh-winning"]
 
     def test_base_leaves_expansions_out(self, run_cli):
         """--with base leaves the game's expansion entries out."""

@@ -143,6 +143,13 @@ def test_broken_corpus_is_reported_with_file_and_line(tmp_path: Path, files: dic
     assert any(p.startswith(expected) or expected in p for p in found), found
 
 
+def test_two_headings_of_no_id_are_no_id_written_twice(tmp_path: Path):
+    """Two entries under the same heading that is no id ("Toy One"): each is reported for its id, not as a duplicate."""
+    found = problems_for(tmp_path, {"toy/game.toml": GAME_TOML, "toy/rules.md": ENTRY.replace("toy-one", "Toy One") + "\n" + ENTRY.replace("toy-one", "Toy One")})
+    assert [p.split(": ", 1)[0] for p in found if "must be lower case" in p] == ["rules.md:1", "rules.md:8"], found
+    assert not [p for p in found if "duplicate" in p], found
+
+
 def test_a_language_code_in_capitals_is_read_in_lower_case(tmp_path: Path):
     """`language = "FR"` is the code fr, as a curator means it, not a problem."""
     root = write_corpus(tmp_path, {"toy/game.toml": GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\nlanguage = "FR"'), "toy/rules.md": ENTRY})

@@ -158,6 +158,9 @@ class TestWalk:
         result = review(run_cli, game, "e\n")
         assert result.exit_code == 2 and "set $EDITOR (or $VISUAL) to your editor's command" in result.stderr, result.output
         assert path.read_bytes() == before and not list((Path(os.environ["RULEBOT_DATA_DIR"]) / "review").glob("*.md"))
+        # after a choice written: the walk's account is given before the error, as when it ends
+        after = review(run_cli, game, "a\ne\n")
+        assert after.exit_code == 2 and "1 accepted" in after.stderr and "skyrail-coupling is left as it was" in after.stderr, after.output
 
     def test_an_edit_that_does_not_pass_is_kept_and_opened_again(self, run_cli, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         """A bad kind: the problem said, the file untouched, the edit kept with the problem at its top; the next
@@ -345,6 +348,19 @@ class TestImportAfterReview:
         told = [line for line in newer.stderr.splitlines() if line.startswith("  merged or split, its text changed in the document")]
         assert [line.split(": ", 1)[1].split(" ", 1)[0] for line in told] == ["skyrail-setup", "skyrail-derailment", "skyrail-derailed-cargo"]
         assert path.read_bytes() == before
+
+
+    def test_two_drafts_of_one_text_merged_are_not_changed_when_imported_again(self, run_cli, game: Path):
+        """Two drafts of the same words ("Yes." twice in a FAQ) merged into one entry: the same document imported again
+        does not call it changed (its fingerprints are one)."""
+        same = RULES.replace("A conductor may couple two carriages of the same colour at a depot.", "Each conductor takes **4 tickets** and a locomotive of their colour.")
+        (game / "rules.md").write_text(same, encoding="utf-8")
+        args = ("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules", "--append")
+        assert run_cli(*args).exit_code == 0
+        walked = review(run_cli, game, "m\nq\n")
+        assert "merged into skyrail-setup" in walked.stderr, walked.output
+        again = run_cli(*args)
+        assert again.exit_code == 0 and "1 kept as merged or split;" in again.stderr and "changed in the document" not in again.stderr, again.stderr
 
 
 class TestEditChecks:

@@ -61,6 +61,7 @@ def check(ctx: click.Context, corpus_dirs: tuple[Path, ...], strict: bool, sourc
     from rulebot.corpus import review as corpus_review
     from rulebot.corpus.files import chosen_dirs
 
+    ctx.obj.check_folders()  # (a folder given as CORPUS_DIR that is not there is one too: click's Path says so)
     in_use = chosen_dirs(ctx.obj.extra, shipped=ctx.obj.shipped)
     if not corpus_dirs and not in_use:
         raise click.UsageError("no corpus: --no-shipped needs at least one --corpus DIR")
@@ -389,8 +390,14 @@ def review(settings: Settings, game: str, start_over: bool) -> None:
                 notify(f"{walk.merge_next(draft)} merged into {draft.id}")
             except CurationError as exc:
                 notify(f"not merged: {exc}")
-        elif _review_edit(walk, draft, split=choice == "s") == "quit":
-            break
+        else:
+            try:
+                edited = _review_edit(walk, draft, split=choice == "s")
+            except CurationError:
+                notify(walk.report())  # (what the walk did before it: written already, and said)
+                raise
+            if edited == "quit":
+                break
     notify(walk.report())
 
 
@@ -404,7 +411,7 @@ def _review_edit(walk: DraftWalk, draft: Draft, split: bool) -> str:
 
     if not (os.environ.get("VISUAL") or os.environ.get("EDITOR")) and not sys.stdin.isatty():
         # (click would start vi on a pipe, which waits for ever on the script's input)
-        raise CurationError("no editor to edit in: set $EDITOR (or $VISUAL) to your editor's command; nothing changed")
+        raise CurationError(f"no editor to edit in: set $EDITOR (or $VISUAL) to your editor's command; {draft.id} is left as it was")
     path = walk.edit_file(draft, split=split)
     while True:
         try:

@@ -58,13 +58,17 @@ class Settings:
         from rulebot.corpus.files import chosen_dirs
 
         if not making:
-            for folder in self.extra:
-                if not folder.exists():
-                    raise click.UsageError(f"no corpus folder {str(folder)!r}: no such folder (`rulebot --corpus DIR new-game` starts one)")
+            self.check_folders()
         dirs = chosen_dirs(self.extra, shipped=self.shipped)
         if not dirs:
             raise click.UsageError("no corpus: --no-shipped needs at least one --corpus DIR")
         return dirs
+
+    def check_folders(self) -> None:
+        """A usage error for a `--corpus` folder that is not there (rulebot.cli.shared.Settings.corpus_dirs)."""
+        for folder in self.extra:
+            if not folder.exists():
+                raise click.UsageError(f"no corpus folder {str(folder)!r}: no such folder (`rulebot --corpus DIR new-game` starts one)")
 
     def searcher(self) -> Searcher:
         from rulebot.answering import open_searcher

@@ -197,8 +197,8 @@ MISHEADED_RE = re.compile(r"[ \t]*(#+[ \t]*[a-z0-9]+(?:-[a-z0-9]+)+)[ \t]*")
 """A heading that is no entry's (one #, three or more, none of a space after "##", or indented) and an id: over an
 entry's header line (HEADER_START_RE), or glued to its "##" (GLUED_RE), an entry's heading mistyped."""
 _HASH_OR_FENCE = ("#", *FENCES)
-HEADER_START_RE = re.compile(r"(?:title|kind|section)\b")
-"""The start of an entry's header line (its colon may be the mistake too: "title Three")."""
+HEADER_START_RE = re.compile(r"(?:title|kind|section)[ \t]*:")
+"""The start of an entry's header line (with its colon: a text's "section 2 applies" under a heading is text)."""
 GLUED_RE = re.compile(r"##[^\s#]")
 """An entry's heading with no space after its "##"."""
 

@@ -26,7 +26,7 @@ from rulebot.corpus import games, setup_toml, translations
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
 from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, TomlTable, is_entries_file, read_corpus_file, translation_name
-from rulebot.corpus.format import split_lines
+from rulebot.corpus.format import ID_RE, split_lines
 from rulebot.corpus.model import Alias, Corpus, Entry, Game, Source
 from rulebot.errors import CorpusError, Problem
 from rulebot.language import everyday
@@ -300,9 +300,9 @@ class _Loader:
         self.everyday: tuple[games.Groups, games.Groups] | None = None
         """The everyday words every game has (rulebot.language.everyday), once read."""
         self.rejected: set[str] = set()
+        """Ids of entries with problems of their own: references to them are not reported again."""
         self.headings: dict[str, tuple[str, int]] = {}
         """Where each entry id is first written (file as shown, line), its entry left out or not."""
-        """Ids of entries with problems of their own: references to them are not reported again."""
         self.overlays: list[_Overlay] = []
         """House-rules folders waiting for every game to be read."""
         self.setups: list[tuple[Path, Game]] = []
@@ -525,6 +525,8 @@ class _Loader:
         headed: list[tuple[int, str, Entry | None]] = [(entry.line, entry.id, entry) for entry in parsed.entries]
         headed += [(line, entry_id, None) for entry_id, line in zip(parsed.rejected, parsed.rejected_lines)]
         for line, entry_id, entry in sorted(headed, key=lambda one: one[0]):
+            if entry is None and not ID_RE.match(entry_id):
+                continue  # (no id at all: its own problem says so, and two such are no id written twice)
             first = self.headings.get(entry_id)
             if first is None:
                 self.headings[entry_id] = (shown, line)

@@ -571,9 +571,10 @@ def _outdated(raw: RawEntry, drafts: list[DraftEntry], renamed: dict[str, str], 
     if not worked_from:
         return []
     now = [drafted_fingerprint(_text_as_drafted(draft, renamed)) for draft in drafts]
-    if len(worked_from) == len(drafts) and all(
-        fingerprint in worked_from or drafted_fingerprint(draft.text) in worked_from for fingerprint, draft in zip(now, drafts)
-    ):
+    either = [{fingerprint, drafted_fingerprint(draft.text)} for fingerprint, draft in zip(now, drafts)]
+    # (each draft's text one the curator worked from, and nothing worked from that no draft has now: two drafts of
+    # the same text, "Yes.", merged into one entry, are one fingerprint)
+    if all(ways & worked_from for ways in either) and worked_from <= set().union(*either):
         return []
     return [Outdated(raw.id, header(raw, "title"), state, f"{LIST_SEPARATOR} ".join(now))]
 

@@ -651,7 +651,8 @@
   var TERMINAL_ESCAPE = /\x1b(?:\[[0-?]*[ -\/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
   var SPACING_CONTROLS = /[\t\n\x0b\x0c\r\x1c-\x1f\x85]/g;
   function cleanQuestion(question) {
-    var text = String(question).slice(0, R.MAX_QUESTION_CHARS).replace(TERMINAL_ESCAPE, "").normalize("NFKC");
+    // (a lone surrogate is "?" first, as Python's encoding with "replace" makes it, then the escapes go)
+    var text = String(question).slice(0, R.MAX_QUESTION_CHARS).replace(/[\ud800-\udfff]/gu, "?").replace(TERMINAL_ESCAPE, "").normalize("NFKC");
     text = text.replace(SPACING_CONTROLS, " ").replace(/[\p{Cc}\p{Cf}]/gu, "").replace(/\p{C}/gu, " ");
     return collapse(text);
   }
