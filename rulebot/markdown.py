@@ -22,6 +22,10 @@ if TYPE_CHECKING:  # markdown-it is imported only when rendering, never by `ask`
 STRONG_ON = "\x01"
 STRONG_OFF = "\x02"
 PRE = "\x03"
+TABLE = "\x04"
+"""Starts a line that is a row of a table (the first, its header), its cells parted by CELL: laid out where the width
+is known (rulebot.cli.output.wrap_text), in columns, or row by row when they would not fit."""
+CELL = "\x1f"
 
 
 @cache
@@ -143,17 +147,7 @@ def _inline(token: Token) -> str:
 
 
 def _table_lines(rows: list[list[str]]) -> list[str]:
-    if not rows:
-        return []
-    plain = [[cell.replace(STRONG_ON, "").replace(STRONG_OFF, "") for cell in r] for r in rows]
-    widths = [max(len(r[i]) if i < len(r) else 0 for r in plain) for i in range(max(map(len, plain)))]
-    out = []
-    for number, r in enumerate(plain):
-        cells = [(r[i] if i < len(r) else "").ljust(widths[i]) for i in range(len(widths))]
-        out.append(PRE + "  ".join(cells).rstrip())
-        if number == 0 and len(plain) > 1:
-            out.append(PRE + "  ".join("-" * w for w in widths))
-    return out
+    return [TABLE + CELL.join(cell.replace(STRONG_ON, "").replace(STRONG_OFF, "").replace(CELL, " ") for cell in r) for r in rows]
 
 
 def _squeeze_blank(lines: list[str]) -> list[str]:

@@ -187,3 +187,30 @@ class TestCommands:
             printed = runner.invoke(cli, ["--color", "always", "show", entry_id]).stdout
             wide += [line for line in printed.splitlines() if output.display_width(line) > columns]
         assert len(ids) > 200 and wide == []
+
+
+class TestTables:
+    TABLE = (
+        "The counts by player count:\n\n| Players | Places of power | Monuments (initial deck) |\n|---|---|---|\n"
+        "| 2 players | 4 | 7 |\n| 3 players | 5 | 10 |\n"
+    )
+
+    def test_a_table_that_fits_is_in_columns(self, tmp_path: Path):
+        """At 100 columns, a table is its header, a rule of dashes and its rows, each cell under its column's header."""
+        toy = entry_corpus(tmp_path / "c", self.TABLE)
+        lines = paragraph_lines(CliRunner(env={"COLUMNS": "100"}).invoke(cli, [*toy, "show", "toy-long"]).stdout)
+        at = lines.index("  Players    Places of power  Monuments (initial deck)")
+        assert lines[at + 1 : at + 4] == [
+            "  ---------  ---------------  ------------------------", "  2 players  4                7", "  3 players  5                10",
+        ]
+
+    @pytest.mark.parametrize("columns", [40, 50])
+    def test_a_table_too_wide_is_row_by_row(self, tmp_path: Path, columns: int):
+        """A table wider than the terminal is no columns cut in two: each row on lines of its own, every cell named by
+        its column's header, none wider than the terminal."""
+        toy = entry_corpus(tmp_path / "c", self.TABLE)
+        printed = CliRunner(env={"COLUMNS": str(columns)}).invoke(cli, [*toy, "show", "toy-long"]).stdout
+        assert all(output.display_width(line) <= columns for line in printed.splitlines()), printed
+        text = " ".join(line.strip() for line in paragraph_lines(printed))
+        assert "• Players: 2 players; Places of power: 4; Monuments (initial deck): 7" in text, printed
+        assert "• Players: 3 players; Places of power: 5; Monuments (initial deck): 10" in text and "---" not in printed

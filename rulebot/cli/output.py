@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rulebot.cli import status
 from rulebot.cli.messages import N_, _, language, language_name
 from rulebot.language import quantities
-from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
+from rulebot.markdown import CELL, PRE, STRONG_OFF, STRONG_ON, TABLE, to_terminal
 
 if TYPE_CHECKING:
     from rulebot.index.payload import EntryJSON, GameJSON, Link, StoredEntry
@@ -242,7 +242,16 @@ def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
     """Wrap rendered entry text to the terminal, keeping tables and list indents."""
     lines: list[str] = []
     limit = width() - len(indent)
-    for line in terminal.splitlines():
+    table: list[list[str]] = []
+    for line in [*terminal.splitlines(), None]:
+        if line is not None and line.startswith(TABLE):
+            table.append(line[1:].split(CELL))
+            continue
+        if table:
+            lines.extend(indent + row for row in _table_layout(table, limit))
+            table = []
+        if line is None:
+            break
         if line.startswith(PRE):
             lines.append(indent + expand_tabs(line[1:]))
             continue
@@ -264,6 +273,23 @@ def wrap_text(terminal: str, style: Style, indent: str = "  ") -> list[str]:
         wrapped = wrap(stripped, limit, first=lead, hang=hang)
         lines.extend(indent + style.markup(_balance(w)) for w in wrapped)
     return lines
+
+
+def _table_layout(rows: list[list[str]], limit: int) -> list[str]:
+    """A table's lines: in columns under its header, when they fit in `limit` columns; else each row on lines of its
+    own, every cell named by its column's header (a phone's terminal at the table: columns cut in two read as none)."""
+    count = max(map(len, rows))
+    rows = [[*r, *[""] * (count - len(r))] for r in rows]
+    widths = [max(display_width(r[i]) for r in rows) for i in range(count)]
+    if sum(widths) + 2 * (count - 1) <= limit:
+        out = ["  ".join(cell + " " * (w - display_width(cell)) for cell, w in zip(r, widths)).rstrip() for r in rows]
+        return [out[0], "  ".join("-" * w for w in widths), *out[1:]] if len(out) > 1 else out
+    header, body = rows[0], rows[1:] or [rows[0]]
+    out = []
+    for r in body:
+        named = [f"{name}: {cell}" if name and r is not header else cell for name, cell in zip(header, r) if cell]
+        out.extend(wrap("; ".join(named), limit, first="• ", hang="  "))
+    return out
 
 
 def _balance(line: str) -> str:

@@ -74,7 +74,7 @@ from rulebot.index import fields
 from rulebot.index.payload import StoredEntry
 from rulebot.index.reader import PAYLOAD_FIELD, STORED_LENGTHS
 from rulebot.language import analysis, quantities
-from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, to_terminal
+from rulebot.markdown import PRE, STRONG_OFF, STRONG_ON, TABLE, to_terminal
 from rulebot.search import constants, features
 
 SEARCH_DIR = "_search"
@@ -149,9 +149,9 @@ def assignment(key: str, value: Any) -> str:
 def plain_text(markdown: str) -> str:
     """An entry text without its Markdown, on one line."""
     text = to_terminal(markdown)
-    for mark in (STRONG_ON, STRONG_OFF, PRE):
+    for mark in (STRONG_ON, STRONG_OFF, PRE, TABLE):
         text = text.replace(mark, "")
-    return " ".join(text.split())
+    return " ".join(text.split())  # (a table's CELL is a space to split())
 
 
 def flags(entry: Entry, house: bool, defers: bool) -> list[str]:
