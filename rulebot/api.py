@@ -107,6 +107,11 @@ class Library:
         _expect("question", question, str, "a string")
         _expect("game", game, (str, type(None)), "a game (its slug, name or an alias) or None")
         with_ = [] if with_ is None else _sequence("with_", with_, str, "expansion slugs")
+        if game is not None and not game.strip():
+            raise UsageError(f"game must name a game (its slug, name or an alias), or be None to find it from the question; not {game!r}")
+        if game is None and any(name.lower() == "base" for name in with_):
+            # (the command's own words would be "--with base needs --game")
+            raise UsageError("with_=['base'] needs game=, to say which game is played without expansions")
         _expect("limit", limit, int, "a whole number")
         if not LIMITS[0] <= limit <= LIMITS[1]:
             raise UsageError(f"limit must be {LIMITS[0]} to {LIMITS[1]}, not {limit}")

@@ -101,6 +101,17 @@ class TestArguments:
             library.rulings(game="chess")
         assert len(library.rulings(expansion="base")) == 4
 
+    def test_arguments_said_in_the_apis_words(self, library: Library):
+        """An empty game, and the base game alone with no game to say which, are UsageErrors that name the arguments
+        (game=, with_=), not the command's options; with a game, the base game alone answers."""
+        for game in ("", "  "):
+            with pytest.raises(UsageError, match=f"^game must name a game .*not {game!r}$"):
+                library.ask("how do i win", game=game)
+        with pytest.raises(UsageError, match=r"^with_=\['base'\] needs game=") as raised:
+            library.ask("how do i win", with_=["base"])
+        assert "--" not in str(raised.value)
+        assert all(hit.data["expansion"] is None for hit in library.ask("winning glory", game="lantern-harbor", with_=["base"]).results)
+
     def test_a_missing_corpus_folder_is_an_error(self, tmp_path: Path):
         """A corpus folder that is not there (or is a file) is a UsageError, warn= or not."""
         with pytest.raises(UsageError, match=r"^no corpus folder '.*nowhere': no such folder$"):
