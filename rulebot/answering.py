@@ -70,7 +70,6 @@ def expansions_in_play(searcher: Searcher, with_: Collection[str], game: str | N
         if slug not in searcher.games or (game is not None and slug != searcher.game_slug(game)):
             continue  # (a game of another corpus folder, not loaded now; another game than the one asked of)
         expansions = [e["slug"] for e in searcher.games[slug]["expansions"]]
-        names = [name.lower() for name in names]  # (as slugs are: a config edited by hand may say "Perlae-Imperii")
         unknown = [name for name in names if name not in expansions and name != "base"]  # ("base": none of them)
         if unknown:
             raise config.ConfigError(

@@ -117,8 +117,9 @@ def _settings(path: Path, content: bytes) -> dict[str, object]:
 
 
 def expansions_in_play() -> dict[str, list[str]]:
-    """The configured expansions per game."""
-    return {game: table["with"] for game, table in load().items() if "with" in table}
+    """The configured expansions per game, as slugs are written: in lower case (a file edited by hand may say
+    "Perlae-Imperii")."""
+    return {game: [name.lower() for name in table["with"]] for game, table in load().items() if "with" in table}
 
 
 def split_key(key: str) -> tuple[str, str]:

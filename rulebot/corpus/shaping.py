@@ -224,8 +224,8 @@ class _Unit(NamedTuple):
 
 
 def _units(draft: Draft) -> list[_Unit]:
-    """The draft's text as (text, "item" or "paragraph", its number among those, document line): lists cut at
-    their top-level items (an item keeps the lines indented under it)."""
+    """The draft's text as units (_Unit): lists cut at their top-level items (an item keeps the lines indented under
+    it), a paragraph's examples apart, a unit too long for an answer cut between its sentences."""
     units: list[_Unit] = []
     items = paragraphs = 0
     for piece, line in zip(draft.body, _lines_of(draft), strict=True):

@@ -1089,9 +1089,10 @@
   // Whether a word is one of a question's grammar (question filler, an English or French stop word), of a game's
   // name, or one an entry has in either language (QuestionReader._known_word).
   Searcher.prototype.knownWord = function (word) {
-    if (A.filler.has(word) || A.foldedFrenchStops.has(word) || !terms("english", word).length) return true;
+    var english = terms("english", word);
+    if (A.filler.has(word) || A.foldedFrenchStops.has(word) || !english.length) return true;
     if (gameWords().has(word) || lexiconOf(word).names.get(word)) return true;
-    if (terms("english", word).some(function (term) { return lexiconOf(term).body.has(term); })) return true;
+    if (english.some(function (term) { return lexiconOf(term).body.has(term); })) return true;
     return terms("french", word).some(function (term) { return lexiconOf(term).french.has(term); });
   };
 
