@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import log
 from pathlib import Path
 
 import pytest
@@ -67,12 +68,17 @@ def test_terms_and_phrases_score_as_whoosh_scores_them(own, tmp_path: Path, seed
     with index.searcher() as searcher:
         assert len(searcher.leaf_searchers()) == segments  # the multi-segment path is exercised
         scorer = own(tmp_path)
+        documents = searcher.doc_count_all()
         for field in ("title", "body"):
             for word in WORDS:
                 mine = scorer.clause_scores(Clause(field, (word,), 0.7))
                 theirs = whoosh_scores(searcher, query.Term(field, word, boost=0.7))
                 assert mine.keys() == theirs.keys()
-                assert all(mine[d] == pytest.approx(theirs[d], rel=1e-9) for d in theirs)
+                # Whoosh's idf is of the field's documents; rulebot's, of those of the field (title or body) where
+                # the word is most frequent: the rest of the formula is Whoosh's.
+                own_idf = log(documents / (searcher.doc_frequency(field, word) + 1)) + 1
+                kin_idf = log(documents / (max(searcher.doc_frequency(f, word) for f in ("title", "body")) + 1)) + 1
+                assert all(mine[d] == pytest.approx(theirs[d] * kin_idf / own_idf, rel=1e-9) for d in theirs)
         for _ in range(60):
             words = tuple(rng.choice(WORDS) for _ in range(rng.choice((2, 3))))
             slop = rng.choice((1, 2, 3))
@@ -91,6 +97,27 @@ def test_deleted_documents_are_never_scored(own, tmp_path: Path):
         assert found.totals and set(found.totals) <= live
         assert all(found.units_matched(d) == 1 for d in found.totals)
         assert scorer.docs("body", "card") <= live
+
+
+def test_a_word_common_in_texts_is_common_in_titles_too(own, tmp_path: Path):
+    """A word most texts hold ("card") weighs as little in the one title that has it as in the texts: the entry
+    whose text holds the rare word asked about ("sideboard") comes first, not the one whose title holds the common one."""
+    schema = Schema(id=ID(stored=True), title=TEXT(field_boost=4.0), body=TEXT)
+    index = FileStorage(str(tmp_path)).create_index(schema)
+    with index.writer() as writer:
+        for number in range(40):
+            writer.add_document(id=str(number), title=f"rule {number}", body="each card of the deck is a card")
+        writer.add_document(id="split", title="split card", body="a split card has two halves")
+        writer.add_document(id="sideboard", title="general", body="a sideboard holds at most fifteen cards: the sideboard of a match")
+    with index.searcher() as searcher:
+        split, sideboard = (searcher.document_number(id=name) for name in ("split", "sideboard"))
+        scorer = own(tmp_path)
+        units = [[[Clause(field, (word,))] for field in ("title", "body")] for word in ("card", "sideboard")]
+        totals = scorer.score(units).totals
+        assert totals[sideboard] > totals[split]
+        # (in the title, "card" has the idf of the 41 texts that hold it, not of the one title)
+        title = scorer.term_scores("title", "card")[split]
+        assert title < scorer.term_scores("body", "sideboard")[sideboard]
 
 
 def bodies(folder: Path, *texts: str):

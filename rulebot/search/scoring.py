@@ -41,7 +41,7 @@ from collections.abc import (
 from math import log
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from rulebot.index.fields import K1, B
+from rulebot.index.fields import K1, KIN_FIELDS, B
 from rulebot.index.reader import STORED_LENGTHS, IndexReader
 
 RECENT_BLOCKS = 2_000
@@ -205,7 +205,11 @@ class BM25F:
         postings = self.reader.postings(field, text)
         if not postings:
             return docnums, scores, 0.0
-        idf = log(self.reader.doc_count_all() / (postings.doc_frequency + 1)) + 1  # Whoosh's idf
+        # A term is as rare in a field as in the entries' texts of its analysis, where it is most frequent: a
+        # word common in texts ("card") is no rarer for being in few titles (Whoosh's idf, of the term's
+        # entries rather than of the field's).
+        frequency = max([postings.doc_frequency, *(self.reader.doc_frequency(other, text) for other in KIN_FIELDS[field])])
+        idf = log(self.reader.doc_count_all() / (frequency + 1)) + 1
         average = self.reader.avg_field_length(field) or 1
         k_fixed, k_length = K1 * (1 - B), K1 * B / average
         by_code = [k_fixed + k_length * length for length in STORED_LENGTHS]

@@ -529,7 +529,11 @@
     if (!all) return null;
     var postings = all[FIELD_NAMES.indexOf(field)];
     kept = { docs: postings.docs, values: [], places: postings.places };
-    var frequency = postings.docs.length;
+    // (as rulebot.search.scoring: the term's frequency in the fields analysed as this one, where it is highest)
+    var analysed = R.FIELDS[FIELD_NAMES.indexOf(field)][1], frequency = 0;
+    R.FIELDS.forEach(function (kin, i) {
+      if (kin[1] === analysed) frequency = Math.max(frequency, all[i].docs.length);
+    });
     var idf = Math.log(S.documents / (frequency + 1)) + 1;
     var average = S.lengths[field] || 1;
     var kFixed = R.K1 * (1 - R.B), kLength = R.K1 * R.B / average;
