@@ -8,9 +8,10 @@ alternatives match the score another document has (its max() reads
 sub-matchers that sit on other documents).
 
 Here each term's postings are read block by block, as plain numbers
-(rulebot.index.reader), and its scores added up in a dict: the same BM25F
-formula and statistics as Whoosh's (B 0.75, K1 1.2; field boosts are in
-the posting weights), the true maximum among a unit's alternatives in a
+(rulebot.index.reader), and its scores added up in a dict: Whoosh's BM25F
+formula and statistics (B 0.75, K1 1.2; field boosts are in the posting
+weights) but for a term's idf, of the entries whose text holds it rather
+than of one field's (see _read_term), the true maximum among a unit's alternatives in a
 field, and which units each document matches, at no extra cost. A phrase
 is looked for only where all its words are, from their positions, by
 Whoosh's rule (each word 1 to `slop` places after the one before), and
