@@ -437,11 +437,21 @@ class TestNotUtf8:
         assert "corpus\\xff/toy/rules.md:10: unknown kind" in result.stderr.decode("utf-8")
 
     def test_contents_not_utf8(self, tmp_path: Path):
-        """An entries file in Latin-1 is reported at the line of its first such byte; the others load."""
-        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\n\n[[sources]]\nid = "faq"\ntitle = "FAQ"'), "toy/rules.md": ENTRY_TEXT, "toy/faq.md": "## toy-faq\ntitle: Caf\xe9\n".encode("latin-1")})
+        """An entries file in Latin-1 is reported at each line that has such a byte, with its other problems, in
+        line order (not one fix at a time); it is left out, and the other files load."""
+        faq = "## toy-faq\ntitle: Caf\xe9\n\n## toy-faq-2\ntitle: Th\xe9\nkind: law\nsection: S\n\nT\xe9 \xe0 l'eau.\n"
+        root = write_corpus(tmp_path / "c", {"toy/game.toml": TOY_GAME_TOML.replace('title = "Toy rules"', 'title = "Toy rules"\n\n[[sources]]\nid = "faq"\ntitle = "FAQ"'), "toy/rules.md": ENTRY_TEXT, "toy/faq.md": faq.encode("latin-1")})
         loaded, problems = corpus.check([root])
-        assert [(Path(p.path).name, p.line, p.message) for p in problems] == [("faq.md", 2, "not valid UTF-8 (byte 0xe9)")]
-        assert "toy-lantern" in loaded.entries
+        assert [(Path(p.path).name, p.line, p.message) for p in problems] == [
+            ("faq.md", 1, "entry 'toy-faq' has no kind"),
+            ("faq.md", 1, "entry 'toy-faq' has no section"),
+            ("faq.md", 1, "entry 'toy-faq' has no text"),
+            ("faq.md", 2, "not valid UTF-8 (byte 0xe9)"),
+            ("faq.md", 5, "not valid UTF-8 (byte 0xe9)"),
+            ("faq.md", 6, "unknown kind 'law' (one of: rule, setup, faq, errata, fine-point, term, variant, house-rule)"),
+            ("faq.md", 9, "not valid UTF-8 (byte 0xe9)"),
+        ]
+        assert "toy-lantern" in loaded.entries and not any(entry_id.startswith("toy-faq") for entry_id in loaded.entries)
 
 
 # -- configuration that cannot be read, and the locale -------------------------------------------------------------

@@ -49,6 +49,22 @@ def split_lines(text: str) -> list[str]:
     return LINE_BREAK_RE.split(text) if "\r" in text else text.split("\n")  # the same; str.split is much faster
 
 
+def undecodable_lines(data: bytes) -> list[tuple[int, int]]:
+    """(line number, the byte) of the first byte that is not UTF-8 on each line of data that has one."""
+    found: list[tuple[int, int]] = []
+    start = 0
+    while True:
+        try:
+            data[start:].decode("utf-8")
+            return found
+        except UnicodeDecodeError as exc:
+            at = start + exc.start
+            line = len(split_lines(data[:at].decode("utf-8", "replace")))
+            if not found or found[-1][0] != line:
+                found.append((line, data[at]))
+            start = at + max(1, exc.end - exc.start)
+
+
 def slugify(text: str) -> str:
     """Lower-case ASCII letters and digits joined by single hyphens; cut near MAX_ID_SLUG ("entry" when the text
     has none: slug_of)."""

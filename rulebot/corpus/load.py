@@ -26,7 +26,7 @@ from rulebot.corpus import games, setup_toml, translations
 from rulebot.corpus.checks import check_corpus
 from rulebot.corpus.entries import ParsedFile, parse_file
 from rulebot.corpus.files import GAME_FILE, SETUP_FILE, VOCABULARY_FILE, TomlTable, is_entries_file, read_corpus_file, translation_name
-from rulebot.corpus.format import ID_RE, split_lines
+from rulebot.corpus.format import ID_RE, split_lines, undecodable_lines
 from rulebot.corpus.model import Alias, Corpus, Entry, Game, Source
 from rulebot.errors import CorpusError, Problem
 from rulebot.language import everyday
@@ -418,8 +418,9 @@ class _Loader:
         if (game_dir / SETUP_FILE).exists():
             self.setups.append((game_dir / SETUP_FILE, game))
 
-    def read_text(self, path: Path) -> str | None:
-        """The file's text, or None after recording why it cannot be read."""
+    def read_text(self, path: Path, also: Callable[[str], list[Problem]] | None = None) -> str | None:
+        """The file's text, or None after recording why it cannot be read. `also`: the other problems of a file
+        that is not UTF-8, from its text with each undecodable byte replaced (reported with it, in line order)."""
         try:
             data, refused = read_corpus_file(path)
         except OSError as exc:
@@ -430,9 +431,12 @@ class _Loader:
             return None
         try:
             text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = len(split_lines(data[: exc.start].decode("utf-8")))
-            self.problem(path, line, f"not valid UTF-8 (byte {data[exc.start]:#04x})")
+        except UnicodeDecodeError:
+            shown = display_path(path)
+            # (every line: a file's problems are counted past MAX_PROBLEMS_PER_FILE)
+            found = [Problem(shown, line, f"not valid UTF-8 (byte {byte:#04x})") for line, byte in undecodable_lines(data)]
+            found += also(data.decode("utf-8", "replace")) if also is not None else []
+            self.problems.extend(sorted(found, key=lambda problem: problem.line))
             return None
         if "\0" in text:
             self.problem(path, len(split_lines(text[: text.index("\0")])), "contains a NUL character")
@@ -498,25 +502,31 @@ class _Loader:
         self.problem(path, 0, f"no source {source_id!r} in {GAME_FILE}{what} (declared: {known})")
         self.leave_out(_in_game(path))
 
+    def parse(self, path: Path, context: tuple[Game, Source, str, bool], text: str) -> ParsedFile:
+        """An entries file parsed, or as kept from an earlier load of the same text in the same `context` (all that
+        parsing it depends on: parse_file's game, source, shown and house_only)."""
+        if self.parsed is None:
+            return parse_file(path, text, *context)
+        key = self.parsed.key(text, context)
+        kept = self.parsed.get(path, key)
+        if kept is None:
+            kept = parse_file(path, text, *context)
+            self.parsed.put(path, key, kept)
+        return kept
+
     def read_entries_file(self, path: Path, game: Game, house_only: bool = False) -> None:
         source = game.source(path.stem)
         if source is None:
             self._no_source(path, game, path.stem, "")
             return
-        text = self.read_text(path)
+        shown = display_path(path)  # once per file: it is most of a large file's loading time otherwise
+        parse = functools.partial(self.parse, path, (game, source, shown, house_only))
+        # (a file that is not UTF-8 is left out, its other problems reported with it: not one fix at a time)
+        text = self.read_text(path, also=lambda replaced: parse(replaced).problems)
         if text is None:
             self.leave_out(_in_game(path))
             return
-        shown = display_path(path)  # once per file: it is most of a large file's loading time otherwise
-        if self.parsed is None:
-            parsed = parse_file(path, text, game, source, shown, house_only)
-        else:
-            key = self.parsed.key(text, (shown, house_only, game, source))  # all that parsing it depends on
-            kept = self.parsed.get(path, key)
-            if kept is None:
-                kept = parse_file(path, text, game, source, shown, house_only)
-                self.parsed.put(path, key, kept)
-            parsed = kept
+        parsed = parse(text)
         self.problems.extend(parsed.problems)
         self.rejected.update(parsed.rejected)
         left_out = len(parsed.rejected)
