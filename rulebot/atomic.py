@@ -138,6 +138,30 @@ def real_target(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
+@contextlib.contextmanager
+def as_one() -> Iterator[None]:
+    """Writes of several files that stand or fall together (an import's drafts and the game.toml that names their
+    document): an interrupt (SIGINT, SIGTERM) received while they are made takes effect once they are all made, so
+    that none is left made without the others. Each write is still whole or not at all on its own; a process killed
+    outright cannot be held off. Outside the main thread, where no handler can be set, nothing is held."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {number: signal.signal(number, lambda number, _frame: received.append(number)) for number in held}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+        if received:
+            signal.raise_signal(received[0])
+
+
 def write_file(path: Path, data: bytes | str, *, replace: bool = True) -> None:
     """Write `data` as the whole of `path`, atomically (see the module); with `replace=False`, refuse
     (WriteError) when the file exists. Takes the file's lock; the caller must not hold it."""

@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -425,3 +427,32 @@ class TestKilled:
         args = ["--no-shipped", "--corpus", str(corpus), "site", "build", str(out)]
         self.kill_loop(args, env, reset, lambda: visible(out))
         assert sorted(p.name for p in out.parent.iterdir()) == ["public"]
+
+
+class TestAsOne:
+    def test_an_interrupt_takes_effect_once_the_writes_are_made(self, tmp_path: Path):
+        """SIGINT received among writes that stand together is held until they are all made, then raised."""
+        made = []
+        before = signal.getsignal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            with atomic.as_one():
+                atomic.write_file(tmp_path / "one", "1")
+                os.kill(os.getpid(), signal.SIGINT)
+                made.append("after the interrupt")
+                atomic.write_file(tmp_path / "two", "2")
+        assert made and (tmp_path / "one").read_text() == "1" and (tmp_path / "two").read_text() == "2"
+        assert signal.getsignal(signal.SIGINT) is before  # (the handler as it was)
+
+    def test_outside_the_main_thread_nothing_is_held(self, tmp_path: Path):
+        """A thread cannot set a signal handler: the writes are made as they come."""
+        done = []
+        thread = threading.Thread(target=lambda: done.append(_write_as_one(tmp_path / "t")))
+        thread.start()
+        thread.join()
+        assert done == [True] and (tmp_path / "t").read_text() == "t"
+
+
+def _write_as_one(path: Path) -> bool:
+    with atomic.as_one():
+        atomic.write_file(path, "t")
+    return True

@@ -4,13 +4,16 @@ gone listed and kept, restated entries left byte for byte, and a new edition dat
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 from pathlib import Path
 
 import pytest
 from conftest import rulebot_process, skyrail_toml, write_corpus
 
 from rulebot.corpus import load as corpus
+from rulebot.corpus import scaffold
 from rulebot.corpus.format import renumbered_id
 
 RULES = """\
@@ -252,6 +255,23 @@ class TestReimport:
         assert f"The source's document is now rules-v2.md in {toml}" in result.stderr, result.stderr  # (said: not a quiet change)
         again = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules-v2.md"), "-g", "skyrail", "--append")
         assert again.exit_code == 0 and "document is now" not in again.stderr
+
+    def test_an_interrupt_between_the_drafts_and_game_toml_waits_for_both(self, run_cli, game: Path, monkeypatch: pytest.MonkeyPatch):
+        """Ctrl-C after the drafts of a new edition are written and before game.toml names its document: the import
+        ends interrupted, with both written (never the drafts of one document, named as another's)."""
+        assert run_import(run_cli, game).exit_code == 0
+        (game / "rules-v2.md").write_text(NEW_EDITION, encoding="utf-8")
+        real = scaffold.record_import
+
+        def interrupted(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGINT)  # (as a curator's Ctrl-C, delivered now)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(scaffold, "record_import", interrupted)
+        result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules-v2.md"), "-g", "skyrail", "--append")
+        assert result.exit_code != 0 and "Traceback" not in result.output, result.output
+        assert corpus.load([game / "games"]).game("skyrail").source("rules").document == "rules-v2.md"
+        assert "Tunnels" in (game / "games/skyrail/rules.md").read_text(encoding="utf-8")
 
     def test_edition_goes_with_append(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "import", str(game / "rules.md"), "-g", "skyrail", "-s", "rules",

@@ -170,9 +170,10 @@ def import_update(
     # The notes of a first import say where the vocabulary goes: computed before, written after the drafts,
     # so a refused or failed write of the drafts leaves game.toml as it was.
     room = scaffold.vocabulary_room(the_game, vocabulary.synonyms, vocabulary.terms)
-    written = write_drafts(path, drafted, edition, protected=protected, vocabulary_written=room)
-    # (`check --sources DIR` then finds the curator's copy of the document by the name written with it)
-    keys, renamed = scaffold.record_import(the_game, vocabulary.synonyms, vocabulary.terms, source_id, document.name)
+    with atomic.as_one():  # (drafts of one document, named as another's in game.toml: `check --sources` fails)
+        written = write_drafts(path, drafted, edition, protected=protected, vocabulary_written=room)
+        # (`check --sources DIR` then finds the curator's copy of the document by the name written with it)
+        keys, renamed = scaffold.record_import(the_game, vocabulary.synonyms, vocabulary.terms, source_id, document.name)
     return Update(drafted, written, vocabulary, keys, the_game.path, document.name if renamed else None)
 
 
