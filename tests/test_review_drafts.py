@@ -241,6 +241,15 @@ class TestWalk:
         result = review(run_cli, game, "")
         assert result.exit_code == 0 and "nothing changed; 0 drafts left to review in skyrail" in result.stderr
 
+    def test_an_entries_file_not_utf8_is_named_at_its_line(self, run_cli, game: Path):
+        """A draft's file saved in Latin-1: review names the file and line of the byte as `check` does, and stops."""
+        rules = game / "games/skyrail/rules.md"
+        rules.write_bytes(rules.read_bytes() + b"\n## skyrail-cafe\ntitle: Caf\xe9\nkind: rule\nsection: S\ndraft: true\n\nx\n")
+        line = rules.read_bytes().split(b"\n").index(b"title: Caf\xe9") + 1
+        result = review(run_cli, game, "q\n")
+        assert result.exit_code == 2, result.output
+        assert f"{rules}:{line}: not valid UTF-8 (byte 0xe9)" in result.stderr and "codec" not in result.stderr, result.stderr
+
     def test_unknown_game(self, run_cli, game: Path):
         result = run_cli("--no-shipped", "--corpus", str(game / "games"), "review", "skyrale", input="q\n")
         assert result.exit_code == 2 and "Traceback" not in result.output

@@ -59,6 +59,7 @@ from rulebot.corpus.format import (
     spans,
     split_entries,
     split_list,
+    undecodable_lines,
     unique_id,
 )
 from rulebot.corpus.model import Corpus, Game, Source
@@ -456,9 +457,13 @@ def load_walk(dirs: list[Path], game: str, start_over: bool = False, state_dir: 
 def _read(path: Path) -> str:
     try:
         data = atomic.read_regular(path)
+    except OSError as exc:
+        raise CurationError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
         return "" if data is None else data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CurationError(f"cannot read {path}: {exc}") from None
+    except UnicodeDecodeError:
+        line, byte = undecodable_lines(data)[0]  # (where `rulebot check` says it, with every other such line)
+        raise CurationError(f"{path}:{line}: not valid UTF-8 (byte {byte:#04x}): save it as UTF-8 (`rulebot check` lists every such line)") from None
 
 
 def _spans(path: Path, text: str, lines: list[str]) -> list[tuple[RawEntry, int]]:
