@@ -79,6 +79,20 @@ class TestDrafts:
         assert "Warning: 1 draft entry, whose text" in result.stderr
         assert result.stderr.endswith("OK: 6 entries in 1 game (lantern-harbor 6)\n") and result.stdout == ""
 
+    def test_an_empty_entries_file_is_a_warning(self, run_cli, minimal_copy: Path):
+        """A declared source's entries file that holds no entry (emptied by mistake) is a warning at the file; with
+        --strict a problem. A file whose entries all have problems is reported for those, not as empty."""
+        rules = minimal_copy / "lantern-harbor" / "rulebook.md"
+        kept = rules.read_text(encoding="utf-8")
+        rules.write_text("", encoding="utf-8")
+        result = run_cli("--no-shipped", "check", str(minimal_copy))  # (fails: the FAQ links to rules now gone)
+        assert f"{rules}:0: warning: no entries of source 'rulebook' of lantern-harbor" in result.stdout, result.output
+        strict = run_cli("--no-shipped", "check", "--strict", str(minimal_copy))
+        assert f"{rules}:0: no entries of source 'rulebook' of lantern-harbor" in strict.stdout, strict.output
+        rules.write_text(kept.replace("kind: rule", "kind: law"), encoding="utf-8")
+        result = run_cli("--no-shipped", "check", str(minimal_copy))
+        assert result.exit_code == 1 and "unknown kind 'law'" in result.stdout and "no entries of source" not in result.output
+
     def test_strict_check_fails(self, run_cli, drafted: Path):
         """check --strict lists each draft at its file and line and fails."""
         result = run_cli("--no-shipped", "check", "--strict", str(drafted))

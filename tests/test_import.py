@@ -116,6 +116,13 @@ class TestMarkdown:
         assert gull.text == "The card should say one ferry, not two."
         assert entries["Lantern Keeper"].kind == "faq"
 
+    @pytest.mark.parametrize("heading", ["Variant", "Variants", "Variantes", "House Rules"])
+    def test_a_kind_is_read_from_a_plural_heading_too(self, heading: str):
+        """"## Variants" makes its items variants as "## Variant" does (house rules, house rules)."""
+        kind = "house-rule" if heading == "House Rules" else "variant"
+        entries = by_title(draft(f"# Toy\n\n## {heading}\n\n**Solo** — Play alone against the tide.\n"))
+        assert entries["Solo"].kind == kind
+
     def test_heading_with_text_is_an_entry(self):
         """A heading with text of its own is an entry; the document title is no section."""
         entries = by_title(draft(FAQ_MD))

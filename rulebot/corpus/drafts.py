@@ -50,9 +50,9 @@ MIN_TOPICS = 3
 KIND_WORDS = (
     # Innermost section first: the first component naming one of these gives the kind.
     (("errata", "erratum", "corrections"), "errata"),
-    (("faq", "frequently asked", "questions"), "faq"),
-    (("variant", "variante"), "variant"),
-    (("house rule",), "house-rule"),
+    (("faq", "faqs", "frequently asked", "questions"), "faq"),
+    (("variant", "variants", "variante", "variantes"), "variant"),
+    (("house rule", "house rules"), "house-rule"),
     (("setup", "set-up", "set up", "preparation", "mise en place"), "setup"),
     (("glossary", "glossaire", "index/glossary"), "term"),
     (("example", "examples", "exemple", "exemples"), "fine-point"),

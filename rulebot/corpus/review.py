@@ -59,7 +59,8 @@ def review(dirs: Iterable[Path], *, strict: bool = False, sources: Path | None =
     reported = dirs if owned is None else list(owned)
     roots = [os.path.abspath(d) for d in reported] + [os.path.realpath(d) for d in reported]
     loaded, problems = check(dirs)
-    result = Review(loaded, problems, warnings=synonym_collisions(loaded) + old_style_marks(loaded) + bidi_controls(loaded), drafts=drafts(loaded))
+    warnings = synonym_collisions(loaded) + old_style_marks(loaded) + bidi_controls(loaded) + empty_files(loaded, problems)
+    result = Review(loaded, problems, warnings=warnings, drafts=drafts(loaded))
     if sources is not None:
         from rulebot.corpus import citations  # only with the documents: reading them takes the import's parsers
 
@@ -107,6 +108,20 @@ def bidi_controls(corpus: Corpus) -> list[Problem]:
             if control:
                 message = f"a bidirectional control (U+{ord(control.group()):04X}) in {entry.id!r}: the text may show in another order than it reads"
                 warnings.append(Problem(entry.path, number + 1, message))
+    return warnings
+
+
+def empty_files(corpus: Corpus, problems: list[Problem]) -> list[Problem]:
+    """A warning for each declared source's entries file, beside its game.toml, that holds no entry and has no
+    problem: emptied by mistake, or a new game's, which answers nothing until a document is imported into it."""
+    reported = {os.path.realpath(p.path) for p in problems}
+    sourced = {(e.game, e.source) for e in corpus.entries.values()}
+    warnings = []
+    for game in corpus.games.values():
+        for source in game.sources if game.path else ():
+            path = Path(game.path).parent / f"{source.id}.md"
+            if (game.slug, source.id) not in sourced and path.is_file() and os.path.realpath(path) not in reported:
+                warnings.append(Problem(str(path), 0, f"no entries of source {source.id!r} of {game.slug}: add some, or import its document"))
     return warnings
 
 
