@@ -459,8 +459,10 @@ def _read(path: Path) -> str:
         data = atomic.read_regular(path)
     except OSError as exc:
         raise CurationError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if data is None:
+        return ""
     try:
-        return "" if data is None else data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         line, byte = undecodable_lines(data)[0]  # (where `rulebot check` says it, with every other such line)
         raise CurationError(f"{path}:{line}: not valid UTF-8 (byte {byte:#04x}): save it as UTF-8 (`rulebot check` lists every such line)") from None
