@@ -12,7 +12,15 @@ from conftest import MINIMAL, docs_text
 
 import rulebot
 from rulebot import Answer, Library, Ruling
-from rulebot.errors import RulebotError, UnknownEntryError, UnknownExpansionError, UnknownGameError, UnknownKindError, UsageError
+from rulebot.errors import (
+    QueryError,
+    RulebotError,
+    UnknownEntryError,
+    UnknownExpansionError,
+    UnknownGameError,
+    UnknownKindError,
+    UsageError,
+)
 
 
 @pytest.fixture
@@ -279,3 +287,10 @@ def test_a_corpus_of_nothing_valid_says_what_is_wrong(tmp_path: Path):
         Library([tmp_path], shipped=False)
     assert str(caught.value) == f"the corpus has 1 problem: {tmp_path}:0: no game folders (a game folder holds a game.toml)"
     assert [p.message for p in caught.value.problems] == ["no game folders (a game folder holds a game.toml)"]
+
+
+@pytest.mark.parametrize("question", ["hello", "what?", "???", "   ", "a" * 1001])
+def test_a_refused_question_is_a_query_error_saying_the_question(library: Library, question: str):
+    """A question refused is a QueryError (docs/scripts.md), whose message a bot can tell by its start."""
+    with pytest.raises(QueryError, match=r"^the question "):
+        library.ask(question)

@@ -80,7 +80,9 @@ def ask(ctx: click.Context, /, question: tuple[str, ...], **options: Any) -> Non
     QUESTION is free text: a card name, a sloppy question, typos, French.
     Quotes are optional: `rulebot ask chamurky tie` works, and so does a value
     such as -1 or -3/-3 among its words. `rulebot ask -` reads the question
-    from standard input (all of it, as one question).
+    from standard input (all of it, as one question). A question is at most
+    1,000 characters; one with no word to search for, or only question words
+    and common words ("what?", "hello"), is refused (exit 2).
 
     With expansions in play (--with, or `rulebot config set GAME.with EXP`),
     entries of other expansions of that game are left out, and a rule an
