@@ -346,6 +346,23 @@ class TestReimport:
         assert [a.text for a in found["skyrail-coupling"].aliases] == ["Hitching"]
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    def test_a_renamed_heading_of_a_restated_entry_adds_no_draft(self, run_cli, game: Path):
+        """A heading renamed above an entry the curator accepted as drafted (its `drafted:` the fingerprint of the
+        same text): the entry is kept as restated, byte for byte, and no draft of the same rule is added beside it."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        text = path.read_text(encoding="utf-8")
+        start = text.index("## skyrail-derailment\n")
+        end = text.find("\n## ", start + 1)
+        block = text[start:end + 1].replace("draft: true\n", "")  # (accepted as it is: `review`'s "a")
+        restate(path, "skyrail-derailment", block)
+        before = path.read_bytes()
+        (game / "rules.md").write_text(RULES.replace("## Derailment", "## Derailing"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "0 updated, 0 added, 4 unchanged, 0 gone, 1 kept as restated" in result.stderr, result.stderr
+        assert path.read_bytes() == before
+        assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+
     def test_links_in_a_text_follow_its_entries(self, run_cli, game: Path):
         """A link of a draft's text leads to the entry drafted from the heading it names, under the id that entry has
         in the file (a curator's renamed one); a link that only leads elsewhere than an earlier import wrote is no

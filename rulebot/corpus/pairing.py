@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 
-from rulebot.corpus.drafted import DraftEntry, compared_text
+from rulebot.corpus.drafted import DraftEntry, compared_text, drafted_fingerprint
 from rulebot.corpus.format import RawEntry, header, is_draft, one_line, split_list
 from rulebot.text import fold
 
@@ -15,8 +15,8 @@ def pair(
 ) -> tuple[dict[DraftEntry, list[RawEntry]], set[DraftEntry]]:
     """Each draft's entries in the file, where it has some: by anchor (every entry naming it: the parts of a
     draft split by `rulebot review`), then one by section and title, then one by a title unique on both sides
-    among those left, then one draft entry of the same text (a heading renamed); and the drafts paired so last,
-    moved rather than changed."""
+    among those left, then one draft entry of the same text (a heading renamed), then one entry restated from a
+    draft of the same text; and the drafts paired by their text as a draft entry's, moved rather than changed."""
     pairs: dict[DraftEntry, list[RawEntry]] = {}
     by_anchor: dict[str, list[RawEntry]] = {}
     for raw in raws:
@@ -59,7 +59,16 @@ def pair(
           lambda r: fold(header(r, "title")) if fold(header(r, "title")) in raw_titles else None)
     # Then a draft entry gone from its place with the very text of a draft left: its heading renamed.
     moved = match(lambda d: compared_text(d.text), lambda r: compared_text("\n".join(r.body)) if is_draft(r) else None)
+    # And an entry a curator restated from a draft of that very text (its `drafted:` fingerprint), gone from its
+    # place: its heading renamed too. It stays as the curator wrote it; unpaired, the draft would be added beside it.
+    match(lambda d: drafted_fingerprint(d.text), lambda r: _restated_from(r))
     return pairs, moved
+
+
+def _restated_from(raw: RawEntry) -> str | None:
+    """The fingerprint of the one draft a restated entry was written from (None: a draft, or merged from several)."""
+    fingerprints = split_list(header(raw, "drafted"))
+    return fingerprints[0] if len(fingerprints) == 1 and not is_draft(raw) else None
 
 
 def _unique(values: Iterable[str]) -> set[str]:
