@@ -535,6 +535,15 @@ class TestNumberedMarkdown:
             "**1.3.4 Timing** See also: Precedence",
         ]
 
+    @pytest.mark.parametrize("gap", ["\n\n", "\n"], ids=["paragraphs", "lines"])
+    def test_a_rule_with_sub_rules_is_numbered_before_its_own_text(self, gap: str):
+        """A numbered rule with text of its own and sub-rules under it, joined with its siblings: its number in bold
+        starts its text, as every rule's does ("**4.2** Do one action.", not "**4.2**" standing alone); rules on
+        lines of their own with no blank line between are rules each, as in a plain-text document."""
+        rules = gap.join(["4.1 Go clockwise.", "4.2 Do one action.", "4.2a Float: play a card.", "4.2b Gust: move."])
+        entry = draft(f"# Toy\n\n## 4 Turn\n\n{rules}\n\n## 5 End\n\n5.1 The tide ends it.\n\n5.2 Then count.\n").entries[0]
+        assert entry.text.split("\n\n") == ["**4.1** Go clockwise.", "**4.2** Do one action.", "**4.2a** Float: play a card.", "**4.2b** Gust: move."]
+
     def test_joined_family_names_only_what_is_named(self, monkeypatch):
         """A family with no heading of its own is named by the nearest heading above it, and each rule keeps its
         own name only: an unnamed rule, or a family joined before, shows its number alone. A tab-indented code

@@ -165,7 +165,13 @@ def markdown_blocks(text: str) -> Iterator[Block]:
             inline = tokens[index + 1]
             yield Block("heading", start + 1, source, _inline_text(inline.children or []), int(token.tag[1]))
         elif token.type == "paragraph_open":
-            yield Block("para", start + 1, source)
+            rows = lines[start:end]
+            if len(rows) > 1 and all(NUMBERED_RE.match(row) and row.strip() for row in rows):
+                # Numbered rules written on lines of their own with no blank line between ("4.2 ...", "4.2a ..."):
+                # Markdown makes them one paragraph; they are rules each, as in a plain-text document.
+                yield from (Block("para", start + 1 + at, row.strip()) for at, row in enumerate(rows))
+            else:
+                yield Block("para", start + 1, source)
         else:
             yield Block("other", start + 1, source)
         index += 1

@@ -143,13 +143,19 @@ def _family_text(head: str, name: str, family: list[Draft], names: dict[str, str
                 # `3.1 text`, `**3.1** text`, `**3.1 Name:** text` (the name kept in bold)
                 bare = re.sub(rf"^\s*(?:(\*\*|__){number}\.?\1\s+|{number}\.?\s+|(\*\*|__){number}\.?\s+)(?=\S)", r"\2", pieces[0], count=1, flags=re.IGNORECASE)
                 pieces[0] = pieces[0] if BLOCK_START_RE.match(bare) else bare  # (`3.2 - text` would become a list)
-            if draft.held or not pieces or not _plain_paragraph(pieces[0]):
+            # (a family joined before whose text starts with its first rule's number: "**4.2** **4.2a** ..." would
+            # read as one label; one that starts with its head's own text takes the number as any rule does)
+            if (draft.held and NUMBERED_START_RE.match(pieces[0])) or not pieces or not _plain_paragraph(pieces[0]):
                 pieces, piece_lines = [f"**{label}**", *pieces], [draft.line, *piece_lines]
             else:
                 pieces[0] = f"**{label}** {pieces[0]}"
         body.extend(pieces)
         lines.extend(piece_lines)
     return body, lines
+
+
+NUMBERED_START_RE = re.compile(r"^\s*(?:\*\*|__)\S*\d")
+"""A text that starts with a rule's number in bold, as a joined family's does when its head has no text."""
 
 
 def _plain_paragraph(piece: str) -> bool:
