@@ -88,8 +88,10 @@ def not_an_id(what: str, value: str) -> str:
 
 
 def unique_id(prefix: str, title: str, taken: set[str]) -> str:
-    """`prefix-slug-of-title`, with -2, -3 ... added until it is not in `taken`."""
-    return numbered(f"{prefix}-{slugify(title)}", taken)
+    """`prefix-slug-of-title`, with -2, -3 ... added until it is not in `taken`; the prefix once for a title that
+    starts with it ("Lantern Drift Rules Reference" of lantern-drift: `lantern-drift-rules-reference`)."""
+    slug = slugify(title)
+    return numbered(slug if slug.startswith(f"{prefix}-") else f"{prefix}-{slug}", taken)
 
 
 def split_list(value: str) -> list[str]:
