@@ -153,7 +153,7 @@ class TestOtherCommands:
     def test_list_filters(self, run_cli):
         """list filters by kind and expansion."""
         result = run_cli(*TOY, "list", "--expansion", "deep-tides")
-        assert [line.split()[0] for line in result.output.splitlines()] == ["lh-tides-winning", "lh-tides-whirlpool"]
+        assert [line.split()[0] for line in result.stdout.splitlines()] == ["lh-tides-winning", "lh-tides-whirlpool"]
 
     def test_list_json(self, run_cli):
         """list --json wraps entry objects in {"results": [...]}."""

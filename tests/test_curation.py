@@ -278,7 +278,7 @@ class TestChanges:
         assert result.exit_code == 0
         assert result.stdout == (
             "Lantern Harbor: 1 entry new or revised since 2024-04-01\n"
-            "2024-06-01  lh-tides-whirlpool  Whirlpool [fine-point, revised]\n"
+            "2024-06-01  lh-tides-whirlpool  Whirlpool [fine-point, new or revised]\n"
         )
 
     def test_command_json(self, run_cli):
@@ -347,7 +347,7 @@ class TestChanges:
         assert {r["changed"] for r in every[len(marked):]} == {"2021-02-14"}
         text = run_cli("changes", "dune-imperium", "--since", "2021-02-15").output
         assert text.startswith("Dune: Imperium: 18 entries new or revised since 2021-02-15\n")
-        assert "Beguiling Pheromones [fine-point, revised since 2021-02-14]" in text
+        assert "Beguiling Pheromones [fine-point, new or revised since 2021-02-14]" in text
 
     def test_an_unmarked_entry_is_dated_by_the_oldest_edition_and_says_so(self, run_cli):
         """`rulebot changes dune-imperium`: an entry the FAQ does not mark is dated by the FAQ's oldest edition

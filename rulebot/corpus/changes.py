@@ -25,8 +25,9 @@ OLDEST_EDITION = "oldest-edition"
 entry dates from then or before, no later edition marking it)."""
 SOURCE = "source"
 """The entry has no `revised` date and its source lists no earlier editions: the source's date counted."""
-LABELS = {REVISED: "revised", OLDEST_EDITION: "oldest edition", SOURCE: "source date"}
-"""How `rulebot changes` names each reason."""
+LABELS = {REVISED: "new or revised", OLDEST_EDITION: "oldest edition", SOURCE: "source date"}
+"""How `rulebot changes` names each reason. A `revised` date marks an entry new or revised in that edition, as the
+sources' own marks do (a FAQ's "new or revised" mark): it does not tell the two apart."""
 
 
 @dataclass(frozen=True)
