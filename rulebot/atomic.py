@@ -140,10 +140,12 @@ def real_target(path: Path) -> Path:
 
 @contextlib.contextmanager
 def as_one() -> Iterator[None]:
-    """Writes of several files that stand or fall together (an import's drafts and the game.toml that names their
-    document): an interrupt (SIGINT, SIGTERM) received while they are made takes effect once they are all made, so
-    that none is left made without the others. Each write is still whole or not at all on its own; a process killed
-    outright cannot be held off. Outside the main thread, where no handler can be set, nothing is held."""
+    """Writes of several files that go together (an import's drafts and the game.toml that names their document):
+    an interrupt (SIGINT, SIGTERM) received while they are made takes effect once they are all made, so that none is
+    left made without the others by it. Each write is still whole or not at all on its own; a write that fails
+    (WriteError) leaves those made before it, and a process killed outright cannot be held off. The interrupt waits
+    for the lock of each file too (LOCK_WAIT_SECONDS at most). Outside the main thread, where no handler can be set,
+    and for a signal whose handler was not set from Python, nothing is held."""
     import signal
     import threading
 
@@ -151,15 +153,15 @@ def as_one() -> Iterator[None]:
         yield
         return
     received: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
+    held = [number for number in (signal.SIGINT, signal.SIGTERM) if signal.getsignal(number) is not None]
     before = {number: signal.signal(number, lambda number, _frame: received.append(number)) for number in held}
     try:
         yield
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
-        if received:
-            signal.raise_signal(received[0])
+        for got in dict.fromkeys(received):  # each as it was handled before (one ignored, the next still acts)
+            signal.raise_signal(got)
 
 
 def write_file(path: Path, data: bytes | str, *, replace: bool = True) -> None:

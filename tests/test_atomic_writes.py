@@ -456,3 +456,21 @@ def _write_as_one(path: Path) -> bool:
     with atomic.as_one():
         atomic.write_file(path, "t")
     return True
+
+
+def test_a_signal_ignored_before_does_not_hide_the_next(tmp_path: Path):
+    """SIGINT ignored (a background job) and SIGTERM received while held: SIGTERM still takes effect after."""
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    terminated = []
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda number, frame: terminated.append(number))
+    try:
+        with atomic.as_one():
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGTERM)
+            atomic.write_file(tmp_path / "one", "1")
+            assert terminated == []  # (held)
+        assert terminated == [signal.SIGTERM]
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)

@@ -15,7 +15,6 @@ import pytest
 from conftest import MINIMAL, TOY_GAME_TOML, write_corpus
 
 from rulebot.corpus import files as corpus_files
-from rulebot.corpus import format as format_module
 from rulebot.corpus import load as corpus
 from rulebot.corpus import review as corpus_review
 from rulebot.corpus.entries import ParsedFile
@@ -449,15 +448,3 @@ def test_a_synonym_that_names_another_games_term_is_a_warning(tmp_path: Path):
     assert corpus_review.review([root], strict=True).problems
     files["toy/game.toml"] = GAME_TOML + '\n[vocabulary]\nsynonyms = [["coins", "money"]]\n'
     assert corpus_review.review([write_corpus(tmp_path / "d", files)]).warnings == []
-
-
-@pytest.mark.parametrize(("title", "expected"), [
-    ("Lantern Drift Rules Reference", "lantern-drift-rules-reference"),  # (the prefix once, not lantern-drift-lantern-drift-…)
-    ("Setup", "lantern-drift-setup"),
-    ("Lantern Drifting", "lantern-drift-lantern-drifting"),  # (a word that starts like it is no prefix)
-    ("Lantern Drift", "lantern-drift-lantern-drift"),  # (never the prefix alone)
-    ("Setup", "lantern-drift-setup-2"),
-])
-def test_an_id_made_from_a_title_holds_the_prefix_once(title: str, expected: str):
-    taken = {"lantern-drift-setup"} if expected.endswith("-2") else set()
-    assert format_module.unique_id("lantern-drift", title, taken) == expected

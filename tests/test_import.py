@@ -544,6 +544,15 @@ class TestNumberedMarkdown:
         entry = draft(f"# Toy\n\n## 4 Turn\n\n{rules}\n\n## 5 End\n\n5.1 The tide ends it.\n\n5.2 Then count.\n").entries[0]
         assert entry.text.split("\n\n") == ["**4.1** Go clockwise.", "**4.2** Do one action.", "**4.2a** Float: play a card.", "**4.2b** Gust: move."]
 
+    def test_a_wrapped_line_that_starts_with_a_number_is_no_rule(self):
+        """A paragraph hard-wrapped where a line happens to start with a rule number ("… the limits of rule" /
+        "3.1 and …"): the number goes back, so it is one paragraph of one rule, not a rule 3.1 under 4."""
+        document = ("# Toy\n\n## 3 Movement\n\n3.1 A ferry moves one dock.\n\n3.2 It may wait.\n\n## 4 Coupling\n\n"
+                    "4.1 A ferry couples following the limits of rule\n3.1 and paying one ticket.\n\n4.2 Then it rests.\n")
+        entries = draft(document).entries
+        assert [e.title for e in entries] == ["3 Movement", "4 Coupling"]
+        assert "**4.1** A ferry couples following the limits of rule\n3.1 and paying one ticket." in entries[1].text
+
     def test_joined_family_names_only_what_is_named(self, monkeypatch):
         """A family with no heading of its own is named by the nearest heading above it, and each rule keeps its
         own name only: an unnamed rule, or a family joined before, shows its number alone. A tab-indented code

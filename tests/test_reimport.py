@@ -363,6 +363,21 @@ class TestReimport:
         assert path.read_bytes() == before
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
 
+    def test_a_short_text_restated_pairs_with_no_other_question(self, run_cli, game: Path):
+        """A question the curator accepted, gone from a new edition that asks another with the same short answer:
+        the new question is drafted, and the accepted one is said to be gone (a short text pairs nothing)."""
+        run_import(run_cli, game)
+        path = game / "games/skyrail/rules.md"
+        text = path.read_text(encoding="utf-8")
+        accepted = next(e.id for e in entries(game).values() if e.title == "Can a locomotive couple in a tunnel?")
+        start = text.index(f"## {accepted}\n")
+        end = text.find("\n## ", start + 1)
+        restate(path, accepted, text[start:end + 1].replace("draft: true\n", ""))
+        (game / "rules.md").write_text(RULES.replace("Can a locomotive couple in a tunnel?", "Can a conductor pass a red signal?"), encoding="utf-8")
+        result = run_import(run_cli, game)
+        assert "1 added" in result.stderr and f"its place gone from the document (left as it is): {accepted}" in result.stderr, result.stderr
+        assert "Can a conductor pass a red signal?" in [e.title for e in entries(game).values()]
+
     def test_links_in_a_text_follow_its_entries(self, run_cli, game: Path):
         """A link of a draft's text leads to the entry drafted from the heading it names, under the id that entry has
         in the file (a curator's renamed one); a link that only leads elsewhere than an earlier import wrote is no

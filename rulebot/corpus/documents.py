@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -166,7 +167,7 @@ def markdown_blocks(text: str) -> Iterator[Block]:
             yield Block("heading", start + 1, source, _inline_text(inline.children or []), int(token.tag[1]))
         elif token.type == "paragraph_open":
             rows = lines[start:end]
-            if len(rows) > 1 and all(NUMBERED_RE.match(row) and row.strip() for row in rows):
+            if _numbered_rows(rows):
                 # Numbered rules written on lines of their own with no blank line between ("4.2 ...", "4.2a ..."):
                 # Markdown makes them one paragraph; they are rules each, as in a plain-text document.
                 yield from (Block("para", start + 1 + at, row.strip()) for at, row in enumerate(rows))
@@ -179,6 +180,16 @@ def markdown_blocks(text: str) -> Iterator[Block]:
             while index < len(tokens) and not (tokens[index].level == 0 and tokens[index].nesting == -1):
                 index += 1
             index += 1
+
+
+def _numbered_rows(rows: list[str]) -> bool:
+    """Whether a paragraph's lines are numbered rules each: every one starts with a rule number, and the numbers go
+    up (a line of wrapped text that starts with one, "… the limits of rule / 3.1 and …", goes back)."""
+    found = [NUMBERED_RE.match(row) for row in rows]
+    if len(rows) < 2 or not all(found):
+        return False
+    orders = [tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.findall(r"\d+|[a-z]+", m["number"].lower())) for m in found if m]
+    return all(before < after for before, after in pairwise(orders))
 
 
 def _inline_text(children: list[Token]) -> str:

@@ -61,8 +61,18 @@ def pair(
     moved = match(lambda d: compared_text(d.text), lambda r: compared_text("\n".join(r.body)) if is_draft(r) else None)
     # And an entry a curator restated from a draft of that very text (its `drafted:` fingerprint), gone from its
     # place: its heading renamed too. It stays as the curator wrote it; unpaired, the draft would be added beside it.
-    match(lambda d: drafted_fingerprint(d.text), lambda r: _restated_from(r))
+    # Only a text of some length, that one draft left and one entry alone have: "No." answers many questions, and
+    # the parts of an entry split in review share their draft's fingerprint.
+    left = [d for d in drafts if d not in pairs and len(d.text.split()) >= MIN_PAIRED_WORDS]
+    texts = _unique(drafted_fingerprint(d.text) for d in left)
+    restated = _unique(_restated_from(r) or "" for r in free)
+    match(lambda d: drafted_fingerprint(d.text) if d in left and drafted_fingerprint(d.text) in texts else None,
+          lambda r: _restated_from(r) if _restated_from(r) in restated else None)
     return pairs, moved
+
+
+MIN_PAIRED_WORDS = 8
+"""A restated entry is paired with a draft by the text it was drafted from only when that text has this many words."""
 
 
 def _restated_from(raw: RawEntry) -> str | None:

@@ -26,7 +26,7 @@ from rulebot.corpus.load import check
 from rulebot.corpus.model import Corpus
 from rulebot.corpus.vocabulary import synonym_collisions
 from rulebot.errors import Problem
-from rulebot.places import shipped_corpus_dir
+from rulebot.places import display_path, shipped_corpus_dir
 
 
 @dataclass
@@ -114,14 +114,15 @@ def bidi_controls(corpus: Corpus) -> list[Problem]:
 def empty_files(corpus: Corpus, problems: list[Problem]) -> list[Problem]:
     """A warning for each declared source's entries file, beside its game.toml, that holds no entry and has no
     problem: emptied by mistake, or a new game's, which answers nothing until a document is imported into it."""
-    reported = {os.path.realpath(p.path) for p in problems}
+    reported = {p.path for p in problems}
     sourced = {(e.game, e.source) for e in corpus.entries.values()}
     warnings = []
     for game in corpus.games.values():
         for source in game.sources if game.path else ():
             path = Path(game.path).parent / f"{source.id}.md"
-            if (game.slug, source.id) not in sourced and path.is_file() and os.path.realpath(path) not in reported:
-                warnings.append(Problem(str(path), 0, f"no entries of source {source.id!r} of {game.slug}: add some, or import its document"))
+            shown = display_path(path)  # (as the loader names it in its problems)
+            if (game.slug, source.id) not in sourced and path.is_file() and shown not in reported:
+                warnings.append(Problem(shown, 0, f"no entries of source {source.id!r} of {game.slug}: add some, or import its document"))
     return warnings
 
 

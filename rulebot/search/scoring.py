@@ -10,8 +10,8 @@ sub-matchers that sit on other documents).
 Here each term's postings are read block by block, as plain numbers
 (rulebot.index.reader), and its scores added up in a dict: Whoosh's BM25F
 formula and statistics (B 0.75, K1 1.2; field boosts are in the posting
-weights) but for a term's idf, of the entries whose text holds it rather
-than of one field's (see _read_term), the true maximum among a unit's alternatives in a
+weights) but for a term's idf, of the entries that hold it in the field analysed alike where it is most frequent
+rather than of one field's (see _read_term), the true maximum among a unit's alternatives in a
 field, and which units each document matches, at no extra cost. A phrase
 is looked for only where all its words are, from their positions, by
 Whoosh's rule (each word 1 to `slop` places after the one before), and
