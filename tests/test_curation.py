@@ -67,6 +67,17 @@ class TestDrafts:
         _, problems = corpus.check([minimal_copy])
         assert messages(problems) == ["rulebook.md:7: draft must be true or false, not 'maybe'"]
 
+    @pytest.mark.parametrize(("added", "message"), [
+        ("revised: 2024-01-01\nnew: maybe\n", "rulebook.md:8: new must be true or false, not 'maybe'"),
+        ("new: true\n", "rulebook.md:7: new goes with revised: the date of the edition that adds the entry"),
+    ])
+    def test_new_value_is_checked(self, minimal_copy: Path, added: str, message: str):
+        """`new` is true or false, and says which edition adds the entry only beside a `revised` date."""
+        path = minimal_copy / "lantern-harbor" / "rulebook.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("section: Setup\n", "section: Setup\n" + added, 1), encoding="utf-8")
+        _, problems = corpus.check([minimal_copy])
+        assert messages(problems) == [message]
+
     def test_payload_has_draft(self, drafted: Path):
         """The entry payload (ask, list, the site) carries draft."""
         loaded = corpus.load([drafted])

@@ -197,7 +197,9 @@ class TestReimport:
         assert "or a station" in coupling.text and [a.text for a in coupling.asked] == ["can I couple?"]
 
     def test_a_new_edition_dates_what_it_changed(self, run_cli, game: Path):
-        """With --edition, the drafts the new edition adds or changes get `revised:` it, and `changes` lists them."""
+        """With --edition, the drafts the new edition adds or changes get `revised:` it, and `changes` lists them: the
+        one it adds marked `new`, and labelled so (the others "new or revised"); changed again by a later edition, it
+        is revised, no longer new."""
         run_import(run_cli, game)
         toml = game / "games/skyrail/game.toml"
         toml.write_text(skyrail_toml("2025-03-01", "editions = [{ date = 2024-01-01 }]"), encoding="utf-8")
@@ -209,6 +211,18 @@ class TestReimport:
         listed = run_cli("--no-shipped", "--corpus", str(game / "games"), "changes", "skyrail", "--since", "2025-01-01")
         assert listed.exit_code == 0
         assert [line.split()[1] for line in listed.stdout.splitlines()[1:]] == ["skyrail-setup", "skyrail-coupling", "skyrail-tunnels"]
+        assert {i for i, e in found.items() if e.new} == {"skyrail-tunnels"}
+        shown = run_cli("--no-shipped", "--corpus", str(game / "games"), "show", "skyrail-tunnels").stdout
+        assert "new in the edition of 2025-03-01" in shown, shown
+        assert "Tunnels [rule, new since 2024-01-01]" in listed.stdout and "Setup [setup, new or revised since 2024-01-01]" in listed.stdout
+        as_json = json.loads(run_cli("--no-shipped", "--corpus", str(game / "games"), "changes", "skyrail", "--json").stdout)
+        assert {r["id"]: r["because"] for r in as_json["results"] if r["id"] in ("skyrail-tunnels", "skyrail-setup")} == {
+            "skyrail-tunnels": "new", "skyrail-setup": "revised"}
+        toml.write_text(skyrail_toml("2026-01-01", "editions = [{ date = 2024-01-01 }, { date = 2025-03-01 }]"), encoding="utf-8")
+        (game / "rules.md").write_text(NEW_EDITION.replace("may not couple", "may never couple"), encoding="utf-8")
+        assert run_import(run_cli, game, "--edition", "2026-01-01").exit_code == 0
+        tunnels = entries(game)["skyrail-tunnels"]
+        assert (tunnels.revised, tunnels.new) == ("2026-01-01", False)
 
     def test_an_undeclared_edition_is_refused(self, run_cli, game: Path):
         """An edition not in game.toml: a one-line error saying how to declare it, nothing written."""

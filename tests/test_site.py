@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 import urllib.parse
 import urllib.request
 from html.parser import HTMLParser
@@ -274,6 +275,20 @@ class TestPages:
         assert '<span class="badge kind">Rule</span>' in article
         assert '<span class="badge expansion">Deep Tides</span>' in article
         assert 'Revised <time datetime="2024-03-01">2024-03-01</time>' in article
+
+    def test_an_entry_an_edition_adds_is_badged_new(self, tmp_path_factory: pytest.TempPathFactory):
+        """An entry marked `new` (the edition of its `revised` date adds it) says "New", on its page and in What's new."""
+        folder = tmp_path_factory.mktemp("new-corpus") / "corpus"
+        shutil.copytree(CORPORA / "site-minimal", folder)
+        faq = folder / "lantern-harbor" / "tides-faq.md"
+        faq.write_text(faq.read_text(encoding="utf-8").replace("revised: 2024-03-01\n", "revised: 2024-03-01\nnew: true\n", 1), encoding="utf-8")
+        corpus = load([folder])
+        assert corpus.entries["harbor-dt-longer-game"].new
+        built = _build(tmp_path_factory, corpus, "new")
+        article = _article(built, corpus.entries["harbor-dt-longer-game"])
+        assert 'New <time datetime="2024-03-01">2024-03-01</time>' in article and "Revised" not in article
+        whats_new = _whats_new((built / "lantern-harbor" / "index.html").read_text(encoding="utf-8"))
+        assert re.search(r"Deep Tides: a longer game</a>.*?<span class=\"badge revised\">New</span>", whats_new, re.DOTALL)
 
     def test_base_game_entry_says_so(self, minimal: Corpus, minimal_site: Path):
         """An entry of the base game is badged as such, even from an expansion's source."""

@@ -215,7 +215,8 @@ def kind_label(kind: str) -> str:
 def heading(entry: EntryJSON, style: Style) -> str:
     """Title line: the title, then kind, game and expansion."""
     where = entry["game_name"] + (f" · {entry['expansion_name']}" if entry.get("expansion_name") else "")
-    revised = " · " + _("revised in the edition of {date}").format(date=entry["revised"]) if entry.get("revised") else ""
+    changed = _("new in the edition of {date}") if entry.get("new") else _("revised in the edition of {date}")
+    revised = " · " + changed.format(date=entry["revised"]) if entry.get("revised") else ""
     tags = f"[{kind_label(entry['kind'])} · {where}{revised}]"
     flags = []
     if entry.get("house_rule"):

@@ -20,14 +20,16 @@ from rulebot.errors import CurationError, Problem
 
 REVISED = "revised"
 """The entry's own `revised` date counted."""
+NEW = "new"
+"""The entry's own `revised` date counted, of the edition that adds it (`new: true`)."""
 OLDEST_EDITION = "oldest-edition"
 """The entry has no `revised` date and its source lists earlier editions: the oldest one's date counted (the
 entry dates from then or before, no later edition marking it)."""
 SOURCE = "source"
 """The entry has no `revised` date and its source lists no earlier editions: the source's date counted."""
-LABELS = {REVISED: "new or revised", OLDEST_EDITION: "oldest edition", SOURCE: "source date"}
-"""How `rulebot changes` names each reason. A `revised` date marks an entry new or revised in that edition, as the
-sources' own marks do (a FAQ's "new or revised" mark): it does not tell the two apart."""
+LABELS = {NEW: "new", REVISED: "new or revised", OLDEST_EDITION: "oldest edition", SOURCE: "source date"}
+"""How `rulebot changes` names each reason. A `revised` date alone marks an entry new or revised in that edition, as
+the sources' own marks do (a FAQ's "new or revised" mark); `new: true` says the edition adds it."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,10 @@ class Change:
     date: str
     """The date that counted, ISO `YYYY-MM-DD`."""
     because: str
-    """REVISED (the entry's `revised` date), OLDEST_EDITION (its source's oldest edition's) or SOURCE (its
+    """NEW or REVISED (the entry's `revised` date, of an edition that adds it or not), OLDEST_EDITION (its source's oldest edition's) or SOURCE (its
     source's date)."""
     after: str | None = None
-    """For REVISED: the date of the edition before the one that marks it (it changed after then), if known."""
+    """For NEW and REVISED: the date of the edition before the one that marks it (it changed after then), if known."""
 
 
 def changes(corpus: Corpus, game: str, since: str | None = None) -> list[Change]:
@@ -61,7 +63,7 @@ def changes(corpus: Corpus, game: str, since: str | None = None) -> list[Change]
         editions = source.edition_dates() if source else []
         if entry.revised:
             earlier = [d for d in editions if d < entry.revised] if listed else []
-            change = Change(entry, entry.revised, REVISED, earlier[-1] if earlier else None)
+            change = Change(entry, entry.revised, NEW if entry.new else REVISED, earlier[-1] if earlier else None)
         elif editions:
             change = Change(entry, editions[0], OLDEST_EDITION if listed else SOURCE)
         else:

@@ -123,6 +123,11 @@ def make_entry(raw: RawEntry, game: Game, source: Source, shown: str, problems: 
     draft, draft_line = headers.get("draft", ("", 0))
     if draft not in BOOLEANS:
         bad(draft_line, f"draft must be true or false, not {draft!r}")
+    new, new_line = headers.get("new", ("", 0))
+    if new not in BOOLEANS:
+        bad(new_line, f"new must be true or false, not {new!r}")
+    elif BOOLEANS.get(new) and not revised:
+        bad(new_line, "new goes with revised: the date of the edition that adds the entry")
     # (a draft's notes to its curator are no part of the ruling: players never read them)
     text = "\n".join(raw.body).strip()
     if BOOLEANS.get(draft):
@@ -145,6 +150,7 @@ def make_entry(raw: RawEntry, game: Game, source: Source, shown: str, problems: 
         see_also=tuple(split_list(headers.get("see_also", ("", 0))[0])),
         modifies=tuple(split_list(headers.get("modifies", ("", 0))[0])),
         revised=revised or None,
+        new=BOOLEANS.get(new, False),
         draft=BOOLEANS.get(draft, False),
         path=shown,
         line=raw.line,

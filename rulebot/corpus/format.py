@@ -33,7 +33,7 @@ LANGUAGE_KEY_RE = re.compile(r"^(aliases|asked)-([a-z]{2})$")
 FENCES = ("```", "~~~")
 """What opens and closes a code fence, in which a `## ` line is no heading."""
 
-ENTRY_KEYS = {"title", "kind", "section", "anchor", "expansion", "aliases", "asked", "see_also", "modifies", "revised", "draft", "drafted"}
+ENTRY_KEYS = {"title", "kind", "section", "anchor", "expansion", "aliases", "asked", "see_also", "modifies", "revised", "new", "draft", "drafted"}
 REQUIRED_ENTRY_KEYS = ("title", "kind", "section")
 LIST_SEPARATOR = ";"
 BOOLEANS = {"true": True, "false": False, "": False}

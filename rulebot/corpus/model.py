@@ -173,6 +173,9 @@ class Entry:
     revised: str | None = None
     """ISO date of the edition of its source that marks the entry new or revised (it changed after the
     edition before that one: Source.editions)."""
+    new: bool = False
+    """The edition of `revised` adds the entry, rather than revises it (`new: true`, as an import of that edition
+    writes it of a rule it did not have before)."""
     draft: bool = False
     """Imported and not yet rewritten: its text is still the document's own (`rulebot import`)."""
     translations: tuple[Translation, ...] = ()

@@ -412,7 +412,7 @@ def write_drafts(
         after = _places_of_added(drafted.entries, pairs, spans(raws, lines), len(lines))
         inserted: dict[int, list[str]] = {}
         for draft in added:
-            block = _block(draft, anchors[draft], renamed, None, revised=edition).rstrip("\n").replace("\n", ending) + ending
+            block = _block(draft, anchors[draft], renamed, None, revised=edition, new=True).rstrip("\n").replace("\n", ending) + ending
             inserted.setdefault(after[draft], []).append(block)
         out: list[str] = []
         index = 0
@@ -513,8 +513,8 @@ def _removable_as_joined(
             continue
         draft, section, title, text = held
         as_drafted = (header(raw, "title"), header(raw, "section"), header(raw, "kind")) == (title, section, draft.kind)
-        if not as_drafted or any(key not in (*IMPORTER_KEYS, "revised") for key in raw.headers):
-            continue  # (`revised`: an import with --edition writes it)
+        if not as_drafted or any(key not in (*IMPORTER_KEYS, "revised", "new") for key in raw.headers):
+            continue  # (`revised`, `new`: an import with --edition writes them)
         if any(fold(one_line(alias)) not in claimed for alias in split_list(header(raw, "aliases"))):
             continue
         if one_line("\n".join(without_draft_notes(raw.body))) == one_line(text):
@@ -551,14 +551,14 @@ def _give_up_aliases(
     return given
 
 
-def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawEntry | None, revised: str | None) -> str:
+def _block(draft: DraftEntry, anchor_of: str, renamed: dict[str, str], raw: RawEntry | None, revised: str | None, new: bool = False) -> str:
     """The draft as an entry of the file: the id and the other header keys of its entry `raw` kept, `revised`
-    set when given."""
+    set when given, and `new` when that edition adds it to the file's drafts."""
     entry_id = raw.id if raw is not None else renamed.get(draft.id, draft.id)
     links = [i for i in dict.fromkeys(renamed.get(i, i) for i in draft.see_also) if i != entry_id]
     kept = [(key, value) for key, (value, _) in (raw.headers.items() if raw is not None else []) if key not in IMPORTER_KEYS]
-    if revised:
-        kept = [(k, v) for k, v in kept if k != "revised"] + [("revised", revised)]
+    if revised:  # (added by this edition, or revised by it: no longer new in an earlier one)
+        kept = [(k, v) for k, v in kept if k not in ("revised", "new")] + [("revised", revised)] + [("new", "true")] * new
     return draft.block(anchor_of, entry_id=entry_id, see_also=links, kept=kept, text=_text_as_drafted(draft, renamed))
 
 

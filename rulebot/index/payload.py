@@ -91,6 +91,7 @@ class EntryJSON(TypedDict):
     """The entries that change it."""
     referenced_by: list[str]
     revised: str | None
+    new: bool
     draft: bool
     house_rule: bool
 
@@ -172,6 +173,7 @@ def entry_payload(corpus: Corpus, entry: Entry, modified_by: Iterable[str] = (),
         "modified_by": [ref(i) for i in modified_by],
         "referenced_by": list(referenced_by),
         "revised": entry.revised,
+        "new": entry.new,
         "draft": entry.draft,
         "house_rule": corpus.is_house_rule(entry),
     }

@@ -17,7 +17,7 @@ from typing import Any
 
 from rulebot.index.opened import SYNONYMS_FILE, SYNONYMS_PREFIX
 
-FORMAT = "31"
+FORMAT = "32"
 """Bump when the schema, the stored payload or what a field indexes changes: old indexes are then rebuilt."""
 
 META_FILE = "rulebot-meta.json"

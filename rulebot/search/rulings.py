@@ -119,6 +119,8 @@ class Ruling:
     referenced_by: tuple[str, ...] = ()
     """Ids of the entries whose See also names it."""
     revised: str | None = None
+    new: bool = False
+    """The edition of `revised` adds it, rather than revises it."""
     draft: bool = False
     house_rule: bool = False
     """A group's own rule, never an official ruling."""
@@ -146,6 +148,7 @@ class Ruling:
             modified_by=tuple(Link.from_payload(r) for r in payload.get("modified_by", ())),
             referenced_by=tuple(payload.get("referenced_by", ())),
             revised=payload.get("revised"),
+            new=bool(payload.get("new")),
             draft=bool(payload.get("draft")),
             house_rule=bool(payload.get("house_rule")),
         )

@@ -12,7 +12,7 @@ import posixpath
 import urllib.parse
 from dataclasses import dataclass
 
-from rulebot.corpus.changes import REVISED, changes
+from rulebot.corpus.changes import NEW, REVISED, changes
 from rulebot.corpus.model import TEXT_LANGUAGE, Corpus, Entry, Game
 from rulebot.site import languages, setup_page
 from rulebot.site import pages as site_pages
@@ -46,7 +46,7 @@ class Site:
         self.indexes = {slug: _az_pages(self, slug) for slug in self.games}
         """Each game's A–Z pages (one, or pages of letters for a large game)."""
         self.all_pages = self.pages()
-        self.changes = {slug: [c for c in changes(corpus, slug) if c.because == REVISED] for slug in self.games}
+        self.changes = {slug: [c for c in changes(corpus, slug) if c.because in (REVISED, NEW)] for slug in self.games}
         """Each game's entries that a source marks new or revised (`revised`), newest first.
 
         Not those `rulebot changes` dates by their document alone: a

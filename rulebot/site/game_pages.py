@@ -187,6 +187,7 @@ def _whats_new(site: Site, slug: str) -> list[ChangeGroup]:
                 note=_expansion_name(game, entry.expansion),
                 house=site.corpus.is_house_rule(entry),
                 draft=entry.draft,
+                new=entry.new,
             )
             for entry in entries
         )
@@ -221,6 +222,7 @@ def _entry_view(site: Site, entry: Entry, page: str, names: NameTable) -> EntryV
         expansion=_expansion_name(game, entry.expansion) or "Base game",
         expansion_slug=entry.expansion,
         revised=entry.revised,
+        new=entry.new,
         html=Markup(to_html(entry.text, context)),  # safe: raw HTML disabled, links checked
         # A page gives the names players use in its language; those of a language the game has no pages in too.
         aliases=tuple(a for a in entry.aliases if a.lang == site.lang or a.lang not in (TEXT_LANGUAGE, *site.languages.get(entry.game, ()))),

@@ -88,6 +88,8 @@ class EntryView:
     """The expansion's slug, None for the base game."""
     revised: str | None
     """ISO date of the edition of its source that marks the entry new or revised."""
+    new: bool
+    """That edition adds the entry (Entry.new)."""
     html: Markup
     """The entry text rendered (safe: raw HTML disabled, links checked)."""
     aliases: tuple[Alias, ...]
@@ -252,6 +254,8 @@ class ChangeItem:
     """The entry is a house rule."""
     draft: bool
     """The entry is a draft."""
+    new: bool = False
+    """The edition adds the entry (Entry.new), rather than revises it."""
 
 
 @dataclass(frozen=True)
