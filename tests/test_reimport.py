@@ -376,6 +376,13 @@ class TestReimport:
         assert "0 updated, 0 added, 4 unchanged, 0 gone, 1 kept as restated" in result.stderr, result.stderr
         assert path.read_bytes() == before
         assert run_cli("--no-shipped", "--corpus", str(game / "games"), "check").exit_code == 0
+        # Its anchor is the curator's to set: said, and once set, a later edition that changes its text pairs it still.
+        said = "restated, its heading renamed or moved in the document (left as it is): skyrail-derailment (Derailment); set its anchor: to Derailing"
+        assert said in result.stderr, result.stderr
+        path.write_text(path.read_text(encoding="utf-8").replace("anchor: Derailment\n", "anchor: Derailing\n"), encoding="utf-8")
+        (game / "rules.md").write_text(RULES.replace("## Derailment", "## Derailing").replace("skips the next turn", "skips two turns"), encoding="utf-8")
+        again = run_import(run_cli, game)
+        assert "0 added" in again.stderr and "restated, its text changed in the document since (left as it is): skyrail-derailment" in again.stderr, again.stderr
 
     def test_a_short_text_restated_pairs_with_no_other_question(self, run_cli, game: Path):
         """A question the curator accepted, gone from a new edition that asks another with the same short answer:

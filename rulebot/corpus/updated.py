@@ -42,6 +42,16 @@ class Outdated:
     once the entry says what that text says."""
 
 
+@dataclass(frozen=True)
+class Moved:
+    """A restated entry whose heading the document has renamed or moved: where it is now."""
+
+    id: str
+    title: str
+    anchor: str
+    """The anchor of the draft it is paired with: its `anchor:` from now on."""
+
+
 @dataclass
 class DraftsWritten:
     """What an import did to an entries file."""
@@ -70,6 +80,9 @@ class DraftsWritten:
     they are, but the rule they restate may have gone."""
     joined: list[Gone] = field(default_factory=list)
     """Drafts of one rule each that the document's drafts now hold, joined with their family: removed."""
+    moved: list[Moved] = field(default_factory=list)
+    """Restated entries paired with a draft whose anchor is not theirs (a heading renamed or moved): left as they are,
+    their anchor for the curator to set."""
 
     @property
     def written(self) -> bool:
@@ -123,6 +136,11 @@ class Update:
             )
         for gone in self.written.restated_gone:
             lines.append(f"  restated, its place gone from the document (left as it is): {gone.id} ({gone.title})")
+        for shifted in self.written.moved:
+            lines.append(
+                f"  restated, its heading renamed or moved in the document (left as it is): {shifted.id} ({shifted.title});"
+                f" set its anchor: to {shifted.anchor}"
+            )
         for edited in self.written.edited:
             lines.append(f"  edited since it was imported (left as it is; remove its draft: true line once restated): {edited}")
         if self.written.joined:
