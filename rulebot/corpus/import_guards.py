@@ -1,9 +1,10 @@
 """What an import refuses before it writes (rulebot.corpus.updating): a document that is likely not the source's.
 
-Each check raises CurationError, saying what to do (import under another
-source id, or add --force); nothing is written then. They read the entries
-files as they are; a file that does not read is left to the update, which
-says what is wrong with it.
+Each refuse_ check raises CurationError, saying what to do (import under
+another source id, or add --force); nothing is written then;
+of_another_edition tells when an edition would date a file's older drafts.
+They read the entries files as they are; a file that does not read is left
+to the update, which says what is wrong with it.
 """
 
 from __future__ import annotations

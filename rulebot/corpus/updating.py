@@ -112,9 +112,6 @@ def check_edition(source: Source, date: str) -> str:
     )
 
 
-
-
-
 def import_update(
     corpus: Corpus,
     document: Path,
