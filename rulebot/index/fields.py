@@ -19,10 +19,9 @@ FIELDS = (
 )
 """(field, its analysis (rulebot.language.analysis.ANALYSES), searched for the words as typed only). Synonyms and
 close spellings skip `section`, a weak hint: fewer clauses."""
-KIN_FIELDS = {
-    field: tuple(other for other, its, _ in FIELDS if its == analysis and other != field) for field, analysis, _typed in FIELDS
-}
-"""The other fields analysed as each one is: a term's document frequency is read in them too (rulebot.search.scoring)."""
+ANALYSED_ALIKE = {field: tuple(other for other, its, _ in FIELDS if its == analysis) for field, analysis, _typed in FIELDS}
+"""The fields analysed as each one is, itself among them: a term's document frequency is read in all of them
+(rulebot.search.scoring)."""
 FRENCH_FIELDS = tuple(field for field, analysis, _typed in FIELDS if analysis == "french")
 """The fields of the corpus's French texts."""
 FIELD_BOOSTS = {

@@ -10,8 +10,9 @@ sub-matchers that sit on other documents).
 Here each term's postings are read block by block, as plain numbers
 (rulebot.index.reader), and its scores added up in a dict: Whoosh's BM25F
 formula and statistics (B 0.75, K1 1.2; field boosts are in the posting
-weights) but for a term's idf, of the entries that hold it in the field analysed alike where it is most frequent
-rather than of one field's (see _read_term), the true maximum among a unit's alternatives in a
+weights) but for a term's idf, of the entries that hold it in the field
+analysed alike where it is most frequent rather than of one field's (see
+_read_term), the true maximum among a unit's alternatives in a
 field, and which units each document matches, at no extra cost. A phrase
 is looked for only where all its words are, from their positions, by
 Whoosh's rule (each word 1 to `slop` places after the one before), and
@@ -42,11 +43,13 @@ from collections.abc import (
 from math import log
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from rulebot.index.fields import K1, KIN_FIELDS, B
+from rulebot.index.fields import ANALYSED_ALIKE, K1, B
 from rulebot.index.reader import STORED_LENGTHS, IndexReader
 
 RECENT_BLOCKS = 2_000
 """How many posting blocks (of 128 postings) the searcher keeps unpacked for their positions: ~12 MB at most."""
+RECENT_FREQUENCIES = 100_000
+"""How many terms' document frequencies (in the fields analysed alike) the searcher keeps: a few MB at most."""
 RECENT_POSTINGS = 1_000_000
 """How many term scores (postings) the searcher keeps from recent questions: 12 MB at most.
 The commonest words of a large corpus come back in most questions."""
@@ -124,6 +127,9 @@ class BM25F:
         self._recent = _Recent(RECENT_POSTINGS, _cost)
         """The scores of terms and phrases met lately: the same words come back question after question."""
         self._recent_blocks: _Recent[Any] = _Recent(RECENT_BLOCKS)
+        self._frequencies: _Recent[int] = _Recent(RECENT_FREQUENCIES)
+        """Each term's frequency where it is highest among the fields analysed alike: the same for each of them, and a
+        question's words are read in several."""
         """Posting blocks unpacked lately for their positions."""
 
     def score(self, units: Iterable[Unit], best: int | None = None, eligible: Container[int] | None = None) -> Scores:
@@ -209,7 +215,8 @@ class BM25F:
         # A term is as rare in a field as in the entries' texts of its analysis, where it is most frequent: a
         # word common in texts ("card") is no rarer for being in few titles (Whoosh's idf, of the term's
         # entries rather than of the field's).
-        frequency = max([postings.doc_frequency, *(self.reader.doc_frequency(other, text) for other in KIN_FIELDS[field])])
+        alike = ANALYSED_ALIKE[field]
+        frequency = self._frequencies.get((alike, text), lambda: max(self.reader.doc_frequency(other, text) for other in alike))
         idf = log(self.reader.doc_count_all() / (frequency + 1)) + 1
         average = self.reader.avg_field_length(field) or 1
         k_fixed, k_length = K1 * (1 - B), K1 * B / average

@@ -254,7 +254,7 @@ class ChangeItem:
     """The entry is a house rule."""
     draft: bool
     """The entry is a draft."""
-    new: bool = False
+    new: bool
     """The edition adds the entry (Entry.new), rather than revises it."""
 
 
