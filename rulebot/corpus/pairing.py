@@ -63,11 +63,10 @@ def pair(
     # place: its heading renamed too. It stays as the curator wrote it; unpaired, the draft would be added beside it.
     # Only a text of some length, that one draft left and one entry alone have: "No." answers many questions, and
     # the parts of an entry split in review share their draft's fingerprint.
-    left = [d for d in drafts if d not in pairs and len(d.text.split()) >= MIN_PAIRED_WORDS]
-    texts = _unique(drafted_fingerprint(d.text) for d in left)
-    restated = _unique(_restated_from(r) or "" for r in free)
-    match(lambda d: drafted_fingerprint(d.text) if d in left and drafted_fingerprint(d.text) in texts else None,
-          lambda r: _restated_from(r) if _restated_from(r) in restated else None)
+    texts = {d: drafted_fingerprint(d.text) for d in drafts if d not in pairs and len(d.text.split()) >= MIN_PAIRED_WORDS}
+    sources = {id(r): _restated_from(r) for r in free}
+    once = _unique(texts.values()) & _unique(f or "" for f in sources.values())
+    match(lambda d: texts.get(d) if texts.get(d) in once else None, lambda r: sources[id(r)] if sources[id(r)] in once else None)
     return pairs, moved
 
 
